@@ -1,0 +1,29 @@
+# The two commands of the README: `make run` (install + start the app) and `make test` (install + run every test).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install demo-data clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/streamlit run app.py
+
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m pytest
+
+demo-data: $(STAMP)
+	$(BIN)/python data/generate_demo.py
+
+clean:
+	rm -rf $(VENV) .workbench .pytest_cache

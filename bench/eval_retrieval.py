@@ -1,0 +1,147 @@
+"""FinanceBench retrieval: page-hit@5 of the workbench's search next to a BM25-over-pages baseline.
+
+Usage: python bench/eval_retrieval.py ../shared/eval [--chunk-chars 1200 --overlap 200] [--k 5]
+
+Each company's filings form one data room (as a user would set it up); a question scores a hit when
+one of its evidence pages is among the pages of the top-k hits. The eval data is read from the
+given folder and never copied into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import bm25s
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.config import Settings  # noqa: E402
+from core.db import Database, embedded_url  # noqa: E402
+from core.search import search  # noqa: E402
+from core.workbench import Workbench  # noqa: E402
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def load_questions(eval_dir: Path) -> list[dict]:
+    """FinanceBench dev questions (evidence pages are 0-based in the file)."""
+    path = eval_dir / "financebench-dev" / "questions.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def evidence_pages(question: dict) -> set[tuple[str, int]]:
+    """(document file name, 1-based page) of each evidence item."""
+    return {(f"{question['doc_name']}.pdf", int(e["evidence_page_num"]) + 1) for e in question["evidence"]}
+
+
+def open_database(home: Path, name: str, database_url: str | None) -> str:
+    """Create (once) a database for this configuration on the embedded server; return its URI."""
+    base = database_url or embedded_url(home)
+    with psycopg.connect(base, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return psycopg.conninfo.make_conninfo(base, dbname=name)
+
+
+def ingest_rooms(wb: Workbench, questions: list[dict], pdf_dir: Path) -> dict[str, float]:
+    """One room per company holding all its filings; returns ingest seconds per room."""
+    companies: dict[str, list[Path]] = defaultdict(list)
+    for path in sorted(pdf_dir.glob("*.pdf")):
+        company = next((q["company"] for q in questions if f"{q['doc_name']}.pdf" == path.name), None)
+        if company:
+            companies[company].append(path)
+    timings = {}
+    for company, paths in companies.items():
+        started = time.perf_counter()
+        for result in wb.ingest(paths, company):
+            if result.status != "ready":
+                print(f"  {result.title}: {result.error}", file=sys.stderr)
+        timings[company] = time.perf_counter() - started
+    return timings
+
+
+def bm25_baseline(wb: Workbench, company: str) -> tuple[bm25s.BM25, list[tuple[str, int]]]:
+    """A plain BM25 index over the room's pages (one page = one document)."""
+    with wb.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT d.title, p.page_number, p.text FROM pages p JOIN documents d ON d.id = p.document_id"
+            " JOIN rooms r ON r.id = d.room_id WHERE r.name = %s ORDER BY d.title, p.page_number",
+            (company,),
+        ).fetchall()
+    keys = [(title, page) for title, page, _ in rows]
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize([text for _, _, text in rows], stopwords="en", show_progress=False),
+                    show_progress=False)
+    return retriever, keys
+
+
+def main() -> None:
+    """Run the evaluation and print page-hit@k per method."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("eval_dir", type=Path, help="the shared eval folder (holds financebench-dev/)")
+    parser.add_argument("--chunk-chars", type=int, default=Settings().chunk_chars)
+    parser.add_argument("--overlap", type=int, default=Settings().chunk_overlap)
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--home", type=Path, default=Path(".workbench/eval"))
+    parser.add_argument("--database-url", help="server to use instead of the embedded one")
+    parser.add_argument("--verbose", action="store_true", help="print each question's outcome")
+    args = parser.parse_args()
+
+    questions = load_questions(args.eval_dir)
+    url = open_database(args.home, f"financebench_c{args.chunk_chars}_o{args.overlap}", args.database_url)
+    settings = Settings.from_env(
+        {"DATABASE_URL": url, "WORKBENCH_CHUNK_CHARS": str(args.chunk_chars),
+         "WORKBENCH_CHUNK_OVERLAP": str(args.overlap), "WORKBENCH_HOME": str(args.home)}
+    )
+    wb = Workbench(settings, db=Database(url))
+    ingest_s = ingest_rooms(wb, questions, args.eval_dir / "financebench-dev" / "pdfs")
+
+    methods = ["hybrid", "hybrid+mmr", "vector", "keyword", "bm25-pages"]
+    hits: dict[str, list[bool]] = {m: [] for m in methods}
+    latency: list[float] = []
+    baselines = {}
+    for question in questions:
+        company, gold = question["company"], evidence_pages(question)
+        room = wb.room(company)
+        vector = wb.embedder.embed([question["question"]])[0]
+        started = time.perf_counter()
+        found = {"hybrid": search(wb.db, room, question["question"], k=args.k, query_vector=vector)}
+        latency.append((time.perf_counter() - started) * 1000)
+        found["hybrid+mmr"] = search(wb.db, room, question["question"], k=args.k, query_vector=vector, mmr=True)
+        found["vector"] = search(wb.db, room, "", k=args.k, query_vector=vector)
+        found["keyword"] = search(wb.db, room, question["question"], k=args.k)
+        pages = {m: {(h.title, h.page) for h in hs} for m, hs in found.items()}
+        if company not in baselines:
+            baselines[company] = bm25_baseline(wb, company)
+        retriever, keys = baselines[company]
+        docs, _ = retriever.retrieve(bm25s.tokenize([question["question"]], stopwords="en", show_progress=False),
+                                     k=min(args.k, len(keys)), show_progress=False)
+        pages["bm25-pages"] = {keys[i] for i in docs[0]}
+        for method in methods:
+            hits[method].append(bool(pages[method] & gold))
+        if args.verbose:
+            mark = "HIT " if hits["hybrid"][-1] else "miss"
+            print(f"{mark} {question['doc_name']} {sorted(p for _, p in gold)} <- "
+                  f"{sorted(pages['hybrid'])} | {question['question'][:70]}")
+
+    n = len(questions)
+    print(f"\nFinanceBench dev: {n} questions, chunk_chars={args.chunk_chars} overlap={args.overlap}, k={args.k}")
+    print(f"ingest (parse+store+embed) seconds per room: " + ", ".join(f"{c} {s:.0f}" for c, s in ingest_s.items()))
+    for method in methods:
+        print(f"  page-hit@{args.k} {method:<11} {sum(hits[method]) / n:.3f}  ({sum(hits[method])}/{n})")
+    print(f"  hybrid search latency (query embedding excluded): median {statistics.median(latency):.1f} ms")
+    print(json.dumps({"questions": n, "chunk_chars": args.chunk_chars, "overlap": args.overlap, "k": args.k,
+                      **{f"page_hit@{args.k}:{m}": round(sum(hits[m]) / n, 3) for m in methods}}))
+
+
+if __name__ == "__main__":
+    main()

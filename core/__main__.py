@@ -1,0 +1,5 @@
+"""`python -m core` runs the workbench CLI."""
+
+from core.cli import main
+
+main()

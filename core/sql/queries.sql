@@ -1,0 +1,135 @@
+-- Named queries: each block starts with a `-- name: x` line (parsed by core.db.load_queries).
+
+-- name: get_room
+SELECT id, name, embedding_model FROM rooms WHERE name = %(name)s
+
+-- name: create_room
+INSERT INTO rooms (name) VALUES (%(name)s)
+ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+RETURNING id, name, embedding_model
+
+-- name: list_rooms
+SELECT r.id, r.name, r.embedding_model,
+       count(d.id) AS documents,
+       count(d.id) FILTER (WHERE d.status = 'ready') AS ready,
+       count(d.id) FILTER (WHERE d.status = 'failed') AS failed,
+       coalesce(sum(d.n_chunks) FILTER (WHERE d.status = 'ready'), 0) AS chunks,
+       (SELECT count(*) FROM chunk_embeddings e WHERE e.room_id = r.id) AS embedded_chunks
+FROM rooms r LEFT JOIN documents d ON d.room_id = r.id
+GROUP BY r.id ORDER BY r.name
+
+-- name: claim_embedding_model
+UPDATE rooms SET embedding_model = %(model)s
+WHERE id = %(room_id)s AND embedding_model IS NULL
+
+-- name: find_document_by_checksum
+SELECT id, status, kind, title, page_count, n_rows, n_chunks, embedded_at
+FROM documents WHERE room_id = %(room_id)s AND checksum = %(checksum)s
+
+-- name: delete_document
+DELETE FROM documents WHERE id = %(id)s
+
+-- name: insert_document
+INSERT INTO documents (room_id, kind, title, filename, mime_type, checksum, size_bytes, status, error,
+                       page_count, n_rows, n_chunks)
+VALUES (%(room_id)s, %(kind)s, %(title)s, %(filename)s, %(mime_type)s, %(checksum)s, %(size_bytes)s,
+        %(status)s, %(error)s, %(page_count)s, %(n_rows)s, %(n_chunks)s)
+RETURNING id
+
+-- name: insert_document_file
+INSERT INTO document_files (document_id, data) VALUES (%(document_id)s, %(data)s)
+
+-- name: insert_sheet
+INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols)
+VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s)
+RETURNING id
+
+-- name: sheet_row_ids
+SELECT id, row_index FROM sheet_rows WHERE sheet_id = %(sheet_id)s ORDER BY row_index
+
+-- name: list_documents
+SELECT id, kind, title, filename, status, error, page_count, n_rows, n_chunks, size_bytes,
+       embedded_at IS NOT NULL AS embedded, created_at
+FROM documents WHERE room_id = %(room_id)s ORDER BY created_at, id
+
+-- name: pending_chunks
+SELECT c.id, c.context, c.content
+FROM chunks c
+WHERE c.room_id = %(room_id)s
+  AND (%(document_id)s::bigint IS NULL OR c.document_id = %(document_id)s)
+  AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id)
+ORDER BY c.id
+LIMIT %(limit)s
+
+-- name: count_pending_chunks
+SELECT count(*)
+FROM chunks c
+WHERE c.room_id = %(room_id)s
+  AND (%(document_id)s::bigint IS NULL OR c.document_id = %(document_id)s)
+  AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id)
+
+-- name: insert_embedding
+INSERT INTO chunk_embeddings (chunk_id, room_id, embedding)
+VALUES (%(chunk_id)s, %(room_id)s, %(embedding)s)
+ON CONFLICT (chunk_id) DO NOTHING
+
+-- name: mark_embedded
+UPDATE documents d SET embedded_at = now()
+WHERE d.room_id = %(room_id)s AND d.status = 'ready' AND d.embedded_at IS NULL
+  AND NOT EXISTS (
+      SELECT 1 FROM chunks c
+      WHERE c.document_id = d.id
+        AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id))
+
+-- name: search_hybrid
+WITH vec AS (
+    SELECT id, row_number() OVER (ORDER BY distance) AS rank
+    FROM (
+        SELECT e.chunk_id AS id, e.embedding <=> %(embedding)s AS distance
+        FROM chunk_embeddings e
+        WHERE e.room_id = %(room_id)s
+        ORDER BY e.embedding <=> %(embedding)s
+        LIMIT %(candidates)s
+    ) nearest
+),
+kw AS (
+    SELECT id, row_number() OVER (ORDER BY rank DESC, id) AS rank
+    FROM (
+        SELECT c.id, ts_rank_cd(c.tsv, query, 1) AS rank
+        FROM chunks c, websearch_to_tsquery('english', %(keywords)s) query
+        WHERE c.room_id = %(room_id)s AND c.tsv @@ query
+        ORDER BY rank DESC
+        LIMIT %(candidates)s
+    ) matched
+)
+SELECT coalesce(vec.id, kw.id) AS id, vec.rank AS vec_rank, kw.rank AS kw_rank,
+       coalesce(1.0 / (%(rrf_k)s + vec.rank), 0) + coalesce(1.0 / (%(rrf_k)s + kw.rank), 0) AS score
+FROM vec FULL OUTER JOIN kw ON vec.id = kw.id
+ORDER BY score DESC, id
+LIMIT %(limit)s
+
+-- name: search_keyword
+SELECT c.id, NULL::bigint AS vec_rank, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, query, 1) DESC, c.id) AS kw_rank,
+       ts_rank_cd(c.tsv, query, 1) AS score
+FROM chunks c, websearch_to_tsquery('english', %(keywords)s) query
+WHERE c.room_id = %(room_id)s AND c.tsv @@ query
+ORDER BY score DESC, c.id
+LIMIT %(limit)s
+
+-- name: chunk_details
+SELECT c.id, c.document_id, d.title, d.kind, c.chunk_index, c.page_number, c.start_char, c.end_char,
+       c.content, c.row_id, r.row_number, r.values, r.sheet_id, s.name AS sheet_name,
+       e.embedding
+FROM chunks c
+JOIN documents d ON d.id = c.document_id
+LEFT JOIN sheet_rows r ON r.id = c.row_id
+LEFT JOIN sheets s ON s.id = r.sheet_id
+LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id
+WHERE c.id = ANY(%(ids)s)
+
+-- name: sheet_columns
+SELECT sheet_id, position, name, letter, dtype FROM sheet_columns
+WHERE sheet_id = ANY(%(sheet_ids)s) ORDER BY sheet_id, position
+
+-- name: page_text
+SELECT text FROM pages WHERE document_id = %(document_id)s AND page_number = %(page_number)s

@@ -1,0 +1,88 @@
+"""The workbench facade: one object the CLI, the pages and the tests call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+from pathlib import Path
+
+from core.config import Settings, get_settings
+from core.db import Database
+from core.embeddings import Embedder, get_embedder
+from core.ingest import Progress, embed_pending, ingest_bytes, ingest_path
+from core.models import IngestResult, Room, SearchHit
+from core.search import search
+from core.store import RoomRef, ensure_room, get_room, list_documents, list_rooms, DocumentInfo
+
+DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
+SUPPORTED_SUFFIXES = {".pdf", ".csv", ".tsv", ".xlsx", ".xlsm"}
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    return None
+
+
+def expand_paths(paths: Iterable[Path]) -> list[Path]:
+    """Files as given, folders replaced by the supported files inside them (sorted)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES))
+        else:
+            out.append(path)
+    return out
+
+
+class Workbench:
+    """Settings, the database and the embedder, loaded once per process."""
+
+    def __init__(self, settings: Settings | None = None, db: Database | None = None) -> None:
+        self.settings = settings or get_settings()
+        self.db = db or Database.from_settings(self.settings)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        """The configured embedding provider (the local model loads on first use)."""
+        return get_embedder(self.settings)
+
+    def room(self, name: str, *, create: bool = False) -> RoomRef:
+        """The named room (created when `create`)."""
+        return ensure_room(self.db, name) if create else get_room(self.db, name)
+
+    def rooms(self) -> list[Room]:
+        """Every room with its counts."""
+        return list_rooms(self.db)
+
+    def documents(self, room: str) -> list[DocumentInfo]:
+        """A room's documents."""
+        return list_documents(self.db, self.room(room).id)
+
+    def ingest(
+        self, paths: Iterable[Path], room: str, *, embed: bool = True, progress: Progress = _quiet
+    ) -> Iterator[IngestResult]:
+        """Ingest files into a room (created if needed), one result per file, failures included."""
+        ref = self.room(room, create=True)
+        embedder = self.embedder if embed else None
+        for path in expand_paths(paths):
+            yield ingest_path(self.db, ref, path, self.settings, embedder=embedder, progress=progress)
+
+    def ingest_upload(
+        self, data: bytes, filename: str, room: str, *, embed: bool = True, progress: Progress = _quiet
+    ) -> IngestResult:
+        """Ingest one uploaded file's bytes."""
+        ref = self.room(room, create=True)
+        embedder = self.embedder if embed else None
+        return ingest_bytes(self.db, ref, data, filename, self.settings, embedder=embedder, progress=progress)
+
+    def embed_pending(self, room: str, *, progress: Progress = _quiet) -> int:
+        """Embed whatever the room has not embedded yet."""
+        return embed_pending(self.db, self.room(room), self.embedder, progress=progress)
+
+    def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
+        """Hybrid search in a room."""
+        return search(self.db, self.room(room), query, k=k, embedder=self.embedder, mmr=mmr)
+
+    def ensure_demo(self, *, embed: bool = True) -> list[IngestResult]:
+        """Load the bundled demo data room (a no-op for files already there)."""
+        files = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES)
+        return list(self.ingest(files, self.settings.demo_room, embed=embed))

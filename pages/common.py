@@ -1,0 +1,113 @@
+"""What every page shares: the workbench resource, the room picker and the upload sidebar."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import streamlit as st
+
+from core.errors import WorkbenchError
+from core.workbench import Workbench
+
+log = logging.getLogger(__name__)
+_embed_lock = threading.Lock()
+
+
+def _embed_in_background(wb: Workbench, room: str) -> None:
+    """Embed a room's pending chunks off the request thread; keyword search works meanwhile."""
+
+    def run() -> None:
+        with _embed_lock:
+            try:
+                wb.embed_pending(room)
+            except WorkbenchError as exc:
+                log.warning("embedding room %s: %s", room, exc)
+
+    threading.Thread(target=run, name=f"embed-{room}", daemon=True).start()
+
+
+@st.cache_resource(show_spinner="Starting the workbench (database, demo data room)…")
+def get_workbench() -> Workbench:
+    """The process-wide workbench: database pool, embedder, demo room loaded on first start."""
+    wb = Workbench()
+    if wb.settings.load_demo:
+        wb.ensure_demo(embed=False)
+        _embed_in_background(wb, wb.settings.demo_room)
+    return wb
+
+
+def current_room(wb: Workbench) -> str | None:
+    """The room picked in the sidebar (kept in session_state['room'])."""
+    names = [room.name for room in wb.rooms()]
+    if not names:
+        return None
+    if st.session_state.get("room") not in names:
+        st.session_state["room"] = wb.settings.demo_room if wb.settings.demo_room in names else names[0]
+    return st.session_state["room"]
+
+
+def sidebar(wb: Workbench) -> str | None:
+    """Room picker, new-room form, uploads with progress, and the room's documents."""
+    with st.sidebar:
+        room = current_room(wb)
+        names = [r.name for r in wb.rooms()]
+        if names:
+            st.selectbox("Data room", names, key="room")
+            room = st.session_state["room"]
+        with st.popover("New data room"):
+            new_name = st.text_input("Name", key="sidebar_new_room")
+            if st.button("Create", key="sidebar_create_room") and new_name.strip():
+                wb.room(new_name.strip(), create=True)
+                st.session_state["room"] = new_name.strip()
+                st.rerun()
+        if room:
+            _uploads(wb, room)
+            _documents(wb, room)
+        mode = wb.settings.llm_provider
+        st.caption(
+            f"Model: {wb.settings.chat_model}" if mode == "openai"
+            else "Offline mode — set OPENAI_API_KEY for model-written answers"
+        )
+    return room
+
+
+def _uploads(wb: Workbench, room: str) -> None:
+    files = st.file_uploader(
+        "Add files (PDF, CSV, XLSX)",
+        type=["pdf", "csv", "tsv", "xlsx", "xlsm"],
+        accept_multiple_files=True,
+        key=f"sidebar_upload_{st.session_state.get('upload_round', 0)}",
+    )
+    if not files or not st.button("Ingest", key="sidebar_ingest", type="primary"):
+        return
+    for upload in files:
+        bar = st.progress(0.0, text=f"{upload.name}: reading")
+
+        def progress(stage: str, done: int, total: int, bar=bar, name=upload.name) -> None:  # noqa: ANN001
+            bar.progress(min(done / total, 1.0) if total else 0.0, text=f"{name}: {stage}")
+
+        result = wb.ingest_upload(upload.getvalue(), upload.name, room, embed=False, progress=progress)
+        bar.progress(1.0, text=f"{upload.name}: {result.status}")
+        if result.status == "failed":
+            st.error(result.error or f"{upload.name} failed.")
+        elif result.duplicate:
+            st.info(f"{upload.name} is already in this room.")
+        else:
+            size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
+            st.success(f"{upload.name}: ready ({size}, {result.chunks} chunks); embedding in the background.")
+    _embed_in_background(wb, room)
+    # A new uploader key clears the picked files so a rerun does not ingest them again.
+    st.session_state["upload_round"] = st.session_state.get("upload_round", 0) + 1
+
+
+def _documents(wb: Workbench, room: str) -> None:
+    docs = wb.documents(room)
+    st.markdown(f"**Documents** ({len(docs)})")
+    for doc in docs:
+        if doc.status == "failed":
+            st.caption(f"✗ {doc.title} — {doc.error}")
+        else:
+            size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} rows"
+            state = "" if doc.embedded else " · embedding…"
+            st.caption(f"✓ {doc.title} — {size}{state}")

@@ -1,0 +1,32 @@
+"""Search page: hybrid search in the room, each hit citing its page or cell."""
+
+import streamlit as st
+
+from core.errors import WorkbenchError
+from pages.common import get_workbench
+
+wb = get_workbench()
+room = st.session_state.get("room")
+
+st.title("Search")
+if not room:
+    st.info("Create a data room and add files from the sidebar.")
+    st.stop()
+
+query = st.text_input("Search this data room", key="search_query", placeholder="e.g. Series B in Canada")
+k = st.slider("Hits", 5, 50, 10, key="search_k")
+if query:
+    try:
+        hits = wb.search(query, room, k=k)
+    except WorkbenchError as exc:
+        st.error(str(exc))
+        st.stop()
+    if not hits:
+        st.info("No hits. Try other words.")
+    for n, hit in enumerate(hits, start=1):
+        with st.container(border=True):
+            if hit.kind == "cell":
+                st.markdown(f"**[{n}] {hit.ref}** · {hit.title} · `{hit.column}` = {hit.value}")
+            else:
+                st.markdown(f"**[{n}] {hit.title} · p. {hit.page}**")
+            st.caption(hit.preview)

@@ -1,0 +1,65 @@
+"""Files made by the tests themselves: PDFs, CSVs and workbooks with known contents."""
+
+from __future__ import annotations
+
+import io
+
+import pymupdf
+from openpyxl import Workbook
+
+
+def make_pdf(pages: list[str], *, user_pw: str | None = None, owner_pw: str | None = None) -> bytes:
+    """A Letter-size PDF with one text box per page."""
+    doc = pymupdf.open()
+    for text in pages:
+        page = doc.new_page(width=612, height=792)
+        if text:
+            page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=11, fontname="helv")
+    if user_pw is not None or owner_pw is not None:
+        data = doc.tobytes(
+            encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_pw or "", owner_pw=owner_pw or "owner"
+        )
+    else:
+        data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def make_image_pdf() -> bytes:
+    """A PDF whose only page holds a drawing and no text (as a scan without OCR)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.draw_rect(pymupdf.Rect(100, 100, 400, 400), color=(0, 0, 0), fill=(0.5, 0.5, 0.5))
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
+    """A workbook with the given sheets, values written from A1."""
+    wb = Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+FUNDING_CSV = (
+    "Company,Country,Round,Amount Raised (USD)\n"
+    "Acme Robotics,Canada,Seed,2000000\n"
+    "Borealis Bio,Canada,Series A,15000000\n"
+    "Cobalt Pay,Germany,Series B,42000000\n"
+    "Dune Analytics,France,Seed,1500000\n"
+).encode()
+
+MEMO_PAGES = [
+    "Portfolio memo. Acme Robotics builds warehouse picking arms. Its chief executive is Mara Quill.\n"
+    "The company plans to double its headcount to 120 engineers by 2025.",
+    "Risks. Cobalt Pay faces regulatory review of its payment licence in Germany.\n"
+    "Customer churn rose to 4.2 percent per month during the pilot.",
+    "Outlook. Borealis Bio expects its first clinical readout in the third quarter.",
+]

@@ -1,0 +1,95 @@
+"""The `workbench` CLI contract: --json shapes and the --batch forms, on the embedded Postgres."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from core.cli import cli
+from core.config import get_settings
+from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
+
+
+@pytest.fixture
+def run(settings, db, monkeypatch):  # noqa: ANN001, ANN201
+    """Invoke the CLI in-process against the test's database."""
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    get_settings.cache_clear()
+
+    def invoke(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+        return result.exit_code, result.stdout
+
+    yield invoke
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {"csv": tmp_path / "funding.csv", "pdf": tmp_path / "memo.pdf", "bad": tmp_path / "bad.pdf"}
+    paths["csv"].write_bytes(FUNDING_CSV)
+    paths["pdf"].write_bytes(make_pdf(MEMO_PAGES))
+    paths["bad"].write_bytes(b"")
+    return paths
+
+
+def test_ingest_json_contract(run, files) -> None:  # noqa: ANN001
+    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json")
+    assert code == 0
+    results = [json.loads(line) for line in out.splitlines()]
+    assert [r["kind"] for r in results] == ["sheet", "pdf"]
+    for r in results:
+        assert {"document_id", "title", "kind", "chunks", "status", "error", "seconds"} <= r.keys()
+        assert r["status"] == "ready" and r["error"] is None
+    assert results[0]["rows"] == 4 and results[1]["pages"] == 3
+
+
+def test_ingest_exits_1_when_a_file_failed(run, files) -> None:  # noqa: ANN001
+    code, out = run("ingest", str(files["bad"]), str(files["csv"]), "--room", "R", "--json", "--no-embed")
+    assert code == 1
+    statuses = [json.loads(line)["status"] for line in out.splitlines()]
+    assert statuses == ["failed", "ready"]
+
+
+def test_search_and_rooms_json(run, files) -> None:  # noqa: ANN001
+    run("ingest", str(files["pdf"]), str(files["csv"]), "--room", "R", "--json")
+    code, out = run("search", "chief executive of Acme Robotics", "--room", "R", "--k", "3", "--json")
+    assert code == 0
+    hits = json.loads(out)
+    assert len(hits) == 3
+    assert {"kind", "document_id", "title", "score", "preview"} <= hits[0].keys()
+    assert any(h["kind"] == "page" and h["page"] == 1 for h in hits)
+    code, out = run("rooms", "--json")
+    rooms = json.loads(out)
+    assert [(r["name"], r["documents"], r["embedded_chunks"] == r["chunks"]) for r in rooms] == [("R", 2, True)]
+
+
+def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:  # noqa: ANN001
+    ingest_batch = tmp_path / "ingest.jsonl"
+    ingest_batch.write_text(
+        "\n".join(json.dumps(x) for x in [{"room": "A", "path": str(files["csv"])},
+                                          {"room": "B", "path": str(files["pdf"])}])
+    )
+    code, out = run("ingest", "--batch", str(ingest_batch))
+    assert code == 0 and [json.loads(line)["title"] for line in out.splitlines()] == ["funding.csv", "memo.pdf"]
+    search_batch = tmp_path / "search.jsonl"
+    search_batch.write_text(
+        "\n".join(json.dumps(x) for x in [{"room": "A", "query": "Cobalt Pay", "k": 2},
+                                          {"room": "B", "query": "churn", "k": 1},
+                                          {"room": "Nope", "query": "x"}])
+    )
+    code, out = run("search", "--batch", str(search_batch))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 3
+    assert len(lines[0]) == 2 and lines[0][0]["kind"] == "cell"
+    assert lines[1][0]["page"] == 2
+    assert "No data room named 'Nope'" in lines[2]["error"]
+
+
+def test_unknown_room_is_a_clear_error(run) -> None:  # noqa: ANN001
+    code, out = run("search", "anything", "--room", "Missing")
+    assert code == 1
