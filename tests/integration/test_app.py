@@ -1,0 +1,80 @@
+"""AppTest smoke tests of every page, on a fresh database with the demo room loaded on first start."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from collections.abc import Iterator
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from core.config import get_settings
+from tests.factories import FUNDING_CSV
+
+
+def _wait_for_background_embedding() -> None:
+    for thread in threading.enumerate():
+        if thread.name.startswith("embed-"):
+            thread.join(timeout=300)
+
+
+@pytest.fixture
+def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    get_settings.cache_clear()
+    st.cache_resource.clear()
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
+    yield at
+    _wait_for_background_embedding()
+    st.cache_resource.clear()
+    get_settings.cache_clear()
+
+
+def test_first_start_loads_the_demo_room(app: AppTest) -> None:
+    app.run()
+    assert not app.exception
+    assert app.title[0].value == "Search"
+    assert app.sidebar.selectbox(key="room").value == "Demo"
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    for name in ("funding_rounds.csv", "funding_rounds.xlsx", "portfolio_memo.pdf"):
+        assert name in captions
+    assert "Offline mode" in captions
+
+
+def test_search_page_shows_cited_hits(app: AppTest) -> None:
+    app.run()
+    _wait_for_background_embedding()
+    app.text_input(key="search_query").input("Who is the CEO of Harvestquay?").run()
+    assert not app.exception
+    hits = [m.value for m in app.markdown if m.value.startswith("**[")]
+    assert hits and "portfolio_memo.pdf · p." in hits[0]
+
+
+def test_documents_page_lists_the_room(app: AppTest) -> None:
+    app.run()
+    app.switch_page("pages/documents.py").run()
+    assert not app.exception
+    assert app.title[0].value == "Documents"
+    frame = app.dataframe[0].value
+    assert sorted(frame["Title"]) == ["funding_rounds.csv", "funding_rounds.xlsx", "portfolio_memo.pdf"]
+    assert set(frame["Status"]) == {"ready"}
+
+
+def test_upload_from_the_sidebar_reports_each_file(app: AppTest, settings) -> None:  # noqa: ANN001
+    app.run()
+    app.sidebar.file_uploader[0].set_value(
+        [("funding.csv", FUNDING_CSV, "text/csv"), ("empty.pdf", b"", "application/pdf")]
+    )
+    app.run()
+    app.sidebar.button(key="sidebar_ingest").click().run()
+    assert not app.exception
+    assert any("funding.csv: ready (4 rows" in s.value for s in app.sidebar.success)
+    assert any("empty.pdf is empty (0 bytes)" in e.value for e in app.sidebar.error)
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "✓ funding.csv — 4 rows" in captions and "✗ empty.pdf" in captions
+    # The picked files are cleared: another rerun ingests nothing twice.
+    app.run()
+    assert not app.sidebar.success and not app.sidebar.error
