@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 run: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/workbench demo --no-embed --quiet
 	HF_HUB_OFFLINE=1 $(BIN)/streamlit run app.py
 
 test: $(STAMP)

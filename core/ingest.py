@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from core.errors import (
     FileTooLarge,
     IngestError,
     UnsupportedFile,
+    WorkbenchError,
 )
 from core.models import IngestResult
 from core.store import RoomRef, check_embedding_model, claim_embedding_model
@@ -105,6 +107,11 @@ def title_for(filename: str) -> str:
     return Path(filename).name
 
 
+def context_for(filename: str) -> str:
+    """Searchable words of a file name: `3M_2018_10K.pdf` -> `3M 2018 10K` (Postgres reads the name as one token)."""
+    return " ".join(re.split(r"[\W_]+", Path(filename).stem)).strip()
+
+
 def row_text(columns: Iterable[sheets.Column], values: Iterable[str | None]) -> str:
     """A row as searchable text: `Company: Acme; Country: Canada; ...` (empty cells left out)."""
     return "; ".join(
@@ -154,16 +161,19 @@ def _store(
         document_id: int = row["id"]
         cur.execute(q("insert_document_file"), {"document_id": document_id, "data": data})
         if parsed.pdf is not None:
-            _store_pdf(cur, room, document_id, title, parsed.pdf, progress)
+            _store_pdf(cur, room, document_id, context_for(filename), parsed.pdf, progress)
         base = 0
         for position, sheet in enumerate(parsed.sheets):
-            _store_sheet(cur, room, document_id, title, position, sheet, len(parsed.sheets), base, progress)
+            _store_sheet(
+                cur, room, document_id, context_for(filename), position, sheet, len(parsed.sheets), base, progress
+            )
             base += len(sheet.rows)
+        cur.execute(q("add_term_stats"), {"room_id": room.id, "document_id": document_id, "n_chunks": n_chunks})
     return document_id, pages, n_rows, n_chunks
 
 
 def _store_pdf(
-    cur: psycopg.Cursor, room: RoomRef, document_id: int, title: str, parsed: pdf.ParsedPdf, progress: Progress
+    cur: psycopg.Cursor, room: RoomRef, document_id: int, context: str, parsed: pdf.ParsedPdf, progress: Progress
 ) -> None:
     with cur.copy("COPY pages (document_id, page_number, text, width, height) FROM STDIN") as copy:
         for page in parsed.pages:
@@ -183,7 +193,7 @@ def _store_pdf(
                     chunk.start_char,
                     chunk.end_char,
                     json.dumps([[round(v, 2) for v in box] for box in chunk.boxes]),
-                    title,
+                    context,
                     chunk.content,
                 )
             )
@@ -194,7 +204,7 @@ def _store_sheet(
     cur: psycopg.Cursor,
     room: RoomRef,
     document_id: int,
-    title: str,
+    context: str,
     position: int,
     sheet: sheets.ParsedSheet,
     n_sheets: int,
@@ -223,7 +233,8 @@ def _store_sheet(
         for index, (values, number) in enumerate(zip(rows, sheet.row_numbers, strict=True)):
             copy.write_row((sheet_id, index, number, json.dumps(values, ensure_ascii=False)))
     ids = [r["id"] for r in cur.execute(q("sheet_row_ids"), {"sheet_id": sheet_id})]
-    context = title if n_sheets == 1 else f"{title} · {sheet.name}"
+    if n_sheets > 1:
+        context = f"{context} · {sheet.name}"
     with cur.copy(
         "COPY chunks (room_id, document_id, chunk_index, row_id, context, content) FROM STDIN"
     ) as copy:
@@ -324,10 +335,14 @@ def ingest_bytes(
             seconds=round(time.perf_counter() - started, 3),
         )
     searchable = time.perf_counter() - started
-    embedded = False
+    embedded, error = False, None
     if embedder is not None and chunks:
-        embed_pending(db, room, embedder, document_id=document_id, progress=progress)
-        embedded = True
+        try:
+            embed_pending(db, room, embedder, document_id=document_id, progress=progress)
+            embedded = True
+        except WorkbenchError as exc:
+            # The text is stored and keyword-searchable; only the vectors are missing.
+            error = f"Stored and keyword-searchable, but not embedded: {exc} Then run `workbench embed --room ...`."
     return IngestResult(
         document_id=document_id,
         title=title,
@@ -336,6 +351,7 @@ def ingest_bytes(
         rows=rows,
         chunks=chunks,
         status="ready",
+        error=error,
         embedded=embedded,
         searchable_seconds=round(searchable, 3),
         seconds=round(time.perf_counter() - started, 3),

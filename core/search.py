@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import psycopg
 from psycopg.rows import dict_row
 
 from core.db import Database, q
@@ -15,17 +19,83 @@ from core.sheets import cell_ref
 from core.store import RoomRef, check_embedding_model
 
 RRF_K = 60
+# Terms in more than this share of a room's chunks score candidates but do not select them.
+COMMON_TERM_SHARE = 0.2
+# The bonus of a chunk in a document the query names, in reciprocal-rank units (1/61 = a first rank).
+TITLE_BOOST = 1 / (60 + 1)
+_NO_VECTOR = np.eye(1, 384, dtype=np.float32)[0]
 _WORD = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*", re.UNICODE)
 _PHRASE = re.compile(r'"([^"]+)"')
+_YEAR_IN_WORD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
-def keyword_query(text: str) -> str:
-    """A websearch_to_tsquery string matching any of the text's words (quoted phrases kept whole)."""
+def query_words(text: str) -> list[str]:
+    """The words and quoted phrases of a query, plus the bare years inside words like "FY2018"."""
     phrases = [f'"{p.strip()}"' for p in _PHRASE.findall(text) if p.strip()]
     rest = _PHRASE.sub(" ", text)
     # "or" and "and" are operators or stop words to websearch_to_tsquery: leave them out.
     words = [w for w in _WORD.findall(rest) if w.lower() not in {"or", "and", "not"}]
-    return " or ".join(phrases + words)
+    years = [m for w in words for m in _YEAR_IN_WORD.findall(w) if m != w]
+    return list(dict.fromkeys(phrases + words + years))
+
+
+def keyword_query(text: str) -> str:
+    """A websearch_to_tsquery string matching any of the text's words (quoted phrases kept whole)."""
+    return " or ".join(query_words(text))
+
+
+@dataclass(frozen=True)
+class KeywordTerms:
+    """The query's lexemes with their IDF in the room, and the tsquery that picks keyword candidates."""
+
+    lexemes: list[str]
+    idfs: list[float]
+    filter: str
+
+
+def _tsquery_literal(lexeme: str) -> str:
+    # A lexeme quoted for a tsquery: it is used as it is, not normalised again.
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def keyword_terms(cur: psycopg.Cursor, room_id: int, query: str) -> KeywordTerms | None:
+    """Weigh the query's words by their rarity in the room (BM25's IDF); None when no word is in the room."""
+    rows = cur.execute(q("query_terms"), {"room_id": room_id, "text": " ".join(query_words(query))}).fetchall()
+    present = [(r["lexeme"], r["df"], r["n_chunks"]) for r in rows if r["df"] > 0]
+    if not present:
+        return None
+    n = max(present[0][2], 1)
+    weighted = sorted(
+        ((lexeme, math.log(1 + (n - df + 0.5) / (df + 0.5)), df) for lexeme, df, _ in present),
+        key=lambda t: -t[1],
+    )
+    # Candidates come from the informative terms only: a word in most chunks would make every chunk one.
+    informative = [t for t in weighted if t[2] <= COMMON_TERM_SHARE * n] or weighted[:3]
+    return KeywordTerms(
+        lexemes=[_tsquery_literal(t[0]) for t in weighted],
+        idfs=[t[1] for t in weighted],
+        filter=" | ".join(_tsquery_literal(t[0]) for t in informative),
+    )
+
+
+def _name_words(text: str) -> set[str]:
+    return {w.lower() for w in query_words(text.replace("_", " "))}
+
+
+def named_documents(cur: psycopg.Cursor, room_id: int, query: str) -> list[int]:
+    """The documents whose file names share the most words with the query, when that singles some out.
+
+    "FY2018 capex of 3M" names 3M_2018_10K.pdf over 3M_2022_10K.pdf: both share "3M", only one "2018".
+    """
+    words = _name_words(query)
+    docs = cur.execute(q("room_document_names"), {"room_id": room_id}).fetchall()
+    overlap = {d["id"]: len(words & _name_words(Path(d["filename"]).stem)) for d in docs}
+    if not overlap:
+        return []
+    best = max(overlap.values())
+    if best == 0 or best == min(overlap.values()):
+        return []
+    return [doc_id for doc_id, count in overlap.items() if count == best]
 
 
 def search(
@@ -39,27 +109,38 @@ def search(
     mmr: bool = False,
     mmr_lambda: float = 0.7,
     candidates: int = 50,
+    vector_weight: float = 1.0,
+    keyword_weight: float = 1.0,
+    one_per_page: bool = True,
 ) -> list[SearchHit]:
-    """The room's best `k` passages and rows for `query`, each a citation with a preview."""
+    """The room's best `k` passages and rows for `query`, each a citation with a preview.
+
+    With `one_per_page`, a PDF page appears once (its best passage), so k hits show k places.
+    """
     if query_vector is None and embedder is not None and room.embedding_model:
         check_embedding_model(room, embedder.name)
         query_vector = embedder.embed([query])[0]
-    keywords = keyword_query(query)
-    pool = max(k * 3, 30) if mmr else k
-    params: dict[str, Any] = {
-        "room_id": room.id,
-        "keywords": keywords,
-        "candidates": max(candidates, pool),
-        "rrf_k": RRF_K,
-        "limit": pool,
-    }
+    pool = max(k * 3, 30) if (mmr or one_per_page) else k
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-        if query_vector is not None:
-            fused = cur.execute(q("search_hybrid"), {**params, "embedding": query_vector}).fetchall()
-        elif keywords:
-            fused = cur.execute(q("search_keyword"), params).fetchall()
-        else:
+        terms = keyword_terms(cur, room.id, query)
+        if query_vector is None and terms is None:
             return []
+        params: dict[str, Any] = {
+            "room_id": room.id,
+            "use_vector": query_vector is not None,
+            "embedding": query_vector if query_vector is not None else _NO_VECTOR,
+            "lexemes": terms.lexemes if terms else [],
+            "idfs": terms.idfs if terms else [],
+            "filter": terms.filter if terms else "",
+            "candidates": max(candidates, pool),
+            "rrf_k": RRF_K,
+            "vector_weight": vector_weight,
+            "keyword_weight": keyword_weight,
+            "limit": pool,
+        }
+        params["named_documents"] = named_documents(cur, room.id, query)
+        params["title_boost"] = TITLE_BOOST
+        fused = cur.execute(q("search_hybrid"), params).fetchall()
         if not fused:
             return []
         ids = [row["id"] for row in fused]
@@ -70,10 +151,27 @@ def search(
             for col in cur.execute(q("sheet_columns"), {"sheet_ids": sheet_ids}):
                 columns.setdefault(col["sheet_id"], []).append(col)
     scores = {row["id"]: float(row["score"]) for row in fused}
-    order = ids
+    order = [i for i in ids if i in details]
+    if one_per_page:
+        order = _best_per_page(order, details)
     if mmr and query_vector is not None:
-        order = _mmr(ids, scores, details, query_vector, k, mmr_lambda)
-    return [_hit(details[i], scores[i], columns, query) for i in order[:k] if i in details]
+        order = _mmr(order, scores, details, query_vector, k, mmr_lambda)
+    return [_hit(details[i], scores[i], columns, query) for i in order[:k]]
+
+
+def _best_per_page(order: list[int], details: dict[int, dict[str, Any]]) -> list[int]:
+    """Keep the first (best) chunk of each PDF page; spreadsheet rows are each their own place."""
+    seen: set[tuple[int, int]] = set()
+    kept = []
+    for i in order:
+        row = details[i]
+        if row["page_number"] is not None:
+            page = (row["document_id"], row["page_number"])
+            if page in seen:
+                continue
+            seen.add(page)
+        kept.append(i)
+    return kept
 
 
 def _mmr(

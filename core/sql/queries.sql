@@ -82,38 +82,44 @@ WHERE d.room_id = %(room_id)s AND d.status = 'ready' AND d.embedded_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id))
 
 -- name: search_hybrid
+-- Reciprocal-rank fusion of the nearest vectors and the best keyword matches, in one round trip.
+-- Chunks of the documents the query names (%(named_documents)s, e.g. the filing whose title holds
+-- the year asked about) get a bonus.
+-- Keyword score: sum over query terms of idf(term) * ts_rank(chunk, term) (BM25-like: rare terms
+-- weigh more, ts_rank saturates term frequency and normalisation 1 damps long chunks); candidates
+-- are the chunks holding at least one informative term (%(filter)s).
 WITH vec AS (
-    SELECT id, row_number() OVER (ORDER BY distance) AS rank
+    SELECT id, document_id, row_number() OVER (ORDER BY distance, id) AS rank
     FROM (
-        SELECT e.chunk_id AS id, e.embedding <=> %(embedding)s AS distance
-        FROM chunk_embeddings e
-        WHERE e.room_id = %(room_id)s
+        SELECT e.chunk_id AS id, c.document_id, e.embedding <=> %(embedding)s AS distance
+        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
+        WHERE e.room_id = %(room_id)s AND %(use_vector)s
         ORDER BY e.embedding <=> %(embedding)s
         LIMIT %(candidates)s
     ) nearest
 ),
+terms AS (
+    SELECT t.lexeme::tsquery AS query, t.idf
+    FROM unnest(%(lexemes)s::text[], %(idfs)s::float8[]) AS t(lexeme, idf)
+),
 kw AS (
-    SELECT id, row_number() OVER (ORDER BY rank DESC, id) AS rank
+    SELECT id, document_id, row_number() OVER (ORDER BY score DESC, id) AS rank
     FROM (
-        SELECT c.id, ts_rank_cd(c.tsv, query, 1) AS rank
-        FROM chunks c, websearch_to_tsquery('english', %(keywords)s) query
-        WHERE c.room_id = %(room_id)s AND c.tsv @@ query
-        ORDER BY rank DESC
+        SELECT c.id, c.document_id, sum(t.idf * ts_rank(c.tsv, t.query, 1)) AS score
+        FROM chunks c JOIN terms t ON c.tsv @@ t.query
+        WHERE c.room_id = %(room_id)s AND c.tsv @@ %(filter)s::tsquery
+        GROUP BY c.id, c.document_id
+        ORDER BY score DESC
         LIMIT %(candidates)s
     ) matched
 )
 SELECT coalesce(vec.id, kw.id) AS id, vec.rank AS vec_rank, kw.rank AS kw_rank,
-       coalesce(1.0 / (%(rrf_k)s + vec.rank), 0) + coalesce(1.0 / (%(rrf_k)s + kw.rank), 0) AS score
+       coalesce(%(vector_weight)s / (%(rrf_k)s + vec.rank), 0)
+         + coalesce(%(keyword_weight)s / (%(rrf_k)s + kw.rank), 0)
+         + CASE WHEN coalesce(vec.document_id, kw.document_id) = ANY(%(named_documents)s::bigint[])
+                THEN %(title_boost)s ELSE 0 END AS score
 FROM vec FULL OUTER JOIN kw ON vec.id = kw.id
 ORDER BY score DESC, id
-LIMIT %(limit)s
-
--- name: search_keyword
-SELECT c.id, NULL::bigint AS vec_rank, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, query, 1) DESC, c.id) AS kw_rank,
-       ts_rank_cd(c.tsv, query, 1) AS score
-FROM chunks c, websearch_to_tsquery('english', %(keywords)s) query
-WHERE c.room_id = %(room_id)s AND c.tsv @@ query
-ORDER BY score DESC, c.id
 LIMIT %(limit)s
 
 -- name: chunk_details
@@ -133,3 +139,24 @@ WHERE sheet_id = ANY(%(sheet_ids)s) ORDER BY sheet_id, position
 
 -- name: page_text
 SELECT text FROM pages WHERE document_id = %(document_id)s AND page_number = %(page_number)s
+
+-- name: add_term_stats
+-- Called in the ingesting transaction, after the document's chunks are written.
+WITH added AS (
+    INSERT INTO term_stats (room_id, lexeme, df)
+    SELECT %(room_id)s, word, ndoc
+    FROM ts_stat(format('SELECT tsv FROM chunks WHERE document_id = %%s', %(document_id)s::bigint))
+    ORDER BY word
+    ON CONFLICT (room_id, lexeme) DO UPDATE SET df = term_stats.df + EXCLUDED.df
+    RETURNING 1
+)
+UPDATE rooms SET n_chunks = n_chunks + %(n_chunks)s WHERE id = %(room_id)s
+
+-- name: query_terms
+SELECT t.lexeme, coalesce(s.df, 0) AS df, r.n_chunks
+FROM unnest(tsvector_to_array(to_tsvector('english', %(text)s))) AS t(lexeme)
+JOIN rooms r ON r.id = %(room_id)s
+LEFT JOIN term_stats s ON s.room_id = r.id AND s.lexeme = t.lexeme
+
+-- name: room_document_names
+SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status = 'ready'

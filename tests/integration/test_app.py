@@ -20,17 +20,27 @@ def _wait_for_background_embedding() -> None:
             thread.join(timeout=300)
 
 
-@pytest.fixture
-def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
     monkeypatch.setenv("DATABASE_URL", settings.database_url)
     monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
     get_settings.cache_clear()
     st.cache_resource.clear()
-    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
-    yield at
+    yield AppTest.from_file(str(script), default_timeout=120)
     _wait_for_background_embedding()
     st.cache_resource.clear()
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    """The whole app (app.py with its navigation)."""
+    yield from _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch)
+
+
+@pytest.fixture
+def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    """The sidebar alone (see sidebar_app.py for why)."""
+    yield from _app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)
 
 
 def test_first_start_loads_the_demo_room(app: AppTest) -> None:
@@ -63,7 +73,8 @@ def test_documents_page_lists_the_room(app: AppTest) -> None:
     assert set(frame["Status"]) == {"ready"}
 
 
-def test_upload_from_the_sidebar_reports_each_file(app: AppTest, settings) -> None:  # noqa: ANN001
+def test_upload_from_the_sidebar_reports_each_file(sidebar_app: AppTest) -> None:
+    app = sidebar_app
     app.run()
     app.sidebar.file_uploader[0].set_value(
         [("funding.csv", FUNDING_CSV, "text/csv"), ("empty.pdf", b"", "application/pdf")]

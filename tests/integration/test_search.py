@@ -81,3 +81,17 @@ def test_room_never_mixes_embedding_models(room_with_files, db) -> None:  # noqa
 
     with pytest.raises(EmbeddingMismatch, match="WORKBENCH_EMBEDDINGS"):
         search(db, room_with_files.room("R"), "Acme", embedder=Other())
+
+
+def test_rare_words_outweigh_common_ones(workbench, db) -> None:  # noqa: ANN001
+    pages = [f"Quarterly revenue update number {i}. Revenue grew in the quarter." for i in range(12)]
+    pages.append("Revenue note: the zeppelin division was sold.")
+    workbench.ingest_upload(make_pdf(pages), "notes.pdf", "R", embed=False)
+    with db.connection() as conn:
+        n_chunks, df_revenue, df_zeppelin = conn.execute(
+            "SELECT r.n_chunks, (SELECT df FROM term_stats WHERE room_id = r.id AND lexeme = 'revenu'),"
+            " (SELECT df FROM term_stats WHERE room_id = r.id AND lexeme = 'zeppelin') FROM rooms r WHERE name = 'R'"
+        ).fetchone()
+    assert (n_chunks, df_revenue, df_zeppelin) == (13, 13, 1)
+    hits = workbench.search("revenue revenue of the zeppelin", "R", k=3)
+    assert hits[0].page == 13

@@ -1,0 +1,76 @@
+"""The openai embedding provider over HTTP, against a local server speaking the OpenAI protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from core.db import Database
+from core.embeddings import OpenAIEmbedder
+from core.errors import ConfigError, EmbeddingMismatch, WorkbenchError
+from core.workbench import Workbench
+from tests.factories import MEMO_PAGES, make_pdf
+from tests.openai_server import OpenAIServer
+
+
+@pytest.fixture
+def server() -> Iterator[OpenAIServer]:
+    with OpenAIServer() as running:
+        yield running
+
+
+@pytest.fixture
+def openai_settings(settings, server: OpenAIServer):  # noqa: ANN001, ANN201
+    return settings.model_copy(update={
+        "embeddings": "openai", "openai_api_key": "test-key", "openai_base_url": server.base_url,
+        "openai_max_retries": 0, "openai_timeout": 5.0,
+    })
+
+
+def test_vectors_are_384_dims_and_unit_length(openai_settings, server: OpenAIServer) -> None:  # noqa: ANN001
+    vectors = OpenAIEmbedder(openai_settings).embed(["net revenue", "churn rate"])
+    assert vectors.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    request = server.requests[-1]
+    assert request["path"] == "/v1/embeddings" and request["body"]["dimensions"] == 384
+    assert request["body"]["model"] == "text-embedding-3-small"
+    assert request["authorization"] == "Bearer test-key"
+
+
+def test_a_room_indexed_over_openai_is_searched_over_openai(openai_settings, db: Database, server) -> None:  # noqa: ANN001
+    wb = Workbench(openai_settings, db=db)
+    result = wb.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R")
+    assert result.status == "ready" and result.embedded
+    assert wb.room("R").embedding_model == "openai:text-embedding-3-small"
+    hits = wb.search("regulatory review payment licence", "R", k=2)
+    assert hits[0].page == 2
+    # The local model must not be used on this room.
+    local = Workbench(openai_settings.model_copy(update={"embeddings": "local"}), db=db)
+    with pytest.raises(EmbeddingMismatch, match="WORKBENCH_EMBEDDINGS"):
+        local.search("churn", "R")
+
+
+def test_server_errors_become_clear_messages(openai_settings, server: OpenAIServer) -> None:  # noqa: ANN001
+    server.fail_next = 1
+    with pytest.raises(WorkbenchError, match=r"embedding server at http://127\.0\.0\.1:\d+/v1 did not answer"):
+        OpenAIEmbedder(openai_settings).embed(["x"])
+
+
+def test_a_failed_embedding_keeps_the_text_searchable(openai_settings, db: Database, server) -> None:  # noqa: ANN001
+    server.fail_next = 100
+    wb = Workbench(openai_settings, db=db)
+    result = wb.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R")
+    assert result.status == "ready" and not result.embedded
+    assert "keyword-searchable, but not embedded" in (result.error or "") and "workbench embed" in result.error
+    doc = wb.documents("R")[0]
+    assert doc.status == "ready" and not doc.embedded
+    server.fail_next = 0
+    assert [h.page for h in wb.search("regulatory licence", "R", k=1)] == [2]
+    assert wb.embed_pending("R") == doc.n_chunks
+
+
+def test_missing_key_says_what_to_set(settings) -> None:  # noqa: ANN001
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+        OpenAIEmbedder(settings.model_copy(update={"embeddings": "openai", "openai_api_key": None}))
