@@ -37,6 +37,17 @@ def get_workbench() -> Workbench:
     return wb
 
 
+def page_room(title: str) -> tuple[Workbench, str]:
+    """Title the page and return the workbench and the sidebar's room; stop the page when there is none."""
+    wb = get_workbench()
+    st.title(title)
+    room = st.session_state.get("room")
+    if not room:
+        st.info("Create a data room and add files from the sidebar.")
+        st.stop()
+    return wb, room
+
+
 def current_room(wb: Workbench) -> str | None:
     """The room picked in the sidebar (kept in session_state['room'])."""
     names = [room.name for room in wb.rooms()]

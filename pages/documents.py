@@ -3,15 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from pages.common import get_workbench
+from pages.common import page_room
 
-wb = get_workbench()
-room = st.session_state.get("room")
-
-st.title("Documents")
-if not room:
-    st.info("Create a data room and add files from the sidebar.")
-    st.stop()
+wb, room = page_room("Documents")
 
 docs = wb.documents(room)
 if not docs:

@@ -3,15 +3,9 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from pages.common import get_workbench
+from pages.common import page_room
 
-wb = get_workbench()
-room = st.session_state.get("room")
-
-st.title("Search")
-if not room:
-    st.info("Create a data room and add files from the sidebar.")
-    st.stop()
+wb, room = page_room("Search")
 
 query = st.text_input("Search this data room", key="search_query", placeholder="e.g. Series B in Canada")
 k = st.slider("Hits", 5, 50, 10, key="search_k")

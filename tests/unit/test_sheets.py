@@ -7,7 +7,6 @@ import datetime
 import io
 import random
 import struct
-import time
 import zipfile
 from collections.abc import Callable
 
@@ -683,11 +682,11 @@ def test_csv_round_trip(n_cols: int, data: st.DataObject, delimiter: str) -> Non
 
 
 # ---------------------------------------------------------------------------------------------
-# CSV: performance guard (the real measurement is in the report; this only catches regressions)
+# CSV: a large mixed table (speed is measured by bench/ingest_speed.py, not here)
 # ---------------------------------------------------------------------------------------------
 
 
-def test_csv_parse_speed_guard() -> None:
+def test_csv_large_mixed_table_types() -> None:
     rng = random.Random(3)
     rows = [[f"Col {j}" for j in range(20)]]
     for i in range(20_000):
@@ -697,14 +696,11 @@ def test_csv_parse_speed_guard() -> None:
              f"note {rng.random()}", str(rng.randint(1, 100)), f"{rng.random():.1%}"] * 2
         )
     data = _csv_bytes(rows)
-    start = time.perf_counter()
     sheet = parse_csv(data, "big")
-    elapsed = time.perf_counter() - start
     assert len(sheet.rows) == 20_000
     assert [c.dtype for c in sheet.columns[:10]] == [
         "number", "text", "currency", "number", "number", "date", "text", "text", "number", "percent",
     ]
-    assert elapsed < 5.0  # ~0.5 s on the 2-core dev machine
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1106,7 +1102,5 @@ def test_xlsx_decompression_bomb_declared_size() -> None:
     while pos >= 0:
         data[pos + 24 : pos + 28] = struct.pack("<I", 0xFFFFFFFE)
         pos = data.find(b"PK\x01\x02", pos + 4)
-    start = time.perf_counter()
     with pytest.raises(MalformedSheet, match="would unpack to .* MB"):
         parse_xlsx(bytes(data), name="bomb.xlsx")
-    assert time.perf_counter() - start < 1.0

@@ -1,0 +1,35 @@
+"""Pure helpers of ingestion and search: file detection, row text, file-name words, query words."""
+
+import pytest
+
+from core.errors import UnsupportedFile
+from core.ingest import _detect, context_for, row_text
+from core.search import _name_words, keyword_query, query_words
+from core.sheets import Column
+
+
+def test_detect_by_magic_bytes_and_suffix() -> None:
+    assert _detect(b"%PDF-1.7 ...", "report") == ("pdf", "application/pdf")
+    assert _detect(b"PK\x03\x04", "Model.XLSX")[0] == "xlsx"
+    assert _detect(b"a,b\n", "data.tsv")[0] == "csv"
+    with pytest.raises(UnsupportedFile, match="save it as .xlsx"):
+        _detect(b"\xd0\xcf\x11\xe0", "old.xls")
+    with pytest.raises(UnsupportedFile, match="PDF, CSV and XLSX"):
+        _detect(b"PK\x03\x04", "memo.docx")
+
+
+def test_row_text_names_each_non_empty_cell() -> None:
+    columns = [Column(0, "Company", "A", "text"), Column(1, "Country", "B", "text"), Column(2, "Raised", "C", "number")]
+    assert row_text(columns, ["Acme", None, "12000000"]) == "Company: Acme; Raised: 12000000"
+
+
+def test_file_names_become_words() -> None:
+    assert context_for("filings/3M_2018_10K.pdf") == "3M 2018 10K"
+    assert context_for("JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf") == "JOHNSON JOHNSON 2023 8K dated 2023 08 30"
+    assert _name_words("BESTBUY_2024Q2_10Q") == {"bestbuy", "2024q2", "2024", "10q"}
+
+
+def test_query_words_keep_phrases_and_expose_years() -> None:
+    assert query_words('Capex in FY2018 for "3M Company"?') == ['"3M Company"', "Capex", "in", "FY2018", "for", "2018"]
+    assert keyword_query("revenue or margin and not cost") == "revenue or margin or cost"
+    assert query_words("FY20180 and 12019") == ["FY20180", "12019"]
