@@ -105,7 +105,7 @@ def main() -> None:
     wb = Workbench(settings, db=Database(url))
     ingest_s = ingest_rooms(wb, questions, args.eval_dir / "financebench-dev" / "pdfs")
 
-    methods = ["hybrid", "hybrid+mmr", "vector", "keyword", "bm25-pages"]
+    methods = ["hybrid", "hybrid+mmr", "hybrid vw=1", "hybrid vw=0.25", "vector", "keyword", "bm25-pages"]
     hits: dict[str, list[bool]] = {m: [] for m in methods}
     latency: list[float] = []
     baselines = {}
@@ -117,6 +117,9 @@ def main() -> None:
         found = {"hybrid": search(wb.db, room, question["question"], k=args.k, query_vector=vector)}
         latency.append((time.perf_counter() - started) * 1000)
         found["hybrid+mmr"] = search(wb.db, room, question["question"], k=args.k, query_vector=vector, mmr=True)
+        for weight in (1, 0.25):
+            found[f"hybrid vw={weight}"] = search(wb.db, room, question["question"], k=args.k, query_vector=vector,
+                                                  vector_weight=weight)
         found["vector"] = search(wb.db, room, "", k=args.k, query_vector=vector)
         found["keyword"] = search(wb.db, room, question["question"], k=args.k)
         pages = {m: {(h.title, h.page) for h in hs} for m, hs in found.items()}
@@ -137,7 +140,7 @@ def main() -> None:
     print(f"\nFinanceBench dev: {n} questions, chunk_chars={args.chunk_chars} overlap={args.overlap}, k={args.k}")
     print(f"ingest (parse+store+embed) seconds per room: " + ", ".join(f"{c} {s:.0f}" for c, s in ingest_s.items()))
     for method in methods:
-        print(f"  page-hit@{args.k} {method:<11} {sum(hits[method]) / n:.3f}  ({sum(hits[method])}/{n})")
+        print(f"  page-hit@{args.k} {method:<15} {sum(hits[method]) / n:.3f}  ({sum(hits[method])}/{n})")
     print(f"  hybrid search latency (query embedding excluded): median {statistics.median(latency):.1f} ms")
     print(json.dumps({"questions": n, "chunk_chars": args.chunk_chars, "overlap": args.overlap, "k": args.k,
                       **{f"page_hit@{args.k}:{m}": round(sum(hits[m]) / n, 3) for m in methods}}))

