@@ -19,8 +19,8 @@ from core.sheets import cell_ref
 from core.store import RoomRef, check_embedding_model
 
 RRF_K = 60
-# all-MiniLM-L6-v2 ranks filing pages worse than the IDF-weighted keywords (FinanceBench dev page-hit@5
-# 0.24 vs 0.45, bench/eval_retrieval.py), so its ranks count half in the fusion.
+# all-MiniLM-L6-v2 alone ranks filing pages far worse than the IDF-weighted keywords (FinanceBench dev
+# page-hit@5 0.24 vs 0.45, bench/eval_retrieval.py), so its ranks count half in the fusion.
 VECTOR_WEIGHT = 0.5
 # Terms in more than this share of a room's chunks score candidates but do not select them.
 COMMON_TERM_SHARE = 0.2
