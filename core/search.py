@@ -24,6 +24,8 @@ RRF_K = 60
 VECTOR_WEIGHT = 0.5
 # Terms in more than this share of a room's chunks score candidates but do not select them.
 COMMON_TERM_SHARE = 0.2
+# Keyword candidates are gathered from rare terms until their chunk counts add up to this (at least one term).
+KEYWORD_CANDIDATE_ROWS = 2000
 # The bonus of a chunk in a document the query names, in reciprocal-rank units (1/61 = a first rank).
 TITLE_BOOST = 1 / (60 + 1)
 _NO_VECTOR = np.eye(1, 384, dtype=np.float32)[0]
@@ -72,8 +74,15 @@ def keyword_terms(cur: psycopg.Cursor, room_id: int, query: str) -> KeywordTerms
         ((lexeme, math.log(1 + (n - df + 0.5) / (df + 0.5)), df) for lexeme, df, _ in present),
         key=lambda t: -t[1],
     )
-    # Candidates come from the informative terms only: a word in most chunks would make every chunk one.
-    informative = [t for t in weighted if t[2] <= COMMON_TERM_SHARE * n] or weighted[:3]
+    # Candidates come from the rarest terms only, up to about KEYWORD_CANDIDATE_ROWS chunks: a common
+    # word would make most of the room a candidate, and ranking them all is what made search slow.
+    informative: list[tuple[str, float, int]] = []
+    rows_so_far = 0
+    for term in weighted:  # rarest first
+        if informative and (term[2] > COMMON_TERM_SHARE * n or rows_so_far + term[2] > KEYWORD_CANDIDATE_ROWS):
+            break
+        informative.append(term)
+        rows_so_far += term[2]
     return KeywordTerms(
         lexemes=[_tsquery_literal(t[0]) for t in weighted],
         idfs=[t[1] for t in weighted],
@@ -131,10 +140,12 @@ def search(
         params: dict[str, Any] = {
             "room_id": room.id,
             "use_vector": query_vector is not None,
+            "use_keywords": terms is not None,
             "embedding": query_vector if query_vector is not None else _NO_VECTOR,
             "lexemes": terms.lexemes if terms else [],
             "idfs": terms.idfs if terms else [],
             "filter": terms.filter if terms else "",
+            "room_token": _tsquery_literal(f"room:{room.id}"),
             "candidates": max(candidates, pool),
             "rrf_k": RRF_K,
             "vector_weight": vector_weight,

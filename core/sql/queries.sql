@@ -89,14 +89,17 @@ WHERE d.room_id = %(room_id)s AND d.status = 'ready' AND d.embedded_at IS NULL
 -- weigh more, ts_rank saturates term frequency and normalisation 1 damps long chunks); candidates
 -- are the chunks holding at least one informative term (%(filter)s).
 WITH vec AS (
-    SELECT id, document_id, row_number() OVER (ORDER BY distance, id) AS rank
+    -- The top-N cut runs on chunk_embeddings alone (room index + exact sort, or HNSW with an
+    -- iterative scan); joining chunks inside it made the planner pick a slower, lossier plan.
+    SELECT nearest.id, c.document_id, row_number() OVER (ORDER BY nearest.distance, nearest.id) AS rank
     FROM (
-        SELECT e.chunk_id AS id, c.document_id, e.embedding <=> %(embedding)s AS distance
-        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
+        SELECT e.chunk_id AS id, e.embedding <=> %(embedding)s AS distance
+        FROM chunk_embeddings e
         WHERE e.room_id = %(room_id)s AND %(use_vector)s
         ORDER BY e.embedding <=> %(embedding)s
         LIMIT %(candidates)s
     ) nearest
+    JOIN chunks c ON c.id = nearest.id
 ),
 terms AS (
     SELECT t.lexeme::tsquery AS query, t.idf
@@ -105,11 +108,15 @@ terms AS (
 kw AS (
     SELECT id, document_id, row_number() OVER (ORDER BY score DESC, id) AS rank
     FROM (
-        SELECT c.id, c.document_id, sum(t.idf * ts_rank(c.tsv, t.query, 1)) AS score
-        FROM chunks c JOIN terms t ON c.tsv @@ t.query
-        WHERE c.room_id = %(room_id)s AND c.tsv @@ %(filter)s::tsquery
-        GROUP BY c.id, c.document_id
-        ORDER BY score DESC
+        -- One scan of chunks_room_tsv finds the room's chunks holding an informative term
+        -- (the index holds each chunk's lexemes plus a room:<id> token).
+        SELECT c.id, c.document_id,
+               (SELECT sum(t.idf * ts_rank(c.tsv, t.query, 1)) FROM terms t WHERE c.tsv @@ t.query) AS score
+        FROM chunks c
+        WHERE c.room_id = %(room_id)s AND %(use_keywords)s
+          AND (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
+              @@ (%(filter)s::tsquery && %(room_token)s::tsquery)
+        ORDER BY score DESC, c.id
         LIMIT %(candidates)s
     ) matched
 )
