@@ -218,7 +218,7 @@ def is_loaded(conninfo: str, scenario: Scenario, seed: int) -> bool:
         indexes = scalar(
             conn,
             "SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
-            " WHERE c.relname IN ('chunk_embeddings_hnsw', 'chunks_tsv') AND i.indisvalid",
+            " WHERE c.relname IN ('chunk_embeddings_hnsw', 'chunks_room_tsv') AND i.indisvalid",
         )
     return rooms == scenario.rooms and chunks == vectors == room_chunks == scenario.chunks and stats and indexes == 2
 
@@ -280,7 +280,7 @@ def load(conninfo: str, scenario: Scenario, args: argparse.Namespace) -> dict[st
     with psycopg.connect(conninfo) as conn:  # one transaction: an interrupted load leaves nothing behind
         register_vector(conn)
         index_defs = dict(conn.execute(  # type: ignore[arg-type]  # (name, definition) rows
-            "SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN ('chunk_embeddings_hnsw', 'chunks_tsv')"
+            "SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN ('chunk_embeddings_hnsw', 'chunks_room_tsv')"
         ).fetchall())
         for name in index_defs:
             conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
@@ -340,7 +340,7 @@ def load(conninfo: str, scenario: Scenario, args: argparse.Namespace) -> dict[st
                 sql.Literal(table), sql.Identifier(table)))
         conn.execute("SET maintenance_work_mem = '2GB'")
         conn.execute(sql.SQL("SET max_parallel_maintenance_workers = {}").format(sql.Literal(args.build_workers)))
-        for name, definition in sorted(index_defs.items(), reverse=True):  # chunks_tsv, then the HNSW index
+        for name, definition in sorted(index_defs.items(), reverse=True):  # chunks_room_tsv, then the HNSW index
             print(f"  building {definition}", flush=True)
             t0 = time.perf_counter()
             conn.execute(definition)  # type: ignore[arg-type]  # the definition the migrations created
@@ -623,7 +623,7 @@ def database_size(db: Database) -> dict[str, int]:
         row = conn.execute(
             "SELECT pg_database_size(current_database()), pg_total_relation_size('chunks'),"
             " pg_total_relation_size('chunk_embeddings'), pg_relation_size('chunk_embeddings_hnsw'),"
-            " pg_relation_size('chunks_tsv'), pg_total_relation_size('term_stats')"
+            " pg_relation_size('chunks_room_tsv'), pg_total_relation_size('term_stats')"
         ).fetchone()
     assert row is not None
     names = ("database", "chunks_total", "chunk_embeddings_total", "hnsw_index", "gin_index", "term_stats_total")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +91,10 @@ def keyword_terms(cur: psycopg.Cursor, room_id: int, query: str) -> KeywordTerms
     )
 
 
-def _name_words(text: str) -> set[str]:
-    return {w.lower() for w in query_words(text.replace("_", " "))}
+@lru_cache(maxsize=65536)
+def _name_words(text: str) -> frozenset[str]:
+    # Cached: a room's file names are read on every search.
+    return frozenset(w.lower() for w in query_words(text.replace("_", " ")))
 
 
 def named_documents(cur: psycopg.Cursor, room_id: int, query: str) -> list[int]:
