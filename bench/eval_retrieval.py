@@ -138,7 +138,7 @@ def main() -> None:
 
     n = len(questions)
     print(f"\nFinanceBench dev: {n} questions, chunk_chars={args.chunk_chars} overlap={args.overlap}, k={args.k}")
-    print(f"ingest (parse+store+embed) seconds per room: " + ", ".join(f"{c} {s:.0f}" for c, s in ingest_s.items()))
+    print("ingest (parse+store+embed) seconds per room: " + ", ".join(f"{c} {s:.0f}" for c, s in ingest_s.items()))
     for method in methods:
         print(f"  page-hit@{args.k} {method:<15} {sum(hits[method]) / n:.3f}  ({sum(hits[method])}/{n})")
     print(f"  hybrid search latency (query embedding excluded): median {statistics.median(latency):.1f} ms")

@@ -53,3 +53,7 @@ class EmbeddingMismatch(WorkbenchError):
 
 class RoomNotFound(WorkbenchError):
     """No data room has the given name."""
+
+
+class DocumentNotFound(WorkbenchError):
+    """No document (or no stored file) has the given id."""

@@ -9,7 +9,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from core.db import Database, q
-from core.errors import EmbeddingMismatch, RoomNotFound
+from core.errors import DocumentNotFound, EmbeddingMismatch, RoomNotFound
 from core.models import Room
 
 
@@ -100,5 +100,5 @@ def document_bytes(db: Database, document_id: int) -> bytes:
             "SELECT data FROM document_files WHERE document_id = %s", (document_id,)
         ).fetchone()
     if row is None:
-        raise RoomNotFound(f"Document {document_id} has no stored file.")
+        raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
     return bytes(row[0])

@@ -159,3 +159,14 @@ def test_migrations_are_recorded(db) -> None:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
     assert versions == [v for v, _, _ in migrations()] and len(versions) >= 2
     assert migrate(db.conninfo) == []
+
+
+def test_the_uploaded_bytes_are_kept(workbench, db) -> None:  # noqa: ANN001
+    from core.errors import DocumentNotFound
+    from core.store import document_bytes
+
+    data = make_pdf(MEMO_PAGES)
+    result = workbench.ingest_upload(data, "memo.pdf", "R", embed=False)
+    assert document_bytes(db, result.document_id) == data
+    with pytest.raises(DocumentNotFound, match="upload it again"):
+        document_bytes(db, 999_999)
