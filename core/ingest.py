@@ -74,14 +74,18 @@ def _detect(data: bytes, filename: str) -> tuple[str, str]:
     )
 
 
+def _check_size(filename: str, size: int, settings: Settings) -> None:
+    if size > settings.max_file_bytes:
+        raise FileTooLarge(
+            f"{filename} is {size / 1e6:.1f} MB, over the {settings.max_file_mb:g} MB limit. "
+            "Split it, or raise WORKBENCH_MAX_FILE_MB."
+        )
+
+
 def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
     if not data:
         raise EmptyFile(f"{filename} is empty (0 bytes). Check the file and upload it again.")
-    if len(data) > settings.max_file_bytes:
-        raise FileTooLarge(
-            f"{filename} is {len(data) / 1e6:.1f} MB, over the {settings.max_file_mb:g} MB limit. "
-            "Split it, or raise WORKBENCH_MAX_FILE_MB."
-        )
+    _check_size(filename, len(data), settings)
     fmt, mime = _detect(data, filename)
     if fmt == "pdf":
         parsed = pdf.parse_pdf(
@@ -294,6 +298,11 @@ def ingest_bytes(
             cur.execute(q("delete_document"), {"id": existing["id"]})
             existing = None
     if existing:
+        embedded = existing["embedded_at"] is not None
+        if embedder is not None and not embedded and existing["n_chunks"]:
+            # Stored earlier without vectors (--no-embed, or a model call that failed): finish the job.
+            embed_pending(db, room, embedder, document_id=existing["id"], progress=progress)
+            embedded = True
         return IngestResult(
             document_id=existing["id"],
             title=existing["title"],
@@ -303,7 +312,7 @@ def ingest_bytes(
             chunks=existing["n_chunks"],
             status="ready",
             duplicate=True,
-            embedded=existing["embedded_at"] is not None,
+            embedded=embedded,
             seconds=round(time.perf_counter() - started, 3),
         )
     kind: str | None = None
@@ -316,7 +325,9 @@ def ingest_bytes(
             document_id, pages, rows, chunks = _store(
                 conn, room, parsed, data=data, filename=filename, checksum=checksum, progress=progress
             )
-    except pg_errors.UniqueViolation:
+    except pg_errors.UniqueViolation as exc:
+        if exc.diag.constraint_name != "documents_room_id_checksum_key":
+            raise
         # The same bytes were uploaded concurrently and committed first: this upload is a no-op.
         return ingest_bytes(db, room, data, filename, settings, embedder=embedder, progress=progress)
     except (IngestError, psycopg.DataError) as exc:
@@ -369,12 +380,7 @@ def ingest_path(
 ) -> IngestResult:
     """Ingest a file from disk; unreadable paths become failed results, not exceptions."""
     try:
-        size = path.stat().st_size
-        if size > settings.max_file_bytes:
-            raise FileTooLarge(
-                f"{path.name} is {size / 1e6:.1f} MB, over the {settings.max_file_mb:g} MB limit. "
-                "Split it, or raise WORKBENCH_MAX_FILE_MB."
-            )
+        _check_size(path.name, path.stat().st_size, settings)
         data = path.read_bytes()
     except (OSError, FileTooLarge) as exc:
         message = str(exc) if isinstance(exc, FileTooLarge) else f"Cannot read {path}: {exc.strerror}."

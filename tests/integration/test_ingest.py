@@ -170,3 +170,13 @@ def test_the_uploaded_bytes_are_kept(workbench, db) -> None:  # noqa: ANN001
     assert document_bytes(db, result.document_id) == data
     with pytest.raises(DocumentNotFound, match="upload it again"):
         document_bytes(db, 999_999)
+
+
+def test_reingest_with_a_model_embeds_what_was_stored_without(workbench, db) -> None:  # noqa: ANN001
+    data = make_pdf(MEMO_PAGES)
+    first = workbench.ingest_upload(data, "memo.pdf", "R", embed=False)
+    assert not first.embedded
+    again = workbench.ingest_upload(data, "memo.pdf", "R", embed=True)
+    assert again.duplicate and again.embedded and again.document_id == first.document_id
+    with db.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM chunk_embeddings").fetchone()[0] == first.chunks
