@@ -11,12 +11,14 @@ no scale fits) before adding, so "$0.10" + "$0.20" is "0.3", not 0.3000000000000
 from __future__ import annotations
 
 import datetime
+import gc
 import json
 import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, Literal
@@ -217,14 +219,17 @@ class SheetFrame:
             raise ValueError("row_numbers and row_ids must have one entry per row")
         width = len(columns)
         # Rows are stored one value per column; pad or cut defensively so the transpose is exact.
-        fitted = [r if len(r) == width else (list(r) + [None] * width)[:width] for r in rows]
-        by_column = list(zip(*fitted, strict=True)) if n else [() for _ in columns]
+        if set(map(len, rows)) - {width}:
+            rows = [r if len(r) == width else (list(r) + [None] * width)[:width] for r in rows]
+        by_column = list(zip(*rows, strict=True)) if n else [() for _ in columns]
         raw_cols: dict[int, pd.Series] = {}
         typed_cols: dict[int, pd.Series] = {}
         for col, texts in zip(columns, by_column, strict=True):
             raw = np.array(texts, dtype=object) if n else np.empty(0, dtype=object)
             raw_cols[col.position] = pd.Series(raw, dtype=object, copy=False)
-            typed_cols[col.position] = pd.Series(_typed_array(raw, col.dtype), copy=False)
+            typed = _typed_array(raw, col.dtype)
+            # dtype=object: pandas 3 would otherwise turn text into its own string dtype.
+            typed_cols[col.position] = pd.Series(typed, dtype=object if typed.dtype == object else None, copy=False)
         labels = [c.name for c in columns] + ["row_id", "row_number"]
         raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
         typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
@@ -352,58 +357,72 @@ def _frame(series: list[pd.Series], ids: np.ndarray, numbers: np.ndarray, labels
 # ---------------------------------------------------------------------------------------------
 
 _NUM_BODY = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-# Lines that parse_number reads as float(digits without "$", "," and "%"), with the sign kept.
-_PLAIN_NUMBER_LINE = re.compile(rf"^(?:(?:-?\$?|\$-){_NUM_BODY}|-?{_NUM_BODY}%)$", re.MULTILINE | re.ASCII)
+# The start of a line that is NOT one parse_number reads as float(digits without "$", "," and "%"),
+# sign kept.  Searching for it scans the whole column in C without building a match per cell.
+_NOT_PLAIN_NUMBER = re.compile(rf"^(?!(?:(?:-?\$?|\$-){_NUM_BODY}|-?{_NUM_BODY}%)$)", re.MULTILINE | re.ASCII)
 _NUMBER_NOISE = str.maketrans("", "", "$,%")
-_ISO_DAY_LINE = re.compile(r"^(?!0000)\d{4}-\d{2}-\d{2}$", re.MULTILINE | re.ASCII)
+_NOT_ISO_DAY = re.compile(r"^(?!(?!0000)\d{4}-\d{2}-\d{2}$)", re.MULTILINE | re.ASCII)
+# An empty or whitespace-only line between two others: some cell is blank though not None.  (Starting
+# with a literal newline lets the scan skip ahead; `^\s*$` with MULTILINE was 10x slower.)
+_BLANK_INNER_LINE = re.compile(r"\n[^\S\n]*\n")
 
 
-def _filled(texts: np.ndarray) -> tuple[list[int], list[str]]:
-    """Positions and texts of the non-blank cells (typed_value treats whitespace-only as empty)."""
-    idx = [i for i, t in enumerate(texts) if t and not t.isspace()]
-    return idx, [texts[i] for i in idx]
+@dataclass(frozen=True)
+class _Filled:
+    """The non-blank cells of a column (typed_value treats empty and whitespace-only text as empty)."""
+
+    mask: np.ndarray  # bool per cell
+    values: list[str]  # their texts, in order
+    joined: str | None  # the texts joined by newlines when none holds a line break, for whole-column regexes
 
 
-def _all_lines_match(pattern: re.Pattern[str], values: list[str]) -> str | None:
-    """The values joined by newlines when every one matches `pattern` whole, else None."""
+def _filled(texts: np.ndarray) -> _Filled:
+    present = np.not_equal(texts, None)
+    values: list[str] = texts[present].tolist()
     joined = "\n".join(values)
-    # A value holding a newline would split into several lines and could fool the count.
-    if joined.count("\n") != len(values) - 1:
-        return None
-    return joined if len(pattern.findall(joined)) == len(values) else None
+    one_line_each = values and joined.count("\n") == len(values) - 1
+    if one_line_each and values[0].strip() and values[-1].strip() and not _BLANK_INNER_LINE.search(joined):
+        return _Filled(present, values, joined)  # the common case: blanks are None, one line each
+    keep = np.fromiter((not t.isspace() and t != "" for t in values), dtype=bool, count=len(values))
+    present[present] = keep
+    values = [t for t, k in zip(values, keep, strict=True) if k]
+    joined = "\n".join(values)
+    return _Filled(present, values, joined if joined.count("\n") == len(values) - 1 else None)
 
 
 def _parse_numbers(texts: np.ndarray) -> np.ndarray:
     """parse_number of every cell as floats (NaN for empty or not a number)."""
     out = np.full(len(texts), np.nan)
-    idx, values = _filled(texts)
-    if not values:
+    cells = _filled(texts)
+    if not cells.values:
         return out
-    # Most columns hold plain numbers, "$1,234.50" or "15%": one regex scan over the whole column in C
-    # proves that, and float() of the cleaned text is then exactly what parse_number returns.
-    joined = _all_lines_match(_PLAIN_NUMBER_LINE, values)
-    if joined is not None:
-        out[idx] = np.fromiter(map(float, joined.translate(_NUMBER_NOISE).split("\n")), float, len(values))
+    # Most columns hold plain numbers, "$1,234.50" or "15%": one regex scan proves that, and float() of
+    # the cleaned text is then exactly what parse_number returns (both read the same decimal digits).
+    if cells.joined is not None and not _NOT_PLAIN_NUMBER.search(cells.joined):
+        cleaned = cells.joined.translate(_NUMBER_NOISE).split("\n")
+        out[cells.mask] = np.fromiter(map(float, cleaned), float, len(cleaned))
         return out
-    parsed = {t: parse_number(t) for t in set(values)}
-    out[idx] = [np.nan if (v := parsed[t]) is None else v for t in values]
+    parsed = {t: parse_number(t) for t in set(cells.values)}
+    out[cells.mask] = [np.nan if (v := parsed[t]) is None else v for t in cells.values]
     return out
 
 
 def _parse_dates(texts: np.ndarray) -> np.ndarray:
     """parse_date of every cell as datetime64[s] (NaT for empty or not a date)."""
     out = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[s]")
-    idx, values = _filled(texts)
-    if not values:
+    cells = _filled(texts)
+    if not cells.values:
         return out
-    if _all_lines_match(_ISO_DAY_LINE, values) is not None:
+    if cells.joined is not None and not _NOT_ISO_DAY.search(cells.joined):
         try:
-            out[idx] = np.array(values, dtype="datetime64[D]")
+            out[cells.mask] = np.array(cells.values, dtype="datetime64[D]")
             return out
         except ValueError:  # an impossible day such as 2021-02-30: parse_date says None, so go slow
             pass
-    parsed = {t: parse_date(t) for t in set(values)}
-    out[idx] = [np.datetime64("NaT") if (d := parsed[t]) is None else np.datetime64(d, "D") for t in values]
+    parsed = {t: parse_date(t) for t in set(cells.values)}
+    out[cells.mask] = [
+        np.datetime64("NaT") if (d := parsed[t]) is None else np.datetime64(d, "D") for t in cells.values
+    ]
     return out
 
 
@@ -413,7 +432,12 @@ def _typed_array(raw: np.ndarray, dtype: Dtype) -> np.ndarray:
         return _parse_numbers(raw)
     if dtype == "date":
         return _parse_dates(raw)
-    return np.array([t if t and not t.isspace() else None for t in raw], dtype=object)
+    cells = _filled(raw)
+    if len(cells.values) == int(np.not_equal(raw, None).sum()):
+        return raw  # no whitespace-only cells: the texts themselves (shared, never mutated)
+    typed = np.full(len(raw), None, dtype=object)
+    typed[cells.mask] = cells.values
+    return typed
 
 
 def _normalise(raw: np.ndarray) -> np.ndarray:
@@ -473,6 +497,19 @@ def _cached(key: tuple[str, int], version: tuple[Any, ...]) -> SheetFrame | None
         return entry[1]
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    # Loading makes ~2M strings and 100k lists that all stay alive; the cyclic collector would rescan
+    # them repeatedly for nothing.  Nothing here makes reference cycles, so collection can wait.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
     """The stored sheet `sheet_id`, loaded once per process and version (SheetNotFound if absent)."""
     with db.connection() as conn, conn.cursor() as cur:
@@ -492,25 +529,27 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         found = _cached(key, version)
         if found is not None:
             return found
-        with db.connection() as conn, conn.cursor() as cur:
-            col_rows = cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]}).fetchall()
-            stored = cur.execute(SHEET_ROWS_SQL, {"sheet_id": sheet_id}).fetchall()
-        # sheet_columns rows: (sheet_id, position, name, letter, dtype)
-        columns = tuple(Column(position=r[1], name=r[2], letter=r[3], dtype=r[4]) for r in col_rows)
-        ids = [r[0] for r in stored]
-        numbers = [r[1] for r in stored]
-        values = json.loads("[" + ",".join(r[2] for r in stored) + "]")
-        del stored
-        frame = SheetFrame.from_rows(
-            columns, values, row_numbers=numbers, row_ids=ids,
-            sheet=name, sheet_id=sheet_id, document_id=document_id, title=title,
-        )  # fmt: skip
+        with _gc_paused():
+            with db.connection() as conn, conn.cursor() as cur:
+                col_rows = cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]}).fetchall()
+                stored = cur.execute(SHEET_ROWS_SQL, {"sheet_id": sheet_id}).fetchall()
+            # sheet_columns rows: (sheet_id, position, name, letter, dtype)
+            columns = tuple(Column(position=r[1], name=r[2], letter=r[3], dtype=r[4]) for r in col_rows)
+            ids = [r[0] for r in stored]
+            numbers = [r[1] for r in stored]
+            values = json.loads("[" + ",".join(r[2] for r in stored) + "]")
+            del stored
+            frame = SheetFrame.from_rows(
+                columns, values, row_numbers=numbers, row_ids=ids,
+                sheet=name, sheet_id=sheet_id, document_id=document_id, title=title,
+            )  # fmt: skip
         with _CACHE_LOCK:
             _CACHE_STATS["misses"] += 1
             _CACHE[key] = (version, frame)
             _CACHE.move_to_end(key)
             while len(_CACHE) > CACHE_SIZE:
-                _CACHE.popitem(last=False)
+                evicted, _ = _CACHE.popitem(last=False)
+                _LOAD_LOCKS.pop(evicted, None)
     return frame
 
 
@@ -568,7 +607,7 @@ def _value_text(value: Scalar | list[Scalar]) -> str:
 
 
 def _where(filters: Sequence[tuple[Filter, Column]]) -> str:
-    """" where Country = Canada and Date in 2021" (empty without filters)."""
+    """Filters as text: " where Country = Canada and Date in 2021" (empty without filters)."""
     symbols = {"eq": "=", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
     parts = []
     for f, col in filters:
@@ -629,7 +668,7 @@ def _text_mask(sheet: SheetFrame, col: Column, op: str, values: list[Scalar]) ->
         low, high = sorted(wanted)
         return filled & (texts >= low) & (texts <= high)
     compare = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}[op]
-    return filled & compare(texts.astype(str), wanted[0])
+    return filled & compare(texts, wanted[0]).astype(bool)
 
 
 def _date_key_and_values(
@@ -650,8 +689,11 @@ def _date_key_and_values(
     mixed = [(_as_day(v) if y is None else None) for v, y in zip(values, years, strict=True)]
     if f.op == "between" and all(y is not None or d is not None for y, d in zip(years, mixed, strict=True)):
         bounds = sorted(
-            (d if y is None else float((datetime.date(y, 1, 1) - datetime.date(1970, 1, 1)).days), y)
-            for y, d in zip(years, mixed, strict=True)
+            (
+                (d if y is None else float((datetime.date(y, 1, 1) - datetime.date(1970, 1, 1)).days), y)
+                for y, d in zip(years, mixed, strict=True)
+            ),
+            key=lambda bound: bound[0],
         )
         (low, _), (high, high_year) = bounds
         if high_year is not None:  # the upper bound is a whole year: include it to 31 Dec
@@ -692,6 +734,9 @@ def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
             raise TableError(f"{col.name} holds numbers; {_value_text(f.value)!r} is not a number to compare with.")
         return _text_mask(sheet, col, f.op, values)  # e.g. "n/a" in a numeric column
     if col.dtype == "date":
+        if f.op == "in":  # each value may be a date or a year: any of them
+            masks = [_filter_mask(sheet, col, Filter(column=f.column, op="eq", value=v)) for v in values]
+            return np.logical_or.reduce(masks)
         found = _date_key_and_values(sheet, col, f, values)
         if found is not None:
             return _compare(found[0], f.op, found[1])
@@ -817,7 +862,8 @@ def _citations(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -
 
 
 def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str) -> str | None:
-    """ "Funding!F2:F308 (48 cells where Country = Canada)" for the cells of `col` in `rows`."""
+    """ "Funding!F2:F308 (48 cells where Country = Canada)" for the non-empty cells of `col` in `rows`."""
+    rows = rows[~sheet._blank(col.position)[rows]]
     if len(rows) == 0:
         return None
     numbers = sheet._row_numbers()[rows]
@@ -830,6 +876,28 @@ def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str
 def _cells_count(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -> int:
     unique = {c.position for c in columns}
     return sum(int((~sheet._blank(pos)[rows]).sum()) for pos in unique)
+
+
+def _cited_range(
+    sheet: SheetFrame,
+    col: Column,
+    cited: tuple[np.ndarray, Sequence[Column], str],
+    read: tuple[np.ndarray, str],
+) -> str | None:
+    """The A1 range of `col` that a result rests on, when its cells are too many to cite one by one.
+
+    `cited` is (rows, columns, condition) of the cells behind the answer: when they are over
+    MAX_CITATIONS the range describes them (the citations hold the first ones).  Otherwise, when the
+    computation compared more than MAX_CITATIONS cells to find the answer (a max, a top-k), the range
+    describes those `read` (rows, condition).
+    """
+    rows, columns, condition = cited
+    if _cells_count(sheet, rows, columns) > MAX_CITATIONS:
+        return _range_text(sheet, col, rows, condition)
+    read_rows, read_condition = read
+    if _cells_count(sheet, read_rows, [col]) > MAX_CITATIONS:
+        return _range_text(sheet, col, read_rows, read_condition)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -931,10 +999,10 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         cited_cols += ctx.filter_columns
     citations = _citations(sheet, listed, cited_cols)
     primary = sort_col or key_col
-    read_cells = rows if sort_col is None else read
-    cited_range = None
-    if _cells_count(sheet, listed, cited_cols) > MAX_CITATIONS or len(read_cells) > MAX_CITATIONS:
-        cited_range = _range_text(sheet, primary, read_cells, ctx.where)
+    top = f", top {op.limit} by {sort_col.name}" if sort_col is not None and op.limit is not None else ""
+    listed_condition = ctx.where + top
+    read_rows = listed if sort_col is None else read
+    cited_range = _cited_range(sheet, primary, (listed, cited_cols, listed_condition), (read_rows, ctx.where))
     description = _rows_description(ctx, n_matched, rows, listed, key_col, sort_col)
     return TableResult(op, [c.name for c in shown], table, values, citations, cited_range, n_matched, description)
 
@@ -982,12 +1050,18 @@ def _run_distinct(ctx: _Ctx, col: Column) -> TableResult:
         firsts = firsts[: op.limit]
     values = [_label(sheet, col, r) for r in firsts]
     citations = _citations(sheet, firsts, [col])
-    cited_range = _range_text(sheet, col, rows, ctx.where) if len(rows) > MAX_CITATIONS else None
+    cited_range = _cited_range(sheet, col, (firsts, [col], ctx.where), (rows, ctx.where))
     total = len(first)
     if total == 0:
-        description = f"no rows matched{ctx.where}" if len(ctx.rows) == 0 else f"{col.name} is empty in every matching row{ctx.where}"
+        description = (
+            f"no rows matched{ctx.where}"
+            if len(ctx.rows) == 0
+            else f"{col.name} is empty in every matching row{ctx.where}"
+        )
     else:
-        listed = ", ".join(values[:_DESCRIBED]) + (f", … {_plural(len(values) - _DESCRIBED, 'more')}" if len(values) > _DESCRIBED else "")
+        listed = ", ".join(values[:_DESCRIBED]) + (
+            f", … {len(values) - _DESCRIBED:,} more" if len(values) > _DESCRIBED else ""
+        )
         cut = f" (first {len(values)} shown)" if len(values) < total else ""
         description = f"{_plural(total, 'distinct value')} of {col.name}{ctx.where} over {_plural(len(rows), 'row')}{cut}: {listed}"
     return TableResult(op, [col.name], [[v] for v in values], values, citations, cited_range, len(rows), description)
@@ -1010,13 +1084,16 @@ class _Groups:
 
 
 def _func_text(func: str, col: Column | None) -> str:
+    """ "sum of Amount", "average of Amount", "count of rows", "distinct count of Country"."""
     if col is None:
         return "count of rows"
-    names = {"avg": "average", "count": "count of non-empty", "count_distinct": "number of distinct values of"}
-    return f"{names.get(func, func)} {col.name}" if func in ("count", "count_distinct") else f"{names.get(func, func)} of {col.name}"
+    names = {"avg": "average", "count_distinct": "distinct count"}
+    return f"{names.get(func, func)} of {col.name}"
 
 
-def _aggregate(sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarray, codes: np.ndarray, n: int) -> _Groups:
+def _aggregate(
+    sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarray, codes: np.ndarray, n: int
+) -> _Groups:
     """Compute `func` of `col` per group code (0..n-1) over `rows`."""
     empty = rows[:0]
     if col is None:  # count rows
@@ -1084,7 +1161,11 @@ def _aggregate(sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarra
             return _Groups(present, key, counts, lambda g: _plain(_exact(sums[g], scale)) + suffix, cited_all,
                            used_rows, skipped)  # fmt: skip
         safe = np.maximum(counts, 1)
-        key = np.array([float(_exact(s, scale)) for s in sums]) / safe if sums.dtype == object else sums / 10.0**scale / safe
+        key = (
+            np.array([float(_exact(s, scale)) for s in sums]) / safe
+            if sums.dtype == object
+            else sums / 10.0**scale / safe
+        )
         return _Groups(present, key, counts,
                        lambda g: _plain(_rounded(_dividing(_exact(sums[g], scale), int(counts[g])))) + suffix,
                        cited_all, used_rows, skipped)  # fmt: skip
@@ -1099,7 +1180,11 @@ def _aggregate(sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarra
     def median(g: int) -> Decimal:
         return (_exact(sorted_units[safe_low[g]], scale) + _exact(sorted_units[safe_high[g]], scale)) / 2
 
-    key = np.array([float(median(g)) if present[g] else np.nan for g in range(n)]) if len(used) else np.full(n, np.nan)
+    key = np.full(n, np.nan)
+    if len(used):
+        # Twice the median in units: exact integers, so equal medians tie when ranking groups.
+        doubled = sorted_units[safe_low] + sorted_units[safe_high]
+        key[present] = doubled[present].astype(float)
     return _Groups(present, key, counts, lambda g: _plain(_rounded(median(g))) + suffix, cited_all, used_rows, skipped)
 
 
@@ -1121,12 +1206,10 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     groups = _aggregate(sheet, agg.func, agg_col, rows, codes, n_groups)
     counting = agg.func in ("count", "count_distinct")
     primary = agg_col or ctx.key_column()
-    # Cells read when many: described as one A1 range.
-    read_range = _range_text(sheet, primary, groups.read, ctx.where) if len(groups.read) > MAX_CITATIONS else None
 
     if group_col is None:
         if len(ctx.rows) == 0 or not groups.present[0]:
-            return _empty_aggregate(ctx, func_text, counting, groups)
+            return _empty_aggregate(ctx, func_text, agg_col, counting, groups)
         value = groups.display(0)
         cited_rows = groups.cited(np.array([0]))
         cols = [primary] + (ctx.filter_columns if len(cited_rows) <= FILTER_CELLS_MAX_ROWS else [])
@@ -1134,8 +1217,11 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
             cols.insert(1, ctx.key_column())  # whose value is the extreme
         citations = _citations(sheet, cited_rows, cols)
         n_used = len(rows) if agg_col is None else int(groups.n_used[0])
-        description = f"{func_text}{ctx.where} = {_describe_value(value)} over {_plural(n_used, 'row')}" + _skipped_note(sheet, agg_col, groups)
-        cited_range = read_range or (_range_text(sheet, primary, cited_rows, ctx.where) if _cells_count(sheet, cited_rows, cols) > MAX_CITATIONS else None)
+        description = f"{func_text}{ctx.where} = {_describe_value(value)}"
+        if not (agg.func == "count" and agg_col is None):  # "count of rows = 48 over 48 rows" says it twice
+            description += f" over {_plural(n_used, 'row')}"
+        description += _skipped_note(sheet, agg_col, groups)
+        cited_range = _cited_range(sheet, primary, (cited_rows, cols, ctx.where), (groups.read, ctx.where))
         return TableResult(op, [func_text], [[value]], [value], citations, cited_range, n_used, description)
 
     first = np.full(n_groups, -1, dtype=np.int64)
@@ -1149,19 +1235,25 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
         chosen = candidates[_top_positions(groups.key[candidates], op.descending, limit, drop_missing=True)]
     else:
         if resolve_column(sheet, sort_by).position != group_col.position:
-            raise TableError(f"Groups can be sorted by 'value' (the {agg.func}) or by {group_col.name}, not {sort_by!r}.")
+            raise TableError(
+                f"Groups can be sorted by 'value' (the {agg.func}) or by {group_col.name}, not {sort_by!r}."
+            )
         _, order = sheet._order(group_col.position)
         chosen = candidates[_top_positions(order[first[candidates]], op.descending, limit, drop_missing=False)]
-    if limit is not None and sort_by is not None and _norm_text(sort_by) != "value":
-        chosen = chosen[:limit]
-    elif sort_by is None and limit is not None:
-        chosen = chosen[:limit]
+    if limit is not None and (sort_by is None or _norm_text(sort_by) != "value"):
+        chosen = chosen[:limit]  # ties only matter when ranking by value
 
     labels = [_label(sheet, group_col, int(first[g])) for g in chosen]
     shown = [groups.display(int(g)) for g in chosen]
     table = [[label, value] for label, value in zip(labels, shown, strict=True)]
     values = labels if limit is not None else shown
     cited_rows = groups.cited(chosen)
+    # Cite group by group, in the order the groups are shown.
+    group_of_row = np.full(sheet.n_rows, -1, dtype=np.int64)
+    group_of_row[rows] = codes
+    rank = np.full(n_groups, len(chosen), dtype=np.int64)
+    rank[chosen] = np.arange(len(chosen))
+    cited_rows = cited_rows[np.argsort(rank[group_of_row[cited_rows]], kind="stable")]
     n_used = int(groups.n_used[chosen].sum()) if agg_col is not None else len(cited_rows)
     extra = [group_col] + ctx.filter_columns if len(cited_rows) <= FILTER_CELLS_MAX_ROWS else []
     cols = [primary] + extra
@@ -1171,13 +1263,15 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
         condition = (ctx.where + " and " if ctx.where else " where ") + restriction
     else:
         condition = ctx.where
-    cited_range = read_range
-    if cited_range is None and _cells_count(sheet, cited_rows, cols) > MAX_CITATIONS:
-        cited_range = _range_text(sheet, primary, cited_rows, condition)
+    cited_range = _cited_range(sheet, primary, (cited_rows, cols, condition), (groups.read, ctx.where))
     if len(chosen) == 0:
-        description = f"no rows matched{ctx.where}" if len(ctx.rows) == 0 else f"no group has a value of {func_text}{ctx.where}"
+        description = (
+            f"no rows matched{ctx.where}" if len(ctx.rows) == 0 else f"no group has a value of {func_text}{ctx.where}"
+        )
     else:
-        description = _groups_description(ctx, func_text, group_col, labels, shown, groups, chosen, len(candidates), sort_by)
+        description = _groups_description(
+            ctx, func_text, group_col, labels, shown, groups, chosen, len(candidates), sort_by
+        )
     return TableResult(op, [group_col.name, func_text], table, values, citations, cited_range, n_used, description)
 
 
@@ -1204,14 +1298,14 @@ def _skipped_note(sheet: SheetFrame, col: Column | None, groups: _Groups) -> str
     return f" ({_plural(len(groups.skipped), 'non-numeric cell')} skipped: {refs}{more})"
 
 
-def _empty_aggregate(ctx: _Ctx, func_text: str, counting: bool, groups: _Groups) -> TableResult:
+def _empty_aggregate(ctx: _Ctx, func_text: str, agg_col: Column | None, counting: bool, groups: _Groups) -> TableResult:
     """No matching rows (or no usable cell): a count is 0, anything else has no value."""
     op = ctx.op
     if len(ctx.rows) == 0:
         description = f"no rows matched{ctx.where}"
     else:
         description = f"no usable cells for {func_text} in the {_plural(len(ctx.rows), 'matching row')}{ctx.where}"
-        description += _skipped_note(ctx.sheet, resolve_column(ctx.sheet, op.aggregate.column) if op.aggregate and op.aggregate.column else None, groups)
+        description += _skipped_note(ctx.sheet, agg_col, groups)
     if counting:
         return TableResult(op, [func_text], [["0"]], ["0"], [], None, 0, f"{description}; {func_text} = 0")
     return TableResult(op, [func_text], [], [], [], None, 0, description)
@@ -1244,8 +1338,5 @@ def _groups_description(
     ]
     more = len(labels) - len(items)
     tail = f"; … {_plural(more, 'more group')}" if more > 0 else ""
-    return f"{head}: " + "; ".join(items) + tail + _skipped_note(ctx.sheet, resolve_column(ctx.sheet, op.aggregate.column) if op.aggregate and op.aggregate.column else None, groups)
-
-
-def _iter_positions(values: Iterable[int]) -> np.ndarray:
-    return np.fromiter(values, dtype=np.int64)
+    agg_col = resolve_column(ctx.sheet, op.aggregate.column) if op.aggregate and op.aggregate.column else None
+    return f"{head}: " + "; ".join(items) + tail + _skipped_note(ctx.sheet, agg_col, groups)

@@ -1,0 +1,123 @@
+"""The synthesizer: an answer from the evidence alone, every claim marked [n], checked, or an abstention."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from core.models import Citation
+from core.retriever import Evidence
+
+ABSTAIN = "I don't have enough information in this data room to answer that."
+# A passage answers only when it holds at least this share of the question's content words.
+MIN_COVERAGE = 0.5
+
+_STOP = frozenset(
+    "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
+    "there this to was were what when where which who whom whose why will with would you your about according "
+    "give me tell please can could should much many any all".split()
+)
+_TOKEN = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
+_MARKER = re.compile(r"\[(\d+)\]")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+class Answer(BaseModel):
+    """The final answer: text with [n] markers, its values, citations in marker order, or an abstention."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    values: list[str] = []
+    abstained: bool = False
+    citations: list[Citation] = []
+    markers: dict[int, list[int]] = {}  # evidence n -> positions in `citations`
+    flagged: list[str] = []  # sentences dropped because the evidence did not support them
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of `text` that carry meaning (no stop words, no 1-letter tokens)."""
+    return {w.lower() for w in _TOKEN.findall(text) if len(w) > 1 and w.lower() not in _STOP}
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's content words found in `text`."""
+    wanted = content_words(question)
+    return len(wanted & content_words(text)) / len(wanted) if wanted else 0.0
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "").replace("$", "").rstrip("%").lstrip("+") for n in _NUMBER.findall(text)}
+
+
+def verify(text: str, evidence: Sequence[Evidence]) -> tuple[str, list[str]]:
+    """Drop markers that point nowhere and sentences whose numbers the cited evidence lacks.
+
+    Returns the cleaned text and the dropped sentences. A sentence with no valid marker is dropped too:
+    every claim must cite.
+    """
+    by_n = {e.n: e for e in evidence}
+    kept: list[str] = []
+    dropped: list[str] = []
+    for sentence in _SENTENCE.split(text.strip()):
+        cited = [int(m) for m in _MARKER.findall(sentence) if int(m) in by_n]
+        clean = _MARKER.sub(lambda m: m.group(0) if int(m.group(1)) in by_n else "", sentence).strip()
+        clean = re.sub(r"\s+([.,;])", r"\1", clean)
+        if not cited:
+            if clean:
+                dropped.append(clean)
+            continue
+        support = " ".join(by_n[n].content + " " + " ".join(c.value or "" for c in by_n[n].citations) for n in cited)
+        claimed = _numbers(_MARKER.sub("", clean)) - {str(n) for n in cited}
+        if claimed - _numbers(support):
+            dropped.append(clean)
+            continue
+        kept.append(clean)
+    return " ".join(kept), dropped
+
+
+def _answer(text: str, values: list[str], evidence: Sequence[Evidence]) -> Answer:
+    checked, dropped = verify(text, evidence)
+    if not checked:
+        return Answer(text=ABSTAIN, abstained=True, flagged=dropped)
+    citations: list[Citation] = []
+    markers: dict[int, list[int]] = {}
+    by_n = {e.n: e for e in evidence}
+    for n in dict.fromkeys(int(m) for m in _MARKER.findall(checked)):
+        markers[n] = list(range(len(citations), len(citations) + len(by_n[n].citations)))
+        citations.extend(by_n[n].citations)
+    return Answer(text=checked, values=values, citations=citations, markers=markers, flagged=dropped)
+
+
+def _best_sentences(question: str, item: Evidence, limit: int = 2) -> list[str]:
+    sentences = [s.strip() for s in _SENTENCE.split(" ".join(item.content.split())) if s.strip()]
+    wanted = content_words(question)
+    scored = sorted(
+        ((len(wanted & content_words(s)), -i, s) for i, s in enumerate(sentences)), reverse=True
+    )
+    return [s for overlap, _, s in scored[:limit] if overlap > 0]
+
+
+def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
+    """A deterministic answer: the exact table result if there is one, else the best-matching sentences."""
+    tables = [e for e in evidence if e.kind == "table"]
+    parts: list[str] = []
+    values: list[str] = []
+    for table in tables:
+        sentence = table.description[:1].upper() + table.description[1:]
+        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
+        values.extend(table.values)
+    if not tables:
+        passages = [e for e in evidence if e.kind != "table"]
+        best = max(passages, key=lambda e: coverage(question, e.content), default=None)
+        if best is None or coverage(question, best.content) < MIN_COVERAGE:
+            return Answer(text=ABSTAIN, abstained=True)
+        for sentence in _best_sentences(question, best):
+            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
+            parts.append(f"{body} [{best.n}]{end}")
+    if not parts:
+        return Answer(text=ABSTAIN, abstained=True)
+    return _answer(" ".join(parts), values, evidence)

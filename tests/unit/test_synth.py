@@ -1,0 +1,61 @@
+"""The offline synthesizer and the answer checks: markers, numbers, abstention."""
+
+from core.models import Citation
+from core.retriever import Evidence
+from core.synth import ABSTAIN, coverage, synthesize_offline, verify
+
+PAGE = Citation(kind="page", document_id=1, title="memo.pdf", page=6, chunk_index=3, start_char=0, end_char=90,
+                quote="Harvestquay is led by chief executive Nikhil Yarborough. It plans 1,105 staff by 2025.")
+CELL = Citation(kind="cell", document_id=2, title="funding.csv", sheet="funding", row_id=7, column="Amount",
+                ref="funding!F8", value="12000000")
+
+
+def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
+    return Evidence(n=n, kind="passage", content=text, citations=[citation])
+
+
+def table(n: int) -> Evidence:
+    return Evidence(n=n, kind="table", content="sum of Amount where Country = Canada = 12,000,000 over 1 row",
+                    citations=[CELL], values=["12000000"],
+                    description="sum of Amount where Country = Canada = 12,000,000 over 1 row")
+
+
+def test_markers_that_point_nowhere_are_removed() -> None:
+    text, dropped = verify("Nikhil Yarborough leads Harvestquay [1][7].", [passage(1, PAGE.quote)])
+    assert text == "Nikhil Yarborough leads Harvestquay [1]." and dropped == []
+
+
+def test_a_sentence_without_a_citation_is_dropped() -> None:
+    text, dropped = verify("Harvestquay is led by Nikhil Yarborough [1]. It is the best company.",
+                           [passage(1, PAGE.quote)])
+    assert text == "Harvestquay is led by Nikhil Yarborough [1]." and dropped == ["It is the best company."]
+
+
+def test_a_number_not_in_the_cited_evidence_is_dropped() -> None:
+    text, dropped = verify("It plans 1,105 staff [1]. It plans 2,000 staff [1].", [passage(1, PAGE.quote)])
+    assert text == "It plans 1,105 staff [1]." and dropped == ["It plans 2,000 staff [1]."]
+
+
+def test_table_answers_carry_the_exact_values_and_cells() -> None:
+    answer = synthesize_offline("How much was raised in Canada?", [table(1), passage(2, PAGE.quote)])
+    assert not answer.abstained and answer.values == ["12000000"]
+    assert answer.text.startswith("Sum of Amount where Country = Canada = 12,000,000") and "[1]" in answer.text
+    assert answer.citations == [CELL] and answer.markers == {1: [0]}
+
+
+def test_passage_answers_quote_the_best_sentence() -> None:
+    answer = synthesize_offline("Who is the chief executive of Harvestquay?",
+                                [passage(1, "Revenue grew in 2024."), passage(2, PAGE.quote)])
+    assert answer.text == "Harvestquay is led by chief executive Nikhil Yarborough [2]."
+    assert answer.citations == [PAGE] and not answer.abstained
+
+
+def test_weak_or_missing_evidence_abstains_with_no_citations() -> None:
+    for evidence in ([], [passage(1, "Revenue grew in 2024 across all regions.")]):
+        answer = synthesize_offline("Who is the chief executive of Harvestquay?", evidence)
+        assert answer.abstained and answer.text == ABSTAIN and answer.citations == []
+
+
+def test_coverage_counts_content_words_only() -> None:
+    assert coverage("What is the capital of France?", "Paris is the capital of France") == 1.0
+    assert coverage("Who leads Acme?", "Cobalt is led by Mara") == 0.0
