@@ -160,6 +160,52 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
     _run(work)
 
 
+@cli.command("ask")
+@click.argument("question", required=False)
+@click.option("--room", help="Data room to ask.")
+@click.option("--conversation", type=int, help="Continue this conversation (its id is in the --json output).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, values, citations, steps, timings.")
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help='JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.')
+def ask_command(question: str | None, room: str | None, conversation: int | None, as_json: bool,
+                batch: Path | None) -> None:
+    """Answer a question from the room's documents, citing cells and pages (or say it cannot)."""
+    from core.qa import ask
+
+    def answer(wb, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:  # noqa: ANN001
+        done = None
+        for event in ask(wb, text, room_name, conversation_id=conversation_id):
+            if event.type == "done":
+                done = event.result
+        assert done is not None
+        return done
+
+    def work() -> int:
+        wb = _workbench()
+        if batch:
+            for _, item in _read_batch(batch):
+                try:
+                    click.echo(json.dumps(answer(wb, str(item["question"]), str(item["room"]),
+                                                 item.get("conversation")), ensure_ascii=False))
+                except WorkbenchError as exc:
+                    click.echo(json.dumps({"error": str(exc)}))
+            return 0
+        if not question or not room:
+            raise click.UsageError("Give QUESTION and --room NAME (or --batch FILE.jsonl).")
+        result = answer(wb, question, room, conversation)
+        if as_json:
+            click.echo(json.dumps(result, ensure_ascii=False))
+            return 0
+        click.echo(result["answer"])
+        for n, citation in enumerate(result["citations"], start=1):
+            where = citation["ref"] if citation["kind"] == "cell" else f"{citation['title']} p. {citation['page']}"
+            click.echo(f"  [{n}] {where}")
+        click.echo(f"(conversation {result['conversation_id']}; {result['timings']['total_ms']:.0f} ms)")
+        return 0
+
+    _run(work)
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of rooms.")
 def rooms(as_json: bool) -> None:

@@ -102,8 +102,15 @@ def _best_sentences(question: str, item: Evidence, limit: int = 2) -> list[str]:
 
 
 def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
-    """A deterministic answer: the exact table result if there is one, else the best-matching sentences."""
-    tables = [e for e in evidence if e.kind == "table"]
+    """A deterministic answer: the exact table result when it fits the question, else the best sentences.
+
+    A table result is used unless a passage covers more of the question's words (a plan may pair a
+    weak table guess with a search); a passage must cover at least MIN_COVERAGE of them, else abstain.
+    """
+    passages = [e for e in evidence if e.kind != "table"]
+    best = max(passages, key=lambda e: coverage(question, e.content), default=None)
+    passage_coverage = coverage(question, best.content) if best else 0.0
+    tables = [e for e in evidence if e.kind == "table" and coverage(question, e.description) >= passage_coverage]
     parts: list[str] = []
     values: list[str] = []
     for table in tables:
@@ -111,9 +118,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         parts.append(f"{sentence.rstrip('.')} [{table.n}].")
         values.extend(table.values)
     if not tables:
-        passages = [e for e in evidence if e.kind != "table"]
-        best = max(passages, key=lambda e: coverage(question, e.content), default=None)
-        if best is None or coverage(question, best.content) < MIN_COVERAGE:
+        if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
         for sentence in _best_sentences(question, best):
             body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")

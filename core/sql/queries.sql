@@ -167,3 +167,37 @@ LEFT JOIN term_stats s ON s.room_id = r.id AND s.lexeme = t.lexeme
 
 -- name: room_document_names
 SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+
+-- name: create_conversation
+INSERT INTO conversations (room_id, user_id, title) VALUES (%(room_id)s, %(user_id)s, %(title)s) RETURNING id
+
+-- name: conversation_room
+SELECT room_id FROM conversations WHERE id = %(id)s
+
+-- name: conversation_turns
+-- The earlier (question, answer) pairs of a conversation, oldest first.
+SELECT q.content AS question, a.content AS answer
+FROM messages q
+JOIN LATERAL (
+    SELECT content FROM messages a
+    WHERE a.conversation_id = q.conversation_id AND a.role = 'assistant' AND a.id > q.id
+    ORDER BY a.id LIMIT 1
+) a ON true
+WHERE q.conversation_id = %(id)s AND q.role = 'user'
+ORDER BY q.id
+
+-- name: insert_message
+INSERT INTO messages (conversation_id, role, content, citations)
+VALUES (%(conversation_id)s, %(role)s, %(content)s, %(citations)s)
+
+-- name: insert_query
+INSERT INTO qa_queries (room_id, user_id, conversation_id, question, answer, abstained, error, planner, model,
+                        retrieval_ms, first_token_ms, total_ms, context_chars, n_citations)
+VALUES (%(room_id)s, %(user_id)s, %(conversation_id)s, %(question)s, %(answer)s, %(abstained)s, %(error)s,
+        %(planner)s, %(model)s, %(retrieval_ms)s, %(first_token_ms)s, %(total_ms)s, %(context_chars)s,
+        %(n_citations)s)
+RETURNING id
+
+-- name: insert_query_citation
+INSERT INTO qa_citations (query_id, position, kind, document_id, citation)
+VALUES (%(query_id)s, %(position)s, %(kind)s, %(document_id)s, %(citation)s)

@@ -59,3 +59,11 @@ def test_weak_or_missing_evidence_abstains_with_no_citations() -> None:
 def test_coverage_counts_content_words_only() -> None:
     assert coverage("What is the capital of France?", "Paris is the capital of France") == 1.0
     assert coverage("Who leads Acme?", "Cobalt is led by Mara") == 0.0
+
+
+def test_a_passage_that_covers_the_question_beats_a_weak_table_guess() -> None:
+    weak = Evidence(n=1, kind="table", content="Lead Investor where Company = Harvestquay: Harbor Peak",
+                    citations=[CELL], values=["Harbor Peak"],
+                    description="Lead Investor of the rows where Company = Harvestquay")
+    answer = synthesize_offline("Who is the chief executive of Harvestquay?", [weak, passage(2, PAGE.quote)])
+    assert answer.values == [] and answer.citations == [PAGE]

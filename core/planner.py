@@ -1,0 +1,1569 @@
+"""Question -> Plan: the room's schema (sheets, columns, their values; PDFs) and the offline planner.
+
+The offline planner is deterministic rules over the question's words and the schema's names and
+values — no model.  It links the question to a sheet (columns named, cell values quoted, numbers
+and years compared), reads what is asked (count, sum, average, top-k, a lookup, first/last) and
+writes one exact ``TableStep`` for it; a ``SearchStep`` of the passages is added when the table
+signal is weak or the question points at documents.  Follow-ups ("what about in France?", "the
+year before?") are rewritten into a standalone question from the conversation and planned afresh.
+
+Cell values are data, never instructions: they are only ever compared with the question's words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal, Protocol
+
+from core.db import Database, q
+from core.plan import Plan, SearchStep, TableStep
+from core.sheets import Dtype
+from core.tables import Aggregate, Filter, TableOp
+
+__all__ = [
+    "ColumnInfo",
+    "OfflinePlanner",
+    "Planner",
+    "RoomSchema",
+    "SheetInfo",
+    "clear_schema_cache",
+    "load_schema",
+]
+
+# A column's distinct values are kept (and matched against questions) up to this many.
+MAX_VALUES = 500
+# First values of every column, shown to planners as examples.
+N_SAMPLES = 5
+# A lookup lists at most this many matching rows.
+LOOKUP_LIMIT = 20
+# Below this link score the table may not hold the answer, so the passages are searched too.
+WEAK_SIGNAL = 1.0
+
+Trend = Literal["up", "down", ""]
+
+# ---------------------------------------------------------------------------------------------
+# SQL (parameterised constants; queries.sql belongs to the storage layer)
+# ---------------------------------------------------------------------------------------------
+
+# Ready documents: the schema cache key.  A new, failed-then-fixed or deleted document changes it.
+_READY_SQL = """
+SELECT count(*), coalesce(max(id), 0) FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+"""
+_SHEETS_SQL = """
+SELECT s.id, s.document_id, d.title, s.name, s.n_rows
+FROM sheets s JOIN documents d ON d.id = s.document_id
+WHERE d.room_id = %(room_id)s AND d.status = 'ready'
+ORDER BY d.created_at, d.id, s.position
+"""
+_PDFS_SQL = """
+SELECT id, title FROM documents
+WHERE room_id = %(room_id)s AND status = 'ready' AND kind = 'pdf'
+ORDER BY created_at, id
+"""
+# Per column: how many cells are filled, how many distinct (trimmed) texts, and those texts in order
+# of first appearance — all of them when there are at most %(max_values)s, else the first few.
+_VALUES_SQL = """
+WITH cells AS (
+    SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
+    FROM sheet_rows r
+    CROSS JOIN LATERAL jsonb_array_elements_text(r.values) WITH ORDINALITY AS e(v, i)
+    WHERE r.sheet_id = ANY(%(sheet_ids)s)
+),
+firsts AS (
+    SELECT sheet_id, position, v, min(row_index) AS first_row, count(*) AS n
+    FROM cells WHERE v IS NOT NULL AND v <> ''
+    GROUP BY sheet_id, position, v
+),
+ranked AS (
+    SELECT sheet_id, position, v, n,
+           count(*) OVER (PARTITION BY sheet_id, position) AS n_distinct,
+           row_number() OVER (PARTITION BY sheet_id, position ORDER BY first_row, v) AS rank
+    FROM firsts
+)
+SELECT sheet_id, position, n_distinct, sum(n)::bigint AS n_filled,
+       array_agg(v ORDER BY rank) FILTER (WHERE n_distinct <= %(max_values)s OR rank <= %(n_samples)s)
+FROM ranked
+GROUP BY sheet_id, position, n_distinct
+"""
+# Whether a column's numbers (or ISO dates) only ever go up or down the rows: such a column stands
+# in for the row order ("the last one") since a TableOp sorts by columns, not by row positions.
+_TRENDS_SQL = """
+WITH cells AS (
+    SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
+    FROM sheet_rows r
+    CROSS JOIN LATERAL jsonb_array_elements_text(r.values) WITH ORDINALITY AS e(v, i)
+    WHERE r.sheet_id = ANY(%(sheet_ids)s)
+),
+keyed AS (
+    SELECT sheet_id, position, row_index,
+           CASE WHEN v ~ '^-?[0-9]{1,3}(,[0-9]{3})*(\\.[0-9]+)?$' OR v ~ '^-?[0-9]+(\\.[0-9]+)?$'
+                THEN replace(v, ',', '')::numeric
+                WHEN v ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN replace(v, '-', '')::numeric
+           END AS x
+    FROM cells WHERE v IS NOT NULL AND v <> ''
+),
+steps AS (
+    SELECT sheet_id, position, x - lag(x) OVER (PARTITION BY sheet_id, position ORDER BY row_index) AS step
+    FROM keyed WHERE x IS NOT NULL
+)
+SELECT sheet_id, position, count(*) + 1 AS n_keyed,
+       bool_and(step > 0), bool_and(step >= 0), bool_and(step < 0), bool_and(step <= 0)
+FROM steps WHERE step IS NOT NULL
+GROUP BY sheet_id, position
+"""
+
+# ---------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------
+
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "´": "'", "`": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+_TOKEN_RE = re.compile(r"(?<![a-z0-9])\.[0-9]+|[a-z0-9]+(?:\.[0-9]+)?")
+_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+_YEAR_RE = re.compile(r"1[5-9]\d\d|20\d\d")
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100,
+}  # fmt: skip
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
+_ORDINALS = {
+    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th",
+    "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
+}  # fmt: skip
+# Words that say an ordinal is a cell value ("placed first", "in third place"), not the row order.
+_PLACE_BEFORE = frozenset("placed finished came ranked ranking rank took position place finish at in".split())
+_PLACE_AFTER = frozenset("place position spot overall finish ranked".split())
+
+# Question glue: never evidence that a column or a value is meant.
+_STOP = frozenset(
+    """a an the of in on at to for from by with and or is are was were be been being do does did done has have
+    had what which who whom whose when where why how that this these those there their its it as than then much
+    many any all each every me tell give list show please i you we they he she his her them our your one ones
+    after before during since until most least more less number total amount count average mean sum per
+    same other only also just not no yes but if so into out up down over under about between first last
+    next previous get got made make""".split()
+)
+# Words of a column name that say little about it on their own.
+_WEAK_COLUMN_WORDS = frozenset("no number of the a total name s".split())
+
+# Question words -> column-name words they may refer to (both sides stemmed).
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "raise": ("amount", "raised", "funding", "total", "usd", "value"),
+    "raised": ("amount", "raised", "funding", "total", "usd", "value"),
+    "amount": ("amount", "raised", "funding", "value", "usd"),
+    "funding": ("amount", "raised", "funding", "usd"),
+    "money": ("amount", "raised", "funding", "usd", "value", "revenue", "price"),
+    "invest": ("amount", "raised", "funding", "investment"),
+    "year": ("year", "season", "date"),
+    "date": ("date", "year", "day"),
+    "season": ("season", "year"),
+    "country": ("country", "nation", "nationality"),
+    "nation": ("nation", "country", "nationality", "noc"),
+    "nationality": ("nationality", "country", "nation"),
+    "team": ("team", "club", "squad"),
+    "club": ("club", "team"),
+    "place": ("place", "position", "pos", "rank", "finish", "result"),
+    "position": ("position", "pos", "place", "rank"),
+    "rank": ("rank", "ranking", "position", "pos", "place"),
+    "score": ("score", "result", "point"),
+    "opponent": ("opponent", "opposition", "against", "vs"),
+    "film": ("film", "title", "movie"),
+    "movie": ("movie", "title", "film"),
+    "song": ("song", "title", "single", "track"),
+    "album": ("album", "title", "record"),
+    "show": ("show", "title", "program", "programme", "series"),
+    "game": ("game", "match"),
+    "match": ("match", "game"),
+    "people": ("population", "people", "inhabitant"),
+    "resident": ("population", "resident", "inhabitant"),
+    "populat": ("population",),
+    "tall": ("height",),
+    "high": ("height", "elevation", "altitude"),
+    "height": ("height", "elevation", "altitude"),
+    "born": ("born", "birth", "dob"),
+    "age": ("age",),
+    "goal": ("goal", "gls"),
+    "point": ("point", "pts", "score"),
+    "win": ("win", "won", "w", "winner"),
+    "won": ("winner", "win", "won", "w", "champion"),
+    "winner": ("winner", "champion", "won"),
+    "loss": ("loss", "lost", "l"),
+    "lost": ("loss", "lost", "l", "runner"),
+    "vote": ("vote",),
+    "city": ("city", "town", "location", "venue"),
+    "location": ("location", "venue", "city", "place", "site"),
+    "venue": ("venue", "location", "stadium", "ground", "city"),
+    "title": ("title", "name"),
+    "episode": ("episode", "ep"),
+    "player": ("player", "name"),
+    "company": ("company", "name"),
+    "investor": ("investor", "lead"),
+    "sector": ("sector", "industry"),
+    "industry": ("industry", "sector"),
+    "length": ("length", "duration", "time"),
+    "time": ("time", "duration"),
+    "weight": ("weight", "lb", "kg"),
+    "capacity": ("capacity",),
+    "area": ("area",),
+    "elected": ("elected", "first", "year"),
+    "term": ("term", "tenure"),
+    "km": ("km", "distance", "length"),
+    "distance": ("distance", "length", "km"),
+    "medal": ("total", "medal"),
+    "gold": ("gold",),
+    "silver": ("silver",),
+    "bronze": ("bronze",),
+    "director": ("director", "directed"),
+    "directed": ("director", "directed"),
+    "written": ("writer", "written"),
+    "network": ("network", "channel", "broadcaster"),
+    "channel": ("channel", "network", "broadcaster"),
+    "label": ("label",),
+    "coach": ("coach", "manager"),
+    "manager": ("manager", "coach"),
+    "builder": ("builder", "built", "manufacturer"),
+    "party": ("party",),
+    "district": ("district",),
+    "state": ("state",),
+    "county": ("county",),
+    "round": ("round", "rd"),
+}
+# Who is asked: the column naming people or things that act.
+_WHO_WORDS = frozenset(
+    """name player athlete driver rider winner artist person candidate member company team incumbent
+    representative holder champion coach director author composer singer performer nominee recipient actor
+    actress manager pilot wrestler skater swimmer cyclist runner boxer jockey owner builder constructor
+    leader president governor mayor senator minister chairman captain skip investor lead club competitor
+    contestant writer producer host presenter character role pitcher opponent """.split()
+)
+_WHEN_WORDS = ("date", "year", "season", "time", "day", "month", "period", "released", "founded", "built", "opened", "born")
+_WHERE_WORDS = frozenset(
+    "venue location city place site stadium ground town state region host country nation address county".split()
+)
+_HOW_LONG_WORDS = ("duration", "length", "time", "term", "tenure", "years", "days", "runtime")
+_RANK_WORDS = frozenset("rank ranking pos position place no finish seed standing".split())
+
+# Superlatives: (descending?, column-name words the adjective implies).  Direction is for a
+# quantity ("tallest": the most height); a rank column turns "highest" into rank 1 (see _sort_dir).
+_SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
+    "most": (True, ()), "highest": (True, ()), "largest": (True, ("area", "size", "population", "capacity")),
+    "biggest": (True, ("size", "area", "capacity", "population")), "greatest": (True, ()),
+    "maximum": (True, ()), "max": (True, ()), "top": (True, ()), "best": (True, ()), "more": (True, ()),
+    "tallest": (True, ("height", "elevation", "altitude")), "longest": (True, ("length", "duration", "distance", "time", "km")),
+    "heaviest": (True, ("weight",)), "deepest": (True, ("depth",)), "widest": (True, ("width",)),
+    "fastest": (False, ("time",)), "slowest": (True, ("time",)), "latest": (True, ("date", "year", "season")),
+    "newest": (True, ("date", "year", "season", "built", "opened")), "recent": (True, ("date", "year", "season")),
+    "oldest": (False, ("date", "year", "born", "birth", "built", "founded", "established", "opened")),
+    "earliest": (False, ("date", "year", "season")), "least": (False, ()), "lowest": (False, ()),
+    "smallest": (False, ("area", "size", "population", "capacity")), "fewest": (False, ()), "minimum": (False, ()),
+    "min": (False, ()), "shortest": (False, ("length", "duration", "distance", "time", "height")),
+    "worst": (False, ()), "less": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
+    "lightest": (False, ("weight",)), "busiest": (True, ("passenger", "traffic")),
+    "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
+}  # fmt: skip
+# "more"/"less" compare two named things; they rank only without a number after them.
+_WEAK_SUPERLATIVES = frozenset({"more", "less", "top", "best", "worst"})
+
+_COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
+    [
+        (("more", "than"), "gt"), (("greater", "than"), "gt"), (("over",), "gt"), (("above",), "gt"),
+        (("higher", "than"), "gt"), (("larger", "than"), "gt"), (("bigger", "than"), "gt"),
+        (("exceeding",), "gt"), (("exceeded",), "gt"), (("longer", "than"), "gt"), (("taller", "than"), "gt"),
+        (("later", "than"), "gt"), (("after",), "gt"), (("in", "excess", "of"), "gt"), (("beyond",), "gt"),
+        (("at", "least"), "ge"), (("no", "less", "than"), "ge"), (("not", "less", "than"), "ge"),
+        (("no", "fewer", "than"), "ge"), (("minimum", "of"), "ge"), (("since",), "ge"),
+        (("less", "than"), "lt"), (("fewer", "than"), "lt"), (("under",), "lt"), (("below",), "lt"),
+        (("lower", "than"), "lt"), (("smaller", "than"), "lt"), (("shorter", "than"), "lt"),
+        (("earlier", "than"), "lt"), (("before",), "lt"), (("prior", "to"), "lt"),
+        (("at", "most"), "le"), (("no", "more", "than"), "le"), (("not", "more", "than"), "le"),
+        (("maximum", "of"), "le"), (("up", "to"), "le"), (("no", "later", "than"), "le"),
+        (("no", "higher", "than"), "le"), (("or", "less"), "le"), (("no", "earlier", "than"), "ge"),
+    ],
+    key=lambda c: -len(c[0]),
+)  # fmt: skip
+_POST_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("or", "higher"): "ge", ("or", "above"): "ge",
+                     ("or", "less"): "le", ("or", "fewer"): "le", ("or", "lower"): "le", ("or", "below"): "le",
+                     ("plus",): "ge", ("or", "later"): "ge", ("or", "earlier"): "le"}  # fmt: skip
+
+_TOTAL_WORDS = frozenset("total overall combined altogether cumulative cumulatively sum together all-time".split())
+# Words that point at prose documents rather than a table.
+_DOCUMENT_WORDS = frozenset(
+    """memo memos report reports document documents pdf pdfs page pages says say mention mentions mentioned
+    describe described explain explains why risk risks ceo cfo cto founder founders strategy plan plans
+    outlook guidance commentary policy policies summary summarise summarize according""".split()
+)
+
+
+def _fold(text: str) -> str:
+    """Lower-case, accents and typographic quotes removed: the form every comparison uses."""
+    text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"'s\b", "", text.lower())
+    # "10,000" is one number; "$1.2m" and "1.2 million" read the same below.
+    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+
+
+def _tokens(text: str) -> list[str]:
+    """Words and numbers of a text, folded."""
+    return _TOKEN_RE.findall(_fold(text))
+
+
+def _stem(word: str) -> str:
+    """A crude plural/verb stem so "rounds" meets "Round" and "countries" meets "Country"."""
+    if len(word) <= 3 or word[0].isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _number(word: str) -> float | None:
+    if _NUMBER_RE.fullmatch(word):
+        return float(word)
+    found = _NUMBER_WORDS.get(word)
+    return None if found is None else float(found)
+
+
+def _num_text(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# The schema
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """One column of a stored sheet, with its distinct values when they are few enough to match."""
+
+    name: str
+    letter: str
+    dtype: Dtype
+    position: int
+    samples: tuple[str, ...] = ()  # the first few distinct values, in sheet order
+    values: tuple[str, ...] = ()  # every distinct non-empty value when there are <= MAX_VALUES, else ()
+    n_distinct: int = 0
+    n_filled: int = 0
+    # "up"/"down" when the column's numbers or ISO dates never decrease/increase down the rows.
+    trend: Trend = ""
+    strict: bool = False  # the trend never repeats a value: sorting by it IS the row order
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the column holds quantities (number, currency or percent cells)."""
+        return self.dtype in ("number", "currency", "percent")
+
+    @property
+    def repeats(self) -> bool:
+        """Whether some value occurs in more than one row."""
+        return self.n_distinct < self.n_filled
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The stems of the column name."""
+        return tuple(_stem(t) for t in _tokens(self.name))
+
+    @cached_property
+    def index(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """Folded token stems of each value -> the values written that way (the lower-cased index)."""
+        found: dict[tuple[str, ...], list[str]] = {}
+        for value in self.values:
+            key = tuple(_stem(t) for t in _tokens(value))
+            if key:
+                found.setdefault(key, []).append(value)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def ngrams(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """Every run of up to four stems inside the values -> the values holding it (for "contains")."""
+        found: dict[tuple[str, ...], list[str]] = {}
+        for key, values in self.index.items():
+            seen: set[tuple[str, ...]] = set()
+            for n in range(1, min(4, len(key)) + 1):
+                for i in range(len(key) - n + 1):
+                    gram = key[i : i + n]
+                    if gram != key and gram not in seen:
+                        seen.add(gram)
+                        found.setdefault(gram, []).extend(values)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def numbers(self) -> tuple[float, ...]:
+        """The values that are plain numbers."""
+        out = []
+        for value in self.values:
+            text = value.replace(",", "").strip()
+            if _NUMBER_RE.fullmatch(text.lstrip("-")):
+                out.append(float(text))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """One stored sheet of a ready document."""
+
+    sheet_id: int
+    document_id: int
+    title: str
+    name: str
+    n_rows: int
+    columns: tuple[ColumnInfo, ...]
+
+    @property
+    def label(self) -> str:
+        """How the sheet is named to people: the file, and the tab when it is not the file."""
+        return self.title if self.name in (self.title, "") or self.title.startswith(self.name) else f"{self.title} › {self.name}"
+
+
+@dataclass(frozen=True)
+class RoomSchema:
+    """What a planner may know of a room: its sheets' shapes and values, and its PDFs' titles."""
+
+    room_id: int
+    sheets: tuple[SheetInfo, ...]
+    documents: tuple[tuple[int, str], ...] = ()  # (id, title) of ready PDFs
+
+
+_SCHEMA_CACHE: dict[tuple[str, int], tuple[tuple[int, int], RoomSchema]] = {}
+_SCHEMA_LOCK = threading.Lock()
+
+
+def clear_schema_cache() -> None:
+    """Forget every loaded schema."""
+    with _SCHEMA_LOCK:
+        _SCHEMA_CACHE.clear()
+
+
+def load_schema(db: Database, room_id: int) -> RoomSchema:
+    """The room's schema, read once per process until its ready documents change."""
+    with db.connection() as conn:
+        n_ready, last_id = conn.execute(_READY_SQL, {"room_id": room_id}).fetchone()  # type: ignore[misc]
+    # The server is part of the key: every test database numbers its rooms from 1.
+    key, version = (db.conninfo, room_id), (int(n_ready), int(last_id))
+    with _SCHEMA_LOCK:
+        cached = _SCHEMA_CACHE.get(key)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    schema = _read_schema(db, room_id)
+    with _SCHEMA_LOCK:
+        _SCHEMA_CACHE[key] = (version, schema)
+    return schema
+
+
+def _read_schema(db: Database, room_id: int) -> RoomSchema:
+    with db.connection() as conn:
+        sheets = conn.execute(_SHEETS_SQL, {"room_id": room_id}).fetchall()
+        pdfs = conn.execute(_PDFS_SQL, {"room_id": room_id}).fetchall()
+        ids = [row[0] for row in sheets]
+        columns = conn.execute(q("sheet_columns"), {"sheet_ids": ids}).fetchall() if ids else []
+        values = (
+            conn.execute(_VALUES_SQL, {"sheet_ids": ids, "max_values": MAX_VALUES, "n_samples": N_SAMPLES}).fetchall()
+            if ids
+            else []
+        )
+        trends = conn.execute(_TRENDS_SQL, {"sheet_ids": ids}).fetchall() if ids else []
+    stats = {(r[0], r[1]): (int(r[2]), int(r[3]), tuple(r[4] or ())) for r in values}
+    trend_of: dict[tuple[int, int], tuple[int, Trend, bool]] = {}
+    for sheet_id, pos, n_keyed, up_strict, up, down_strict, down in trends:
+        if up or down:
+            trend_of[(sheet_id, pos)] = (int(n_keyed), "up" if up else "down", bool(up_strict or down_strict))
+    by_sheet: dict[int, list[ColumnInfo]] = {}
+    for sheet_id, pos, name, letter, dtype in columns:
+        n_distinct, n_filled, texts = stats.get((sheet_id, pos), (0, 0, ()))
+        n_keyed, trend, strict = trend_of.get((sheet_id, pos), (0, "", False))
+        if n_keyed < max(2, n_filled):  # a trend must hold over every filled cell
+            trend, strict = "", False
+        by_sheet.setdefault(sheet_id, []).append(
+            ColumnInfo(
+                name=name, letter=letter, dtype=dtype, position=pos, samples=texts[:N_SAMPLES],
+                values=texts if n_distinct <= MAX_VALUES else (), n_distinct=n_distinct, n_filled=n_filled,
+                trend=trend, strict=strict,
+            )
+        )  # fmt: skip
+    infos = tuple(
+        SheetInfo(sheet_id=s, document_id=d, title=t, name=n, n_rows=rows, columns=tuple(by_sheet.get(s, ())))
+        for s, d, t, n, rows in sheets
+    )
+    return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))
+
+
+# ---------------------------------------------------------------------------------------------
+# Planners
+# ---------------------------------------------------------------------------------------------
+
+
+class Planner(Protocol):
+    """Turns a question (and the conversation so far) into a Plan over a room's schema."""
+
+    name: str
+
+    def plan(self, question: str, schema: RoomSchema, history: Sequence[tuple[str, str]] = ()) -> Plan:
+        """The plan of `question`; `history` holds earlier (question, answer) turns, oldest first."""
+        ...
+
+
+# -- linking the question to a sheet -----------------------------------------------------------
+
+
+@dataclass
+class _ColumnMention:
+    column: ColumnInfo
+    start: int
+    end: int
+    score: float  # above 1 for the whole name, less for a word of it or a synonym
+
+
+@dataclass
+class _ValueMention:
+    column: ColumnInfo
+    start: int
+    end: int
+    values: tuple[str, ...]
+    exact: bool  # the words are a whole value (else they are inside the values listed)
+
+
+@dataclass
+class _Comparison:
+    start: int  # span of the comparison words and the number(s)
+    end: int
+    op: str
+    values: tuple[float, ...]
+
+
+@dataclass
+class _Link:
+    """How one sheet is tied to the question."""
+
+    sheet: SheetInfo
+    columns: list[_ColumnMention]
+    values: list[_ValueMention]
+    score: float
+
+
+# Question phrases, longest first: what kind of answer is wanted.
+_WH_PHRASES = sorted(
+    [("how", "many"), ("how", "much"), ("how", "long"), ("how", "often"), ("number", "of"), ("what",), ("which",),
+     ("who",), ("whom",), ("whose",), ("whos",), ("when",), ("where",), ("name", "the"), ("name", "a"),
+     ("name", "one"), ("name", "all"), ("list", "the"), ("list", "all"), ("list",), ("tell", "me")],
+    key=lambda p: -len(p),
+)  # fmt: skip
+_ENTITY_WH = frozenset({"which", "who", "whom", "whose", "whos", "name", "list"})
+# Skipped between the question word and the thing asked about ("what was the total number of ...").
+_HEAD_SKIP = frozenset("is was are were the a an s total number of amount many much different distinct unique one all me".split())
+
+
+@dataclass
+class _Question:
+    """The question's words and what they ask, independent of any sheet."""
+
+    text: str
+    words: list[str]  # folded tokens
+    stems: list[str]
+    comparisons: list[_Comparison] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # token positions already explained (comparisons, "top 5")
+    limit: int | None = None
+    limit_pos: int | None = None
+    wh: str = ""  # "how many", "what", "who"...
+    head: tuple[int, int] = (0, 0)  # the words naming what is asked about ("which TEAM", "how many GOLD MEDALS")
+
+    def has(self, *phrases: str) -> bool:
+        """Whether any phrase occurs as whole words."""
+        padded = f" {' '.join(self.words)} "
+        return any(f" {p} " in padded for p in phrases)
+
+    def find(self, phrase: str) -> int:
+        """Token position where a phrase starts, or -1."""
+        parts = phrase.split()
+        for i in range(len(self.words) - len(parts) + 1):
+            if self.words[i : i + len(parts)] == parts:
+                return i
+        return -1
+
+    def in_head(self, pos: int) -> bool:
+        return self.head[0] <= pos < self.head[1]
+
+
+def _read_question(text: str) -> _Question:
+    words = _tokens(text)
+    question = _Question(text=text, words=words, stems=[_stem(w) for w in words])
+    _read_comparisons(question)
+    _read_limit(question)
+    _read_wh(question)
+    return question
+
+
+def _read_wh(question: _Question) -> None:
+    words = question.words
+    for i in range(len(words)):
+        for phrase in _WH_PHRASES:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                question.wh = " ".join(phrase) if phrase[0] in ("how", "number") else phrase[0]
+                start = i + len(phrase)
+                while start < len(words) and words[start] in _HEAD_SKIP:
+                    start += 1
+                end = start
+                while end < len(words) and end - start < 4 and words[end] not in _STOP:
+                    if end > start and (words[end].endswith(("ed", "ing")) or end in question.used):
+                        break
+                    end += 1
+                question.head = (start, end)
+                return
+
+
+def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
+    """The number starting at word i (with a scale word such as "million") and the words it took."""
+    if i >= len(words):
+        return None
+    value = _number(words[i])
+    if value is None:
+        return None
+    if i + 1 < len(words) and words[i + 1] in _SCALES:
+        return value * _SCALES[words[i + 1]], 2
+    return value, 1
+
+
+def _read_comparisons(question: _Question) -> None:
+    """"more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
+    words = question.words
+    i = 0
+    while i < len(words):
+        if words[i] == "between" or (words[i] == "from" and _number_at(words, i + 1) is not None):
+            low = _number_at(words, i + 1)
+            if low is not None:
+                j = i + 1 + low[1]
+                if j < len(words) and words[j] in ("and", "to", "through"):
+                    high = _number_at(words, j + 1)
+                    if high is not None:
+                        end = j + 1 + high[1]
+                        question.comparisons.append(_Comparison(i, end, "between", (low[0], high[0])))
+                        question.used.update(range(i, end))
+                        i = end
+                        continue
+        matched = False
+        for phrase, op in _COMPARATORS:
+            n = len(phrase)
+            if tuple(words[i : i + n]) != phrase:
+                continue
+            # "the year 2010" / "a total of 5": a filler word may sit between the words and the number.
+            j = i + n
+            if j < len(words) and words[j] in ("the", "a", "year", "about", "roughly", "approximately"):
+                j += 1
+            found = _number_at(words, j)
+            if found is None:
+                continue
+            end = j + found[1]
+            question.comparisons.append(_Comparison(i, end, op, (found[0],)))
+            question.used.update(range(i, end))
+            i, matched = end, True
+            break
+        if matched:
+            continue
+        found = _number_at(words, i)
+        if found is not None:
+            after = i + found[1]
+            for phrase, op in _POST_COMPARATORS.items():
+                if tuple(words[after : after + len(phrase)]) == phrase:
+                    end = after + len(phrase)
+                    question.comparisons.append(_Comparison(i, end, op, (found[0],)))
+                    question.used.update(range(i, end))
+                    i, matched = end, True
+                    break
+        if not matched:
+            i += 1
+
+
+def _read_limit(question: _Question) -> None:
+    """"top 5", "5 largest", "three highest", "first 3"."""
+    words = question.words
+    for i, word in enumerate(words):
+        if i in question.used:
+            continue
+        if word in ("top", "bottom", "first", "last", "best", "worst") and i + 1 < len(words):
+            n = _number(words[i + 1])
+            if n is not None and 1 <= n <= 100 and n.is_integer() and not _YEAR_RE.fullmatch(words[i + 1]):
+                question.limit, question.limit_pos = int(n), i + 1
+                question.used.add(i + 1)
+                return
+        n = _number(word)
+        if n is not None and 1 < n <= 100 and n.is_integer() and i + 1 < len(words):
+            if words[i + 1] in _SUPERLATIVES and words[i + 1] not in ("more", "less", "most", "least"):
+                question.limit, question.limit_pos = int(n), i
+                question.used.add(i)
+                return
+
+
+def _forms(stem: str) -> set[str]:
+    """A word and its verb stems: "ranked" -> rank, "placed" -> place, "scoring" -> score."""
+    forms = {stem}
+    if len(stem) > 4 and stem.endswith("ed"):
+        forms |= {stem[:-2], stem[:-1]}
+    if len(stem) > 5 and stem.endswith("ing"):
+        forms |= {stem[:-3], stem[:-3] + "e"}
+    return forms
+
+
+def _column_mentions(question: _Question, sheet: SheetInfo) -> list[_ColumnMention]:
+    """Every place the question names a column: its whole name, a telling word of it, or a synonym."""
+    stems = question.stems
+    found: list[_ColumnMention] = []
+    for col in sheet.columns:
+        words = list(col.words)
+        content = [w for w in words if w not in _STOP and w not in _WEAK_COLUMN_WORDS] or words
+        if not content:
+            continue
+        taken: set[int] = set()
+        # The whole name ("amount raised usd"), then its content words in order ("amount raised").
+        for seq, score in ((words, 1.0 + 0.1 * len(words)), (content, 0.9 + 0.1 * len(content))):
+            if len(seq) == 1 and (seq[0] in _STOP or seq[0] in _WEAK_COLUMN_WORDS):
+                continue  # "number", "total": question glue before they are a column's name
+            for i in range(len(stems) - len(seq) + 1):
+                if stems[i : i + len(seq)] == seq and not taken & set(range(i, i + len(seq))):
+                    found.append(_ColumnMention(col, i, i + len(seq), score))
+                    taken.update(range(i, i + len(seq)))
+        for i, stem in enumerate(stems):
+            if i in taken or i in question.used or stem in _STOP:
+                continue
+            forms = _forms(stem)
+            if forms & set(content):
+                score = 0.5 + 0.3 / len(content)
+            elif any(w in content for f in forms for w in _SYNONYMS.get(f, ())):
+                score = 0.45
+            else:
+                continue
+            found.append(_ColumnMention(col, i, i + 1, score))
+    return found
+
+
+def _ordinal_forms(words: list[str], i: int) -> list[str]:
+    """An ordinal word read as the value it stands for ("placed first" -> "1st", "1")."""
+    word = words[i]
+    if word not in _ORDINALS:
+        return []
+    before = words[i - 1] if i > 0 else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before in _PLACE_BEFORE or after in _PLACE_AFTER:
+        return [_ORDINALS[word], str(list(_ORDINALS).index(word) + 1)]
+    return []
+
+
+def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_ColumnMention]) -> list[_ValueMention]:
+    """Cell values the question quotes, longest first and never overlapping."""
+    stems = question.stems
+    words = question.words
+    n = len(stems)
+    named = {(m.start, m.end) for m in columns if m.score >= 1.0}
+    column_words = {i for m in columns for i in range(m.start, m.end)}
+    candidates: list[tuple[float, _ValueMention]] = []
+    for col in sheet.columns:
+        if not col.values:
+            continue
+        index, ngrams = col.index, col.ngrams
+        longest = max((len(k) for k in index), default=0)
+        mentioned = any(m.column is col for m in columns)
+        for i in range(n):
+            if i in question.used:
+                continue
+            for j in range(min(n, i + max(longest, 4)), i, -1):
+                span = tuple(stems[i:j])
+                if any(k in question.used for k in range(i, j)) or all(t in _STOP for t in span):
+                    continue
+                numeric = all(_NUMBER_RE.fullmatch(t) for t in span)
+                if span in index:
+                    if (i, j) in named or (j - i == 1 and span[0] in col.words):
+                        continue  # the column's own name, not a value
+                    if numeric and not _number_value_ok(question, col, i, columns):
+                        continue
+                    score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
+                    candidates.append((score, _ValueMention(col, i, j, index[span], True)))
+                    break
+                if span in ngrams and not numeric:
+                    # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that
+                    # name what is asked about ("how many aerial TRAMWAYS") nor a column's name.
+                    if any(question.in_head(k) or k in column_words for k in range(i, j)):
+                        continue
+                    if span[0] in _STOP or span[-1] in _STOP or (len(span) == 1 and len(span[0]) < 3):
+                        continue
+                    if span[-1] in _SUPERLATIVES or span[0] in _SUPERLATIVES:
+                        continue
+                    values = tuple(v for v in ngrams[span] if len(_tokens(v)) <= 4 * (j - i) + 2)
+                    if not values or len(values) > max(3, 0.9 * col.n_distinct):
+                        continue  # long prose, or a word nearly every value shares: not a filter
+                    score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
+                    candidates.append((score, _ValueMention(col, i, j, values, False)))
+                    break
+        # Ordinals standing for values: "placed first" -> "1st".
+        for i in range(n):
+            for form in _ordinal_forms(words, i):
+                if (form,) in index:
+                    candidates.append((2.5, _ValueMention(col, i, i + 1, index[(form,)], True)))
+                    break
+    candidates.sort(key=lambda c: (-c[0], c[1].start, c[1].column.position))
+    taken: set[int] = set()
+    chosen: list[_ValueMention] = []
+    for _, mention in candidates:
+        span = set(range(mention.start, mention.end))
+        if span & taken:
+            continue
+        taken |= span
+        chosen.append(mention)
+    return sorted(chosen, key=lambda m: m.start)
+
+
+def _number_value_ok(question: _Question, col: ColumnInfo, i: int, columns: list[_ColumnMention]) -> bool:
+    """Whether a bare number in the question is a value of `col` ("episode 8", "in 1944", "16 goals")."""
+    word = question.words[i]
+    if question.limit_pos == i:
+        return False
+    if any(m.column is col and (m.end == i or m.start == i + 1 or m.end == i - 1) for m in columns):
+        return True
+    if _YEAR_RE.fullmatch(word):
+        return _yearish(col) or not col.numeric
+    return not col.numeric  # a text column holding numbers ("Game 16" -> "16")
+
+
+def _yearish(col: ColumnInfo) -> bool:
+    """A date column, a column named for years, or whole numbers that all read as years."""
+    if col.dtype == "date" or any(w in ("year", "season", "date") for w in col.words):
+        return True
+    numbers = col.numbers
+    return col.numeric and len(numbers) >= 2 and all(n.is_integer() and 1800 <= n <= 2100 for n in numbers)
+
+
+def _quantity(col: ColumnInfo) -> bool:
+    """Numbers to add or rank: numeric cells, dates, or text cells that are mostly numbers."""
+    if col.numeric or col.dtype == "date":
+        return True
+    return bool(col.values) and len(col.numbers) * 2 > len(col.values)
+
+
+def _link(question: _Question, sheet: SheetInfo) -> _Link:
+    columns = _column_mentions(question, sheet)
+    values = _value_mentions(question, sheet, columns)
+    # A column is not "mentioned" by words that quote one of its values.
+    value_words = {i for v in values for i in range(v.start, v.end)}
+    columns = [m for m in columns if not set(range(m.start, m.end)) <= value_words]
+    best: dict[int, float] = {}
+    for m in columns:
+        best[m.column.position] = max(best.get(m.column.position, 0.0), min(m.score, 1.0))
+    score = sum(best.values()) + sum(1.5 if v.exact else 0.8 for v in values)
+    if any(w in _fold(sheet.title) for w in question.words if len(w) > 3 and w not in _STOP):
+        score += 0.5
+    return _Link(sheet, columns, values, score)
+
+
+# -- reading what is asked ---------------------------------------------------------------------
+
+
+def _by_words(cols: Sequence[ColumnInfo], wanted: Sequence[str], exclude: set[int]) -> ColumnInfo | None:
+    """The first column (in the order of `wanted`) whose name holds one of the words."""
+    for word in wanted:
+        for col in cols:
+            if col.position not in exclude and word in col.words:
+                return col
+    return None
+
+
+def _key_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
+    """What a row is called: the first text column not already used (unique ones first)."""
+    texts = [c for c in sheet.columns if c.position not in exclude and c.dtype == "text" and not _quantity(c)]
+    unique = [c for c in texts if not c.repeats]
+    return (unique or texts or [c for c in sheet.columns if c.position not in exclude] or [None])[0]
+
+
+def _person_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
+    """Who is asked about: a text column named like people or actors, else the row's name."""
+    for col in sheet.columns:
+        if col.position not in exclude and col.dtype == "text" and set(col.words) & _WHO_WORDS and not _quantity(col):
+            return col
+    return _key_column(sheet, exclude)
+
+
+def _rank_like(col: ColumnInfo) -> bool:
+    return bool(set(col.words) & _RANK_WORDS) or col.name.strip() in ("#", "No.", "No")
+
+
+def _asked_column(question: _Question, link: _Link, exclude: set[int]) -> ColumnInfo | None:
+    """The column whose value answers the question ("which team" -> Team, "who" -> the name column)."""
+    cols = link.sheet.columns
+    wh = question.wh
+    head = sorted(
+        (m for m in link.columns if question.in_head(m.start) and m.column.position not in exclude),
+        key=lambda m: (m.start, -m.score),
+    )
+    if wh == "how long":
+        found = _by_words(cols, _HOW_LONG_WORDS, exclude)
+        if found is not None:
+            return found
+    head_words = question.words[question.head[0] : question.head[1]]
+    if wh == "when" or (head_words[:1] and head_words[0] in ("year", "date", "season", "day", "month")):
+        wanted = ("year", "season") if set(head_words) & {"year", "season"} else _WHEN_WORDS
+        found = next((m.column for m in head if _yearish(m.column)), None) or _by_words(cols, wanted, exclude)
+        found = found or next((c for c in cols if c.dtype == "date" and c.position not in exclude), None)
+        if found is not None:
+            return found
+    if wh in ("who", "whom", "whose", "whos"):
+        found = next((m.column for m in head if m.column.dtype == "text" and not _quantity(m.column)), None)
+        return found or _person_column(link.sheet, exclude)
+    if wh == "where":
+        found = next((c for c in cols if c.position not in exclude and set(c.words) & _WHERE_WORDS), None)
+        if found is not None:
+            return found
+    if head:
+        return head[0].column
+    return None
+
+
+@dataclass
+class _Draft:
+    """A TableOp under construction, with the columns it names."""
+
+    sheet: SheetInfo
+    filters: list[Filter] = field(default_factory=list)
+    filter_cols: set[int] = field(default_factory=set)
+    group_by: ColumnInfo | None = None
+    aggregate: tuple[str, ColumnInfo | None] | None = None
+    sort_by: str | None = None
+    descending: bool = True
+    limit: int | None = None
+    select: list[ColumnInfo] = field(default_factory=list)
+    distinct: ColumnInfo | None = None
+
+    def op(self) -> TableOp:
+        agg = None
+        if self.aggregate is not None:
+            func, col = self.aggregate
+            agg = Aggregate(func=func, column=None if col is None else col.name)  # type: ignore[arg-type]
+        return TableOp(
+            sheet_id=self.sheet.sheet_id, filters=self.filters,
+            group_by=self.group_by.name if self.group_by else None, aggregate=agg, sort_by=self.sort_by,
+            descending=self.descending, limit=self.limit, select=[c.name for c in self.select],
+            distinct=self.distinct.name if self.distinct else None,
+        )  # fmt: skip
+
+
+def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
+    """Value mentions, comparisons and years become filters."""
+    cols = link.sheet.columns
+    by_column: dict[int, list[_ValueMention]] = {}
+    for mention in link.values:
+        by_column.setdefault(mention.column.position, []).append(mention)
+    for pos, mentions in by_column.items():
+        col = mentions[0].column
+        values: list[str] = []
+        for m in mentions:
+            values.extend(v for v in m.values if v not in values)
+        # Several values of one column ("Canada or France") cannot all hold: any of them.
+        if len(values) == 1:
+            draft.filters.append(Filter(column=col.name, op="eq", value=values[0]))
+        else:
+            draft.filters.append(Filter(column=col.name, op="in", value=values))
+        draft.filter_cols.add(pos)
+    # Bare years ("in 2021") on a date or year column.
+    value_words = {i for v in link.values for i in range(v.start, v.end)}
+    year_col = next((c for c in cols if c.dtype == "date"), None) or next(
+        (c for c in cols if _yearish(c) and c.numeric), None
+    )
+    for i, word in enumerate(question.words):
+        if i in question.used or i in value_words or not _YEAR_RE.fullmatch(word) or year_col is None:
+            continue
+        if year_col.position in draft.filter_cols:
+            continue
+        draft.filters.append(Filter(column=year_col.name, op="year", value=word))
+        draft.filter_cols.add(year_col.position)
+    for comparison in question.comparisons:
+        col = _comparison_column(link, comparison, draft)
+        if col is None:
+            continue
+        texts = [_num_text(v) for v in comparison.values]
+        if col.dtype == "date" and not all(_YEAR_RE.fullmatch(t) for t in texts):
+            continue
+        value: str | list[str | float] = list(texts) if comparison.op == "between" else texts[0]
+        draft.filters.append(Filter(column=col.name, op=comparison.op, value=value))  # type: ignore[arg-type]
+        draft.filter_cols.add(col.position)
+
+
+def _comparison_column(link: _Link, comparison: _Comparison, draft: _Draft) -> ColumnInfo | None:
+    """The column a comparison is about: named next to it, a year column for years, else the one that fits."""
+    cols = link.sheet.columns
+    number = comparison.values[0]
+    is_year = all(_YEAR_RE.fullmatch(_num_text(v)) for v in comparison.values)
+    # Named right after the number ("10 medals") or just before the comparison ("magnitude above 0").
+    near = [
+        m for m in link.columns
+        if _quantity(m.column) and (0 <= m.start - comparison.end <= 2 or 0 <= comparison.start - m.end <= 3)
+    ]  # fmt: skip
+    if near:
+        near.sort(key=lambda m: (min(abs(m.start - comparison.end), abs(comparison.start - m.end)), -m.score))
+        return near[0].column
+    if is_year:
+        found = next((c for c in cols if c.dtype == "date"), None) or next(
+            (c for c in cols if _quantity(c) and _yearish(c)), None
+        )
+        if found is not None:
+            return found
+    named = [m.column for m in link.columns if _quantity(m.column) and m.column.position not in draft.filter_cols]
+    if named:
+        return named[0]
+    # The quantity whose values reach the number.
+    fits = [c for c in cols if _quantity(c) and c.dtype != "date" and not _yearish(c) and not _rank_like(c)
+            and c.numbers and min(c.numbers) <= number <= max(c.numbers)]  # fmt: skip
+    if fits:
+        totals = [c for c in fits if "total" in c.words]
+        return (totals or fits)[0]
+    return None
+
+
+def _measure(question: _Question, link: _Link, draft: _Draft, after: int = -1, skip: ColumnInfo | None = None) -> ColumnInfo | None:
+    """The quantity the question aggregates or ranks by: a numeric column it names (after `after`)."""
+    cols = link.sheet.columns
+    mentions = [
+        m for m in link.columns
+        if _quantity(m.column) and m.column.position not in draft.filter_cols and m.column is not skip
+    ]  # fmt: skip
+    if after >= 0:
+        later = [m for m in mentions if m.start > after]
+        if later:
+            first = min(m.start for m in later)
+            return max((m for m in later if m.start == first), key=lambda m: m.score).column
+    if mentions:
+        return max(mentions, key=lambda m: (m.score, -m.start)).column
+    # Money words point at the currency column.
+    if question.has("how much", "raised", "raise", "money", "funding", "invested"):
+        money = [c for c in cols if c.dtype == "currency"] or [
+            c for c in cols if c.numeric and set(c.words) & {"amount", "raised", "total", "funding", "usd"}
+        ]
+        if money:
+            return money[0]
+    return None
+
+
+def _superlative(question: _Question) -> tuple[int, str] | None:
+    """The ranking word and where it is ("most", "highest", "top"...)."""
+    words = question.words
+    for i, word in enumerate(words):
+        if word not in _SUPERLATIVES or i in question.used:
+            continue
+        if word in ("more", "less"):
+            continue  # comparatives rank only among named things (see _among)
+        if word in ("top", "best", "worst") and i + 1 < len(words) and words[i + 1] in ("of", "and"):
+            if question.has("top of the list", "top of the table", "top of the chart"):
+                continue
+        if word in ("most", "least") and i + 1 < len(words) and words[i + 1] in _SUPERLATIVES:
+            return i + 1, words[i + 1]  # "most recent"
+        return i, word
+    return None
+
+
+def _implied(word: str, cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInfo | None:
+    """The column a superlative adjective implies ("tallest" -> Height)."""
+    for w in _SUPERLATIVES.get(word, (True, ()))[1]:
+        for col in cols:
+            if col.position not in exclude and w in col.words and _quantity(col):
+                return col
+    return None
+
+
+def _sort_dir(word: str, col: ColumnInfo) -> bool:
+    """Descending or not: "highest rank" means rank 1; "oldest" means the earliest date but the highest age."""
+    descending = _SUPERLATIVES.get(word, (True, ()))[0]
+    if _rank_like(col) and word in ("highest", "top", "best", "worst", "lowest"):
+        return not descending
+    if word in ("oldest", "youngest") and "age" in col.words:
+        return not descending
+    if word in ("fastest", "slowest") and set(col.words) & {"speed", "mph", "kmh"}:
+        return not descending
+    return descending
+
+
+_COMPARATIVES_DESC = frozenset("more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split())
+_COMPARATIVES_ASC = frozenset("less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split())
+_EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
+_LATER = frozenset("later latest last after newer newest recent".split())
+
+
+def _plan_table(question: _Question, link: _Link) -> _Draft:
+    """The TableOp for a question over the chosen sheet."""
+    sheet = link.sheet
+    draft = _Draft(sheet)
+    _filters(question, link, draft)
+    words = question.words
+    cols = sheet.columns
+    exclude = set(draft.filter_cols)
+    asked = _asked_column(question, link, exclude)
+    entity = question.wh in _ENTITY_WH
+    superlative = _superlative(question)
+    total = any(w in _TOTAL_WORDS for w in words) or question.has("in all")
+
+    # How many different X
+    if question.has("how many different", "how many distinct", "how many unique", "number of different",
+                    "number of distinct", "number of unique"):  # fmt: skip
+        target = asked or _key_column(sheet, exclude)
+        draft.aggregate = ("count_distinct", target)
+        return draft
+
+    among = _among(question, link)
+    if among is not None:
+        return _choose_among(question, link, draft, among)
+
+    counting = question.wh in ("how many", "number of", "how often") or question.has("count", "the number of")
+    if counting and superlative is None and not question.has("how many more", "how many less", "how many fewer"):
+        noun = next((m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None)
+        if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:
+            if _quantity(noun) and not _yearish(noun) and not _rank_like(noun) and noun.dtype != "date":
+                draft.aggregate = ("sum", noun)
+                return draft
+            if (_yearish(noun) or noun.repeats) and not question.has("times"):
+                draft.aggregate = ("count_distinct", noun)
+                return draft
+        draft.aggregate = ("count", None)
+        return draft
+
+    func = None
+    if question.has("average", "mean", "avg"):
+        func = "avg"
+    elif question.has("median"):
+        func = "median"
+    elif question.wh == "how much" or (total and superlative is None):
+        func = "sum"
+    if func is not None:
+        measure = _measure(question, link, draft)
+        if measure is not None and measure.dtype != "date" and not _yearish(measure):
+            if superlative is not None and asked is not None and asked.position != measure.position:
+                _rank_groups(question, draft, asked, func, measure, superlative[1])
+                return draft
+            draft.aggregate = (func, measure)
+            return draft
+        if func == "sum" and question.has("total number", "total count", "in total", "total of"):
+            draft.aggregate = ("count", None)
+            return draft
+
+    if superlative is not None:
+        return _plan_superlative(question, link, draft, asked, entity, superlative, total)
+
+    first_last = _first_last(question)
+    if first_last is not None:
+        target = asked or (_person_column(sheet, exclude) if question.wh == "who" else _key_column(sheet, exclude))
+        _row_order(draft, first_last, target, question.limit or 1)
+        return draft
+
+    if question.wh in ("list", "name") or question.has("what are", "which are", "what were", "which were"):
+        if asked is not None and not draft.filters:
+            draft.distinct = asked
+            return draft
+    return _lookup(draft, asked)
+
+
+def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: ColumnInfo | None, entity: bool,
+                      superlative: tuple[int, str], total: bool) -> _Draft:
+    """"Which team scored the most goals?", "what is the highest score?", "top 3 sectors by total"."""
+    sheet, cols = link.sheet, link.sheet.columns
+    exclude = set(draft.filter_cols)
+    pos, word = superlative
+    measure = _measure(question, link, draft, after=pos)
+    if measure is None or (asked is not None and measure.position == asked.position and not _quantity(measure)):
+        measure = _implied(word, cols, exclude) or measure
+    if measure is not None and not _quantity(measure):
+        measure = None
+    # "What is the highest score?" asks for the value; "which team ..." / "what team ..." for a row.
+    head_words = [w for w in question.words[question.head[0] : question.head[1]] if w not in _SUPERLATIVES]
+    asks_value = asked is not None and measure is not None and asked.position == measure.position
+    if not asks_value and question.wh == "what" and asked is None and measure is not None:
+        asks_value = not head_words or any(m.column is measure and question.in_head(m.start) for m in link.columns)
+    if asks_value and question.limit is None:
+        assert measure is not None
+        draft.aggregate = ("max" if _sort_dir(word, measure) else "min", measure)
+        return draft
+    target = asked if asked is not None and (measure is None or asked.position != measure.position) else None
+    if target is None:
+        skip = exclude | ({measure.position} if measure is not None else set())
+        target = _person_column(sheet, skip) if question.wh == "who" else _key_column(sheet, skip)
+    counted = _counted_after(question, link, pos)
+    if target is not None and (counted or (measure is None and target.repeats)):
+        draft.group_by, draft.aggregate = target, ("count", None)
+        draft.sort_by, draft.descending = "value", _SUPERLATIVES[word][0]
+        draft.limit = question.limit or 1
+        return draft
+    if measure is None and word in ("recent", "latest", "newest", "earliest", "oldest"):
+        _row_order(draft, "last" if word in ("recent", "latest", "newest") else "first", target, question.limit or 1)
+        return draft
+    measure = measure or _fallback_measure(cols, exclude)
+    if measure is None:
+        return _lookup(draft, target)
+    if target is not None and total and target.repeats and measure.numeric:
+        _rank_groups(question, draft, target, "sum", measure, word)
+        return draft
+    draft.sort_by, draft.descending = measure.name, _sort_dir(word, measure)
+    draft.limit = question.limit or 1
+    draft.select = [target] if target is not None else []
+    return draft
+
+
+def _among(question: _Question, link: _Link) -> ColumnInfo | None:
+    """"Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
+    counts: dict[int, int] = {}
+    for m in link.values:
+        if m.exact:
+            counts[m.column.position] = counts.get(m.column.position, 0) + 1
+    multi = [p for p, n in counts.items() if n >= 2]
+    if not multi:
+        return None
+    if not set(question.words) & (_COMPARATIVES_DESC | _COMPARATIVES_ASC | _EARLIER | _LATER):
+        return None
+    if question.wh in ("how many", "how much", "number of") or not (question.wh in _ENTITY_WH or question.wh == "what" or question.has("or")):
+        return None
+    return next(c for c in link.sheet.columns if c.position == multi[0])
+
+
+def _choose_among(question: _Question, link: _Link, draft: _Draft, among: ColumnInfo) -> _Draft:
+    """Rank only the named values of `among` and answer with the winner."""
+    words = set(question.words)
+    descending = not (words & _COMPARATIVES_ASC) or bool(words & _COMPARATIVES_DESC and not words & _COMPARATIVES_ASC)
+    measure = _measure(question, link, draft, skip=among)
+    if measure is None:
+        for word in question.words:
+            measure = _implied(word, link.sheet.columns, draft.filter_cols)
+            if measure is not None:
+                descending = _sort_dir(word, measure)
+                break
+    if measure is not None:
+        if among.repeats and measure.numeric:
+            draft.group_by, draft.aggregate = among, ("sum", measure)
+            draft.sort_by, draft.descending, draft.limit = "value", descending, 1
+            return draft
+        draft.sort_by, draft.descending, draft.limit = measure.name, descending, 1
+        draft.select = [among]
+        return draft
+    if among.repeats:
+        draft.group_by, draft.aggregate = among, ("count", None)
+        draft.sort_by, draft.descending, draft.limit = "value", descending, 1
+        return draft
+    if words & (_EARLIER | _LATER):
+        _row_order(draft, "first" if words & _EARLIER else "last", among, 1)
+        return draft
+    fallback = _fallback_measure(link.sheet.columns, draft.filter_cols)
+    if fallback is not None:
+        draft.sort_by, draft.descending, draft.limit = fallback.name, descending, 1
+    draft.select = [among]
+    return draft
+
+
+def _counted_after(question: _Question, link: _Link, pos: int) -> bool:
+    """"led the most rounds", "the most titles": the ranked thing is a count of rows, not a quantity."""
+    words = question.words
+    if pos + 1 >= len(words):
+        return False
+    after = [m for m in link.columns if m.start == pos + 1]
+    if after:
+        return all(not _quantity(m.column) for m in after)
+    nouns = ("times", "wins", "titles", "entries", "rows", "records", "appearances", "releases", "matches", "events")
+    return words[pos + 1] in nouns
+
+
+def _fallback_measure(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInfo | None:
+    """Nothing named to rank by: a "Total" column, else the last plain quantity."""
+    quantities = [c for c in cols if c.numeric and c.position not in exclude and not _rank_like(c) and not _yearish(c)]
+    totals = [c for c in quantities if "total" in c.words]
+    if totals:
+        return totals[0]
+    return quantities[-1] if quantities else None
+
+
+def _rank_groups(question: _Question, draft: _Draft, group: ColumnInfo, func: str, measure: ColumnInfo, word: str) -> None:
+    draft.group_by, draft.aggregate = group, (func, measure)
+    draft.sort_by, draft.descending = "value", _sort_dir(word, measure)
+    draft.limit = question.limit or 1
+
+
+def _first_last(question: _Question) -> str | None:
+    """"first" or "last" in row order (not "first place"); "top/bottom of the list"."""
+    words = question.words
+    if question.has("top of the list", "top of the table", "top of the chart", "listed first", "listed at the top"):
+        return "first"
+    if question.has("bottom of the list", "bottom of the table", "bottom of the chart", "listed last"):
+        return "last"
+    for i, word in enumerate(words):
+        if word in ("first", "last", "final") and not _ordinal_forms(words, i):
+            return "first" if word == "first" else "last"
+    return None
+
+
+def _row_order(draft: _Draft, which: str, target: ColumnInfo | None, limit: int) -> None:
+    """First or last rows: the row order itself, or a column that follows it."""
+    cols = draft.sheet.columns
+    draft.select = [target] if target is not None else []
+    draft.limit = limit
+    dated = [c for c in cols if c.trend and c.position not in draft.filter_cols and _yearish(c)]
+    if dated and dated[0].trend == "down":  # newest first: "the first" is the earliest, at the bottom
+        draft.sort_by, draft.descending = dated[0].name, which == "last"
+        return
+    if which == "first":
+        return  # rows come in sheet order
+    ordered = [c for c in cols if c.trend and c.strict] or [c for c in cols if c.trend]
+    if ordered:
+        draft.sort_by, draft.descending = ordered[0].name, ordered[0].trend == "up"
+
+
+def _lookup(draft: _Draft, asked: ColumnInfo | None) -> _Draft:
+    """The asked column of the rows the filters pick."""
+    target = asked if asked is not None and asked.position not in draft.filter_cols else None
+    target = target or _key_column(draft.sheet, draft.filter_cols)
+    draft.select = [target] if target is not None else []
+    draft.limit = LOOKUP_LIMIT
+    return draft
+
+
+# -- describing ----------------------------------------------------------------------------------
+
+
+def _describe_filters(filters: Sequence[Filter]) -> str:
+    symbols = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "contains": "contains"}
+    parts = []
+    for f in filters:
+        if f.op == "year":
+            parts.append(f"{f.column} in {f.value}")
+        elif f.op == "in":
+            parts.append(f"{f.column} is one of {', '.join(map(str, f.value))}")  # type: ignore[arg-type]
+        elif f.op == "between":
+            low, high = f.value  # type: ignore[misc]
+            parts.append(f"{f.column} between {low} and {high}")
+        else:
+            parts.append(f"{f.column} {symbols[f.op]} {f.value}")
+    return " where " + " and ".join(parts) if parts else ""
+
+
+def _describe(op: TableOp, sheet: SheetInfo) -> str:
+    """One plain sentence: "Sum of Amount Raised (USD) where Country = Canada and Date in 2021 (funding_rounds.csv)."""
+    where = _describe_filters(op.filters)
+    names = {"sum": "Sum", "avg": "Average", "median": "Median", "min": "Minimum", "max": "Maximum",
+             "count": "Count", "count_distinct": "Number of distinct"}  # fmt: skip
+    if op.distinct is not None:
+        text = f"Distinct values of {op.distinct}{where}"
+    elif op.aggregate is not None or op.group_by is not None:
+        agg = op.aggregate or Aggregate(func="count")
+        if agg.func == "count" and agg.column is None:
+            what = "Number of rows"
+        elif agg.func == "count_distinct":
+            what = f"Number of distinct {agg.column}"
+        else:
+            what = f"{names[agg.func]} of {agg.column}"
+        if op.group_by is not None:
+            what = f"{what} per {op.group_by}"
+            if op.limit is not None:
+                rank = "highest" if op.descending else "lowest"
+                what = f"{what}, the {op.limit} {rank}" if op.limit > 1 else f"{what}, the {rank}"
+        text = what + where
+    else:
+        shown = ", ".join(op.select) if op.select else "rows"
+        text = f"{shown} of the rows{where}" if where else shown
+        if op.sort_by is not None:
+            order = "highest" if op.descending else "lowest"
+            text += f" with the {order} {op.sort_by}" + (f" (top {op.limit})" if op.limit and op.limit > 1 else "")
+        elif op.limit is not None and op.limit < LOOKUP_LIMIT:
+            text += f", the first {op.limit}" if op.limit > 1 else ", the first one"
+        text = text[0].upper() + text[1:]
+    return f"{text} ({sheet.label})."
+
+
+# -- follow-ups ------------------------------------------------------------------------------------
+
+_FOLLOW_UP_RE = re.compile(
+    r"^\s*(?:and\b|but\b|what about\b|how about\b|same\b|the same\b|now\b|also\b|then\b|and what about\b|"
+    r"what of\b|for\b|in\b|only\b|just\b|the year (?:before|after)\b|(?:the )?(?:previous|next|following) year\b)",
+    re.IGNORECASE,
+)
+_YEAR_SHIFT_RE = re.compile(
+    r"\b(?:the\s+)?(?:year\s+(before|after|earlier|later)|(previous|prior|next|following)\s+year|(a|one)\s+year\s+(earlier|later))\b",
+    re.IGNORECASE,
+)
+
+
+def _is_follow_up(question: str, history: Sequence[tuple[str, str]]) -> bool:
+    if not history:
+        return False
+    words = _tokens(question)
+    return bool(_FOLLOW_UP_RE.match(question) or _YEAR_SHIFT_RE.search(question)) and len(words) <= 10
+
+
+class OfflinePlanner:
+    """Deterministic rules over the question and the schema: no model, no network, same answer every time."""
+
+    name = "offline"
+
+    def plan(self, question: str, schema: RoomSchema, history: Sequence[tuple[str, str]] = ()) -> Plan:
+        """The plan of `question` (a follow-up is first rewritten from the conversation)."""
+        standalone = self.standalone(question, schema, history)
+        steps, reasoning = self._steps(standalone, schema)
+        if standalone != question.strip():
+            reasoning = f'Read as "{standalone}". {reasoning}'
+        return Plan(question=question, standalone_question=standalone, steps=steps, reasoning=reasoning,
+                    planner=self.name)  # fmt: skip
+
+    # -- the conversation ----------------------------------------------------------------------
+
+    def standalone(self, question: str, schema: RoomSchema, history: Sequence[tuple[str, str]] = ()) -> str:
+        """The question with a follow-up resolved against the previous questions (rules, not a model)."""
+        question = question.strip()
+        if not _is_follow_up(question, history):
+            return question
+        previous = history[-1][0].strip()
+        # The previous question may itself have been a follow-up: resolve the chain first.
+        previous = self.standalone(previous, schema, history[:-1])
+        return _rewrite(question, previous, schema)
+
+    # -- steps -----------------------------------------------------------------------------------
+
+    def _steps(self, question: str, schema: RoomSchema) -> tuple[list[TableStep | SearchStep], str]:
+        read = _read_question(question)
+        links = [_link(read, sheet) for sheet in schema.sheets if sheet.columns]
+        best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
+        # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
+        only_sheet = len(links) == 1 and not schema.documents
+        documents_asked = bool(set(read.words) & _DOCUMENT_WORDS) or _names_document(read, schema)
+        steps: list[TableStep | SearchStep] = []
+        reasons: list[str] = []
+        beyond = False
+        if best is not None and (best.score > 0 or only_sheet):
+            op = _plan_table(read, best).op()
+            reason = _describe(op, best.sheet)
+            steps.append(TableStep(op=op, reason=reason))
+            reasons.append(reason)
+            beyond = bool(schema.documents) and _asks_beyond_columns(read, best)
+        weak = best is None or best.score < WEAK_SIGNAL
+        if weak or documents_asked or beyond:
+            search = SearchStep(query=question, reason=_search_reason(weak, documents_asked or beyond))
+            if documents_asked or beyond or not steps:
+                steps.insert(0, search)
+                reasons.insert(0, search.reason)
+            else:
+                steps.append(search)
+                reasons.append(search.reason)
+        return steps, " ".join(reasons)
+
+
+def _search_reason(weak: bool, documents: bool) -> str:
+    if documents:
+        return "Search the documents' passages: the question asks for something the sheets do not hold as a column."
+    if weak:
+        return "Search the room's passages and rows: no sheet column or value clearly matches the question."
+    return "Search the room's passages too."
+
+
+def _names_document(question: _Question, schema: RoomSchema) -> bool:
+    """Whether the question names a PDF by a distinctive word of its title."""
+    for _, title in schema.documents:
+        stem = re.sub(r"\.[a-z0-9]+$", "", title.lower())
+        words = [w for w in _tokens(stem) if len(w) > 3 and w not in _STOP]
+        if any(w in question.words for w in words):
+            return True
+    return False
+
+
+def _asks_beyond_columns(question: _Question, link: _Link) -> bool:
+    """"Who is the CEO of Harvestquay?": the thing asked for ("CEO") names no column of the sheet."""
+    words = question.words
+    wh = next((i for i, w in enumerate(words) if w in ("what", "which", "who", "whom", "where", "when", "how")), -1)
+    if wh < 0:
+        return False
+    covered = {i for m in link.columns for i in range(m.start, m.end)} | {
+        i for v in link.values for i in range(v.start, v.end)
+    }
+    for i in range(wh + 1, min(len(words), wh + 6)):
+        word = words[i]
+        if i in covered:
+            return False
+        if word in _STOP or word in _SUPERLATIVES or _number(word) is not None or word in ("was", "is", "does"):
+            continue
+        if word in ("of", "for"):
+            break
+        return True  # a content word before the subject that is neither a column nor a value
+    return False
+
+
+def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:
+    """The previous question with the follow-up's new values put in place of the old ones."""
+    prev_q = _read_question(previous)
+    new_q = _read_question(question)
+    text = previous
+    # "the year before" / "the year after": shift the previous question's year.
+    shift = _YEAR_SHIFT_RE.search(question)
+    if shift:
+        direction = (shift.group(1) or shift.group(2) or shift.group(4) or "").lower()
+        delta = -1 if direction in ("before", "earlier", "previous", "prior") else 1
+        years = [w for w in prev_q.words if _YEAR_RE.fullmatch(w)]
+        if years:
+            old = years[-1]
+            return re.sub(rf"\b{old}\b", str(int(old) + delta), text, count=1)
+    changed = False
+    for sheet in schema.sheets:
+        new_link = _link(new_q, sheet)
+        old_link = _link(prev_q, sheet)
+        for mention in new_link.values:
+            old = next((m for m in old_link.values if m.column.position == mention.column.position), None)
+            new_words = question_words(question, mention, new_q)
+            if old is not None:
+                old_text = _span_text(previous, prev_q, old)
+                if old_text:
+                    text = _replace_words(text, old_text, new_words)
+                    changed = True
+                    continue
+            text = _append(text, f"for {new_words}")
+            changed = True
+        if changed:
+            break
+    # A new year replaces the old one ("and in 2020?").
+    new_years = [w for w in new_q.words if _YEAR_RE.fullmatch(w)]
+    old_years = [w for w in prev_q.words if _YEAR_RE.fullmatch(w)]
+    if new_years:
+        if old_years:
+            text = re.sub(rf"\b{old_years[-1]}\b", new_years[-1], text, count=1)
+        else:
+            text = _append(text, f"in {new_years[-1]}")
+        changed = True
+    if not changed:
+        # Nothing to substitute: keep the conversation's subject with the new words.
+        return f"{previous.rstrip(' ?.')} — {question}"
+    return text
+
+
+def question_words(question: str, mention: _ValueMention, read: _Question) -> str:
+    """The words of the question a mention spans, as the user wrote them (the value itself if exact)."""
+    if mention.exact and len(mention.values) == 1:
+        return mention.values[0]
+    return _span_text(question, read, mention) or " ".join(read.words[mention.start : mention.end])
+
+
+def _span_text(text: str, read: _Question, mention: _ValueMention) -> str:
+    """The original text of a mention's words (found again, case- and punctuation-insensitively)."""
+    words = read.words[mention.start : mention.end]
+    pattern = r"\W+".join(re.escape(w) for w in words)
+    found = re.search(rf"(?<!\w){pattern}(?!\w)", _fold(text))
+    if found is None:
+        return ""
+    folded = _fold(text)
+    # _fold keeps lengths except for dropped accents and "'s"; fall back to the folded words then.
+    if len(folded) == len(text):
+        return text[found.start() : found.end()]
+    return found.group(0)
+
+
+def _replace_words(text: str, old: str, new: str) -> str:
+    return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new.replace("\\", "\\\\"), text, count=1, flags=re.IGNORECASE)
+
+
+def _append(text: str, words: str) -> str:
+    stripped = text.rstrip()
+    end = stripped[-1] if stripped and stripped[-1] in "?.!" else ""
+    body = stripped[:-1] if end else stripped
+    return f"{body} {words}{end}"
