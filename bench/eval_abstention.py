@@ -1,0 +1,96 @@
+"""FinanceBench abstention: ask each question in its company's room and in another company's room.
+
+Usage: python bench/eval_abstention.py ../shared/eval [--chunk-chars 1200 --overlap 200]
+
+Uses the rooms bench/eval_retrieval.py built (run it first with the same chunk settings). For each
+question it records the offline answer in the right room (abstained? cited the evidence page?) and in
+a wrong room (abstained?), checks that every citation resolves to a real page whose text holds the
+quote, and sweeps the synthesizer's coverage threshold (the share of the question's content words the
+best passage must hold) to show the trade-off the shipped MIN_COVERAGE sits on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.eval_retrieval import evidence_pages, load_questions, open_database  # noqa: E402
+from core.config import Settings  # noqa: E402
+from core.db import Database  # noqa: E402
+from core.qa import ask  # noqa: E402
+from core.synth import MIN_COVERAGE, coverage  # noqa: E402
+from core.workbench import Workbench  # noqa: E402
+
+THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+
+
+def run(wb: Workbench, question: str, room: str) -> tuple[dict, float]:
+    """The ask result and the best passage coverage its evidence offered."""
+    best, result = 0.0, {}
+    for event in ask(wb, question, room):
+        if event.type == "evidence":
+            best = max((coverage(question, e.content) for e in event.evidence if e.kind != "table"), default=0.0)
+        if event.type == "done":
+            result = event.result or {}
+    return result, best
+
+
+def resolves(wb: Workbench, result: dict) -> bool:
+    """Every page citation's quote is found on that page of that document."""
+    with wb.db.connection() as conn:
+        for c in result["citations"]:
+            row = conn.execute("SELECT text FROM pages WHERE document_id = %s AND page_number = %s",
+                               (c["document_id"], c["page"])).fetchone()
+            if row is None or (c.get("quote") or "") not in row[0]:
+                return False
+    return True
+
+
+def main() -> None:
+    """Print abstention rates in the right and wrong rooms, cited page-hit and citation integrity."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("eval_dir", type=Path)
+    parser.add_argument("--chunk-chars", type=int, default=Settings().chunk_chars)
+    parser.add_argument("--overlap", type=int, default=Settings().chunk_overlap)
+    parser.add_argument("--home", type=Path, default=Path(".workbench/eval"))
+    args = parser.parse_args()
+
+    questions = load_questions(args.eval_dir)
+    url = open_database(args.home, f"financebench_c{args.chunk_chars}_o{args.overlap}", None)
+    wb = Workbench(Settings.from_env({"DATABASE_URL": url}), db=Database(url))
+    companies = sorted({q["company"] for q in questions})
+    right, wrong = [], []
+    cited_hits = integrity = 0
+    for i, q in enumerate(questions):
+        result, best = run(wb, q["question"], q["company"])
+        right.append(best)
+        cited = {(c["title"], c["page"]) for c in result["citations"]}
+        cited_hits += bool(cited & evidence_pages(q))
+        integrity += resolves(wb, result)
+        other = companies[(companies.index(q["company"]) + 1 + i) % len(companies)]
+        if other == q["company"]:
+            other = companies[(companies.index(other) + 1) % len(companies)]
+        _, best_wrong = run(wb, q["question"], other)
+        wrong.append(best_wrong)
+    n = len(questions)
+    print(f"FinanceBench dev, {n} questions, offline synthesizer (shipped MIN_COVERAGE = {MIN_COVERAGE})")
+    print("threshold  abstain(right room)  abstain(wrong room)")
+    sweep = {}
+    for t in THRESHOLDS:
+        r = sum(c < t for c in right) / n
+        w = sum(c < t for c in wrong) / n
+        sweep[t] = (r, w)
+        print(f"  {t:.1f}      {r:.3f}                {w:.3f}")
+    print(f"answers citing an evidence page (right room, shipped threshold): {cited_hits}/{n}")
+    print(f"answers whose every citation resolves verbatim: {integrity}/{n}")
+    print(json.dumps({"questions": n, "min_coverage": MIN_COVERAGE,
+                      "sweep": {str(t): {"abstain_right": r, "abstain_wrong": w} for t, (r, w) in sweep.items()},
+                      "cited_evidence_page": cited_hits, "citations_resolve": integrity}))
+
+
+if __name__ == "__main__":
+    main()
