@@ -125,6 +125,7 @@ _QUOTES = str.maketrans({"‘": "'", "’": "'", "´": "'", "`": "'", "“": '"'
 _TOKEN_RE = re.compile(r"(?<![a-z0-9])\.[0-9]+|[a-z0-9]+(?:\.[0-9]+)?")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _YEAR_RE = re.compile(r"1[5-9]\d\d|20\d\d")
+_ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
 
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -132,7 +133,10 @@ _NUMBER_WORDS = {
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "hundred": 100,
 }  # fmt: skip
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
+_SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9}
+# "$5m", "£1.2bn", "$450k": a money amount's short scale (a bare "80 m" stays metres).
+_MONEY_SCALE_RE = re.compile(r"[$£€¥]\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b")
+_MONEY_SCALE_WORDS = {"k": "thousand", "m": "million", "mm": "million", "mn": "million", "b": "billion", "bn": "billion"}
 _ORDINALS = {
     "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th",
     "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
@@ -160,6 +164,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "amount": ("amount", "raised", "funding", "value", "usd"),
     "funding": ("amount", "raised", "funding", "usd"),
     "money": ("amount", "raised", "funding", "usd", "value", "revenue", "price"),
+    "size": ("size", "amount", "value"),
     "invest": ("amount", "raised", "funding", "investment"),
     "year": ("year", "season", "date"),
     "date": ("date", "year", "day"),
@@ -264,7 +269,7 @@ _SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "earliest": (False, ("date", "year", "season")), "least": (False, ()), "lowest": (False, ()),
     "smallest": (False, ("area", "size", "population", "capacity")), "fewest": (False, ()), "minimum": (False, ()),
     "min": (False, ()), "shortest": (False, ("length", "duration", "distance", "time", "height")),
-    "worst": (False, ()), "less": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
+    "worst": (False, ()), "less": (False, ()), "fewer": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
     "lightest": (False, ("weight",)), "busiest": (True, ("passenger", "traffic")),
     "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
 }  # fmt: skip
@@ -292,6 +297,7 @@ _POST_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("or", "high
                      ("or", "less"): "le", ("or", "fewer"): "le", ("or", "lower"): "le", ("or", "below"): "le",
                      ("plus",): "ge", ("or", "later"): "ge", ("or", "earlier"): "le"}  # fmt: skip
 
+_AGGREGATE_WORDS = frozenset("median average mean sum total count number".split())
 _TOTAL_WORDS = frozenset("total overall combined altogether cumulative cumulatively sum together all-time".split())
 # Words that point at prose documents rather than a table.
 _DOCUMENT_WORDS = frozenset(
@@ -305,14 +311,16 @@ def _fold(text: str) -> str:
     """Lower-case, accents and typographic quotes removed: the form every comparison uses."""
     text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
     text = "".join(c for c in text if not unicodedata.combining(c))
-    text = re.sub(r"'s\b", "", text.lower())
-    # "10,000" is one number; "$1.2m" and "1.2 million" read the same below.
+    text = re.sub(r"\b(\d{3}0)'s\b", r"\1s", text.lower())  # "the 1990's" is a decade, not a possessive
+    text = re.sub(r"'s\b", "", text)
+    # "10,000" is one number; "$1.2m" reads as "1.2 million".
+    text = _MONEY_SCALE_RE.sub(lambda m: f"{m.group(1)} {_MONEY_SCALE_WORDS[m.group(2)]}", text)
     return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
 
 def _tokens(text: str) -> list[str]:
-    """Words and numbers of a text, folded."""
-    return _TOKEN_RE.findall(_fold(text))
+    """Words and numbers of a text, folded ("8th" reads as "8")."""
+    return [_ORDINAL_SUFFIX_RE.sub("", t) for t in _TOKEN_RE.findall(_fold(text))]
 
 
 def _stem(word: str) -> str:
@@ -398,6 +406,13 @@ class ColumnInfo:
                         seen.add(gram)
                         found.setdefault(gram, []).extend(values)
         return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def prose(self) -> bool:
+        """Whether the values are sentences (notes, remarks) rather than names: words inside them are no filter."""
+        if not self.values:
+            return False
+        return sum(len(_tokens(v)) for v in self.values) > 6 * len(self.values)
 
     @cached_property
     def numbers(self) -> tuple[float, ...]:
@@ -533,6 +548,11 @@ class _ValueMention:
     values: tuple[str, ...]
     exact: bool  # the words are a whole value (else they are inside the values listed)
 
+    @property
+    def resolved(self) -> bool:
+        """Whether the words name one value ("royal" -> "Nelson Royal"), so one thing is meant."""
+        return self.exact or len(self.values) == 1
+
 
 @dataclass
 class _Comparison:
@@ -605,21 +625,33 @@ def _read_question(text: str) -> _Question:
 
 
 def _read_wh(question: _Question) -> None:
+    """The question word ("how many", "which"...) and the words after it that name what is asked about."""
     words = question.words
-    for i in range(len(words)):
-        for phrase in _WH_PHRASES:
-            if tuple(words[i : i + len(phrase)]) == phrase:
-                question.wh = " ".join(phrase) if phrase[0] in ("how", "number") else phrase[0]
-                start = i + len(phrase)
-                while start < len(words) and words[start] in _HEAD_SKIP:
-                    start += 1
-                end = start
-                while end < len(words) and end - start < 4 and words[end] not in _STOP:
-                    if end > start and (words[end].endswith(("ed", "ing")) or end in question.used):
-                        break
-                    end += 1
-                question.head = (start, end)
-                return
+    start = 0  # no question word ("top 3 sectors by ..."): what is asked about comes first
+    found = next(((i, p) for i in range(len(words)) for p in _WH_PHRASES if tuple(words[i : i + len(p)]) == p), None)
+    if found is not None:
+        i, phrase = found
+        question.wh = " ".join(phrase) if phrase[0] in ("how", "number") else phrase[0]
+        start = i + len(phrase)
+        # "what is the (total) number of X" asks what "how many X" asks.
+        k = start
+        while k < len(words) and words[k] in ("is", "was", "are", "were", "the", "total", "me"):
+            k += 1
+        if question.wh in ("what", "tell") and words[k : k + 2] == ["number", "of"]:
+            question.wh, start = "number of", k + 2
+    while start < len(words) and (
+        words[start] in _HEAD_SKIP or words[start] in _SUPERLATIVES or start in question.used
+        or words[start] in ("first", "last", "final", "next", "only")
+    ):  # fmt: skip
+        start += 1
+    end = start
+    while end < len(words) and end - start < 2 and words[end] not in _STOP:
+        if end > start and (words[end].endswith(("ed", "ing")) or end in question.used):
+            break
+        end += 1
+        if words[end - 1] in ("times", "time"):
+            break
+    question.head = (start, end)
 
 
 def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
@@ -637,6 +669,14 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
 def _read_comparisons(question: _Question) -> None:
     """"more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
     words = question.words
+    for k, word in enumerate(words):
+        decade = re.fullmatch(r"(1[5-9]\d0|20\d0)s", word)
+        if decade:
+            start = int(decade.group(1))
+            # "the 1900s" is a century, "the 1990s" a decade.
+            end = start + (99 if start % 100 == 0 and start != 2000 else 9)
+            question.comparisons.append(_Comparison(k, k + 1, "between", (float(start), float(end))))
+            question.used.add(k)
     i = 0
     while i < len(words):
         if words[i] == "between" or (words[i] == "from" and _number_at(words, i + 1) is not None):
@@ -738,7 +778,7 @@ def _column_mentions(question: _Question, sheet: SheetInfo) -> list[_ColumnMenti
             forms = _forms(stem)
             if forms & set(content):
                 score = 0.5 + 0.3 / len(content)
-            elif any(w in content for f in forms for w in _SYNONYMS.get(f, ())):
+            elif any(w in words for f in forms for w in _SYNONYMS.get(f, ())):
                 score = 0.45
             else:
                 continue
@@ -754,7 +794,7 @@ def _ordinal_forms(words: list[str], i: int) -> list[str]:
     before = words[i - 1] if i > 0 else ""
     after = words[i + 1] if i + 1 < len(words) else ""
     if before in _PLACE_BEFORE or after in _PLACE_AFTER:
-        return [_ORDINALS[word], str(list(_ORDINALS).index(word) + 1)]
+        return [str(list(_ORDINALS).index(word) + 1)]
     return []
 
 
@@ -797,8 +837,8 @@ def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_Column
                         continue
                     if span[-1] in _SUPERLATIVES or span[0] in _SUPERLATIVES:
                         continue
-                    values = tuple(v for v in ngrams[span] if len(_tokens(v)) <= 4 * (j - i) + 2)
-                    if not values or len(values) > max(3, 0.9 * col.n_distinct):
+                    values = ngrams[span]
+                    if col.prose or len(values) > max(3, 0.9 * col.n_distinct):
                         continue  # long prose, or a word nearly every value shares: not a filter
                     score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
                     candidates.append((score, _ValueMention(col, i, j, values, False)))
@@ -841,11 +881,30 @@ def _yearish(col: ColumnInfo) -> bool:
     return col.numeric and len(numbers) >= 2 and all(n.is_integer() and 1800 <= n <= 2100 for n in numbers)
 
 
+def _numberish(col: ColumnInfo) -> bool:
+    """Text cells that mostly start with a number ("113.6 m", "6'3\""): measures written with units."""
+    return bool(col.values) and sum(1 for v in col.values if v[:1].isdigit()) * 2 > len(col.values)
+
+
+def _addable(col: ColumnInfo) -> bool:
+    """Numbers to add or average: numeric cells, or text cells that are mostly plain numbers."""
+    return col.numeric or (col.dtype == "text" and bool(col.values) and len(col.numbers) * 2 > len(col.values))
+
+
+_CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?")
+
+
 def _quantity(col: ColumnInfo) -> bool:
-    """Numbers to add or rank: numeric cells, dates, or text cells that are mostly numbers."""
+    """Numbers to rank: numeric cells, dates, text cells that are mostly numbers, or clock times ("1:17.41")."""
     if col.numeric or col.dtype == "date":
         return True
-    return bool(col.values) and len(col.numbers) * 2 > len(col.values)
+    if not col.values:
+        return False
+    if len(col.numbers) * 2 > len(col.values):
+        return True
+    # Times written alike ("1:17.41") sort as text in the right order.
+    clocks = [v for v in col.values if _CLOCK_RE.fullmatch(v.strip())]
+    return len(clocks) * 10 >= len(col.values) * 9 and len({len(v.strip()) for v in clocks}) == 1
 
 
 def _link(question: _Question, sheet: SheetInfo) -> _Link:
@@ -911,10 +970,11 @@ def _asked_column(question: _Question, link: _Link, exclude: set[int]) -> Column
         wanted = ("year", "season") if set(head_words) & {"year", "season"} else _WHEN_WORDS
         found = next((m.column for m in head if _yearish(m.column)), None) or _by_words(cols, wanted, exclude)
         found = found or next((c for c in cols if c.dtype == "date" and c.position not in exclude), None)
+        found = found or next((c for c in cols if _yearish(c) and c.position not in exclude), None)
         if found is not None:
             return found
     if wh in ("who", "whom", "whose", "whos"):
-        found = next((m.column for m in head if m.column.dtype == "text" and not _quantity(m.column)), None)
+        found = next((m.column for m in head if set(m.column.words) & _WHO_WORDS and not _quantity(m.column)), None)
         return found or _person_column(link.sheet, exclude)
     if wh == "where":
         found = next((c for c in cols if c.position not in exclude and set(c.words) & _WHERE_WORDS), None)
@@ -958,6 +1018,11 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
     cols = link.sheet.columns
     by_column: dict[int, list[_ValueMention]] = {}
     for mention in link.values:
+        if _excluded(question, mention):
+            # "Other than Kyle Anderson, who ...": every row but that value's.
+            for value in mention.values:
+                draft.filters.append(Filter(column=mention.column.name, op="ne", value=value))
+            continue
         by_column.setdefault(mention.column.position, []).append(mention)
     for pos, mentions in by_column.items():
         col = mentions[0].column
@@ -994,6 +1059,20 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
         draft.filter_cols.add(col.position)
 
 
+_EXCLUDING = (("other", "than"), ("besides",), ("aside", "from"), ("apart", "from"), ("except",), ("excluding",),
+              ("except", "for"), ("not", "counting"), ("beside",))  # fmt: skip
+
+
+def _excluded(question: _Question, mention: _ValueMention) -> bool:
+    """Whether the question sets a value aside ("other than X", "besides X") rather than asking about it."""
+    words = question.words
+    for phrase in _EXCLUDING:
+        n = len(phrase)
+        if tuple(words[max(0, mention.start - n) : mention.start]) == phrase:
+            return True
+    return False
+
+
 def _comparison_column(link: _Link, comparison: _Comparison, draft: _Draft) -> ColumnInfo | None:
     """The column a comparison is about: named next to it, a year column for years, else the one that fits."""
     cols = link.sheet.columns
@@ -1022,7 +1101,9 @@ def _comparison_column(link: _Link, comparison: _Comparison, draft: _Draft) -> C
     if fits:
         totals = [c for c in fits if "total" in c.words]
         return (totals or fits)[0]
-    return None
+    # Too many values to know their range: the one plain quantity of the sheet, if there is one.
+    plain = [c for c in cols if c.numeric and not c.values and not _yearish(c) and not _rank_like(c)]
+    return plain[0] if len(plain) == 1 else None
 
 
 def _measure(question: _Question, link: _Link, draft: _Draft, after: int = -1, skip: ColumnInfo | None = None) -> ColumnInfo | None:
@@ -1032,21 +1113,29 @@ def _measure(question: _Question, link: _Link, draft: _Draft, after: int = -1, s
         m for m in link.columns
         if _quantity(m.column) and m.column.position not in draft.filter_cols and m.column is not skip
     ]  # fmt: skip
+    money = _money_column(question, cols)
     if after >= 0:
         later = [m for m in mentions if m.start > after]
         if later:
             first = min(m.start for m in later)
             return max((m for m in later if m.start == first), key=lambda m: m.score).column
+        if money is not None:
+            return money
+        if any(m.start > after for m in link.columns):
+            return None  # "the most titles": what follows is named but is no quantity
     if mentions:
         return max(mentions, key=lambda m: (m.score, -m.start)).column
-    # Money words point at the currency column.
-    if question.has("how much", "raised", "raise", "money", "funding", "invested"):
-        money = [c for c in cols if c.dtype == "currency"] or [
-            c for c in cols if c.numeric and set(c.words) & {"amount", "raised", "total", "funding", "usd"}
-        ]
-        if money:
-            return money[0]
-    return None
+    return money
+
+
+def _money_column(question: _Question, cols: Sequence[ColumnInfo]) -> ColumnInfo | None:
+    """Money words ("how much", "raised", "funding") point at the currency column."""
+    if not question.has("how much", "raised", "raise", "money", "funding", "invested", "spent", "cost"):
+        return None
+    money = [c for c in cols if c.dtype == "currency"] or [
+        c for c in cols if c.numeric and set(c.words) & {"amount", "raised", "total", "funding", "usd"}
+    ]
+    return money[0] if money else None
 
 
 def _superlative(question: _Question) -> tuple[int, str] | None:
@@ -1055,7 +1144,9 @@ def _superlative(question: _Question) -> tuple[int, str] | None:
     for i, word in enumerate(words):
         if word not in _SUPERLATIVES or i in question.used:
             continue
-        if word in ("more", "less"):
+        if word in ("more", "less", "fewer"):
+            if question.has("than any other", "than any others", "than all the other", "than anyone else", "than any"):
+                return i, "most" if word == "more" else "least"  # "more gold medals than any other"
             continue  # comparatives rank only among named things (see _among)
         if word in ("top", "best", "worst") and i + 1 < len(words) and words[i + 1] in ("of", "and"):
             if question.has("top of the list", "top of the table", "top of the chart"):
@@ -1093,7 +1184,27 @@ _EARLIER = frozenset("earlier earliest first before sooner older oldest previous
 _LATER = frozenset("later latest last after newer newest recent".split())
 
 
+_SUMMARY_RE = re.compile(r"(?:(?:grand|team|overall)\s+)?totals?\b.{0,20}|sum|overall|all", re.IGNORECASE)
+
+
 def _plan_table(question: _Question, link: _Link) -> _Draft:
+    """The TableOp for a question over the chosen sheet, leaving out summary rows when computing."""
+    draft = _plan_rows(question, link)
+    if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
+        _skip_summary_rows(draft)
+    return draft
+
+
+def _skip_summary_rows(draft: _Draft) -> None:
+    """A "Total" row under the data is not one more row to count, add or rank: filter it out."""
+    texts = [c for c in draft.sheet.columns if c.dtype == "text" and c.position not in draft.filter_cols][:2]
+    for col in texts:
+        for value in col.values:
+            if _SUMMARY_RE.fullmatch(value.strip()):
+                draft.filters.append(Filter(column=col.name, op="ne", value=value))
+
+
+def _plan_rows(question: _Question, link: _Link) -> _Draft:
     """The TableOp for a question over the chosen sheet."""
     sheet = link.sheet
     draft = _Draft(sheet)
@@ -1117,15 +1228,37 @@ def _plan_table(question: _Question, link: _Link) -> _Draft:
     if among is not None:
         return _choose_among(question, link, draft, among)
 
+    neighbour = _neighbour(question, link)
+    if neighbour is not None and question.wh not in ("how many", "number of", "how much"):
+        col, value = neighbour
+        draft = _Draft(sheet, filters=[Filter(column=col.name, op="eq", value=value)], filter_cols={col.position})
+        asked = _asked_column(question, link, set()) or col
+        if question.wh in ("who", "whom", "whos") and asked.numeric:
+            asked = col
+        draft.select, draft.limit = [asked], LOOKUP_LIMIT
+        return draft
+
     counting = question.wh in ("how many", "number of", "how often") or question.has("count", "the number of")
+    span = _row_span(question, link) if counting else None
+    if span is not None:
+        col, values = span
+        draft = _Draft(sheet, filters=[Filter(column=col.name, op="in", value=list(values))], filter_cols={col.position})
+        draft.aggregate = ("count", None)
+        return draft
     if counting and superlative is None and not question.has("how many more", "how many less", "how many fewer"):
         noun = next((m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None)
         if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:
-            if _quantity(noun) and not _yearish(noun) and not _rank_like(noun) and noun.dtype != "date":
+            if _addable(noun) and not _yearish(noun) and not _rank_like(noun):
                 draft.aggregate = ("sum", noun)
                 return draft
-            if (_yearish(noun) or noun.repeats) and not question.has("times"):
+            if _yearish(noun) and not question.has("times"):
                 draft.aggregate = ("count_distinct", noun)
+                return draft
+        if noun is None and not question.has("times") and _one_row(link, draft):
+            # "How many goals did Ismail Isa score?": counting one row's rows says 1; its quantity is meant.
+            amount = _measure(question, link, draft) or _total_column(sheet.columns, exclude)
+            if amount is not None and amount.numeric and not _yearish(amount) and not _rank_like(amount):
+                draft.aggregate = ("sum", amount)
                 return draft
         draft.aggregate = ("count", None)
         return draft
@@ -1139,7 +1272,7 @@ def _plan_table(question: _Question, link: _Link) -> _Draft:
         func = "sum"
     if func is not None:
         measure = _measure(question, link, draft)
-        if measure is not None and measure.dtype != "date" and not _yearish(measure):
+        if measure is not None and _addable(measure) and not _yearish(measure):
             if superlative is not None and asked is not None and asked.position != measure.position:
                 _rank_groups(question, draft, asked, func, measure, superlative[1])
                 return draft
@@ -1152,17 +1285,17 @@ def _plan_table(question: _Question, link: _Link) -> _Draft:
     if superlative is not None:
         return _plan_superlative(question, link, draft, asked, entity, superlative, total)
 
-    first_last = _first_last(question)
+    first_last = _first_last(question, link)
     if first_last is not None:
         target = asked or (_person_column(sheet, exclude) if question.wh == "who" else _key_column(sheet, exclude))
-        _row_order(draft, first_last, target, question.limit or 1)
+        _row_order(draft, first_last, target, question.limit or 1, bool(set(words) & _POSITIONAL))
         return draft
 
     if question.wh in ("list", "name") or question.has("what are", "which are", "what were", "which were"):
-        if asked is not None and not draft.filters:
+        if asked is not None and (not draft.filters or (asked.repeats and asked.position not in draft.filter_cols)):
             draft.distinct = asked
             return draft
-    return _lookup(draft, asked)
+    return _lookup(draft, asked, link)
 
 
 def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: ColumnInfo | None, entity: bool,
@@ -1171,16 +1304,21 @@ def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: Co
     sheet, cols = link.sheet, link.sheet.columns
     exclude = set(draft.filter_cols)
     pos, word = superlative
-    measure = _measure(question, link, draft, after=pos)
+    measure = _measure(question, link, draft, after=pos, skip=asked if entity else None)
     if measure is None or (asked is not None and measure.position == asked.position and not _quantity(measure)):
         measure = _implied(word, cols, exclude) or measure
     if measure is not None and not _quantity(measure):
         measure = None
     # "What is the highest score?" asks for the value; "which team ..." / "what team ..." for a row.
     head_words = [w for w in question.words[question.head[0] : question.head[1]] if w not in _SUPERLATIVES]
-    asks_value = asked is not None and measure is not None and asked.position == measure.position
-    if not asks_value and question.wh == "what" and asked is None and measure is not None:
-        asks_value = not head_words or any(m.column is measure and question.in_head(m.start) for m in link.columns)
+    # "what is the highest score?" asks the value; "what is the top grossing film?" names a row.
+    ends = [m.end for m in link.columns if m.column is measure and question.in_head(m.start)]
+    follows = question.words[ends[0]] if ends and ends[0] < len(question.words) else ""
+    covered = {i for m in link.columns if _quantity(m.column) for i in range(m.start, m.end)}
+    bare = bool(ends) and (follows == "" or follows in _STOP or ends[0] in covered)
+    asks_value = asked is not None and measure is not None and asked.position == measure.position and (bare or not ends)
+    if not asks_value and question.wh in ("what", "") and asked is None and measure is not None:
+        asks_value = not head_words or bare
     if asks_value and question.limit is None:
         assert measure is not None
         draft.aggregate = ("max" if _sort_dir(word, measure) else "min", measure)
@@ -1189,7 +1327,7 @@ def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: Co
     if target is None:
         skip = exclude | ({measure.position} if measure is not None else set())
         target = _person_column(sheet, skip) if question.wh == "who" else _key_column(sheet, skip)
-    counted = _counted_after(question, link, pos)
+    counted = measure is None and _counted_after(question, link, pos)
     if target is not None and (counted or (measure is None and target.repeats)):
         draft.group_by, draft.aggregate = target, ("count", None)
         draft.sort_by, draft.descending = "value", _SUPERLATIVES[word][0]
@@ -1214,7 +1352,7 @@ def _among(question: _Question, link: _Link) -> ColumnInfo | None:
     """"Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
     counts: dict[int, int] = {}
     for m in link.values:
-        if m.exact:
+        if m.resolved:
             counts[m.column.position] = counts.get(m.column.position, 0) + 1
     multi = [p for p, n in counts.items() if n >= 2]
     if not multi:
@@ -1231,6 +1369,8 @@ def _choose_among(question: _Question, link: _Link, draft: _Draft, among: Column
     words = set(question.words)
     descending = not (words & _COMPARATIVES_ASC) or bool(words & _COMPARATIVES_DESC and not words & _COMPARATIVES_ASC)
     measure = _measure(question, link, draft, skip=among)
+    if measure is not None and _yearish(measure) and words & (_EARLIER | _LATER):
+        descending = bool(words & _LATER)  # "born first": the earliest date
     if measure is None:
         for word in question.words:
             measure = _implied(word, link.sheet.columns, draft.filter_cols)
@@ -1264,11 +1404,98 @@ def _counted_after(question: _Question, link: _Link, pos: int) -> bool:
     words = question.words
     if pos + 1 >= len(words):
         return False
-    after = [m for m in link.columns if m.start == pos + 1]
-    if after:
-        return all(not _quantity(m.column) for m in after)
-    nouns = ("times", "wins", "titles", "entries", "rows", "records", "appearances", "releases", "matches", "events")
-    return words[pos + 1] in nouns
+    for k in (pos + 1, pos + 2):
+        if k >= len(words) or words[k] in _STOP:
+            return False
+        word = words[k]
+        plural = len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) or word == "times"
+        after = [m for m in link.columns if m.start == k]
+        if any(_quantity(m.column) or _numberish(m.column) for m in after):
+            return False
+        if plural:
+            return True
+    return False
+
+
+_AFTER = frozenset("after next following below behind succeeded succeeding later under then".split())
+_BEFORE = frozenset("before previous previously preceding preceded above prior ahead earlier".split())
+# Words that say the order meant is the list's, not time's.
+_POSITIONAL = frozenset("listed list above below chart table ranked rank row placed finished position".split())
+
+
+def _neighbour(question: _Question, link: _Link) -> tuple[ColumnInfo, str] | None:
+    """"Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
+
+    A column whose values never repeat lists them in sheet order, so the row next to a named value is
+    known from the schema and becomes an exact filter on that row.
+    """
+    words = question.words
+    for t, word in enumerate(words):
+        if word not in _AFTER and word not in _BEFORE or (word == "following" and t > 0 and words[t - 1] == "the"):
+            continue
+        step = 1 if word in _AFTER else -1
+        for m in link.values:
+            if not (m.resolved and t < m.start <= t + 3) or not m.column.values:
+                continue
+            # A repeating column lists each value once, at its first row: next to a value is then the
+            # next distinct value — the row below only when the question asks for that column itself.
+            if m.column.repeats and _asked_column(question, link, set()) is not m.column:
+                continue
+            if m.start - t > 3 or (m.start - t == 3 and words[t + 1] not in _STOP):
+                continue  # "listed before the song Yesh": at most a couple of words between
+            index = next((i for i, v in enumerate(m.column.values) if v in m.values), None)
+            if index is None:
+                continue
+            # Time order: in a newest-first table the row after a value is the one before it in time.
+            temporal = not set(words) & _POSITIONAL
+            if temporal and any(c.trend == "down" and _yearish(c) for c in link.sheet.columns):
+                step = -step
+            j = index + step
+            if 0 <= j < len(m.column.values):
+                return m.column, m.column.values[j]
+    return None
+
+
+def _row_span(question: _Question, link: _Link) -> tuple[ColumnInfo, tuple[str, ...]] | None:
+    """"How many picks were between A and B?" / "how many before A?": the rows strictly between, by sheet order."""
+    words = question.words
+    unique = [m for m in link.values if m.exact and not m.column.repeats and m.column.values]
+    if "between" in words:
+        t = words.index("between")
+        after = [m for m in unique if m.start > t]
+        if len(after) >= 2 and after[0].column is after[1].column:
+            col = after[0].column
+            i = next((k for k, v in enumerate(col.values) if v in after[0].values), None)
+            j = next((k for k, v in enumerate(col.values) if v in after[1].values), None)
+            if i is not None and j is not None and abs(i - j) > 1:
+                low, high = sorted((i, j))
+                return col, col.values[low + 1 : high]
+        return None
+    for t, word in enumerate(words):
+        if word not in ("before", "after", "above", "below", "prior"):
+            continue
+        m = next((m for m in unique if t < m.start <= t + 2), None)
+        if m is None:
+            continue
+        i = next((k for k, v in enumerate(m.column.values) if v in m.values), None)
+        if i is None:
+            continue
+        earlier = word in ("before", "above", "prior")
+        temporal = not set(words) & _POSITIONAL
+        if temporal and any(c.trend == "down" and _yearish(c) for c in link.sheet.columns):
+            earlier = not earlier
+        values = m.column.values[:i] if earlier else m.column.values[i + 1 :]
+        return (m.column, values) if values else None
+    return None
+
+
+def _one_row(link: _Link, draft: _Draft) -> bool:
+    """Whether the filters name one row by a column whose values never repeat."""
+    return any(m.exact and not m.column.repeats and len(m.values) == 1 for m in link.values)
+
+
+def _total_column(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInfo | None:
+    return next((c for c in cols if c.numeric and c.position not in exclude and "total" in c.words), None)
 
 
 def _fallback_measure(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInfo | None:
@@ -1286,38 +1513,56 @@ def _rank_groups(question: _Question, draft: _Draft, group: ColumnInfo, func: st
     draft.limit = question.limit or 1
 
 
-def _first_last(question: _Question) -> str | None:
-    """"first" or "last" in row order (not "first place"); "top/bottom of the list"."""
+def _first_last(question: _Question, link: _Link) -> str | None:
+    """"first" or "last" in row order (not "first place" nor a column "First elected"); "top of the list"."""
     words = question.words
-    if question.has("top of the list", "top of the table", "top of the chart", "listed first", "listed at the top"):
+    named = {i for m in link.columns if m.score >= 1.0 for i in range(m.start, m.end)}
+    if question.has("top of the list", "top of the table", "top of the chart", "listed first", "at the top", "on top"):
         return "first"
     if question.has("bottom of the list", "bottom of the table", "bottom of the chart", "listed last"):
         return "last"
+    valued = {i for v in link.values for i in range(v.start, v.end)}
     for i, word in enumerate(words):
-        if word in ("first", "last", "final") and not _ordinal_forms(words, i):
+        if word in ("first", "last", "final") and i not in valued and i not in named:
             return "first" if word == "first" else "last"
     return None
 
 
-def _row_order(draft: _Draft, which: str, target: ColumnInfo | None, limit: int) -> None:
-    """First or last rows: the row order itself, or a column that follows it."""
+def _row_order(draft: _Draft, which: str, target: ColumnInfo | None, limit: int, positional: bool = False) -> None:
+    """First or last rows: the sheet order itself, a column that follows it, or the last row's own value."""
     cols = draft.sheet.columns
     draft.select = [target] if target is not None else []
     draft.limit = limit
     dated = [c for c in cols if c.trend and c.position not in draft.filter_cols and _yearish(c)]
-    if dated and dated[0].trend == "down":  # newest first: "the first" is the earliest, at the bottom
-        draft.sort_by, draft.descending = dated[0].name, which == "last"
-        return
+    if dated and dated[0].trend == "down" and not positional:
+        # Newest first: the first in time is at the bottom.
+        if draft.filters:
+            draft.sort_by, draft.descending = dated[0].name, which == "last"
+            return
+        which = "last" if which == "first" else "first"
     if which == "first":
         return  # rows come in sheet order
+    if not draft.filters and limit == 1:
+        # A column whose values never repeat lists them in sheet order: its last value names the last row.
+        full = [c for c in cols if c.values and not c.repeats and c.n_filled == draft.sheet.n_rows]
+        if full:
+            col = target if target in full else full[0]
+            last = next((v for v in reversed(col.values) if not _SUMMARY_RE.fullmatch(v.strip())), col.values[-1])
+            draft.filters = [Filter(column=col.name, op="eq", value=last)]
+            draft.filter_cols = {col.position}
+            return
     ordered = [c for c in cols if c.trend and c.strict] or [c for c in cols if c.trend]
     if ordered:
         draft.sort_by, draft.descending = ordered[0].name, ordered[0].trend == "up"
 
 
-def _lookup(draft: _Draft, asked: ColumnInfo | None) -> _Draft:
-    """The asked column of the rows the filters pick."""
+def _lookup(draft: _Draft, asked: ColumnInfo | None, link: _Link | None = None) -> _Draft:
+    """The asked column of the rows the filters pick (else a column the question names, else the row's name)."""
     target = asked if asked is not None and asked.position not in draft.filter_cols else None
+    if target is None and link is not None:
+        named = [m for m in link.columns if m.column.position not in draft.filter_cols]
+        if named:
+            target = max(named, key=lambda m: (m.score, -m.start)).column
     target = target or _key_column(draft.sheet, draft.filter_cols)
     draft.select = [target] if target is not None else []
     draft.limit = LOOKUP_LIMIT
@@ -1439,11 +1684,13 @@ class OfflinePlanner:
             reason = _describe(op, best.sheet)
             steps.append(TableStep(op=op, reason=reason))
             reasons.append(reason)
-            beyond = bool(schema.documents) and _asks_beyond_columns(read, best)
+            beyond = _asks_beyond_columns(read, best)
         weak = best is None or best.score < WEAK_SIGNAL
         if weak or documents_asked or beyond:
             search = SearchStep(query=question, reason=_search_reason(weak, documents_asked or beyond))
-            if documents_asked or beyond or not steps:
+            # The passages come first when they are the likelier source: the question points at the
+            # documents, or asks for something no column holds and the room has documents to hold it.
+            if documents_asked or (beyond and schema.documents) or not steps:
                 steps.insert(0, search)
                 reasons.insert(0, search.reason)
             else:
@@ -1472,23 +1719,16 @@ def _names_document(question: _Question, schema: RoomSchema) -> bool:
 
 def _asks_beyond_columns(question: _Question, link: _Link) -> bool:
     """"Who is the CEO of Harvestquay?": the thing asked for ("CEO") names no column of the sheet."""
-    words = question.words
-    wh = next((i for i, w in enumerate(words) if w in ("what", "which", "who", "whom", "where", "when", "how")), -1)
-    if wh < 0:
+    start, end = question.head
+    words = [w for w in question.words[start:end] if w not in _AGGREGATE_WORDS]
+    if not words or question.wh not in ("what", "which", "who", "whom", "how many", "how much", "number of"):
         return False
+    if question.wh in ("who", "whom") and question.words[end : end + 1] != ["of"]:
+        return False  # "who led the most rounds?" asks for a row's name
     covered = {i for m in link.columns for i in range(m.start, m.end)} | {
         i for v in link.values for i in range(v.start, v.end)
     }
-    for i in range(wh + 1, min(len(words), wh + 6)):
-        word = words[i]
-        if i in covered:
-            return False
-        if word in _STOP or word in _SUPERLATIVES or _number(word) is not None or word in ("was", "is", "does"):
-            continue
-        if word in ("of", "for"):
-            break
-        return True  # a content word before the subject that is neither a column nor a value
-    return False
+    return not any(i in covered for i in range(start, end))
 
 
 def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:

@@ -1,0 +1,232 @@
+"""WikiTableQuestions dev: accuracy of the offline planner + exact table operations.
+
+Usage: python bench/eval_wtq.py ../shared/eval [--limit N] [--verbose]
+
+Each question's table (a CSV) is ingested once into a room named after its path (no vectors), the
+OfflinePlanner plans the question over the room's schema, and the plan's table step is run by
+core.tables; its ``TableResult.values`` are the prediction (no table step: an empty prediction).
+Scoring follows the official evaluator's idea: answers are sets of normalised values — numbers
+compared as numbers, strings lower-cased with accents, punctuation, articles, bracketed details and
+footnote marks removed.  The eval data is read from the given folder and never copied into the
+repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.config import Settings  # noqa: E402
+from core.db import Database, embedded_url  # noqa: E402
+from core.errors import WorkbenchError  # noqa: E402
+from core.plan import TableStep  # noqa: E402
+from core.planner import OfflinePlanner, load_schema  # noqa: E402
+from core.tables import TableOp, load_sheet, run_table_op  # noqa: E402
+from core.workbench import Workbench  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
+
+
+def _unescape(text: str) -> str:
+    """questions.tsv escapes newlines as \\n, pipes as \\p and backslashes as \\\\."""
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "p": "|", "\\": "\\"}.get(m.group(1), m.group(0)), text)
+
+
+def load_questions(eval_dir: Path) -> list[dict]:
+    """Rows of wtq-dev/questions.tsv: id, utterance, context (table path), targets (list)."""
+    lines = (eval_dir / "wtq-dev" / "questions.tsv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    rows = []
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        row = dict(zip(header, line.split("\t"), strict=False))
+        rows.append({
+            "id": row["id"],
+            "question": _unescape(row["utterance"]),
+            "table": row["context"],
+            "targets": [_unescape(t) for t in row["targetValue"].split("|")],
+        })  # fmt: skip
+    return rows
+
+
+def open_database(home: Path, name: str, database_url: str | None) -> str:
+    """Create (once) a database on the embedded server (or the given one); return its URI."""
+    base = database_url or embedded_url(home)
+    with psycopg.connect(base, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return psycopg.conninfo.make_conninfo(base, dbname=name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring (after the official evaluator: sets of normalised values)
+# ---------------------------------------------------------------------------------------------
+
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+_PUNCTUATION = re.compile(r"[^\w\s]")
+
+
+def normalise(text: str) -> str:
+    """The official normalisation: accents, quotes and dashes, footnotes, bracketed details, final dot."""
+    x = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
+    x = re.sub(r"[‘’´`]", "'", x)
+    x = re.sub(r"[“”]", '"', x)
+    x = re.sub(r"[‐‑‒–—−]", "-", x)
+    while True:
+        old = x
+        x = re.sub(r"((?<!^)\[[^\]]*\]|\[\d+\]|[•♦†‡*#+])*$", "", x.strip())  # footnote marks
+        x = re.sub(r"(?<!^)( \([^)]*\))*$", "", x.strip())  # trailing details in brackets
+        x = re.sub(r'^"([^"]*)"$', r"\1", x.strip())  # outer quotes
+        if x == old:
+            break
+    if x and x[-1] == ".":
+        x = x[:-1]
+    return re.sub(r"\s+", " ", x).lower().strip()
+
+
+def _as_number(text: str) -> float | None:
+    body = text.replace(",", "").strip()
+    if re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", body):
+        return float(body)
+    return None
+
+
+def _as_string(text: str) -> str:
+    return " ".join(_ARTICLES.sub(" ", _PUNCTUATION.sub(" ", text)).split())
+
+
+def _value(text: str) -> tuple[float | None, str]:
+    norm = normalise(text)
+    return _as_number(norm), _as_string(norm)
+
+
+def _matches(target: tuple[float | None, str], predicted: tuple[float | None, str]) -> bool:
+    if target[0] is not None and predicted[0] is not None:
+        return abs(target[0] - predicted[0]) < 1e-6
+    return target[1] == predicted[1]
+
+
+def correct(targets: list[str], predicted: list[str]) -> bool:
+    """Whether the predicted values, as a set, are the target values (each target met by one prediction)."""
+    gold = {_value(t) for t in targets}
+    guess = {_value(p) for p in predicted}
+    if len(gold) != len(guess):
+        return False
+    return all(any(_matches(t, p) for p in guess) for t in gold) and all(
+        any(_matches(t, p) for t in gold) for p in guess
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------------------------
+
+
+def family(op: TableOp) -> str:
+    """The kind of table operation, for the breakdown."""
+    if op.distinct is not None:
+        return "distinct"
+    if op.group_by is not None:
+        return f"group+{op.aggregate.func if op.aggregate else 'count'}"
+    if op.aggregate is not None:
+        return op.aggregate.func
+    if op.sort_by is not None:
+        return "top-k rows"
+    if op.limit is not None and op.limit < 5:
+        return "first rows"
+    return "lookup rows"
+
+
+def main() -> None:
+    """Ingest the tables, plan and run every question, print accuracy and its breakdown."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("eval_dir", type=Path, help="the shared eval folder (holds wtq-dev/)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument("--home", type=Path, default=Path(".workbench/eval-wtq"))
+    parser.add_argument("--database-url", help="server to use instead of the embedded one")
+    parser.add_argument("--verbose", action="store_true", help="print each miss")
+    args = parser.parse_args()
+
+    questions = load_questions(args.eval_dir)[: args.limit]
+    url = open_database(args.home, "wtq_dev", args.database_url)
+    settings = Settings.from_env({"DATABASE_URL": url, "WORKBENCH_HOME": str(args.home)})
+    wb = Workbench(settings, db=Database(url))
+
+    started = time.perf_counter()
+    failed_tables: dict[str, str] = {}
+    for table in sorted({q["table"] for q in questions}):
+        path = args.eval_dir / "wtq-dev" / table
+        result = wb.ingest_upload(path.read_bytes(), path.name, table, embed=False)
+        if result.status != "ready":
+            failed_tables[table] = result.error or result.status
+    ingest_s = time.perf_counter() - started
+
+    planner = OfflinePlanner()
+    hits: list[bool] = []
+    with_table = 0
+    by_family: dict[str, list[bool]] = defaultdict(list)
+    errors: Counter[str] = Counter()
+    plan_ms: list[float] = []
+    started = time.perf_counter()
+    for question in questions:
+        predicted: list[str] = []
+        kind = "no table step"
+        if question["table"] not in failed_tables:
+            room = wb.room(question["table"])
+            t0 = time.perf_counter()
+            plan = planner.plan(question["question"], load_schema(wb.db, room.id))
+            plan_ms.append((time.perf_counter() - t0) * 1000)
+            step = next((s for s in plan.steps if isinstance(s, TableStep)), None)
+            if step is not None:
+                with_table += 1
+                kind = family(step.op)
+                try:
+                    predicted = run_table_op(load_sheet(wb.db, step.op.sheet_id), step.op).values
+                except WorkbenchError as exc:
+                    errors[type(exc).__name__] += 1
+                    kind += " (error)"
+        else:
+            kind = "table not ingested"
+        ok = correct(question["targets"], predicted)
+        hits.append(ok)
+        by_family[kind].append(ok)
+        if args.verbose and not ok:
+            step_text = plan.reasoning if question["table"] not in failed_tables else failed_tables[question["table"]]
+            print(f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"
+                  f"\n     {kind}: {step_text}")
+    run_s = time.perf_counter() - started
+
+    n = len(questions)
+    accuracy = sum(hits) / n if n else 0.0
+    print(f"\nWikiTableQuestions dev: {n} questions over {len({q['table'] for q in questions})} tables"
+          f" ({len(failed_tables)} tables failed to ingest); ingest {ingest_s:.0f} s, plan+run {run_s:.0f} s")
+    print(f"  accuracy              {accuracy:.3f}  ({sum(hits)}/{n})")
+    print(f"  with a table step     {with_table / n if n else 0:.3f}  ({with_table}/{n})")
+    if plan_ms:
+        plan_ms.sort()
+        print(f"  planning time         median {plan_ms[len(plan_ms) // 2]:.1f} ms, max {plan_ms[-1]:.0f} ms")
+    print("  by op family (share of questions, accuracy within):")
+    for kind, marks in sorted(by_family.items(), key=lambda kv: -len(kv[1])):
+        print(f"    {kind:<22} {len(marks):>4} ({len(marks) / n:.1%})  {sum(marks) / len(marks):.3f}")
+    if errors:
+        print("  table errors: " + ", ".join(f"{k} {v}" for k, v in errors.items()))
+    print(json.dumps({"questions": n, "accuracy": round(accuracy, 3), "table_step_share": round(with_table / n, 3) if n else 0,
+                      "by_family": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_family.items()}}))
+
+
+if __name__ == "__main__":
+    main()
