@@ -185,11 +185,13 @@ def main() -> None:
     for question in questions:
         predicted: list[str] = []
         kind = "no table step"
-        if question["table"] not in failed_tables:
+        explained = failed_tables.get(question["table"], "")
+        if not explained:
             room = wb.room(question["table"])
             t0 = time.perf_counter()
             plan = planner.plan(question["question"], load_schema(wb.db, room.id))
             plan_ms.append((time.perf_counter() - t0) * 1000)
+            explained = plan.reasoning
             step = next((s for s in plan.steps if isinstance(s, TableStep)), None)
             if step is not None:
                 with_table += 1
@@ -205,15 +207,18 @@ def main() -> None:
         hits.append(ok)
         by_family[kind].append(ok)
         if args.verbose and not ok:
-            step_text = plan.reasoning if question["table"] not in failed_tables else failed_tables[question["table"]]
-            print(f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"
-                  f"\n     {kind}: {step_text}")
+            print(
+                f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"
+                f"\n     {kind}: {explained}"
+            )
     run_s = time.perf_counter() - started
 
     n = len(questions)
     accuracy = sum(hits) / n if n else 0.0
-    print(f"\nWikiTableQuestions dev: {n} questions over {len({q['table'] for q in questions})} tables"
-          f" ({len(failed_tables)} tables failed to ingest); ingest {ingest_s:.0f} s, plan+run {run_s:.0f} s")
+    print(
+        f"\nWikiTableQuestions dev: {n} questions over {len({q['table'] for q in questions})} tables"
+        f" ({len(failed_tables)} tables failed to ingest); ingest {ingest_s:.0f} s, plan+run {run_s:.0f} s"
+    )
     print(f"  accuracy              {accuracy:.3f}  ({sum(hits)}/{n})")
     print(f"  with a table step     {with_table / n if n else 0:.3f}  ({with_table}/{n})")
     if plan_ms:
@@ -224,8 +229,16 @@ def main() -> None:
         print(f"    {kind:<22} {len(marks):>4} ({len(marks) / n:.1%})  {sum(marks) / len(marks):.3f}")
     if errors:
         print("  table errors: " + ", ".join(f"{k} {v}" for k, v in errors.items()))
-    print(json.dumps({"questions": n, "accuracy": round(accuracy, 3), "table_step_share": round(with_table / n, 3) if n else 0,
-                      "by_family": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_family.items()}}))
+    print(
+        json.dumps(
+            {
+                "questions": n,
+                "accuracy": round(accuracy, 3),
+                "table_step_share": round(with_table / n, 3) if n else 0,
+                "by_family": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_family.items()},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

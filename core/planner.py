@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,7 +23,7 @@ from typing import Literal, Protocol
 
 from core.db import Database, q
 from core.plan import Plan, SearchStep, TableStep
-from core.sheets import Dtype
+from core.sheets import Dtype, parse_date
 from core.tables import Aggregate, Filter, TableOp
 
 __all__ = [
@@ -39,10 +40,16 @@ __all__ = [
 MAX_VALUES = 500
 # First values of every column, shown to planners as examples.
 N_SAMPLES = 5
+# Rows read first to find the columns with too many values to list (and all rows of a shorter sheet).
+PROBE_ROWS = 2000
+# Row-order trends (a Year or No. column that follows the rows) are looked for in sheets up to this size.
+TREND_MAX_ROWS = 20_000
 # A lookup lists at most this many matching rows.
 LOOKUP_LIMIT = 20
 # Below this link score the table may not hold the answer, so the passages are searched too.
 WEAK_SIGNAL = 1.0
+# Earlier turns a follow-up is resolved against.
+MAX_HISTORY = 10
 
 Trend = Literal["up", "down", ""]
 
@@ -65,18 +72,39 @@ SELECT id, title FROM documents
 WHERE room_id = %(room_id)s AND status = 'ready' AND kind = 'pdf'
 ORDER BY created_at, id
 """
-# Per column: how many cells are filled, how many distinct (trimmed) texts, and those texts in order
-# of first appearance — all of them when there are at most %(max_values)s, else the first few.
-_VALUES_SQL = """
+# First rows of each sheet, per column: filled cells, distinct (trimmed) texts and the first few of them.
+# A column with more than MAX_VALUES distinct texts here has more overall: its values are not listed
+# and the full pass below skips it (on a 100,000-row sheet that pass is what costs).
+_PROBE_SQL = """
 WITH cells AS (
     SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
     FROM sheet_rows r
     CROSS JOIN LATERAL jsonb_array_elements_text(r.values) WITH ORDINALITY AS e(v, i)
-    WHERE r.sheet_id = ANY(%(sheet_ids)s)
+    WHERE r.sheet_id = ANY(%(sheet_ids)s) AND r.row_index < %(probe_rows)s
 ),
 firsts AS (
     SELECT sheet_id, position, v, min(row_index) AS first_row, count(*) AS n
-    FROM cells WHERE v IS NOT NULL AND v <> ''
+    FROM cells WHERE v <> ''
+    GROUP BY sheet_id, position, v
+)
+SELECT sheet_id, position, count(*) AS n_distinct, sum(n)::bigint AS n_filled,
+       (array_agg(v ORDER BY first_row, v))[1:%(n_samples)s]
+FROM firsts
+GROUP BY sheet_id, position
+"""
+# Every row, for the (sheet, column) pairs asked: filled cells, distinct texts and — up to
+# %(max_values)s of them — the texts in order of first appearance (jsonb ->> position per pair).
+_VALUES_SQL = """
+WITH wanted AS (
+    SELECT * FROM unnest(%(sheet_ids)s::bigint[], %(positions)s::int[]) AS w(sheet_id, position)
+),
+cells AS (
+    SELECT w.sheet_id, w.position, r.row_index, btrim(r.values ->> w.position) AS v
+    FROM wanted w JOIN sheet_rows r ON r.sheet_id = w.sheet_id
+),
+firsts AS (
+    SELECT sheet_id, position, v, min(row_index) AS first_row, count(*) AS n
+    FROM cells WHERE v <> ''
     GROUP BY sheet_id, position, v
 ),
 ranked AS (
@@ -92,6 +120,7 @@ GROUP BY sheet_id, position, n_distinct
 """
 # Whether a column's numbers (or ISO dates) only ever go up or down the rows: such a column stands
 # in for the row order ("the last one") since a TableOp sorts by columns, not by row positions.
+# Only for sheets of at most TREND_MAX_ROWS rows: questions about row order are asked of short lists.
 _TRENDS_SQL = """
 WITH cells AS (
     SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
@@ -105,7 +134,7 @@ keyed AS (
                 THEN replace(v, ',', '')::numeric
                 WHEN v ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN replace(v, '-', '')::numeric
            END AS x
-    FROM cells WHERE v IS NOT NULL AND v <> ''
+    FROM cells WHERE v <> ''
 ),
 steps AS (
     SELECT sheet_id, position, x - lag(x) OVER (PARTITION BY sheet_id, position ORDER BY row_index) AS step
@@ -126,6 +155,7 @@ _TOKEN_RE = re.compile(r"(?<![a-z0-9])\.[0-9]+|[a-z0-9]+(?:\.[0-9]+)?")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _YEAR_RE = re.compile(r"1[5-9]\d\d|20\d\d")
 _ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
+_CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?")
 
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -136,11 +166,15 @@ _NUMBER_WORDS = {
 _SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9}
 # "$5m", "£1.2bn", "$450k": a money amount's short scale (a bare "80 m" stays metres).
 _MONEY_SCALE_RE = re.compile(r"[$£€¥]\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b")
-_MONEY_SCALE_WORDS = {"k": "thousand", "m": "million", "mm": "million", "mn": "million", "b": "billion", "bn": "billion"}
-_ORDINALS = {
-    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th",
-    "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
-}  # fmt: skip
+_MONEY_SCALE_WORDS = {
+    "k": "thousand",
+    "m": "million",
+    "mm": "million",
+    "mn": "million",
+    "b": "billion",
+    "bn": "billion",
+}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 # Words that say an ordinal is a cell value ("placed first", "in third place"), not the row order.
 _PLACE_BEFORE = frozenset("placed finished came ranked ranking rank took position place finish at in".split())
 _PLACE_AFTER = frozenset("place position spot overall finish ranked".split())
@@ -248,7 +282,20 @@ _WHO_WORDS = frozenset(
     leader president governor mayor senator minister chairman captain skip investor lead club competitor
     contestant writer producer host presenter character role pitcher opponent """.split()
 )
-_WHEN_WORDS = ("date", "year", "season", "time", "day", "month", "period", "released", "founded", "built", "opened", "born")
+_WHEN_WORDS = (
+    "date",
+    "year",
+    "season",
+    "time",
+    "day",
+    "month",
+    "period",
+    "released",
+    "founded",
+    "built",
+    "opened",
+    "born",
+)
 _WHERE_WORDS = frozenset(
     "venue location city place site stadium ground town state region host country nation address county".split()
 )
@@ -273,8 +320,6 @@ _SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "lightest": (False, ("weight",)), "busiest": (True, ("passenger", "traffic")),
     "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
 }  # fmt: skip
-# "more"/"less" compare two named things; they rank only without a number after them.
-_WEAK_SUPERLATIVES = frozenset({"more", "less", "top", "best", "worst"})
 
 _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [
@@ -305,6 +350,39 @@ _DOCUMENT_WORDS = frozenset(
     describe described explain explains why risk risks ceo cfo cto founder founders strategy plan plans
     outlook guidance commentary policy policies summary summarise summarize according""".split()
 )
+
+
+# Peoples' names -> how their country is written in tables (name, then IOC/FIFA code).
+_DEMONYMS: dict[str, tuple[str, ...]] = {
+    "american": ("United States", "USA"), "americans": ("United States", "USA"), "canadian": ("Canada", "CAN"),
+    "canadians": ("Canada", "CAN"), "british": ("United Kingdom", "Great Britain", "GBR"),
+    "english": ("England", "ENG"), "scottish": ("Scotland", "SCO"), "welsh": ("Wales", "WAL"),
+    "irish": ("Ireland", "IRL"), "french": ("France", "FRA"), "german": ("Germany", "GER"),
+    "germans": ("Germany", "GER"), "italian": ("Italy", "ITA"), "italians": ("Italy", "ITA"),
+    "spanish": ("Spain", "ESP"), "portuguese": ("Portugal", "POR"), "dutch": ("Netherlands", "NED"),
+    "belgian": ("Belgium", "BEL"), "swiss": ("Switzerland", "SUI"), "austrian": ("Austria", "AUT"),
+    "swedish": ("Sweden", "SWE"), "swede": ("Sweden", "SWE"), "swedes": ("Sweden", "SWE"),
+    "norwegian": ("Norway", "NOR"), "norwegians": ("Norway", "NOR"), "danish": ("Denmark", "DEN"),
+    "finnish": ("Finland", "FIN"), "polish": ("Poland", "POL"), "czech": ("Czech Republic", "CZE"),
+    "hungarian": ("Hungary", "HUN"), "russian": ("Russia", "RUS"), "russians": ("Russia", "RUS"),
+    "ukrainian": ("Ukraine", "UKR"), "greek": ("Greece", "GRE"), "turkish": ("Turkey", "TUR"),
+    "japanese": ("Japan", "JPN"), "chinese": ("China", "CHN"), "korean": ("South Korea", "KOR"),
+    "indian": ("India", "IND"), "australian": ("Australia", "AUS"), "australians": ("Australia", "AUS"),
+    "brazilian": ("Brazil", "BRA"), "brazilians": ("Brazil", "BRA"), "argentine": ("Argentina", "ARG"),
+    "argentinian": ("Argentina", "ARG"), "mexican": ("Mexico", "MEX"), "mexicans": ("Mexico", "MEX"),
+    "cuban": ("Cuba", "CUB"), "kenyan": ("Kenya", "KEN"), "kenyans": ("Kenya", "KEN"),
+    "ethiopian": ("Ethiopia", "ETH"), "nigerian": ("Nigeria", "NGR"), "egyptian": ("Egypt", "EGY"),
+    "jamaican": ("Jamaica", "JAM"), "romanian": ("Romania", "ROU"), "bulgarian": ("Bulgaria", "BUL"),
+    "croatian": ("Croatia", "CRO"), "serbian": ("Serbia", "SRB"), "slovak": ("Slovakia", "SVK"),
+    "slovenian": ("Slovenia", "SLO"), "estonian": ("Estonia", "EST"), "latvian": ("Latvia", "LAT"),
+    "lithuanian": ("Lithuania", "LTU"), "belarusian": ("Belarus", "BLR"), "israeli": ("Israel", "ISR"),
+    "iranian": ("Iran", "IRI"), "colombian": ("Colombia", "COL"),
+    "chilean": ("Chile", "CHI"), "peruvian": ("Peru", "PER"), "venezuelan": ("Venezuela", "VEN"),
+    "filipino": ("Philippines", "PHI"), "thai": ("Thailand", "THA"),
+    "vietnamese": ("Vietnam", "VIE"), "indonesian": ("Indonesia", "INA"), "malaysian": ("Malaysia", "MAS"),
+    "pakistani": ("Pakistan", "PAK"), "moroccan": ("Morocco", "MAR"), "algerian": ("Algeria", "ALG"),
+    "icelandic": ("Iceland", "ISL"), "ghanaian": ("Ghana", "GHA"), "ugandan": ("Uganda", "UGA"),
+}  # fmt: skip
 
 
 def _fold(text: str) -> str:
@@ -415,6 +493,17 @@ class ColumnInfo:
         return sum(len(_tokens(v)) for v in self.values) > 6 * len(self.values)
 
     @cached_property
+    def dates_share(self) -> float:
+        """The share of the values that read as dates."""
+        return sum(1 for v in self.values if parse_date(v) is not None) / len(self.values) if self.values else 0.0
+
+    @cached_property
+    def clock_times(self) -> bool:
+        """Whether the values are times written alike ("1:17.41"), which sort as text in the right order."""
+        clocks = [v for v in self.values if _CLOCK_RE.fullmatch(v)]
+        return bool(clocks) and len(clocks) * 10 >= len(self.values) * 9 and len({len(v) for v in clocks}) == 1
+
+    @cached_property
     def numbers(self) -> tuple[float, ...]:
         """The values that are plain numbers."""
         out = []
@@ -439,7 +528,11 @@ class SheetInfo:
     @property
     def label(self) -> str:
         """How the sheet is named to people: the file, and the tab when it is not the file."""
-        return self.title if self.name in (self.title, "") or self.title.startswith(self.name) else f"{self.title} › {self.name}"
+        return (
+            self.title
+            if self.name in (self.title, "") or self.title.startswith(self.name)
+            else f"{self.title} › {self.name}"
+        )
 
 
 @dataclass(frozen=True)
@@ -451,7 +544,9 @@ class RoomSchema:
     documents: tuple[tuple[int, str], ...] = ()  # (id, title) of ready PDFs
 
 
-_SCHEMA_CACHE: dict[tuple[str, int], tuple[tuple[int, int], RoomSchema]] = {}
+# Schemas kept per process (a room's schema is small: at most MAX_VALUES values per column).
+SCHEMA_CACHE_SIZE = 256
+_SCHEMA_CACHE: OrderedDict[tuple[str, int], tuple[tuple[int, int], RoomSchema]] = OrderedDict()
 _SCHEMA_LOCK = threading.Lock()
 
 
@@ -469,11 +564,15 @@ def load_schema(db: Database, room_id: int) -> RoomSchema:
     key, version = (db.conninfo, room_id), (int(n_ready), int(last_id))
     with _SCHEMA_LOCK:
         cached = _SCHEMA_CACHE.get(key)
-    if cached is not None and cached[0] == version:
-        return cached[1]
+        if cached is not None and cached[0] == version:
+            _SCHEMA_CACHE.move_to_end(key)
+            return cached[1]
     schema = _read_schema(db, room_id)
     with _SCHEMA_LOCK:
         _SCHEMA_CACHE[key] = (version, schema)
+        _SCHEMA_CACHE.move_to_end(key)
+        while len(_SCHEMA_CACHE) > SCHEMA_CACHE_SIZE:
+            _SCHEMA_CACHE.popitem(last=False)
     return schema
 
 
@@ -482,21 +581,44 @@ def _read_schema(db: Database, room_id: int) -> RoomSchema:
         sheets = conn.execute(_SHEETS_SQL, {"room_id": room_id}).fetchall()
         pdfs = conn.execute(_PDFS_SQL, {"room_id": room_id}).fetchall()
         ids = [row[0] for row in sheets]
+        n_rows = {row[0]: int(row[4]) for row in sheets}
         columns = conn.execute(q("sheet_columns"), {"sheet_ids": ids}).fetchall() if ids else []
-        values = (
-            conn.execute(_VALUES_SQL, {"sheet_ids": ids, "max_values": MAX_VALUES, "n_samples": N_SAMPLES}).fetchall()
-            if ids
-            else []
-        )
-        trends = conn.execute(_TRENDS_SQL, {"sheet_ids": ids}).fetchall() if ids else []
-    stats = {(r[0], r[1]): (int(r[2]), int(r[3]), tuple(r[4] or ())) for r in values}
+        probe = {
+            (r[0], r[1]): (int(r[2]), int(r[3]), tuple(r[4] or ()))
+            for r in conn.execute(
+                _PROBE_SQL, {"sheet_ids": ids, "probe_rows": PROBE_ROWS, "n_samples": N_SAMPLES}
+            ).fetchall()
+        }
+        # The probe is the whole story for short sheets and for columns it already shows to be long.
+        full = [
+            (sheet_id, pos)
+            for sheet_id, pos, *_ in columns
+            if n_rows[sheet_id] > PROBE_ROWS and probe.get((sheet_id, pos), (0,))[0] <= MAX_VALUES
+        ]
+        short = [(s, p) for s, p, *_ in columns if n_rows[s] <= PROBE_ROWS]
+        stats: dict[tuple[int, int], tuple[int, int, tuple[str, ...]]] = {}
+        pairs = full + short
+        if pairs:
+            params = {"sheet_ids": [s for s, _ in pairs], "positions": [p for _, p in pairs],
+                      "max_values": MAX_VALUES, "n_samples": N_SAMPLES}  # fmt: skip
+            for r in conn.execute(_VALUES_SQL, params).fetchall():
+                stats[(r[0], r[1])] = (int(r[2]), int(r[3]), tuple(r[4] or ()))
+        ordered = [s for s in ids if n_rows[s] <= TREND_MAX_ROWS]
+        trends = conn.execute(_TRENDS_SQL, {"sheet_ids": ordered}).fetchall() if ordered else []
     trend_of: dict[tuple[int, int], tuple[int, Trend, bool]] = {}
     for sheet_id, pos, n_keyed, up_strict, up, down_strict, down in trends:
         if up or down:
             trend_of[(sheet_id, pos)] = (int(n_keyed), "up" if up else "down", bool(up_strict or down_strict))
     by_sheet: dict[int, list[ColumnInfo]] = {}
     for sheet_id, pos, name, letter, dtype in columns:
-        n_distinct, n_filled, texts = stats.get((sheet_id, pos), (0, 0, ()))
+        if (sheet_id, pos) in stats:
+            n_distinct, n_filled, texts = stats[(sheet_id, pos)]
+        else:
+            # Too many values to list (found in the first rows): counts are estimates from those rows —
+            # distinct everywhere if no value repeated there, else more than MAX_VALUES.
+            seen, filled, texts = probe.get((sheet_id, pos), (0, 0, ()))
+            n_filled = n_rows[sheet_id]
+            n_distinct = n_filled if seen == filled else MAX_VALUES + 1
         n_keyed, trend, strict = trend_of.get((sheet_id, pos), (0, "", False))
         if n_keyed < max(2, n_filled):  # a trend must hold over every filled cell
             trend, strict = "", False
@@ -563,6 +685,14 @@ class _Comparison:
 
 
 @dataclass
+class _DateSpan:
+    start: int  # the words of the comparison and the date
+    end: int
+    op: str  # "between" for a day or a month, else lt/gt/ge/le
+    values: tuple[str, ...]  # ISO dates
+
+
+@dataclass
 class _Link:
     """How one sheet is tied to the question."""
 
@@ -581,7 +711,9 @@ _WH_PHRASES = sorted(
 )  # fmt: skip
 _ENTITY_WH = frozenset({"which", "who", "whom", "whose", "whos", "name", "list"})
 # Skipped between the question word and the thing asked about ("what was the total number of ...").
-_HEAD_SKIP = frozenset("is was are were the a an s total number of amount many much different distinct unique one all me".split())
+_HEAD_SKIP = frozenset(
+    "is was are were the a an s total number of amount many much different distinct unique one all me".split()
+)
 
 
 @dataclass
@@ -592,6 +724,7 @@ class _Question:
     words: list[str]  # folded tokens
     stems: list[str]
     comparisons: list[_Comparison] = field(default_factory=list)
+    dates: list[_DateSpan] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # token positions already explained (comparisons, "top 5")
     limit: int | None = None
     limit_pos: int | None = None
@@ -603,21 +736,15 @@ class _Question:
         padded = f" {' '.join(self.words)} "
         return any(f" {p} " in padded for p in phrases)
 
-    def find(self, phrase: str) -> int:
-        """Token position where a phrase starts, or -1."""
-        parts = phrase.split()
-        for i in range(len(self.words) - len(parts) + 1):
-            if self.words[i : i + len(parts)] == parts:
-                return i
-        return -1
-
     def in_head(self, pos: int) -> bool:
+        """Whether a word is one of those naming what is asked about."""
         return self.head[0] <= pos < self.head[1]
 
 
 def _read_question(text: str) -> _Question:
     words = _tokens(text)
     question = _Question(text=text, words=words, stems=[_stem(w) for w in words])
+    _read_dates(question)
     _read_comparisons(question)
     _read_limit(question)
     _read_wh(question)
@@ -666,8 +793,49 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
     return value, 1
 
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")  # fmt: skip
+_DATE_OPS = {"before": "lt", "prior": "lt", "earlier": "lt", "until": "le", "after": "gt", "later": "gt", "since": "ge"}
+
+
+def _read_dates(question: _Question) -> None:
+    """ "before 1 August 2001", "on February 14th, 1976", "in March 1982": date conditions."""
+    words = question.words
+    for i, word in enumerate(words):
+        if word not in _MONTH_NAMES or (word == "may" and not (i + 1 < len(words) and words[i + 1].isdigit())):
+            continue
+        month = _MONTH_NAMES.index(word) + 1
+        day = year = None
+        start, end = i, i + 1
+        if i > 0 and words[i - 1].isdigit() and 1 <= int(words[i - 1]) <= 31:
+            day, start = int(words[i - 1]), i - 1
+        elif i + 1 < len(words) and words[i + 1].isdigit() and 1 <= int(words[i + 1]) <= 31:
+            day, end = int(words[i + 1]), i + 2
+        if end < len(words) and _YEAR_RE.fullmatch(words[end]):
+            year, end = int(words[end]), end + 1
+        if year is None:
+            continue  # "after August 3" names no year: nothing exact to compare with
+        first = f"{year:04d}-{month:02d}-{day or 1:02d}"
+        if day is None:  # a whole month
+            last_day = 31 if month in (1, 3, 5, 7, 8, 10, 12) else 30 if month != 2 else 29 if year % 4 == 0 else 28
+            last = f"{year:04d}-{month:02d}-{last_day:02d}"
+        else:
+            last = first
+        before = words[start - 1] if start > 0 else ""
+        if before == "to" and start > 1 and words[start - 2] == "prior":
+            before = "prior"
+        if before in _DATE_OPS:
+            op = _DATE_OPS[before]
+            bound = first if op in ("lt", "ge") else last
+            question.dates.append(_DateSpan(start - 1, end, op, (bound,)))
+            question.used.update(range(start - 1, end))
+        else:
+            question.dates.append(_DateSpan(start, end, "between", (first, last)))
+            question.used.update(range(start, end))
+
+
 def _read_comparisons(question: _Question) -> None:
-    """"more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
+    """ "more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
     words = question.words
     for k, word in enumerate(words):
         decade = re.fullmatch(r"(1[5-9]\d0|20\d0)s", word)
@@ -724,8 +892,11 @@ def _read_comparisons(question: _Question) -> None:
             i += 1
 
 
+_COMPARATIVE = frozenset({"more", "less", "fewer", "most", "least"})
+
+
 def _read_limit(question: _Question) -> None:
-    """"top 5", "5 largest", "three highest", "first 3"."""
+    """ "top 5", "5 largest", "three highest", "first 3"."""
     words = question.words
     for i, word in enumerate(words):
         if i in question.used:
@@ -737,11 +908,11 @@ def _read_limit(question: _Question) -> None:
                 question.used.add(i + 1)
                 return
         n = _number(word)
-        if n is not None and 1 < n <= 100 and n.is_integer() and i + 1 < len(words):
-            if words[i + 1] in _SUPERLATIVES and words[i + 1] not in ("more", "less", "most", "least"):
-                question.limit, question.limit_pos = int(n), i
-                question.used.add(i)
-                return
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if n is not None and 1 < n <= 100 and n.is_integer() and after in _SUPERLATIVES and after not in _COMPARATIVE:
+            question.limit, question.limit_pos = int(n), i  # "the 3 largest"
+            question.used.add(i)
+            return
 
 
 def _forms(stem: str) -> set[str]:
@@ -787,14 +958,14 @@ def _column_mentions(question: _Question, sheet: SheetInfo) -> list[_ColumnMenti
 
 
 def _ordinal_forms(words: list[str], i: int) -> list[str]:
-    """An ordinal word read as the value it stands for ("placed first" -> "1st", "1")."""
+    """An ordinal word read as the value it stands for ("placed first" -> "1", which "1st" also reads as)."""
     word = words[i]
     if word not in _ORDINALS:
         return []
     before = words[i - 1] if i > 0 else ""
     after = words[i + 1] if i + 1 < len(words) else ""
     if before in _PLACE_BEFORE or after in _PLACE_AFTER:
-        return [str(list(_ORDINALS).index(word) + 1)]
+        return [str(_ORDINALS.index(word) + 1)]
     return []
 
 
@@ -806,6 +977,8 @@ def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_Column
     named = {(m.start, m.end) for m in columns if m.score >= 1.0}
     column_words = {i for m in columns for i in range(m.start, m.end)}
     candidates: list[tuple[float, _ValueMention]] = []
+    # Without a year column, a year may only be found inside text ("2013 EAFF East Asian Cup").
+    year_inside = not any(c.dtype == "date" or (_yearish(c) and c.numeric) for c in sheet.columns)
     for col in sheet.columns:
         if not col.values:
             continue
@@ -828,7 +1001,7 @@ def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_Column
                     score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
                     candidates.append((score, _ValueMention(col, i, j, index[span], True)))
                     break
-                if span in ngrams and not numeric:
+                if span in ngrams and (not numeric or (year_inside and j - i == 1 and _YEAR_RE.fullmatch(span[0]))):
                     # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that
                     # name what is asked about ("how many aerial TRAMWAYS") nor a column's name.
                     if any(question.in_head(k) or k in column_words for k in range(i, j)):
@@ -848,6 +1021,15 @@ def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_Column
             for form in _ordinal_forms(words, i):
                 if (form,) in index:
                     candidates.append((2.5, _ValueMention(col, i, i + 1, index[(form,)], True)))
+                    break
+            # A people's name for its country: "canadian players" -> "Canada" or "CAN" in the cells.
+            for alt in _DEMONYMS.get(words[i], ()):
+                key = tuple(_stem(t) for t in _tokens(alt))
+                if key in index:
+                    candidates.append((2.4, _ValueMention(col, i, i + 1, index[key], True)))
+                    break
+                if key in ngrams and not col.prose and len(ngrams[key]) <= max(3, 0.9 * col.n_distinct):
+                    candidates.append((1.4, _ValueMention(col, i, i + 1, ngrams[key], False)))
                     break
     candidates.sort(key=lambda c: (-c[0], c[1].start, c[1].column.position))
     taken: set[int] = set()
@@ -886,12 +1068,14 @@ def _numberish(col: ColumnInfo) -> bool:
     return bool(col.values) and sum(1 for v in col.values if v[:1].isdigit()) * 2 > len(col.values)
 
 
+def _datish(col: ColumnInfo) -> bool:
+    """Text cells that are mostly dates ("1 August 2001"): compared as dates by core.tables."""
+    return col.dtype == "text" and col.dates_share >= 0.8
+
+
 def _addable(col: ColumnInfo) -> bool:
     """Numbers to add or average: numeric cells, or text cells that are mostly plain numbers."""
     return col.numeric or (col.dtype == "text" and bool(col.values) and len(col.numbers) * 2 > len(col.values))
-
-
-_CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?")
 
 
 def _quantity(col: ColumnInfo) -> bool:
@@ -900,11 +1084,7 @@ def _quantity(col: ColumnInfo) -> bool:
         return True
     if not col.values:
         return False
-    if len(col.numbers) * 2 > len(col.values):
-        return True
-    # Times written alike ("1:17.41") sort as text in the right order.
-    clocks = [v for v in col.values if _CLOCK_RE.fullmatch(v.strip())]
-    return len(clocks) * 10 >= len(col.values) * 9 and len({len(v.strip()) for v in clocks}) == 1
+    return len(col.numbers) * 2 > len(col.values) or col.clock_times
 
 
 def _link(question: _Question, sheet: SheetInfo) -> _Link:
@@ -992,6 +1172,8 @@ class _Draft:
     sheet: SheetInfo
     filters: list[Filter] = field(default_factory=list)
     filter_cols: set[int] = field(default_factory=set)
+    # Filtered without being pinned to one value (words inside values, a range): still worth showing.
+    open_cols: set[int] = field(default_factory=set)
     group_by: ColumnInfo | None = None
     aggregate: tuple[str, ColumnInfo | None] | None = None
     sort_by: str | None = None
@@ -1035,6 +1217,8 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
         else:
             draft.filters.append(Filter(column=col.name, op="in", value=values))
         draft.filter_cols.add(pos)
+        if not any(m.exact for m in mentions):
+            draft.open_cols.add(pos)
     # Bare years ("in 2021") on a date or year column.
     value_words = {i for v in link.values for i in range(v.start, v.end)}
     year_col = next((c for c in cols if c.dtype == "date"), None) or next(
@@ -1047,6 +1231,14 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
             continue
         draft.filters.append(Filter(column=year_col.name, op="year", value=word))
         draft.filter_cols.add(year_col.position)
+    dated = next((c for c in cols if c.dtype == "date"), None) or next((c for c in cols if _datish(c)), None)
+    for span in question.dates:
+        if dated is not None:
+            value: str | list[str | float] = list(span.values) if span.op == "between" else span.values[0]
+            draft.filters.append(Filter(column=dated.name, op=span.op, value=value))  # type: ignore[arg-type]
+            draft.filter_cols.add(dated.position)
+            if span.op != "between" or span.values[0] != span.values[-1]:
+                draft.open_cols.add(dated.position)
     for comparison in question.comparisons:
         col = _comparison_column(link, comparison, draft)
         if col is None:
@@ -1054,13 +1246,15 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
         texts = [_num_text(v) for v in comparison.values]
         if col.dtype == "date" and not all(_YEAR_RE.fullmatch(t) for t in texts):
             continue
-        value: str | list[str | float] = list(texts) if comparison.op == "between" else texts[0]
+        value = list(texts) if comparison.op == "between" else texts[0]
         draft.filters.append(Filter(column=col.name, op=comparison.op, value=value))  # type: ignore[arg-type]
         draft.filter_cols.add(col.position)
+        draft.open_cols.add(col.position)
 
 
 _EXCLUDING = (("other", "than"), ("besides",), ("aside", "from"), ("apart", "from"), ("except",), ("excluding",),
-              ("except", "for"), ("not", "counting"), ("beside",))  # fmt: skip
+              ("except", "for"), ("not", "counting"), ("beside",), ("not",), ("didn", "t"), ("wasn", "t"),
+              ("isn", "t"), ("doesn", "t"), ("weren", "t"), ("aren", "t"), ("never",))  # fmt: skip
 
 
 def _excluded(question: _Question, mention: _ValueMention) -> bool:
@@ -1106,7 +1300,9 @@ def _comparison_column(link: _Link, comparison: _Comparison, draft: _Draft) -> C
     return plain[0] if len(plain) == 1 else None
 
 
-def _measure(question: _Question, link: _Link, draft: _Draft, after: int = -1, skip: ColumnInfo | None = None) -> ColumnInfo | None:
+def _measure(
+    question: _Question, link: _Link, draft: _Draft, after: int = -1, skip: ColumnInfo | None = None
+) -> ColumnInfo | None:
     """The quantity the question aggregates or ranks by: a numeric column it names (after `after`)."""
     cols = link.sheet.columns
     mentions = [
@@ -1148,9 +1344,8 @@ def _superlative(question: _Question) -> tuple[int, str] | None:
             if question.has("than any other", "than any others", "than all the other", "than anyone else", "than any"):
                 return i, "most" if word == "more" else "least"  # "more gold medals than any other"
             continue  # comparatives rank only among named things (see _among)
-        if word in ("top", "best", "worst") and i + 1 < len(words) and words[i + 1] in ("of", "and"):
-            if question.has("top of the list", "top of the table", "top of the chart"):
-                continue
+        if word == "top" and question.has("top of the list", "top of the table", "top of the chart"):
+            continue  # the first row (see _first_last)
         if word in ("most", "least") and i + 1 < len(words) and words[i + 1] in _SUPERLATIVES:
             return i + 1, words[i + 1]  # "most recent"
         return i, word
@@ -1178,8 +1373,12 @@ def _sort_dir(word: str, col: ColumnInfo) -> bool:
     return descending
 
 
-_COMPARATIVES_DESC = frozenset("more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split())
-_COMPARATIVES_ASC = frozenset("less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split())
+_COMPARATIVES_DESC = frozenset(
+    "more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split()
+)
+_COMPARATIVES_ASC = frozenset(
+    "less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split()
+)
 _EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
 _LATER = frozenset("later latest last after newer newest recent".split())
 
@@ -1210,9 +1409,8 @@ def _plan_rows(question: _Question, link: _Link) -> _Draft:
     draft = _Draft(sheet)
     _filters(question, link, draft)
     words = question.words
-    cols = sheet.columns
     exclude = set(draft.filter_cols)
-    asked = _asked_column(question, link, exclude)
+    asked = _asked_column(question, link, exclude - draft.open_cols)
     entity = question.wh in _ENTITY_WH
     superlative = _superlative(question)
     total = any(w in _TOTAL_WORDS for w in words) or question.has("in all")
@@ -1242,11 +1440,15 @@ def _plan_rows(question: _Question, link: _Link) -> _Draft:
     span = _row_span(question, link) if counting else None
     if span is not None:
         col, values = span
-        draft = _Draft(sheet, filters=[Filter(column=col.name, op="in", value=list(values))], filter_cols={col.position})
+        draft = _Draft(
+            sheet, filters=[Filter(column=col.name, op="in", value=list(values))], filter_cols={col.position}
+        )
         draft.aggregate = ("count", None)
         return draft
     if counting and superlative is None and not question.has("how many more", "how many less", "how many fewer"):
-        noun = next((m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None)
+        noun = next(
+            (m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None
+        )
         if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:
             if _addable(noun) and not _yearish(noun) and not _rank_like(noun):
                 draft.aggregate = ("sum", noun)
@@ -1291,16 +1493,23 @@ def _plan_rows(question: _Question, link: _Link) -> _Draft:
         _row_order(draft, first_last, target, question.limit or 1, bool(set(words) & _POSITIONAL))
         return draft
 
-    if question.wh in ("list", "name") or question.has("what are", "which are", "what were", "which were"):
-        if asked is not None and (not draft.filters or (asked.repeats and asked.position not in draft.filter_cols)):
-            draft.distinct = asked
-            return draft
-    return _lookup(draft, asked, link)
+    listing = question.wh in ("list", "name") or question.has("what are", "which are", "what were", "which were")
+    if listing and asked is not None and (not draft.filters or (asked.repeats and asked.position not in exclude)):
+        draft.distinct = asked
+        return draft
+    return _lookup(draft, asked, link, question)
 
 
-def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: ColumnInfo | None, entity: bool,
-                      superlative: tuple[int, str], total: bool) -> _Draft:
-    """"Which team scored the most goals?", "what is the highest score?", "top 3 sectors by total"."""
+def _plan_superlative(
+    question: _Question,
+    link: _Link,
+    draft: _Draft,
+    asked: ColumnInfo | None,
+    entity: bool,
+    superlative: tuple[int, str],
+    total: bool,
+) -> _Draft:
+    """ "Which team scored the most goals?", "what is the highest score?", "top 3 sectors by total"."""
     sheet, cols = link.sheet, link.sheet.columns
     exclude = set(draft.filter_cols)
     pos, word = superlative
@@ -1349,7 +1558,7 @@ def _plan_superlative(question: _Question, link: _Link, draft: _Draft, asked: Co
 
 
 def _among(question: _Question, link: _Link) -> ColumnInfo | None:
-    """"Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
+    """ "Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
     counts: dict[int, int] = {}
     for m in link.values:
         if m.resolved:
@@ -1359,7 +1568,9 @@ def _among(question: _Question, link: _Link) -> ColumnInfo | None:
         return None
     if not set(question.words) & (_COMPARATIVES_DESC | _COMPARATIVES_ASC | _EARLIER | _LATER):
         return None
-    if question.wh in ("how many", "how much", "number of") or not (question.wh in _ENTITY_WH or question.wh == "what" or question.has("or")):
+    if question.wh in ("how many", "how much", "number of") or not (
+        question.wh in _ENTITY_WH or question.wh == "what" or question.has("or")
+    ):
         return None
     return next(c for c in link.sheet.columns if c.position == multi[0])
 
@@ -1400,7 +1611,7 @@ def _choose_among(question: _Question, link: _Link, draft: _Draft, among: Column
 
 
 def _counted_after(question: _Question, link: _Link, pos: int) -> bool:
-    """"led the most rounds", "the most titles": the ranked thing is a count of rows, not a quantity."""
+    """ "led the most rounds", "the most titles": the ranked thing is a count of rows, not a quantity."""
     words = question.words
     if pos + 1 >= len(words):
         return False
@@ -1424,7 +1635,7 @@ _POSITIONAL = frozenset("listed list above below chart table ranked rank row pla
 
 
 def _neighbour(question: _Question, link: _Link) -> tuple[ColumnInfo, str] | None:
-    """"Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
+    """ "Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
 
     A column whose values never repeat lists them in sheet order, so the row next to a named value is
     known from the schema and becomes an exact filter on that row.
@@ -1457,7 +1668,7 @@ def _neighbour(question: _Question, link: _Link) -> tuple[ColumnInfo, str] | Non
 
 
 def _row_span(question: _Question, link: _Link) -> tuple[ColumnInfo, tuple[str, ...]] | None:
-    """"How many picks were between A and B?" / "how many before A?": the rows strictly between, by sheet order."""
+    """ "How many picks were between A and B?" / "how many before A?": the rows strictly between, by sheet order."""
     words = question.words
     unique = [m for m in link.values if m.exact and not m.column.repeats and m.column.values]
     if "between" in words:
@@ -1507,14 +1718,16 @@ def _fallback_measure(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnIn
     return quantities[-1] if quantities else None
 
 
-def _rank_groups(question: _Question, draft: _Draft, group: ColumnInfo, func: str, measure: ColumnInfo, word: str) -> None:
+def _rank_groups(
+    question: _Question, draft: _Draft, group: ColumnInfo, func: str, measure: ColumnInfo, word: str
+) -> None:
     draft.group_by, draft.aggregate = group, (func, measure)
     draft.sort_by, draft.descending = "value", _sort_dir(word, measure)
     draft.limit = question.limit or 1
 
 
 def _first_last(question: _Question, link: _Link) -> str | None:
-    """"first" or "last" in row order (not "first place" nor a column "First elected"); "top of the list"."""
+    """ "first" or "last" in row order (not "first place" nor a column "First elected"); "top of the list"."""
     words = question.words
     named = {i for m in link.columns if m.score >= 1.0 for i in range(m.start, m.end)}
     if question.has("top of the list", "top of the table", "top of the chart", "listed first", "at the top", "on top"):
@@ -1556,9 +1769,13 @@ def _row_order(draft: _Draft, which: str, target: ColumnInfo | None, limit: int,
         draft.sort_by, draft.descending = ordered[0].name, ordered[0].trend == "up"
 
 
-def _lookup(draft: _Draft, asked: ColumnInfo | None, link: _Link | None = None) -> _Draft:
+def _lookup(
+    draft: _Draft, asked: ColumnInfo | None, link: _Link | None = None, question: _Question | None = None
+) -> _Draft:
     """The asked column of the rows the filters pick (else a column the question names, else the row's name)."""
-    target = asked if asked is not None and asked.position not in draft.filter_cols else None
+    # A column picked by words inside its values ("in 2013") still has its whole value to tell.
+    usable = draft.filter_cols - draft.open_cols
+    target = asked if asked is not None and asked.position not in usable else None
     if target is None and link is not None:
         named = [m for m in link.columns if m.column.position not in draft.filter_cols]
         if named:
@@ -1566,7 +1783,28 @@ def _lookup(draft: _Draft, asked: ColumnInfo | None, link: _Link | None = None) 
     target = target or _key_column(draft.sheet, draft.filter_cols)
     draft.select = [target] if target is not None else []
     draft.limit = LOOKUP_LIMIT
+    if question is not None:
+        _nearest(question, draft)
     return draft
+
+
+def _nearest(question: _Question, draft: _Draft) -> None:
+    """ "The next encyclical after 1 December 1918": of the rows past a bound, the one closest to it."""
+    words = set(question.words)
+    # "Who was the winner after 2007?" asks for one row: the first one past the bound.
+    singular = question.wh in ("who", "which", "what") and bool(words & {"was", "is"}) and not words & {"were", "are"}
+    for f in draft.filters:
+        col = next(c for c in draft.sheet.columns if c.name == f.column)
+        if not (_yearish(col) or _datish(col)) or f.op not in ("gt", "ge", "lt", "le"):
+            continue
+        upward = f.op in ("gt", "ge")
+        if (
+            (upward and words & {"next", "first", "following"})
+            or (not upward and words & {"last", "previous", "latest"})
+            or singular
+        ):
+            draft.sort_by, draft.descending, draft.limit = col.name, not upward, 1
+            return
 
 
 # -- describing ----------------------------------------------------------------------------------
@@ -1660,6 +1898,7 @@ class OfflinePlanner:
     def standalone(self, question: str, schema: RoomSchema, history: Sequence[tuple[str, str]] = ()) -> str:
         """The question with a follow-up resolved against the previous questions (rules, not a model)."""
         question = question.strip()
+        history = list(history)[-MAX_HISTORY:]  # a follow-up leans on the last few turns, not the whole log
         if not _is_follow_up(question, history):
             return question
         previous = history[-1][0].strip()
@@ -1687,7 +1926,7 @@ class OfflinePlanner:
             beyond = _asks_beyond_columns(read, best)
         weak = best is None or best.score < WEAK_SIGNAL
         if weak or documents_asked or beyond:
-            search = SearchStep(query=question, reason=_search_reason(weak, documents_asked or beyond))
+            search = SearchStep(query=question, reason=_search_reason(weak, documents_asked, beyond))
             # The passages come first when they are the likelier source: the question points at the
             # documents, or asks for something no column holds and the room has documents to hold it.
             if documents_asked or (beyond and schema.documents) or not steps:
@@ -1699,12 +1938,15 @@ class OfflinePlanner:
         return steps, " ".join(reasons)
 
 
-def _search_reason(weak: bool, documents: bool) -> str:
+def _search_reason(weak: bool, documents: bool, beyond: bool) -> str:
+    """Why the passages are searched, in one sentence."""
     if documents:
-        return "Search the documents' passages: the question asks for something the sheets do not hold as a column."
+        return "Search the passages: the question points at the documents."
+    if beyond:
+        return "Search the passages: no sheet column holds what is asked."
     if weak:
-        return "Search the room's passages and rows: no sheet column or value clearly matches the question."
-    return "Search the room's passages too."
+        return "Search the passages and rows: no sheet column or value clearly matches the question."
+    return "Search the passages too."
 
 
 def _names_document(question: _Question, schema: RoomSchema) -> bool:
@@ -1718,7 +1960,7 @@ def _names_document(question: _Question, schema: RoomSchema) -> bool:
 
 
 def _asks_beyond_columns(question: _Question, link: _Link) -> bool:
-    """"Who is the CEO of Harvestquay?": the thing asked for ("CEO") names no column of the sheet."""
+    """ "Who is the CEO of Harvestquay?": the thing asked for ("CEO") names no column of the sheet."""
     start, end = question.head
     words = [w for w in question.words[start:end] if w not in _AGGREGATE_WORDS]
     if not words or question.wh not in ("what", "which", "who", "whom", "how many", "how much", "number of"):
@@ -1751,7 +1993,7 @@ def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:
         old_link = _link(prev_q, sheet)
         for mention in new_link.values:
             old = next((m for m in old_link.values if m.column.position == mention.column.position), None)
-            new_words = question_words(question, mention, new_q)
+            new_words = _question_words(question, mention, new_q)
             if old is not None:
                 old_text = _span_text(previous, prev_q, old)
                 if old_text:
@@ -1777,7 +2019,7 @@ def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:
     return text
 
 
-def question_words(question: str, mention: _ValueMention, read: _Question) -> str:
+def _question_words(question: str, mention: _ValueMention, read: _Question) -> str:
     """The words of the question a mention spans, as the user wrote them (the value itself if exact)."""
     if mention.exact and len(mention.values) == 1:
         return mention.values[0]

@@ -17,8 +17,16 @@ ROUNDS = ("Pre-seed", "Seed", "Series A", "Series B", "Growth")
 INVESTORS = ("Foxglove Seed", "Bluefen Partners", "Harbor Peak Ventures", INJECTION)
 
 
-def column(name: str, letter: str, dtype: str, position: int, values: tuple[str, ...], *, n_distinct: int = 0,
-           n_filled: int = 300) -> ColumnInfo:
+def column(
+    name: str,
+    letter: str,
+    dtype: str,
+    position: int,
+    values: tuple[str, ...],
+    *,
+    n_distinct: int = 0,
+    n_filled: int = 300,
+) -> ColumnInfo:
     """A column as load_schema would describe it (values only when there are few)."""
     return ColumnInfo(name=name, letter=letter, dtype=dtype, position=position, samples=values[:5],  # type: ignore[arg-type]
                       values=values, n_distinct=n_distinct or len(values), n_filled=n_filled)  # fmt: skip
@@ -129,7 +137,9 @@ def test_top_3_sectors_by_total_amount(planner: OfflinePlanner, schema: RoomSche
     assert op.sort_by == "value" and op.descending and op.limit == 3
 
 
-def test_which_investor_led_the_most_rounds_counts_rows_per_investor(planner: OfflinePlanner, schema: RoomSchema) -> None:
+def test_which_investor_led_the_most_rounds_counts_rows_per_investor(
+    planner: OfflinePlanner, schema: RoomSchema
+) -> None:
     op = table_op(planner.plan("Which investor led the most rounds?", schema))
     assert op.group_by == "Lead Investor"
     assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count", None)
@@ -243,9 +253,10 @@ def test_an_instruction_in_a_cell_is_only_a_value(planner: OfflinePlanner, schem
     assert op.aggregate is not None and op.aggregate.func == "count"
     # The same schema plans an ordinary question exactly as without that cell.
     clean = RoomSchema(room_id=1, sheets=(demo_sheet(investors=INVESTORS[:-1]),), documents=schema.documents)
-    assert planner.plan("How many seed rounds were there?", schema).steps == planner.plan(
-        "How many seed rounds were there?", clean
-    ).steps
+    assert (
+        planner.plan("How many seed rounds were there?", schema).steps
+        == planner.plan("How many seed rounds were there?", clean).steps
+    )
 
 
 def test_an_instruction_in_the_question_changes_no_rule(planner: OfflinePlanner, schema: RoomSchema) -> None:
@@ -341,7 +352,9 @@ def test_a_room_with_one_sheet_answers_from_it(planner: OfflinePlanner, medals: 
     assert filters(op) == {("Nation", "ne", "Total")}
 
 
-def test_the_sheet_the_question_names_is_chosen(planner: OfflinePlanner, schema: RoomSchema, medals: RoomSchema) -> None:
+def test_the_sheet_the_question_names_is_chosen(
+    planner: OfflinePlanner, schema: RoomSchema, medals: RoomSchema
+) -> None:
     both = RoomSchema(room_id=3, sheets=(demo_sheet(), medals.sheets[0]), documents=())
     assert table_op(planner.plan("how many gold medals did japan win?", both)).sheet_id == 9
     assert table_op(planner.plan("How many seed rounds were there?", both)).sheet_id == 7
