@@ -22,12 +22,12 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.eval_retrieval import open_database  # noqa: E402
 from core.config import Settings  # noqa: E402
-from core.db import Database, embedded_url  # noqa: E402
+from core.db import Database  # noqa: E402
 from core.errors import WorkbenchError  # noqa: E402
 from core.plan import TableStep  # noqa: E402
 from core.planner import OfflinePlanner, load_schema  # noqa: E402
@@ -60,16 +60,6 @@ def load_questions(eval_dir: Path) -> list[dict]:
             "targets": [_unescape(t) for t in row["targetValue"].split("|")],
         })  # fmt: skip
     return rows
-
-
-def open_database(home: Path, name: str, database_url: str | None) -> str:
-    """Create (once) a database on the embedded server (or the given one); return its URI."""
-    base = database_url or embedded_url(home)
-    with psycopg.connect(base, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
-    return psycopg.conninfo.make_conninfo(base, dbname=name)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -383,7 +383,8 @@ def _infer_dtype(values: Sequence[str | None], currency_formatted: int = 0) -> D
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many long-lived objects."""
     # Parsing creates millions of small container objects that all stay alive; the cyclic
     # garbage collector would repeatedly rescan them for nothing.  Measured on 100,000 x 20:
     # CSV 2.4 s -> 1.8 s, XLSX 10.4 s -> 5.5 s.  Nothing here creates reference cycles, so
@@ -702,7 +703,7 @@ def parse_csv(data: bytes, name: str) -> ParsedSheet:
     """
     if not data:
         raise EmptyFile(f"{name} is empty (0 bytes). Check that the export finished and upload again.")
-    with _gc_paused():
+    with gc_paused():
         text = _decode(data, name)
         if text.startswith("\ufeff"):  # a second BOM left by a double conversion
             text = text[1:]
@@ -1240,7 +1241,7 @@ def parse_xlsx(
         )
 
     sheets: list[ParsedSheet] = []
-    with zf, _gc_paused():
+    with zf, gc_paused():
         try:
             workbook = _Workbook(zf)
         except Exception as exc:  # a damaged package fails in many ways; all mean the same

@@ -11,14 +11,12 @@ no scale fits) before adding, so "$0.10" + "$0.20" is "0.3", not 0.3000000000000
 from __future__ import annotations
 
 import datetime
-import gc
 import json
 import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, Literal
@@ -30,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.db import Database, q
 from core.errors import WorkbenchError
 from core.models import Citation
-from core.sheets import Column, Dtype, ParsedSheet, cell_ref, parse_date, parse_number
+from core.sheets import Column, Dtype, ParsedSheet, cell_ref, gc_paused, parse_date, parse_number
 
 __all__ = [
     "Aggregate",
@@ -497,19 +495,6 @@ def _cached(key: tuple[str, int], version: tuple[Any, ...]) -> SheetFrame | None
         return entry[1]
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Loading makes ~2M strings and 100k lists that all stay alive; the cyclic collector would rescan
-    # them repeatedly for nothing.  Nothing here makes reference cycles, so collection can wait.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
     """The stored sheet `sheet_id`, loaded once per process and version (SheetNotFound if absent)."""
     with db.connection() as conn, conn.cursor() as cur:
@@ -529,7 +514,7 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         found = _cached(key, version)
         if found is not None:
             return found
-        with _gc_paused():
+        with gc_paused():
             with db.connection() as conn, conn.cursor() as cur:
                 col_rows = cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]}).fetchall()
                 stored = cur.execute(SHEET_ROWS_SQL, {"sheet_id": sheet_id}).fetchall()
