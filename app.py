@@ -3,14 +3,14 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from pages.common import get_workbench, sidebar
+from views.common import get_workbench, sidebar
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
 
 navigation = st.navigation(
     [
-        st.Page("pages/search.py", title="Search", url_path="search", default=True),
-        st.Page("pages/documents.py", title="Documents", url_path="documents"),
+        st.Page("views/search.py", title="Search", url_path="search", default=True),
+        st.Page("views/documents.py", title="Documents", url_path="documents"),
     ]
 )
 try:

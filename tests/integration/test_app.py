@@ -65,7 +65,7 @@ def test_search_page_shows_cited_hits(app: AppTest) -> None:
 
 def test_documents_page_lists_the_room(app: AppTest) -> None:
     app.run()
-    app.switch_page("pages/documents.py").run()
+    app.switch_page("views/documents.py").run()
     assert not app.exception
     assert app.title[0].value == "Documents"
     frame = app.dataframe[0].value

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from pages.common import page_room
+from views.common import page_room
 
 wb, room = page_room("Documents")
 

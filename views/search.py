@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from pages.common import page_room
+from views.common import page_room
 
 wb, room = page_room("Search")
 
