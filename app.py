@@ -3,16 +3,12 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from views.common import get_workbench, sidebar
+from views.common import PAGES, get_workbench, sidebar
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
 
-navigation = st.navigation(
-    [
-        st.Page("views/search.py", title="Search", url_path="search", default=True),
-        st.Page("views/documents.py", title="Documents", url_path="documents"),
-    ]
-)
+navigation = st.navigation([st.Page(path, title=title, url_path=url, default=(url == "chat"))
+                            for url, (path, title) in PAGES.items()])
 try:
     sidebar(get_workbench())
 except WorkbenchError as exc:

@@ -128,7 +128,18 @@ def load_queries(path: Path = SQL_DIR / "queries.sql") -> dict[str, str]:
     return queries
 
 
-QUERIES = load_queries()
+def load_all_queries(directory: Path = SQL_DIR) -> dict[str, str]:
+    """Every named query of every `core/sql/*.sql` file (one file per area); a name may appear once."""
+    queries: dict[str, str] = {}
+    for path in sorted(directory.glob("*.sql")):
+        for name, sql in load_queries(path).items():
+            if name in queries:
+                raise ConfigError(f"Query {name} is defined twice (again in {path.name})")
+            queries[name] = sql
+    return queries
+
+
+QUERIES = load_all_queries()
 
 
 class Database:
@@ -157,5 +168,5 @@ class Database:
 
 
 def q(name: str) -> str:
-    """The SQL text of a named query from queries.sql."""
+    """The SQL text of a named query from core/sql/*.sql."""
     return QUERIES[name]

@@ -13,6 +13,49 @@ from core.workbench import Workbench
 log = logging.getLogger(__name__)
 _embed_lock = threading.Lock()
 
+# url path -> (page file, title); the first is the default page. Every page opens by URL (/sheet?...).
+PAGES: dict[str, tuple[str, str]] = {
+    "chat": ("views/chat.py", "Chat"),
+    "sheet": ("views/sheet.py", "Sheet"),
+    "documents": ("views/documents.py", "Documents"),
+    "search": ("views/search.py", "Search"),
+    "analytics": ("views/analytics.py", "Analytics"),
+}
+
+
+def citation_link(citation: dict) -> tuple[str, dict[str, str]]:
+    """The page file and query parameters that show a citation (a Citation's JSON form).
+
+    Cells open the sheet page at `?doc=<document id>&sheet=<sheet name>&cell=<A1 ref without the sheet>`
+    (plus `row=<sheet_rows id>&col=<column name>` so the grid can find the row by id); pages open the
+    documents page at `?doc=<document id>&page=<1-based page>&chunk=<chunk index>`.
+    """
+    if citation["kind"] == "cell":
+        ref = citation.get("ref") or ""
+        params = {"doc": str(citation["document_id"]), "sheet": citation.get("sheet") or "",
+                  "cell": ref.rsplit("!", 1)[-1], "row": str(citation.get("row_id") or ""),
+                  "col": citation.get("column") or ""}
+        return PAGES["sheet"][0], params
+    params = {"doc": str(citation["document_id"]), "page": str(citation.get("page") or 1)}
+    if citation.get("chunk_index") is not None:
+        params["chunk"] = str(citation["chunk_index"])
+    return PAGES["documents"][0], params
+
+
+def citation_label(citation: dict) -> str:
+    """A chip label: `Funding!E12` for a cell, `<title> · p. 47` for a page."""
+    if citation["kind"] == "cell":
+        return citation.get("ref") or citation.get("title") or "cell"
+    title = (citation.get("title") or "document").rsplit(".", 1)[0]
+    return f"{title} · p. {citation.get('page')}"
+
+
+def open_citation(citation: dict) -> None:
+    """Go to the page that shows `citation` (call inside an `if st.button(...)` branch)."""
+    page, params = citation_link(citation)
+    st.session_state["citation_nonce"] = st.session_state.get("citation_nonce", 0) + 1
+    st.switch_page(page, query_params=params)
+
 
 def _embed_in_background(wb: Workbench, room: str) -> None:
     """Embed a room's pending chunks off the request thread; keyword search works meanwhile."""
