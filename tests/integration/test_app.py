@@ -1,52 +1,17 @@
-"""AppTest smoke tests of every page, on a fresh database with the demo room loaded on first start."""
+"""AppTest smoke tests of the shared parts: first start, sidebar uploads, search and documents pages."""
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-from collections.abc import Iterator
-
-import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from core.config import get_settings
 from tests.factories import FUNDING_CSV
-
-
-def _wait_for_background_embedding() -> None:
-    for thread in threading.enumerate():
-        if thread.name.startswith("embed-"):
-            thread.join(timeout=300)
-
-
-def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
-    monkeypatch.setenv("DATABASE_URL", settings.database_url)
-    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
-    get_settings.cache_clear()
-    st.cache_resource.clear()
-    yield AppTest.from_file(str(script), default_timeout=120)
-    _wait_for_background_embedding()
-    st.cache_resource.clear()
-    get_settings.cache_clear()
-
-
-@pytest.fixture
-def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
-    """The whole app (app.py with its navigation)."""
-    yield from _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch)
-
-
-@pytest.fixture
-def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
-    """The sidebar alone (see sidebar_app.py for why)."""
-    yield from _app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)
+from tests.integration.conftest import _wait_for_background_embedding
 
 
 def test_first_start_loads_the_demo_room(app: AppTest) -> None:
     app.run()
     assert not app.exception
-    assert app.title[0].value == "Search"
+    assert app.title[0].value == "Chat"
     assert app.sidebar.selectbox(key="room").value == "Demo"
     captions = " ".join(c.value for c in app.sidebar.caption)
     for name in ("funding_rounds.csv", "funding_rounds.xlsx", "portfolio_memo.pdf"):
@@ -57,6 +22,7 @@ def test_first_start_loads_the_demo_room(app: AppTest) -> None:
 def test_search_page_shows_cited_hits(app: AppTest) -> None:
     app.run()
     _wait_for_background_embedding()
+    app.switch_page("views/search.py").run()
     app.text_input(key="search_query").input("Who is the CEO of Harvestquay?").run()
     assert not app.exception
     hits = [m.value for m in app.markdown if m.value.startswith("**[")]

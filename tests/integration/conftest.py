@@ -1,0 +1,42 @@
+"""Fixtures of the AppTest page tests: the app (or the sidebar alone) on a fresh database."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from core.config import get_settings
+
+
+def _wait_for_background_embedding() -> None:
+    for thread in threading.enumerate():
+        if thread.name.startswith("embed-"):
+            thread.join(timeout=300)
+
+
+def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    get_settings.cache_clear()
+    st.cache_resource.clear()
+    yield AppTest.from_file(str(script), default_timeout=120)
+    _wait_for_background_embedding()
+    st.cache_resource.clear()
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    """The whole app (app.py with its navigation)."""
+    yield from _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch)
+
+
+@pytest.fixture
+def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+    """The sidebar alone (see sidebar_app.py for why)."""
+    yield from _app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)
