@@ -40,6 +40,7 @@ __all__ = [
     "TableResult",
     "UnknownColumn",
     "clear_sheet_cache",
+    "invalidate_sheet",
     "load_sheet",
     "resolve_column",
     "run_table_op",
@@ -64,10 +65,10 @@ Func = Literal["sum", "avg", "min", "max", "count", "count_distinct", "median"]
 Scalar = str | float
 
 # Sheet metadata and the cache version in one indexed lookup.  Sheets are written once, in the same
-# transaction as their document, and never updated (re-ingesting makes a new document and sheet), so
-# the document's created_at with the sheet's shape identifies the stored rows without scanning them.
+# transaction as their document; a cell edit (core.edits) bumps sheets.version.  So the document's
+# created_at, the sheet's shape and its version identify the stored rows without scanning them.
 SHEET_META_SQL = """
-SELECT s.document_id, s.name, s.n_rows, s.n_cols, d.title, d.created_at
+SELECT s.document_id, s.name, s.n_rows, s.n_cols, d.title, d.created_at, s.version
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE s.id = %(sheet_id)s
 """
@@ -485,6 +486,12 @@ def clear_sheet_cache() -> None:
         _CACHE_STATS.update(hits=0, misses=0)
 
 
+def invalidate_sheet(db: Database, sheet_id: int) -> None:
+    """Forget this process's copy of one sheet (after an edit; other processes see sheets.version change)."""
+    with _CACHE_LOCK:
+        _CACHE.pop((db.conninfo, sheet_id), None)
+
+
 def _cached(key: tuple[str, int], version: tuple[Any, ...]) -> SheetFrame | None:
     with _CACHE_LOCK:
         entry = _CACHE.get(key)
@@ -501,10 +508,10 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         meta = cur.execute(SHEET_META_SQL, {"sheet_id": sheet_id}).fetchone()
     if meta is None:
         raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
-    document_id, name, n_rows, n_cols, title, created_at = meta
+    document_id, name, n_rows, n_cols, title, created_at, edits = meta
     # The server too: every test database numbers its sheets from 1.
     key = (db.conninfo, sheet_id)
-    version = (document_id, name, n_rows, n_cols, title, created_at)
+    version = (document_id, name, n_rows, n_cols, title, created_at, edits)
     found = _cached(key, version)
     if found is not None:
         return found

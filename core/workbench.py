@@ -89,3 +89,50 @@ class Workbench:
         """Load the bundled demo data room (a no-op for files already there)."""
         files = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES)
         return list(self.ingest(files, self.settings.demo_room, embed=embed))
+
+    # -- sheets: the grid, cell edits, stale answers (core.edits; imported here to keep this file's head as it is)
+
+    def sheets(self, room: str) -> list[SheetInfo]:  # noqa: F821
+        """The room's sheets, for a picker (one entry per workbook tab)."""
+        from core.edits import room_sheets
+
+        return room_sheets(self.db, self.room(room).id)
+
+    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None) -> Grid:  # noqa: F821
+        """A window of a sheet's rows (all when limit is None) for the grid."""
+        from core.edits import load_grid
+
+        return load_grid(self.db, sheet_id, offset=offset, limit=limit)
+
+    def row_position(self, sheet_id: int, row_id: int) -> int | None:
+        """The 0-based position of a row in its sheet (None when it is not there)."""
+        from core.edits import row_position
+
+        return row_position(self.db, sheet_id, row_id)
+
+    def edit_cell(
+        self, sheet_id: int, row_id: int, column: str | int, value: str | None, *, user_id: str | None = None,
+        embed: bool = True,
+    ) -> CellEdit:  # noqa: F821
+        """Edit one cell; then embed its row again when the room has vectors (keyword search is current at once)."""
+        import logging
+
+        from core.edits import edit_cell, reembed_row
+        from core.errors import WorkbenchError
+
+        edit = edit_cell(self.db, sheet_id, row_id, column, value, user_id)
+        if edit.changed and embed:
+            room = next((r for r in self.rooms() if r.id == edit.room_id), None)
+            if room is not None and room.embedding_model:
+                ref = RoomRef(id=room.id, name=room.name, embedding_model=room.embedding_model)
+                try:
+                    reembed_row(self.db, ref, self.embedder, row_id)
+                except WorkbenchError as exc:  # the row stays keyword-searchable; `workbench embed` finishes it
+                    logging.getLogger(__name__).warning("re-embedding row %s: %s", row_id, exc)
+        return edit
+
+    def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
+        """Assistant message id -> refs of its cited cells edited since it was written."""
+        from core.edits import stale_citations
+
+        return stale_citations(self.db, conversation_id)
