@@ -1,13 +1,120 @@
-"""Documents page: what the room holds and the state of each file."""
+"""Documents page: a PDF page viewer that highlights a cited passage, and the state of every file in the room.
+
+The URL is the viewer's state (`?doc=<document id>&page=<n>&chunk=<chunk index>`): a citation click opens it,
+paging updates it, and the same URL opened in a new tab shows the same view.
+"""
+
+import re
 
 import pandas as pd
 import streamlit as st
 
-from views.common import page_room
+from core.errors import WorkbenchError
+from core.viewer import render_page
+from views.common import PAGES, page_room
 
 wb, room = page_room("Documents")
-
 docs = wb.documents(room)
+pdfs = {d.id: d for d in docs if d.kind == "pdf" and d.status == "ready"}
+
+
+def _int_param(name: str) -> int | None:
+    raw = st.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not re.fullmatch(r"-?\d{1,9}", raw.strip()):
+        st.error(f"The link's `{name}` should be a number, not {raw!r}: showing the default instead.")
+        return None
+    return int(raw)
+
+
+def _go(page: int) -> None:
+    st.query_params["page"] = str(page)
+
+
+def _typed_page() -> None:
+    _go(int(st.session_state["documents_page_number"]))
+
+
+def _picked() -> None:
+    # Another PDF: start at its first page; the cited passage belonged to the previous one.
+    st.query_params.from_dict({"doc": str(st.session_state["documents_pdf"]), "page": "1"})
+
+
+def _markdown_text(text: str) -> str:
+    """Passage text shown literally: markdown and LaTeX markers escaped, paragraphs kept."""
+    escaped = re.sub(r"([\\`*_{}\[\]<>()#+\-!|~$])", r"\\\1", text)
+    return re.sub(r"(?<!\n)\n(?!\n)", "  \n", escaped)
+
+
+doc_id = _int_param("doc")
+page = _int_param("page")
+chunk = _int_param("chunk")
+if doc_id is None:
+    doc_id, chunk = (next(iter(pdfs)) if pdfs else None), None
+
+if doc_id is None:
+    st.info("This room has no PDFs yet: add some from the sidebar, or pick a sheet below.")
+else:
+    rendered = None
+    try:
+        rendered = render_page(wb.db, doc_id, page, chunk)
+    except WorkbenchError as exc:
+        st.error(str(exc))
+    options = list(pdfs)
+    titles = {d.id: d.title for d in pdfs.values()}
+    if rendered is not None and doc_id not in titles:  # a deep link into another room
+        options.insert(0, doc_id)
+        titles[doc_id] = f"{rendered.title} (room {rendered.room})"
+    st.session_state["documents_pdf"] = doc_id if doc_id in titles else None
+    if rendered is not None:
+        st.session_state["documents_page_number"] = rendered.page
+
+    bar = st.columns([5, 2, 1, 1, 2], vertical_alignment="bottom")
+    bar[0].selectbox("PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked,
+                     placeholder="Pick a PDF")
+    if rendered is not None:
+        bar[1].number_input(f"Page (of {rendered.page_count})", min_value=1, max_value=rendered.page_count,
+                            step=1, key="documents_page_number", on_change=_typed_page)
+        bar[2].button("◀ Previous", key="documents_previous", on_click=_go, args=(rendered.page - 1,),
+                      disabled=rendered.page <= 1, width="stretch")
+        bar[3].button("Next ▶", key="documents_next", on_click=_go, args=(rendered.page + 1,),
+                      disabled=rendered.page >= rendered.page_count, width="stretch")
+        link = {"doc": str(rendered.document_id), "page": str(rendered.page)}
+        if chunk is not None:
+            link["chunk"] = str(chunk)
+        bar[4].markdown(f"[Open in new tab ↗](?{'&'.join(f'{k}={v}' for k, v in link.items())})")
+        # Keep the URL telling the truth (e.g. a link without a page opens at the passage's page).
+        if st.query_params.get("doc") != link["doc"] or st.query_params.get("page") != link["page"]:
+            st.query_params.update(link)
+
+        view, side = st.columns([3, 2])
+        view.image(rendered.png, width="stretch", output_format="PNG",
+                   alt=f"{rendered.title}, page {rendered.page}"
+                   + (" with the cited passage highlighted" if rendered.highlighted else ""))
+        with side:
+            passage = rendered.passage
+            if chunk is not None and passage is None:
+                st.warning(f"This PDF has no passage #{chunk}: the link may be from an older upload. "
+                           "Showing the page without a highlight.")
+            if passage is not None:
+                st.subheader("Cited passage")
+                if rendered.highlighted:
+                    st.caption(f"Highlighted in yellow on page {passage.page}.")
+                else:
+                    st.caption(f"The passage is on page {passage.page}; this is page {rendered.page}.")
+                    st.button(f"Back to the passage (page {passage.page})", key="documents_back",
+                              on_click=_go, args=(passage.page,))
+                with st.container(border=True, height=420 if len(passage.text) > 900 else "content"):
+                    st.markdown(_markdown_text(passage.text))
+            else:
+                st.caption("Open a citation from the Chat page to see its passage highlighted here.")
+            if rendered.room != room:
+                st.info(f"This PDF is in the data room {rendered.room!r}, not {room!r}.")
+            st.caption(f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
+                       f"rendered in {rendered.render_ms:.0f} ms")
+
+st.subheader("Files in this room")
 if not docs:
     st.info("This room is empty: add PDF, CSV or XLSX files from the sidebar.")
     st.stop()
@@ -27,3 +134,6 @@ table = pd.DataFrame(
     ]
 )
 st.dataframe(table, hide_index=True, width="stretch")
+sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
+for d in sheets:
+    st.page_link(PAGES["sheet"][0], label=f"Open {d.title} on the Sheet page", query_params={"doc": str(d.id)})

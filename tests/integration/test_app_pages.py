@@ -1,0 +1,102 @@
+"""AppTest smoke tests of the Documents (PDF viewer) and Analytics pages."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.config import get_settings
+from core.workbench import Workbench
+from tests.factories import make_pdf
+
+
+@pytest.fixture
+def demo_wb(app: AppTest):  # noqa: ANN201
+    """A second Workbench on the app's database (after the app's first run loaded the demo room)."""
+    app.run()
+    wb = Workbench(get_settings())
+    yield wb
+    wb.db.close()
+
+
+def _memo_id(wb: Workbench) -> int:
+    return next(d.id for d in wb.documents("Demo") if d.title == "portfolio_memo.pdf")
+
+
+def _image_alts(app: AppTest) -> list[str]:
+    return [img.alt for el in app.image for img in el.proto.imgs]
+
+
+def _open_documents(app: AppTest, **params: str) -> AppTest:
+    app.switch_page("views/documents.py")
+    app.query_params = dict(params)
+    return app.run()
+
+
+def test_documents_page_opens_a_cited_passage_from_the_link(app: AppTest, demo_wb: Workbench) -> None:
+    memo = _memo_id(demo_wb)
+    _open_documents(app, doc=str(memo), page="2", chunk="1")
+    assert not app.exception and not app.error
+    assert app.title[0].value == "Documents"
+    assert _image_alts(app) == ["portfolio_memo.pdf, page 2 with the cited passage highlighted"]
+    assert app.selectbox(key="documents_pdf").value == memo
+    assert app.number_input(key="documents_page_number").value == 2
+    assert app.subheader[0].value == "Cited passage"
+    assert "Highlighted in yellow on page 2." in [c.value for c in app.caption]
+    assert any("Executive summary" in m.value for m in app.markdown)  # chunk 1 of the memo is on page 2
+    assert f"[Open in new tab ↗](?doc={memo}&page=2&chunk=1)" in [m.value for m in app.markdown]
+    # The documents table stays below the viewer, with links to the sheets.
+    assert "portfolio_memo.pdf" in set(app.dataframe[0].value["Title"])
+
+
+def test_documents_page_keeps_the_url_in_sync_when_paging(app: AppTest, demo_wb: Workbench) -> None:
+    memo = _memo_id(demo_wb)
+    _open_documents(app, doc=str(memo), page="2", chunk="1")
+    app.button(key="documents_next").click().run()
+    assert app.query_params == {"doc": str(memo), "page": "3", "chunk": "1"}
+    assert _image_alts(app) == ["portfolio_memo.pdf, page 3"]
+    assert "The passage is on page 2; this is page 3." in [c.value for c in app.caption]
+    app.number_input(key="documents_page_number").set_value(5).run()
+    assert app.query_params["page"] == "5" and _image_alts(app) == ["portfolio_memo.pdf, page 5"]
+    app.button(key="documents_back").click().run()
+    assert app.query_params["page"] == "2" and "highlighted" in _image_alts(app)[0]
+    app.button(key="documents_previous").click().run()
+    assert app.query_params["page"] == "1"
+    assert app.button(key="documents_previous").disabled
+    assert not app.exception
+
+
+def test_documents_page_without_a_page_opens_at_the_passage(app: AppTest, demo_wb: Workbench) -> None:
+    memo = _memo_id(demo_wb)
+    _open_documents(app, doc=str(memo), chunk="1")
+    assert app.query_params == {"doc": str(memo), "page": "2", "chunk": "1"}
+    assert "highlighted" in _image_alts(app)[0]
+
+
+def test_documents_page_explains_bad_links(app: AppTest, demo_wb: Workbench) -> None:
+    memo = _memo_id(demo_wb)
+    _open_documents(app, doc=str(memo), page="99")
+    assert not app.exception
+    assert [e.value for e in app.error] == ["portfolio_memo.pdf has 7 page(s): there is no page 99."]
+    _open_documents(app, doc="987654")
+    assert not app.exception and "There is no document 987654" in app.error[0].value
+    assert app.selectbox(key="documents_pdf").value is None  # the user can still pick a PDF
+    _open_documents(app, doc="abc")
+    assert not app.exception and "should be a number" in app.error[0].value
+    assert _image_alts(app) == ["portfolio_memo.pdf, page 1"]  # the room's first PDF instead
+    sheet = next(d.id for d in demo_wb.documents("Demo") if d.kind == "sheet")
+    _open_documents(app, doc=str(sheet))
+    assert "open it on the Sheet page" in app.error[0].value
+
+
+def test_documents_page_picker_switches_pdf_and_offers_sheet_links(app: AppTest, demo_wb: Workbench) -> None:
+    demo_wb.ingest_upload(make_pdf(["Second PDF."]), "second.pdf", "Demo", embed=False)
+    memo = _memo_id(demo_wb)
+    _open_documents(app, doc=str(memo), page="3", chunk="1")
+    second = next(d.id for d in demo_wb.documents("Demo") if d.title == "second.pdf")
+    app.selectbox(key="documents_pdf").select(second).run()
+    assert app.query_params == {"doc": str(second), "page": "1"}
+    assert _image_alts(app) == ["second.pdf, page 1"]
+    sheets = {d.id: d.title for d in demo_wb.documents("Demo") if d.kind == "sheet"}
+    links = {(link.proto.label, link.proto.page, link.proto.query_string) for link in app.get("page_link")}
+    assert links == {(f"Open {title} on the Sheet page", "sheet", f"doc={doc}") for doc, title in sheets.items()}

@@ -1,0 +1,110 @@
+"""The PDF page viewer: a stored page rendered with its cited passage highlighted, on real Postgres."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from core.errors import DocumentNotFound
+from core.viewer import NotAPdf, PageOutOfRange, find_passage, render_page
+from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
+
+DPI = 150
+
+
+@pytest.fixture
+def memo(workbench) -> int:  # noqa: ANN001
+    result = workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "Viewer", embed=False)
+    assert result.status == "ready" and result.pages == 3
+    return result.document_id
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+
+
+def _mask(shape: tuple[int, ...], boxes, margin_pt: float) -> np.ndarray:  # noqa: ANN001
+    """Pixels covered by the boxes (in PDF points) grown by margin_pt on each side."""
+    mask = np.zeros(shape[:2], dtype=bool)
+    scale = DPI / 72
+    for x0, y0, x1, y1 in boxes:
+        mask[int((y0 - margin_pt) * scale):int((y1 + margin_pt) * scale) + 1,
+             int((x0 - margin_pt) * scale):int((x1 + margin_pt) * scale) + 1] = True
+    return mask
+
+
+def test_highlight_changes_the_passage_and_nothing_far_from_it(db, memo: int) -> None:  # noqa: ANN001
+    passage = find_passage(db, memo, 1)
+    assert passage is not None and passage.page == 2 and "Cobalt Pay" in passage.text and passage.boxes
+
+    lit = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    plain = render_page(db, memo, 2, dpi=DPI)
+    assert lit.highlighted and not plain.highlighted
+    assert lit.passage == passage and plain.passage is None
+    assert (lit.page, lit.page_count, lit.title) == (2, 3, "memo.pdf")
+    assert (lit.width, lit.height) == (round(612 * DPI / 72), round(792 * DPI / 72))
+    assert lit.png.startswith(b"\x89PNG") and plain.png.startswith(b"\x89PNG")
+
+    a, b = _pixels(lit.png), _pixels(plain.png)
+    assert a.shape == b.shape == (lit.height, lit.width, 3)
+    changed = np.abs(a - b).sum(axis=2) > 30
+    inside = _mask(a.shape, passage.boxes, 0)
+    # Most of the passage's area is tinted (a highlight, not an outline)...
+    assert changed[inside].mean() > 0.5
+    # ...in yellow: red and green stay high where blue drops, on the white background of the text.
+    tinted = inside & changed & (b.min(axis=2) > 200)
+    assert tinted.sum() > 1000
+    assert a[tinted][:, 2].mean() < 160 and a[tinted][:, :2].mean() > 200
+    # ...and nothing changes more than a few points away from it.
+    assert not changed[~_mask(a.shape, passage.boxes, 4)].any()
+
+
+def test_annotations_never_persist_between_renders(db, memo: int) -> None:  # noqa: ANN001
+    before = render_page(db, memo, 2, dpi=DPI).png
+    render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    assert render_page(db, memo, 2, dpi=DPI).png == before
+
+
+def test_the_passage_page_is_the_default_and_other_pages_are_not_highlighted(db, memo: int) -> None:  # noqa: ANN001
+    opened = render_page(db, memo, None, chunk_index=2, dpi=72)
+    assert opened.page == 3 and opened.highlighted
+    elsewhere = render_page(db, memo, 1, chunk_index=2, dpi=72)
+    assert elsewhere.page == 1 and not elsewhere.highlighted and elsewhere.passage is not None
+    missing = render_page(db, memo, 1, chunk_index=99, dpi=72)
+    assert missing.passage is None and not missing.highlighted
+
+
+def test_stored_boxes_missing_fall_back_to_finding_the_text(db, memo: int) -> None:  # noqa: ANN001
+    with db.connection() as conn:
+        conn.execute("UPDATE chunks SET boxes = NULL WHERE document_id = %s AND chunk_index = 1", (memo,))
+    lit = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    plain = render_page(db, memo, 2, dpi=DPI)
+    assert lit.highlighted and lit.passage is not None and lit.passage.boxes == ()
+    changed = np.abs(_pixels(lit.png) - _pixels(plain.png)).sum(axis=2) > 30
+    rows = np.flatnonzero(changed.any(axis=1))
+    # The passage is the page's two lines of text, starting one inch from the top.
+    assert rows.size and 60 * DPI / 72 < rows.min() < 100 * DPI / 72 and rows.max() < 140 * DPI / 72
+
+
+@pytest.mark.parametrize("page", [0, 4, -1])
+def test_page_out_of_range_is_a_clear_error(db, memo: int, page: int) -> None:  # noqa: ANN001
+    with pytest.raises(PageOutOfRange, match=rf"memo.pdf has 3 page\(s\): there is no page {page}\."):
+        render_page(db, memo, page)
+
+
+def test_unknown_document_is_a_clear_error(db) -> None:  # noqa: ANN001
+    with pytest.raises(DocumentNotFound, match="There is no document 424242"):
+        render_page(db, 424242, 1)
+
+
+def test_a_sheet_or_a_failed_upload_is_not_a_pdf(workbench, db) -> None:  # noqa: ANN001
+    sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "Viewer", embed=False)
+    with pytest.raises(NotAPdf, match="funding.csv is a spreadsheet: open it on the Sheet page"):
+        render_page(db, sheet.document_id, 1)
+    broken = workbench.ingest_upload(b"%PDF-1.7 this is not really a pdf", "broken.pdf", "Viewer", embed=False)
+    assert broken.status == "failed" and broken.document_id is not None
+    with pytest.raises(NotAPdf, match="broken.pdf could not be read: .*damaged or not a PDF"):
+        render_page(db, broken.document_id, 1)
