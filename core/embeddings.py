@@ -10,7 +10,8 @@ from typing import Protocol
 import numpy as np
 
 from core.config import Settings
-from core.errors import ConfigError, WorkbenchError
+from core.errors import WorkbenchError
+from core.llm import client, provider_error
 
 DIMENSIONS = 384
 
@@ -64,36 +65,27 @@ class OpenAIEmbedder:
     """OpenAI (or a compatible server) embeddings, asked for 384 dimensions to share the schema."""
 
     def __init__(self, settings: Settings) -> None:
-        if not settings.openai_api_key:
-            raise ConfigError(
-                "WORKBENCH_EMBEDDINGS=openai needs OPENAI_API_KEY: set it, or use WORKBENCH_EMBEDDINGS=local."
-            )
-        import openai
-
-        self._openai = openai
-        self._client = openai.OpenAI(
-            api_key=settings.openai_api_key,
-            base_url=settings.openai_base_url,
-            timeout=settings.openai_timeout,
-            max_retries=settings.openai_max_retries,
-        )
+        self._client = client(settings, no_key=(
+            "WORKBENCH_EMBEDDINGS=openai needs OPENAI_API_KEY: set it, or use WORKBENCH_EMBEDDINGS=local."
+        ))
+        self._settings = settings
         self._model = settings.embedding_model
-        self._where = settings.openai_base_url or "api.openai.com"
         self.name = f"openai:{settings.embedding_model}"
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Embed a batch of texts, 256 per request."""
+        import openai
+
         out: list[list[float]] = []
         for start in range(0, len(texts), 256):
             try:
                 response = self._client.embeddings.create(
                     model=self._model, input=texts[start : start + 256], dimensions=DIMENSIONS
                 )
-            except self._openai.OpenAIError as exc:
-                raise WorkbenchError(
-                    f"The embedding server at {self._where} did not answer: {exc}. "
+            except openai.OpenAIError as exc:
+                raise provider_error(exc, self._settings, role="embedding", fix=(
                     "Check OPENAI_BASE_URL and OPENAI_API_KEY, or use WORKBENCH_EMBEDDINGS=local."
-                ) from exc
+                )) from exc
             out.extend(item.embedding for item in sorted(response.data, key=lambda d: d.index))
         if not out:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
@@ -11,13 +12,17 @@ from pydantic import BaseModel, ConfigDict
 
 from core.db import q
 from core.errors import WorkbenchError
+from core.llm import ModelError
 from core.plan import Plan
 from core.planner import OfflinePlanner, Planner, load_schema
 from core.retriever import Evidence, retrieve
-from core.synth import Answer, synthesize_offline
+from core.synth import Answer, OfflineSynthesizer, Synthesizer
+from core.tables import TableOp, load_sheet, run_table_op
 
 if TYPE_CHECKING:
     from core.workbench import Workbench
+
+log = logging.getLogger(__name__)
 
 
 class Event(BaseModel):
@@ -52,12 +57,31 @@ def _conversation(wb: Workbench, room_id: int, conversation_id: int | None, ques
     return conversation_id, turns
 
 
+def providers(wb: Workbench, planner: Planner | None = None,
+              synthesizer: Synthesizer | None = None) -> tuple[Planner, Synthesizer]:
+    """The configured planner and synthesizer (WORKBENCH_LLM, else openai when OPENAI_API_KEY is set)."""
+    if wb.settings.llm_provider == "openai":
+        from core.llm_planner import LLMPlanner
+        from core.llm_synth import LLMSynthesizer
+
+        def check_op(op: TableOp) -> None:
+            # A model's table step must run before it is accepted: its error goes back to the model.
+            run_table_op(load_sheet(wb.db, op.sheet_id), op)
+
+        return (planner or LLMPlanner(wb.settings, check_op=check_op),
+                synthesizer or LLMSynthesizer(wb.settings))  # fmt: skip
+    return planner or OfflinePlanner(), synthesizer or OfflineSynthesizer()
+
+
 def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None = None,
-        planner: Planner | None = None) -> Iterator[Event]:
-    """Answer `question` in `room` from its documents alone, yielding events; the last is `done`."""
+        planner: Planner | None = None, synthesizer: Synthesizer | None = None) -> Iterator[Event]:
+    """Answer `question` in `room` from its documents alone, yielding events; the last is `done`.
+
+    A model failure while writing the answer is logged (qa_queries.error) and raised as ModelError.
+    """
     started = time.perf_counter()
     ref = wb.room(room)
-    planner = planner or OfflinePlanner()
+    planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     yield Event(type="step", text="Reading the room's sheets and documents")
     plan = planner.plan(question, load_schema(wb.db, ref.id), history)
@@ -68,12 +92,31 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     evidence = retrieve(wb.db, ref, plan, embedder=embedder)
     retrieval_ms = (time.perf_counter() - started) * 1000
     yield Event(type="evidence", evidence=evidence)
-    answer = synthesize_offline(plan.standalone_question, evidence)
-    first_token_ms = (time.perf_counter() - started) * 1000
-    # Offline answers are whole at once; the stream has one token event so every consumer reads tokens.
-    yield Event(type="token", text=answer.text)
+    if synthesizer.name != "offline":
+        yield Event(type="step", text=f"Writing the answer ({synthesizer.name})")
+    answer: Answer | None = None
+    first_token_ms: float | None = None
+    parts: list[str] = []
+    try:
+        for item in synthesizer.stream(plan.standalone_question, evidence):
+            if isinstance(item, Answer):
+                answer = item
+                continue
+            if first_token_ms is None:
+                first_token_ms = (time.perf_counter() - started) * 1000
+            parts.append(item)
+            yield Event(type="token", text=item)
+    except ModelError as exc:
+        log.warning("Answer failed for query in room %s: %s", room, exc)
+        _log_failure(wb, ref.id, conversation_id, question, plan, synthesizer.name, str(exc),
+                     partial=exc.partial or "".join(parts), context_chars=sum(len(e.content) for e in evidence),
+                     retrieval_ms=retrieval_ms, first_token_ms=first_token_ms,
+                     total_ms=(time.perf_counter() - started) * 1000)  # fmt: skip
+        raise
+    assert answer is not None, "a synthesizer ends its stream with the Answer"
+    first_token_ms = first_token_ms if first_token_ms is not None else (time.perf_counter() - started) * 1000
     total_ms = (time.perf_counter() - started) * 1000
-    query_id = _log(wb, ref.id, conversation_id, question, plan, answer, evidence,
+    query_id = _log(wb, ref.id, conversation_id, question, plan, answer, evidence, model=synthesizer.name,
                     retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms)
     result = {
         "answer": answer.text,
@@ -82,6 +125,8 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
         "citations": [c.model_dump(mode="json") for c in answer.citations],
         "steps": [step.model_dump(mode="json") for step in plan.steps],
         "plan": plan.reasoning,
+        "planner": plan.planner,
+        "model": synthesizer.name,
         "timings": {"retrieval_ms": round(retrieval_ms, 1), "first_token_ms": round(first_token_ms, 1),
                     "total_ms": round(total_ms, 1)},
         "query_id": query_id,
@@ -90,8 +135,22 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     yield Event(type="done", answer=answer, result=result)
 
 
+def _log_failure(wb: Workbench, room_id: int, conversation_id: int, question: str, plan: Plan, model: str,
+                 error: str, *, partial: str, context_chars: int, retrieval_ms: float,
+                 first_token_ms: float | None, total_ms: float) -> int:
+    """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
+    with wb.db.connection() as conn:
+        row = conn.execute(q("insert_query"), {
+            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": question,
+            "answer": partial or None, "abstained": False, "error": error, "planner": plan.planner,
+            "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
+            "total_ms": total_ms, "context_chars": context_chars, "n_citations": 0,
+        }).fetchone()
+    return int(row[0])
+
+
 def _log(wb: Workbench, room_id: int, conversation_id: int, question: str, plan: Plan, answer: Answer,
-         evidence: list[Evidence], *, retrieval_ms: float, first_token_ms: float, total_ms: float) -> int:
+         evidence: list[Evidence], *, model: str, retrieval_ms: float, first_token_ms: float, total_ms: float) -> int:
     """Store the turn and the query log in one transaction."""
     citations = [c.model_dump(mode="json") for c in answer.citations]
     with wb.db.connection() as conn:
@@ -102,7 +161,7 @@ def _log(wb: Workbench, room_id: int, conversation_id: int, question: str, plan:
         row = conn.execute(q("insert_query"), {
             "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": question,
             "answer": answer.text, "abstained": answer.abstained, "error": None, "planner": plan.planner,
-            "model": "offline", "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
+            "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
             "total_ms": total_ms, "context_chars": sum(len(e.content) for e in evidence),
             "n_citations": len(citations),
         }).fetchone()

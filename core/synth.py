@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -126,3 +127,25 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
     return _answer(" ".join(parts), values, evidence)
+
+
+class Synthesizer(Protocol):
+    """Writes the answer from the evidence: yields its text as tokens, then the checked Answer."""
+
+    name: str
+
+    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+        """Tokens (str) as they are written, then one Answer."""
+        ...
+
+
+class OfflineSynthesizer:
+    """synthesize_offline behind the Synthesizer interface: the whole answer as one token."""
+
+    name = "offline"
+
+    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+        """The deterministic answer's text as one token, then the Answer."""
+        answer = synthesize_offline(question, evidence)
+        yield answer.text
+        yield answer
