@@ -8,7 +8,7 @@ server did not answer, why, and what to change.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.config import Settings
 from core.errors import ConfigError, WorkbenchError
@@ -16,7 +16,7 @@ from core.errors import ConfigError, WorkbenchError
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["ModelError", "OFFLINE_FIX", "client", "failure", "provider_error", "server_name"]
+__all__ = ["ModelError", "OFFLINE_FIX", "client", "create_chat", "failure", "provider_error", "server_name"]
 
 # What to change when the chat model cannot be used.
 OFFLINE_FIX = "Check OPENAI_BASE_URL and OPENAI_API_KEY, or set WORKBENCH_LLM=offline (or unset OPENAI_API_KEY) for offline mode."
@@ -62,6 +62,18 @@ def client(settings: Settings, *, no_key: str = NO_KEY) -> openai.OpenAI:
                 max_retries=settings.openai_max_retries,
             )
     return found
+
+
+def create_chat(api: openai.OpenAI, **params: Any) -> Any:
+    """chat.completions.create at temperature 0; a model that refuses a temperature (reasoning models) is asked without."""
+    import openai
+
+    try:
+        return api.chat.completions.create(**{"temperature": 0, **params})
+    except openai.BadRequestError as exc:
+        if "temperature" not in str(exc):
+            raise
+        return api.chat.completions.create(**params)
 
 
 def _reason(exc: BaseException, settings: Settings) -> str:

@@ -21,7 +21,7 @@ from openai.lib._pydantic import to_strict_json_schema  # the SDK's strict-schem
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import Settings
-from core.llm import client, failure
+from core.llm import client, create_chat, failure
 from core.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, _describe
 from core.tables import Aggregate, Filter, TableOp
@@ -299,10 +299,8 @@ class LLMPlanner:
         problem = ""
         for attempt in (1, 2):
             try:
-                completion = self._client.chat.completions.create(
-                    model=self._settings.chat_model, messages=messages, response_format=RESPONSE_FORMAT,  # type: ignore[arg-type]
-                    temperature=0,
-                )
+                completion = create_chat(self._client, model=self._settings.chat_model, messages=messages,
+                                         response_format=RESPONSE_FORMAT)
             except openai.OpenAIError as exc:
                 return self._fallback(question, schema, history, failure(exc, self._settings) + ".")
             message = completion.choices[0].message

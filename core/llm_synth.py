@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from core.config import Settings
-from core.llm import ModelError, client, provider_error, server_name
+from core.llm import ModelError, client, create_chat, provider_error, server_name
 from core.retriever import Evidence
 from core.synth import ABSTAIN, Answer, _answer
 
@@ -109,10 +109,8 @@ class LLMSynthesizer:
         parts: list[str] = []
         finished = False
         try:
-            stream = self._client.chat.completions.create(
-                model=self._settings.chat_model, messages=synth_messages(question, evidence),  # type: ignore[arg-type]
-                stream=True, temperature=0,
-            )
+            stream = create_chat(self._client, model=self._settings.chat_model,
+                                 messages=synth_messages(question, evidence), stream=True)
             for chunk in stream:
                 for choice in chunk.choices:
                     if choice.delta.content:

@@ -293,6 +293,17 @@ def test_timeouts_fall_back_for_the_plan_and_raise_a_clear_error_for_the_answer(
     assert row["answer"] is None and row["first_token_ms"] is None and row["model"] == MODEL
 
 
+def test_a_model_that_refuses_a_temperature_is_asked_again_without_one(demo: Workbench, server: OpenAIServer) -> None:
+    refusal = Status(400, "Unsupported value: 'temperature' does not support 0 with this model. Only 1 is supported.")
+    server.chat.extend([refusal, Reply(json.dumps(table_plan(_planner_body(demo)))), refusal])
+    server.chat_default = model()
+    done = events_of(demo, CANADA)[-1]
+    assert done.result["planner"] == MODEL and done.result["values"] == [expected_sum()] and not done.answer.abstained
+    bodies = [r["body"] for r in server.chat_requests()]
+    assert [b.get("temperature") for b in bodies] == [0, None, 0, None]
+    assert [b.get("stream", False) for b in bodies] == [False, False, True, True]
+
+
 # -- answer checks ------------------------------------------------------------------------------------------
 
 
