@@ -1,7 +1,145 @@
-"""analytics page (being built)."""
+"""Analytics page: what was asked, how often the workbench abstained, how fast it answered, what users thought."""
 
+from datetime import datetime, timedelta, timezone
+
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
-from views.common import page_room
+from core.analytics import Day, report, span
+from core.errors import WorkbenchError
+from views.common import PAGES, page_room
 
 wb, room = page_room("Analytics")
+
+ids = {r.name: r.id for r in wb.rooms()}
+# Keyed by the sidebar's room, so picking another room there starts the filter from that room.
+chosen = st.multiselect("Data rooms", list(ids), default=[room] if room in ids else [],
+                        key=f"analytics_rooms_{room}", placeholder="Pick one or more rooms")
+room_ids = [ids[name] for name in chosen]
+logged = span(wb.db, room_ids)
+if not room_ids:
+    st.info("Pick at least one data room.")
+    st.stop()
+if logged.questions == 0 or logged.first_day is None or logged.last_day is None:
+    st.info(f"No questions logged yet in {', '.join(chosen)}. Ask questions on the Chat page; they appear here.")
+    st.page_link(PAGES["chat"][0], label="Go to the Chat page")
+    st.stop()
+
+today = datetime.now(timezone.utc).date()
+end_default = max(today, logged.last_day)
+start_default = max(logged.first_day, logged.last_day - timedelta(days=29))
+picked = st.date_input("Dates (UTC days, both ends included)", value=(start_default, end_default),
+                       key=f"analytics_dates_{room}")
+if not isinstance(picked, tuple) or len(picked) != 2:
+    st.info("Pick the last day of the range too.")
+    st.stop()
+start, end = picked
+
+try:
+    result = report(wb.db, room_ids, start, end)
+except WorkbenchError as exc:
+    st.error(str(exc))
+    st.stop()
+
+totals = result.totals
+if totals.questions == 0:
+    st.info(f"No questions between {start} and {end}. These rooms logged {logged.questions} from "
+            f"{logged.first_day} to {logged.last_day}: widen the dates.")
+    st.stop()
+
+
+def _ms(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.2f} s"
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+cols = st.columns(5)
+cols[0].metric("Questions", f"{totals.questions:,}")
+cols[1].metric("Abstention rate", _pct(totals.abstention_rate), help=f"{totals.abstained} of {totals.questions} "
+               "questions answered with “not enough information”")
+cols[2].metric("Latency p50 / p95", f"{_ms(totals.total_p50)} / {_ms(totals.total_p95)}",
+               help="Time from question to complete answer")
+cols[3].metric("First token p50 / p95", f"{_ms(totals.first_token_p50)} / {_ms(totals.first_token_p95)}",
+               help="Time from question to the first word of the answer")
+cols[4].metric("Helpful", _pct(totals.helpful_rate),
+               help=f"{totals.helpful} of {totals.votes} votes were thumbs up" if totals.votes else "No votes yet")
+if totals.errors:
+    st.warning(f"{totals.errors} question(s) failed with an error: see the list at the bottom.")
+
+days: list[Day] = result.days
+x = [d.day for d in days]
+LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 300, "hovermode": "x unified",
+          "legend": {"orientation": "h", "y": -0.2}}
+
+
+def _figure(title: str, traces: list, **layout: object) -> go.Figure:
+    figure = go.Figure(traces)
+    figure.update_layout(title=title, **{**LAYOUT, **layout})
+    figure.update_xaxes(type="date", tickformat="%b %d", dtick=86_400_000 if len(days) <= 14 else None)
+    return figure
+
+
+def _line(name: str, values: list, **style: object) -> go.Scatter:
+    return go.Scatter(x=x, y=values, name=name, mode="lines+markers", connectgaps=False, **style)
+
+
+asked = _figure("Questions per day", [
+    go.Bar(x=x, y=[d.questions - d.abstained - d.errors for d in days], name="Answered"),
+    go.Bar(x=x, y=[d.abstained for d in days], name="Abstained"),
+    go.Bar(x=x, y=[d.errors for d in days], name="Failed"),
+], barmode="stack")
+abstention = _figure("Abstention rate per day", [
+    _line("Abstention rate", [d.abstention_rate for d in days],
+          customdata=[[d.abstained, d.questions] for d in days],
+          hovertemplate="%{y:.0%} (%{customdata[0]} of %{customdata[1]})"),
+], yaxis={"tickformat": ".0%", "range": [0, 1.05]}, showlegend=False)
+latency = _figure("Latency per day (ms)", [
+    _line("Total p50", [d.total_p50 for d in days]),
+    _line("Total p95", [d.total_p95 for d in days], line={"dash": "dash"}),
+    _line("First token p50", [d.first_token_p50 for d in days]),
+    _line("First token p95", [d.first_token_p95 for d in days], line={"dash": "dash"}),
+], yaxis={"rangemode": "tozero"})
+counts = result.citation_counts
+citations = go.Figure([go.Bar(x=list(counts), y=list(counts.values()), name="Answers",
+                              hovertemplate="%{y} answer(s) with %{x} citation(s)<extra></extra>")])
+citations.update_layout(title=f"Citations per answer (mean {totals.citations_mean or 0:.1f})",
+                        xaxis={"title": "citations in the answer", "dtick": 1},
+                        yaxis={"title": "answers"}, **{**LAYOUT, "hovermode": "closest"})
+helpful = _figure("Helpful votes per day", [
+    _line("Helpful rate", [d.helpful_rate for d in days], customdata=[[d.helpful, d.votes] for d in days],
+          hovertemplate="%{y:.0%} (%{customdata[0]} of %{customdata[1]} votes)"),
+], yaxis={"tickformat": ".0%", "range": [0, 1.05]}, showlegend=False)
+
+left, right = st.columns(2)
+left.plotly_chart(asked, key="analytics_questions", alt="Questions per day")
+right.plotly_chart(abstention, key="analytics_abstention", alt="Abstention rate per day")
+left.plotly_chart(latency, key="analytics_latency", alt="Latency p50 and p95 per day")
+right.plotly_chart(citations, key="analytics_citations", alt="Citations per answer")
+if totals.votes:
+    left.plotly_chart(helpful, key="analytics_helpful", alt="Helpful-vote rate per day")
+else:
+    left.info("No thumbs up or down yet: vote on answers on the Chat page to see the helpful rate here.")
+
+st.subheader("Needs attention")
+st.caption("Recent questions that abstained, failed, or got a thumbs down — newest first.")
+if not result.attention:
+    st.success("Nothing to act on in this range: no abstentions, errors or thumbs down.")
+else:
+    st.dataframe(
+        pd.DataFrame([{
+            "When": a.asked_at, "Room": a.room, "Question": a.question, "Why": a.reasons,
+            "Answer": a.error or a.answer or "", "Comment": a.comment or "",
+        } for a in result.attention]),
+        hide_index=True, width="stretch",
+        column_config={
+            "When": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm", width="small"),
+            "Question": st.column_config.TextColumn(width="large"),
+            "Answer": st.column_config.TextColumn(width="large"),
+        },
+    )

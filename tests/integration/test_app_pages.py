@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.config import get_settings
+from core.qa import ask
 from core.workbench import Workbench
 from tests.factories import make_pdf
 
@@ -100,3 +103,43 @@ def test_documents_page_picker_switches_pdf_and_offers_sheet_links(app: AppTest,
     sheets = {d.id: d.title for d in demo_wb.documents("Demo") if d.kind == "sheet"}
     links = {(link.proto.label, link.proto.page, link.proto.query_string) for link in app.get("page_link")}
     assert links == {(f"Open {title} on the Sheet page", "sheet", f"doc={doc}") for doc, title in sheets.items()}
+
+
+def test_analytics_page_explains_the_empty_state(app: AppTest, demo_wb: Workbench) -> None:
+    app.switch_page("views/analytics.py").run()
+    assert not app.exception
+    assert app.title[0].value == "Analytics"
+    assert app.multiselect[0].value == ["Demo"]
+    assert "Ask questions on the Chat page; they appear here" in app.info[0].value
+    assert not app.get("plotly_chart")
+
+
+def test_analytics_page_charts_the_questions_asked(app: AppTest, demo_wb: Workbench) -> None:
+    ids = []
+    for question in ("Who is the CEO of Harvestquay?", "How many seed rounds were there?",
+                     "What is the boiling point of mercury at sea level?"):
+        ids += [e.result["query_id"] for e in ask(demo_wb, question, "Demo") if e.type == "done"]
+    app.switch_page("views/analytics.py").run()
+    assert not app.exception and not app.error
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Questions"] == "3" and metrics["Abstention rate"] == "33%"
+    assert metrics["Helpful"] == "—"
+    charts = app.get("plotly_chart")
+    assert len(charts) == 4  # no votes yet: the helpful chart is replaced by a hint
+    assert any("No thumbs up or down yet" in i.value for i in app.info)
+    attention = app.dataframe[0].value
+    assert list(attention["Question"]) == ["What is the boiling point of mercury at sea level?"]
+    assert list(attention["Why"]) == ["abstained"]
+    # A thumbs down (as the chat page stores it) adds the helpful chart and lists the question with its comment.
+    with demo_wb.db.connection() as conn:
+        conn.execute("INSERT INTO qa_feedback (query_id, helpful, comment) VALUES (%s, false, 'wrong person')",
+                     (ids[0],))
+    app.run()
+    assert {m.label: m.value for m in app.metric}["Helpful"] == "0%"
+    assert len(app.get("plotly_chart")) == 5
+    attention = app.dataframe[0].value
+    assert list(attention["Why"]) == ["abstained", "thumbs down"]
+    assert list(attention["Comment"]) == ["", "wrong person"]
+    # A date range without questions says so instead of drawing empty charts.
+    app.date_input[0].set_value((date(2020, 1, 1), date(2020, 1, 31))).run()
+    assert not app.exception and "No questions between 2020-01-01 and 2020-01-31" in app.info[0].value
