@@ -1,0 +1,150 @@
+"""AppTest of the Chat page: cited answers with chips, abstentions, chip clicks, votes, export, history."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.feedback import conversation_history
+from core.synth import ABSTAIN
+from views.common import citation_label
+
+CELL_QUESTION = "How much was raised in Canada in 2021?"
+PAGE_QUESTION = "Who is the CEO of Harvestquay?"
+
+
+def ask(app: AppTest, question: str) -> AppTest:
+    app.chat_input[0].set_value(question).run()
+    assert not app.exception, app.exception
+    return app
+
+
+@pytest.fixture
+def chat(app: AppTest) -> AppTest:
+    app.run()
+    app.switch_page("views/chat.py").run()
+    assert not app.exception and app.title[0].value == "Chat"
+    return app
+
+
+def chips(app: AppTest, query_id: int) -> list:
+    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_")]
+
+
+def history(workbench, app: AppTest) -> list:
+    conversation = int(app.query_params["conversation"])
+    return conversation_history(workbench.db, workbench.room("Demo").id, conversation)
+
+
+def test_a_cell_answer_shows_markers_and_one_chip_per_citation(chat: AppTest, workbench) -> None:
+    ask(chat, CELL_QUESTION)
+    [turn] = history(workbench, chat)
+    assert "239,300,000" in turn.answer and "[1]" in turn.answer
+    assistant = chat.chat_message[1]
+    assert assistant.name == "assistant"
+    texts = [m.value for m in assistant.markdown]
+    # Dollar signs are escaped for Streamlit's markdown (else "$...$" is read as LaTeX); the [n] stays visible.
+    assert turn.answer.replace("$", "\\$") in texts
+    found = chips(chat, turn.query_id)
+    assert [b.label for b in found] == [citation_label(c.model_dump(mode="json")) for c in turn.citations]
+    assert len(found) == len(turn.citations) > 8  # the ones past eight sit in a "+N more" popover
+    assert found[0].label.startswith("funding_rounds!")
+    assert chat.session_state["chat_conversation"] == int(chat.query_params["conversation"])
+    assert not chat.info  # not an abstention
+    # The memo export (its text is tested in test_feedback.py, its download in the browser test).
+    assert [(d.label, d.key, d.proto.ignore_rerun) for d in chat.download_button] == [
+        ("Export memo", f"chat_q{turn.query_id}_memo", True)
+    ]
+
+
+def test_an_off_topic_question_is_an_abstention_without_chips(chat: AppTest, workbench) -> None:
+    ask(chat, "What is the boiling point of mercury on Mars?")
+    [turn] = history(workbench, chat)
+    assert turn.abstained
+    assert [i.value for i in chat.info] == [ABSTAIN]
+    assert chips(chat, turn.query_id) == []
+    # It can still be voted on and exported (an analyst flags what the room is missing).
+    assert chat.feedback and chat.download_button
+
+
+def test_clicking_a_chip_opens_the_cited_cell(chat: AppTest, workbench) -> None:
+    ask(chat, CELL_QUESTION)
+    [turn] = history(workbench, chat)
+    first = turn.citations[0]
+    chips(chat, turn.query_id)[0].click().run()
+    assert not chat.exception
+    assert chat.title[0].value == "Sheet"
+    column = first.ref.rsplit("!", 1)[1]
+    assert chat.query_params == {"doc": str(first.document_id), "sheet": first.sheet, "cell": column,
+                                 "row": str(first.row_id), "col": first.column}  # fmt: skip
+    assert chat.session_state["citation_nonce"] == 1
+    # Back on the chat page, the conversation is still there.
+    chat.switch_page("views/chat.py").run()
+    assert chips(chat, turn.query_id)[0].label == first.ref
+    assert chat.query_params["conversation"] == str(chat.session_state["chat_conversation"])
+
+
+def test_clicking_a_page_chip_opens_the_cited_page(chat: AppTest, workbench) -> None:
+    ask(chat, PAGE_QUESTION)
+    [turn] = history(workbench, chat)
+    assert "Nikhil Yarborough" in turn.answer
+    page = chips(chat, turn.query_id)[0]
+    assert page.label == f"portfolio_memo · p. {turn.citations[0].page}"
+    page.click().run()
+    assert not chat.exception
+    assert chat.title[0].value == "Documents"
+    cited = turn.citations[0]
+    assert chat.query_params == {"doc": str(cited.document_id), "page": str(cited.page),
+                                 "chunk": str(cited.chunk_index)}  # fmt: skip
+
+
+def test_thumbs_down_with_a_comment_is_saved(chat: AppTest, workbench) -> None:
+    ask(chat, CELL_QUESTION)
+    [turn] = history(workbench, chat)
+    chat.feedback[0].set_value(0).run()
+    assert not chat.exception
+    with workbench.db.connection() as conn:
+        stored = conn.execute("SELECT helpful, comment FROM qa_feedback WHERE query_id = %s", (turn.query_id,))
+        assert stored.fetchall() == [(False, None)]
+    chat.text_input(key=f"chat_q{turn.query_id}_comment").input("Toronto round is missing").run()
+    chat.button(key=f"chat_q{turn.query_id}_send").click().run()
+    assert not chat.exception
+    with workbench.db.connection() as conn:
+        stored = conn.execute("SELECT helpful, comment FROM qa_feedback WHERE query_id = %s", (turn.query_id,))
+        assert stored.fetchall() == [(False, "Toronto round is missing")]
+    assert any("not helpful — “Toronto round is missing”" in c.value for c in chat.caption)
+    # Changing the vote replaces it and keeps the comment.
+    chat.feedback[0].set_value(1).run()
+    with workbench.db.connection() as conn:
+        stored = conn.execute("SELECT helpful, comment FROM qa_feedback WHERE query_id = %s", (turn.query_id,))
+        assert stored.fetchall() == [(True, "Toronto round is missing")]
+
+
+def test_a_reload_redraws_the_conversation_from_the_url(app: AppTest, chat: AppTest, workbench) -> None:
+    ask(chat, CELL_QUESTION)
+    ask(chat, PAGE_QUESTION)
+    conversation = chat.query_params["conversation"]
+    # A browser reload is a new session with the same URL.
+    fresh = AppTest.from_file(chat._script_path, default_timeout=120)
+    fresh.query_params["conversation"] = conversation
+    fresh.run()
+    assert not fresh.exception
+    assert [m.name for m in fresh.chat_message] == ["user", "assistant", "user", "assistant"]
+    assert fresh.chat_message[0].markdown[0].value == CELL_QUESTION
+    turns = history(workbench, chat)
+    assert [len(chips(fresh, t.query_id)) for t in turns] == [len(t.citations) for t in turns]
+    # "New conversation" empties the page and the URL.
+    fresh.button(key="chat_new").click().run()
+    assert not fresh.chat_message and "conversation" not in fresh.query_params
+
+
+def test_a_conversation_of_another_room_is_not_shown(chat: AppTest, workbench) -> None:
+    other = workbench.room("Other", create=True)
+    with workbench.db.connection() as conn:
+        cid = conn.execute("INSERT INTO conversations (room_id) VALUES (%s) RETURNING id", (other.id,)).fetchone()[0]
+    fresh = AppTest.from_file(chat._script_path, default_timeout=120)
+    fresh.query_params["conversation"] = str(cid)
+    fresh.run()
+    assert not fresh.exception
+    assert any("is not in this data room" in w.value for w in fresh.warning)
+    assert "conversation" not in fresh.query_params
