@@ -21,22 +21,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.eval_retrieval import evidence_pages, load_questions, open_database  # noqa: E402
 from core.config import Settings  # noqa: E402
 from core.db import Database  # noqa: E402
+from core.grounding import missing_names  # noqa: E402
 from core.qa import ask  # noqa: E402
 from core.synth import MIN_COVERAGE, coverage  # noqa: E402
 from core.workbench import Workbench  # noqa: E402
 
-THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+THRESHOLDS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 
 
-def run(wb: Workbench, question: str, room: str) -> tuple[dict, float]:
-    """The ask result and the best passage coverage its evidence offered."""
+def run(wb: Workbench, question: str, room: str) -> tuple[dict, float, bool]:
+    """The ask result, the best passage coverage its evidence offered, and whether a name is missing."""
     best, result = 0.0, {}
     for event in ask(wb, question, room):
         if event.type == "evidence":
             best = max((coverage(question, e.content) for e in event.evidence if e.kind != "table"), default=0.0)
         if event.type == "done":
             result = event.result or {}
-    return result, best
+    return result, best, bool(missing_names(wb.db, wb.room(room).id, question))
 
 
 def resolves(wb: Workbench, result: dict) -> bool:
@@ -64,31 +65,38 @@ def main() -> None:
     wb = Workbench(Settings.from_env({"DATABASE_URL": url}), db=Database(url))
     companies = sorted({q["company"] for q in questions})
     right, wrong = [], []
-    cited_hits = integrity = 0
+    cited_hits = integrity = shipped_right = shipped_wrong = 0
     for i, q in enumerate(questions):
-        result, best = run(wb, q["question"], q["company"])
-        right.append(best)
+        result, best, missing = run(wb, q["question"], q["company"])
+        right.append((best, missing))
+        shipped_right += result["abstained"]
         cited = {(c["title"], c["page"]) for c in result["citations"]}
         cited_hits += bool(cited & evidence_pages(q))
         integrity += resolves(wb, result)
         other = companies[(companies.index(q["company"]) + 1 + i) % len(companies)]
         if other == q["company"]:
             other = companies[(companies.index(other) + 1) % len(companies)]
-        _, best_wrong = run(wb, q["question"], other)
-        wrong.append(best_wrong)
+        result_wrong, best_wrong, missing_wrong = run(wb, q["question"], other)
+        wrong.append((best_wrong, missing_wrong))
+        shipped_wrong += result_wrong["abstained"]
     n = len(questions)
     print(f"FinanceBench dev, {n} questions, offline synthesizer (shipped MIN_COVERAGE = {MIN_COVERAGE})")
-    print("threshold  abstain(right room)  abstain(wrong room)")
+    print(f"shipped: abstain in the right room {shipped_right / n:.3f}, in a wrong room {shipped_wrong / n:.3f}")
+    print("coverage threshold  abstain(right room)  abstain(wrong room)   (name check in force)")
     sweep = {}
     for t in THRESHOLDS:
-        r = sum(c < t for c in right) / n
-        w = sum(c < t for c in wrong) / n
-        sweep[t] = (r, w)
-        print(f"  {t:.1f}      {r:.3f}                {w:.3f}")
+        r = sum(c < t for c, _ in right) / n
+        w = sum(c < t for c, _ in wrong) / n
+        rn = sum(c < t or m for c, m in right) / n
+        wn = sum(c < t or m for c, m in wrong) / n
+        sweep[t] = (r, w, rn, wn)
+        print(f"  {t:.1f}               {rn:.3f}                {wn:.3f}")
     print(f"answers citing an evidence page (right room, shipped threshold): {cited_hits}/{n}")
     print(f"answers whose every citation resolves verbatim: {integrity}/{n}")
     print(json.dumps({"questions": n, "min_coverage": MIN_COVERAGE,
-                      "sweep": {str(t): {"abstain_right": r, "abstain_wrong": w} for t, (r, w) in sweep.items()},
+                      "shipped": {"abstain_right": shipped_right / n, "abstain_wrong": shipped_wrong / n},
+                      "sweep": {str(t): {"abstain_right": r, "abstain_wrong": w, "with_names_right": rn,
+                                         "with_names_wrong": wn} for t, (r, w, rn, wn) in sweep.items()},
                       "cited_evidence_page": cited_hits, "citations_resolve": integrity}))
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.eval_retrieval import open_database  # noqa: E402
+from core.cellmath import CellsStep, run_cells  # noqa: E402
 from core.config import Settings  # noqa: E402
 from core.db import Database  # noqa: E402
 from core.errors import WorkbenchError  # noqa: E402
@@ -182,8 +183,16 @@ def main() -> None:
             plan = planner.plan(question["question"], load_schema(wb.db, room.id))
             plan_ms.append((time.perf_counter() - t0) * 1000)
             explained = plan.reasoning
-            step = next((s for s in plan.steps if isinstance(s, TableStep)), None)
-            if step is not None:
+            step = next((s for s in plan.steps if isinstance(s, TableStep | CellsStep)), None)
+            if isinstance(step, CellsStep):
+                with_table += 1
+                kind = f"cells {step.operation}"
+                try:
+                    predicted = run_cells(load_sheet(wb.db, step.sheet_id), step).values
+                except (WorkbenchError, ArithmeticError, LookupError) as exc:
+                    errors[type(exc).__name__] += 1
+                    kind += " (error)"
+            elif step is not None:
                 with_table += 1
                 kind = family(step.op)
                 try:

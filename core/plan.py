@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.cellmath import CellsStep
 from core.tables import TableOp
 
 
@@ -41,7 +42,7 @@ class TableStep(BaseModel):
     reason: str = ""
 
 
-Step = Annotated[SearchStep | LookupStep | TableStep, Field(discriminator="kind")]
+Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep, Field(discriminator="kind")]
 
 
 class Plan(BaseModel):

@@ -12,6 +12,7 @@ Cell values are data, never instructions: they are only ever compared with the q
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import unicodedata
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, Protocol
 
+from core.cellmath import CellsStep, GridRow, plan_cells
 from core.db import Database, q
 from core.plan import Plan, SearchStep, TableStep
 from core.sheets import Dtype, parse_date
@@ -58,14 +60,24 @@ Trend = Literal["up", "down", ""]
 # ---------------------------------------------------------------------------------------------
 
 # Ready documents: the schema cache key.  A new, failed-then-fixed or deleted document changes it.
+# The schema's cache key: the ready documents, and the sheets' edit versions (a cell edit bumps one).
 _READY_SQL = """
-SELECT count(*), coalesce(max(id), 0) FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+SELECT count(*), coalesce(max(d.id), 0),
+       coalesce((SELECT sum(s.version) FROM sheets s JOIN documents e ON e.id = s.document_id
+                 WHERE e.room_id = %(room_id)s), 0)
+FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 """
 _SHEETS_SQL = """
 SELECT s.id, s.document_id, d.title, s.name, s.n_rows
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position
+"""
+# Every row of the short sheets: statement-like grids are planned cell by cell (core.cellmath).
+GRID_MAX_ROWS = 200
+_GRID_SQL = """
+SELECT r.sheet_id, r.id, r.values::text FROM sheet_rows r
+WHERE r.sheet_id = ANY(%(sheet_ids)s) ORDER BY r.sheet_id, r.row_index
 """
 _PDFS_SQL = """
 SELECT id, title FROM documents
@@ -524,6 +536,7 @@ class SheetInfo:
     name: str
     n_rows: int
     columns: tuple[ColumnInfo, ...]
+    grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.cellmath
 
     @property
     def label(self) -> str:
@@ -546,7 +559,7 @@ class RoomSchema:
 
 # Schemas kept per process (a room's schema is small: at most MAX_VALUES values per column).
 SCHEMA_CACHE_SIZE = 256
-_SCHEMA_CACHE: OrderedDict[tuple[str, int], tuple[tuple[int, int], RoomSchema]] = OrderedDict()
+_SCHEMA_CACHE: OrderedDict[tuple[str, int], tuple[tuple[int, int, int], RoomSchema]] = OrderedDict()
 _SCHEMA_LOCK = threading.Lock()
 
 
@@ -559,9 +572,9 @@ def clear_schema_cache() -> None:
 def load_schema(db: Database, room_id: int) -> RoomSchema:
     """The room's schema, read once per process until its ready documents change."""
     with db.connection() as conn:
-        n_ready, last_id = conn.execute(_READY_SQL, {"room_id": room_id}).fetchone()  # type: ignore[misc]
+        n_ready, last_id, edits = conn.execute(_READY_SQL, {"room_id": room_id}).fetchone()  # type: ignore[misc]
     # The server is part of the key: every test database numbers its rooms from 1.
-    key, version = (db.conninfo, room_id), (int(n_ready), int(last_id))
+    key, version = (db.conninfo, room_id), (int(n_ready), int(last_id), int(edits))
     with _SCHEMA_LOCK:
         cached = _SCHEMA_CACHE.get(key)
         if cached is not None and cached[0] == version:
@@ -603,6 +616,11 @@ def _read_schema(db: Database, room_id: int) -> RoomSchema:
                       "max_values": MAX_VALUES, "n_samples": N_SAMPLES}  # fmt: skip
             for r in conn.execute(_VALUES_SQL, params).fetchall():
                 stats[(r[0], r[1])] = (int(r[2]), int(r[3]), tuple(r[4] or ()))
+        short_sheets = [s for s in ids if n_rows[s] <= GRID_MAX_ROWS]
+        grids: dict[int, list[GridRow]] = {}
+        if short_sheets:
+            for sheet_id, row_id, values in conn.execute(_GRID_SQL, {"sheet_ids": short_sheets}):
+                grids.setdefault(sheet_id, []).append(GridRow(row_id=int(row_id), values=tuple(json.loads(values))))
         ordered = [s for s in ids if n_rows[s] <= TREND_MAX_ROWS]
         trends = conn.execute(_TRENDS_SQL, {"sheet_ids": ordered}).fetchall() if ordered else []
     trend_of: dict[tuple[int, int], tuple[int, Trend, bool]] = {}
@@ -630,7 +648,8 @@ def _read_schema(db: Database, room_id: int) -> RoomSchema:
             )
         )  # fmt: skip
     infos = tuple(
-        SheetInfo(sheet_id=s, document_id=d, title=t, name=n, n_rows=rows, columns=tuple(by_sheet.get(s, ())))
+        SheetInfo(sheet_id=s, document_id=d, title=t, name=n, n_rows=rows, columns=tuple(by_sheet.get(s, ())),
+                  grid=tuple(grids.get(s, ())))
         for s, d, t, n, rows in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))
@@ -1908,14 +1927,19 @@ class OfflinePlanner:
 
     # -- steps -----------------------------------------------------------------------------------
 
-    def _steps(self, question: str, schema: RoomSchema) -> tuple[list[TableStep | SearchStep], str]:
+    def _steps(self, question: str, schema: RoomSchema) -> tuple[list[TableStep | SearchStep | CellsStep], str]:
+        for sheet in schema.sheets:
+            if sheet.grid:
+                cells = plan_cells(question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid)
+                if cells is not None:
+                    return [cells], f"{cells.reason} ({sheet.label})."
         read = _read_question(question)
         links = [_link(read, sheet) for sheet in schema.sheets if sheet.columns]
         best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
         only_sheet = len(links) == 1 and not schema.documents
         documents_asked = bool(set(read.words) & _DOCUMENT_WORDS) or _names_document(read, schema)
-        steps: list[TableStep | SearchStep] = []
+        steps: list[TableStep | SearchStep | CellsStep] = []
         reasons: list[str] = []
         beyond = False
         if best is not None and (best.score > 0 or only_sheet):

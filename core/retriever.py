@@ -8,6 +8,7 @@ from psycopg.rows import dict_row
 from core.db import Database
 from core.embeddings import Embedder
 from core.models import Citation
+from core.cellmath import CellsStep, run_cells
 from core.plan import LookupStep, Plan, SearchStep, TableStep
 from core.search import search
 from core.store import RoomRef
@@ -56,6 +57,12 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
     for step in plan.steps:
         if isinstance(step, TableStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, CellsStep):
+            result = run_cells(load_sheet(db, step.sheet_id), step)
+            cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
+            evidence.append(Evidence(n=len(evidence) + 1, kind="table", content=f"{result.description}\n{cells}",
+                                     citations=result.citations, score=1.0, values=result.values,
+                                     description=result.description))
         elif isinstance(step, SearchStep):
             for hit in search(db, room, step.query, k=step.k, embedder=embedder):
                 if step.document_ids and hit.document_id not in step.document_ids:

@@ -1,0 +1,143 @@
+"""TAT-QA dev, table part, offline mode: exact match of `ask`'s values against the gold answers.
+
+Usage: python bench/eval_tatqa.py ../shared/eval [--limit N] [--verbose]
+
+Each context's table is written as a CSV (its rows as they are, header rows included) into a
+temporary folder outside the repository and ingested into a room of its own (keyword index only);
+each question whose answer comes from the table (`answer_from == "table"`) is asked through
+core.qa.ask, as `workbench ask --json` does, and its `values` are scored:
+- numbers compare as numbers after removing $, commas, % and brackets-as-minus, rounded to 2 decimals
+  (gold arithmetic answers are rounded to 2 decimals; the answer's scale (million, percent) is not
+  part of the value);
+- spans compare as normalised text; multi-span answers as sets.
+Prints exact match over all table questions and over those with a numeric answer (what the issue
+judges), broken down by answer type. The eval data is read from the given folder, never copied into
+the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.eval_retrieval import open_database  # noqa: E402
+from core.config import Settings  # noqa: E402
+from core.db import Database  # noqa: E402
+from core.qa import ask  # noqa: E402
+from core.workbench import Workbench  # noqa: E402
+
+
+def load_contexts(eval_dir: Path) -> list[dict]:
+    """The dev contexts: table (rows of strings), paragraphs, questions."""
+    return json.loads((eval_dir / "tatqa-dev" / "tatqa_dataset_dev.json").read_text(encoding="utf-8"))
+
+
+def as_number(text: str) -> Decimal | None:
+    """A number in an answer: '$1,496.5' -> 1496.5, '(12.6)' -> -12.6, '-22.22%' -> -22.22."""
+    body = text.strip().replace(",", "").replace("$", "").replace("%", "").replace("€", "").replace("£", "").strip()
+    negative = body.startswith("(") and body.endswith(")")
+    body = body.strip("()").strip()
+    if not re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)", body):
+        return None
+    try:
+        value = Decimal(body)
+    except InvalidOperation:
+        return None
+    return -value if negative else value
+
+
+def normalise(text: str) -> str:
+    """Lower case, no punctuation, no articles, single spaces."""
+    text = re.sub(r"[^\w\s.]", " ", text.lower())
+    return " ".join(w for w in text.split() if w not in {"a", "an", "the"}).strip(" .")
+
+
+def same(gold: str, guess: str) -> bool:
+    """One gold value met by one predicted value."""
+    g, p = as_number(str(gold)), as_number(str(guess))
+    if g is not None and p is not None:
+        return round(g, 2) == round(p, 2)
+    return normalise(str(gold)) == normalise(str(guess))
+
+
+def correct(gold: list[str] | str | float, predicted: list[str]) -> bool:
+    """Exact match: as sets, each gold value met by a prediction and each prediction by a gold value."""
+    golds = [str(g) for g in gold] if isinstance(gold, list) else [str(gold)]
+    if len(golds) != len(predicted):
+        return False
+    return all(any(same(g, p) for p in predicted) for g in golds) and all(
+        any(same(g, p) for g in golds) for p in predicted
+    )
+
+
+def numeric(gold: list[str] | str | float) -> bool:
+    """Whether every gold value is a number."""
+    golds = gold if isinstance(gold, list) else [gold]
+    return all(as_number(str(g)) is not None for g in golds)
+
+
+def main() -> None:
+    """Ingest every table, ask its table questions, print exact match and its breakdown."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("eval_dir", type=Path)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N contexts")
+    parser.add_argument("--home", type=Path, default=Path(".workbench/eval-tatqa"))
+    parser.add_argument("--verbose", action="store_true", help="print every wrong answer")
+    args = parser.parse_args()
+
+    contexts = load_contexts(args.eval_dir)
+    if args.limit:
+        contexts = contexts[: args.limit]
+    url = open_database(args.home, "tatqa_dev", None)
+    wb = Workbench(Settings.from_env({"DATABASE_URL": url, "WORKBENCH_LOAD_DEMO": "false"}), db=Database(url))
+    tally: dict[str, Counter] = defaultdict(Counter)
+    started = time.perf_counter()
+    timings = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for context in contexts:
+            uid = context["table"]["uid"]
+            room = f"tatqa-{uid[:8]}"
+            path = Path(tmp) / f"table_{uid[:8]}.csv"
+            buffer = io.StringIO()
+            csv.writer(buffer).writerows(context["table"]["table"])
+            path.write_text(buffer.getvalue(), encoding="utf-8")
+            [result] = list(wb.ingest([path], room, embed=False))
+            if result.status != "ready":
+                print(f"{room}: {result.error}")
+                continue
+            for question in context["questions"]:
+                if question["answer_from"] != "table":
+                    continue
+                t0 = time.perf_counter()
+                done = [e for e in ask(wb, question["question"], room) if e.type == "done"][0].result
+                timings.append(time.perf_counter() - t0)
+                ok = correct(question["answer"], done["values"])
+                kinds = ["all", question["answer_type"]] + (["numeric"] if numeric(question["answer"]) else [])
+                for kind in kinds:
+                    tally[kind]["n"] += 1
+                    tally[kind]["ok"] += ok
+                if args.verbose and not ok:
+                    print(f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
+                          f"| got {done['values']} | {done['answer'][:120]}")
+    print(f"TAT-QA dev, table questions, offline: {len(contexts)} tables, {tally['all']['n']} questions, "
+          f"{time.perf_counter() - started:.0f} s (median ask {sorted(timings)[len(timings) // 2] * 1000:.0f} ms)")
+    for kind in ["all", "numeric", "span", "multi-span", "arithmetic", "count"]:
+        n, ok = tally[kind]["n"], tally[kind]["ok"]
+        if n:
+            print(f"  {kind:<11} exact match {ok / n:.3f}  ({ok}/{n})")
+    print(json.dumps({k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in tally.items() if v["n"]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Cell arithmetic on statement-like grids (core.cellmath): planning from the question, exact results."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from core.cellmath import GridRow, plan_cells, run_cells
+from core.sheets import Column
+from core.tables import SheetFrame
+
+# A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.
+GRID = [
+    ["", "", "Years Ended September 30,", ""],
+    ["", "2019", "2018", "2017"],
+    ["Fixed Price", "$  1,452.4", "$  1,146.2", "$  1,036.9"],
+    ["Other", "44.1", "56.7", "70.8"],
+    ["Total sales", "$1,496.5", "$1,202.9", "$1,107.7"],
+    ["Loan-to-value (LTV) ratio", "46.0%", "47.1%", "49.9%"],
+]
+NAMES = ["Column A", "Column B", "Years Ended September 30,", "Column D"]
+
+
+def sheet() -> SheetFrame:
+    columns = [Column(position=i, name=n, letter="ABCD"[i], dtype="text" if i == 0 else "number")
+               for i, n in enumerate(NAMES)]
+    return SheetFrame.from_rows(columns, GRID, row_numbers=list(range(2, 2 + len(GRID))),
+                                row_ids=list(range(100, 100 + len(GRID))), sheet="Note 4")
+
+
+def grid() -> list[GridRow]:
+    return [GridRow(row_id=100 + i, values=tuple(v or None for v in row)) for i, row in enumerate(GRID)]
+
+
+def ask(question: str) -> tuple[str, list[str], str]:
+    step = plan_cells(question, 1, NAMES, grid())
+    assert step is not None, question
+    result = run_cells(sheet(), step)
+    return step.operation, result.values, result.description
+
+
+def test_change_is_later_minus_earlier_whatever_the_order_of_the_words() -> None:
+    assert ask("What is the change in Other in 2019 from 2018?")[:2] == ("change", ["-12.6"])
+    assert ask("What was the change in other from 2018 to 2019?")[:2] == ("change", ["-12.6"])
+
+
+def test_percentage_change_is_rounded_to_two_places() -> None:
+    op, values, description = ask("What is the percentage change in Other in 2019 from 2018?")
+    expected = ((Decimal("44.1") - Decimal("56.7")) / Decimal("56.7") * 100).quantize(Decimal("0.01"))
+    assert op == "pct_change" and values == [str(expected)] and "-22.22%" in description
+
+
+def test_average_and_total_over_the_periods_asked() -> None:
+    assert ask("What is the average total sales for 2018 and 2019?")[1] == ["1349.7"]
+    assert ask("What was the average Other from 2017 to 2019?")[1] == [str(round((44.1 + 56.7 + 70.8) / 3, 2))]
+    assert ask("What is the sum of Fixed Price in 2017 and 2018 combined?")[1] == ["2183.1"]
+
+
+def test_the_most_specific_line_item_wins_and_values_are_the_cells_as_stored() -> None:
+    op, values, _ = ask("What is the amount of total sales in 2019?")
+    assert op == "value" and values == ["$1,496.5"]
+    assert ask("What were the total sales in 2019 and 2018 respectively?")[1] == ["$1,496.5", "$1,202.9"]
+
+
+def test_which_year_and_acronym_labels() -> None:
+    assert ask("In which year was the LTV ratio the largest?")[:2] == ("argmax", ["2017"])
+    assert ask("Which year had the lowest total sales?")[1] == ["2017"]
+
+
+def test_every_used_cell_is_cited_with_its_address() -> None:
+    step = plan_cells("What is the change in Other in 2019 from 2018?", 1, NAMES, grid())
+    result = run_cells(sheet(), step)
+    assert [(c.ref, c.value, c.row_id) for c in result.citations] == [("'Note 4'!C5", "56.7", 103), ("'Note 4'!B5", "44.1", 103)]
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the CEO?",  # no line item
+    "What was the change in revenue from 2018 to 2019?",  # a line item the grid does not have
+    "In which year was Other less than 60?",  # a threshold, not a superlative
+])
+def test_questions_it_does_not_plan(question: str) -> None:
+    assert plan_cells(question, 1, NAMES, grid()) is None
+
+
+def test_a_list_of_records_is_left_to_the_table_planner() -> None:
+    # One year in a header is a label, not periods across: nothing to plan here.
+    names = ["Team", "2004", "Coach"]
+    rows = [GridRow(row_id=1, values=("Ajax", "3", "Smith"))]
+    assert plan_cells("How many in 2004 for Ajax?", 1, names, rows) is None
