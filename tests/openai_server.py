@@ -117,6 +117,18 @@ class OpenAIServer:
             def log_message(self, *args: Any) -> None:
                 return None
 
+            def setup(self) -> None:
+                super().setup()
+                # Headers and body go out in separate writes: without this, Nagle's algorithm and
+                # delayed ACKs add ~40 ms to every keep-alive request.
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def handle(self) -> None:
+                try:
+                    super().handle()
+                except ConnectionResetError:
+                    pass  # the client closed a kept-alive connection (its pool or its timeout): not an error
+
             def _send(self, status: int, body: dict[str, Any]) -> None:
                 data = json.dumps(body).encode()
                 self.send_response(status)
