@@ -25,6 +25,12 @@ class Settings(BaseModel):
         alias="DATABASE_URL",
         description="libpq URI of a Postgres 15+ with pgvector (e.g. Supabase); unset = embedded server.",
     )
+    app_database_url: str | None = Field(
+        None,
+        alias="WORKBENCH_APP_DATABASE_URL",
+        description="How the app connects as the workbench_app role (row-level security applies to it); "
+        "unset = DATABASE_URL's login taking that role.",
+    )
     openai_api_key: str | None = Field(
         None, alias="OPENAI_API_KEY", description="Key for OpenAI or an OpenAI-compatible server."
     )

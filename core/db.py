@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import warnings
@@ -23,6 +24,11 @@ SQL_DIR = Path(__file__).parent / "sql"
 MIGRATIONS_DIR = SQL_DIR / "migrations"
 # Any constant fits: it only has to be the same in every process that migrates.
 _MIGRATION_LOCK = 7_340_112
+# The role the app's queries run as (created by migration 009): not a superuser, not the tables'
+# owner, no BYPASSRLS, so row-level security decides what each user reads and writes.
+APP_ROLE = "workbench_app"
+# The single user of a laptop (migration 009 makes it the owner of every room created without a user).
+LOCAL_USER = "00000000-0000-0000-0000-000000000001"
 
 
 def embedded_url(home: Path) -> str:
@@ -142,24 +148,53 @@ def load_all_queries(directory: Path = SQL_DIR) -> dict[str, str]:
 QUERIES = load_all_queries()
 
 
-class Database:
-    """A migrated database and its connection pool."""
+@lru_cache(maxsize=64)
+def app_conninfo(conninfo: str) -> str:
+    """How the app connects as APP_ROLE: logging in as it where the server lets it (the embedded server
+    trusts local logins), else logging in as given and taking the role at connection start."""
+    direct = psycopg.conninfo.make_conninfo(conninfo, user=APP_ROLE)
+    try:
+        with psycopg.connect(direct, connect_timeout=5):
+            return direct
+    except psycopg.Error:
+        options = psycopg.conninfo.conninfo_to_dict(conninfo).get("options") or ""
+        return psycopg.conninfo.make_conninfo(conninfo, options=f"{options} -c role={APP_ROLE}".strip())
 
-    def __init__(self, conninfo: str, *, max_size: int = 10, run_migrations: bool = True) -> None:
+
+class Database:
+    """A migrated database, its connection pool (as APP_ROLE) and the user its transactions run for.
+
+    `conninfo` is the owner's connection (migrations); queries go through the pool, connected as the
+    app role, and each transaction starts by naming its user (`app.user_id`), which the row-level
+    security policies read. `as_user()` gives a view of the same pool for another user.
+    """
+
+    def __init__(self, conninfo: str, *, max_size: int = 10, run_migrations: bool = True,
+                 app_url: str | None = None, user_id: str | None = LOCAL_USER) -> None:
         self.conninfo = conninfo
         if run_migrations:
             migrate(conninfo)
-        self.pool = open_pool(conninfo, max_size=max_size)
+        self.app_url = app_url or app_conninfo(conninfo)
+        self.pool = open_pool(self.app_url, max_size=max_size)
+        self.user_id = user_id
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
         """Connect to the configured database (starting the embedded one if needed)."""
-        return cls(database_url(settings), max_size=settings.pool_max)
+        return cls(database_url(settings), max_size=settings.pool_max, app_url=settings.app_database_url)
+
+    def as_user(self, user_id: str | None) -> Database:
+        """The same pool, with transactions run for `user_id` (None: no user, sees no room)."""
+        view = copy.copy(self)
+        view.user_id = user_id
+        return view
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
-        """A pooled connection inside a transaction, committed on success, rolled back on error."""
+        """A pooled connection inside a transaction (for this view's user), committed on success,
+        rolled back on error."""
         with self.pool.connection() as conn:
+            conn.execute("SELECT set_config('app.user_id', %s, true)", (self.user_id or "",))
             yield conn
 
     def close(self) -> None:

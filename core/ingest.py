@@ -8,11 +8,13 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from core import pdf, sheets
@@ -176,17 +178,30 @@ def _store(
     return document_id, pages, n_rows, n_chunks
 
 
+
+@contextmanager
+def _copy_into(cur: psycopg.Cursor, table: str, columns: tuple[str, ...]) -> Iterator[psycopg.Copy]:
+    """COPY rows into `table` through a temporary table (COPY FROM is refused under row-level security;
+    INSERT ... SELECT from the temporary table applies the policies and stays a bulk load)."""
+    stage = sql.Identifier(f"stage_{table}_{hashlib.blake2b(','.join(columns).encode(), digest_size=4).hexdigest()}")
+    cols = sql.SQL(", ").join(map(sql.Identifier, columns))
+    cur.execute(sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ON COMMIT DELETE ROWS AS SELECT {} FROM {} WITH NO DATA")
+                .format(stage, cols, sql.Identifier(table)))
+    cur.execute(sql.SQL("TRUNCATE {}").format(stage))
+    with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(stage, cols)) as copy:
+        yield copy
+    cur.execute(sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {}").format(sql.Identifier(table), cols, cols, stage))
+    cur.execute(sql.SQL("TRUNCATE {}").format(stage))
+
 def _store_pdf(
     cur: psycopg.Cursor, room: RoomRef, document_id: int, context: str, parsed: pdf.ParsedPdf, progress: Progress
 ) -> None:
-    with cur.copy("COPY pages (document_id, page_number, text, width, height) FROM STDIN") as copy:
+    with _copy_into(cur, "pages", ("document_id", "page_number", "text", "width", "height")) as copy:
         for page in parsed.pages:
             copy.write_row((document_id, page.number, page.text, page.width, page.height))
     progress("storing", 1, 2)
-    with cur.copy(
-        "COPY chunks (room_id, document_id, chunk_index, page_number, start_char, end_char, boxes,"
-        " context, content) FROM STDIN"
-    ) as copy:
+    with _copy_into(cur, "chunks", ("room_id", "document_id", "chunk_index", "page_number", "start_char",
+                                    "end_char", "boxes", "context", "content")) as copy:
         for chunk in parsed.chunks:
             copy.write_row(
                 (
@@ -229,19 +244,17 @@ def _store_sheet(
     ).fetchone()
     assert row is not None
     sheet_id: int = row["id"]
-    with cur.copy("COPY sheet_columns (sheet_id, position, name, letter, dtype) FROM STDIN") as copy:
+    with _copy_into(cur, "sheet_columns", ("sheet_id", "position", "name", "letter", "dtype")) as copy:
         for column in sheet.columns:
             copy.write_row((sheet_id, column.position, column.name, column.letter, column.dtype))
     rows = [tuple(_clean(v) for v in values) for values in sheet.rows]
-    with cur.copy("COPY sheet_rows (sheet_id, row_index, row_number, values) FROM STDIN") as copy:
+    with _copy_into(cur, "sheet_rows", ("sheet_id", "row_index", "row_number", "values")) as copy:
         for index, (values, number) in enumerate(zip(rows, sheet.row_numbers, strict=True)):
             copy.write_row((sheet_id, index, number, json.dumps(values, ensure_ascii=False)))
     ids = [r["id"] for r in cur.execute(q("sheet_row_ids"), {"sheet_id": sheet_id})]
     if n_sheets > 1:
         context = f"{context} · {sheet.name}"
-    with cur.copy(
-        "COPY chunks (room_id, document_id, chunk_index, row_id, context, content) FROM STDIN"
-    ) as copy:
+    with _copy_into(cur, "chunks", ("room_id", "document_id", "chunk_index", "row_id", "context", "content")) as copy:
         for index, (row_id, values) in enumerate(zip(ids, rows, strict=True)):
             copy.write_row((room.id, document_id, base + index, row_id, context, row_text(sheet.columns, values)))
     progress("storing", position + 1, n_sheets)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from psycopg.rows import dict_row
 from pydantic import BaseModel
 
@@ -52,11 +53,23 @@ def get_room(db: Database, name: str) -> RoomRef:
 
 
 def ensure_room(db: Database, name: str) -> RoomRef:
-    """The room called `name`, created if it does not exist."""
+    """The room called `name`, created (and owned by the current user) if it does not exist."""
     name = name.strip()
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-        row = cur.execute(q("create_room"), {"name": name}).fetchone()
-    assert row is not None
+        row = cur.execute(q("get_room"), {"name": name}).fetchone()
+        if row is None:
+            try:
+                with conn.transaction():
+                    cur.execute(q("create_room"), {"name": name})
+            except psycopg.errors.UniqueViolation:
+                pass  # created meanwhile by another process, or another user's room
+            row = cur.execute(q("get_room"), {"name": name}).fetchone()
+        if row is None:
+            # The name is someone else's room (invisible to this user, as row-level security wants).
+            raise RoomNotFound(
+                f"A data room named {name!r} already exists and you are not a member of it: ask its owner "
+                "to add you, or choose another name."
+            )
     return RoomRef(**row)
 
 

@@ -4,9 +4,9 @@
 SELECT id, name, embedding_model FROM rooms WHERE name = %(name)s
 
 -- name: create_room
+-- No RETURNING (nor ON CONFLICT, which checks read access to the row): the new row is readable once
+-- the trigger has made its creator a member.
 INSERT INTO rooms (name) VALUES (%(name)s)
-ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
-RETURNING id, name, embedding_model
 
 -- name: list_rooms
 SELECT r.id, r.name, r.embedding_model,

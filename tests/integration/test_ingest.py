@@ -153,9 +153,12 @@ def test_embedding_fills_every_chunk_once(workbench, db) -> None:
 
 
 def test_migrations_are_recorded(db) -> None:
+    import psycopg
+
     from core.db import migrate, migrations
 
-    with db.connection() as conn:
+    # The owner's connection: the app role may not read the migrations table.
+    with psycopg.connect(db.conninfo) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
     assert versions == [v for v, _, _ in migrations()] and len(versions) >= 2
     assert migrate(db.conninfo) == []
