@@ -304,6 +304,22 @@ def test_a_model_that_refuses_a_temperature_is_asked_again_without_one(demo: Wor
     assert [b.get("stream", False) for b in bodies] == [False, False, True, True]
 
 
+def test_a_refused_key_is_said_plainly(demo: Workbench, server: OpenAIServer) -> None:
+    server.chat_default = model(answer=lambda body: Status(401, "Incorrect API key provided"))
+    with pytest.raises(ModelError, match=r"did not answer: the key was refused \(HTTP 401\)\. Check OPENAI_BASE_URL"):
+        list(ask(demo, CANADA, "Demo"))
+
+
+def test_failed_calls_are_retried_as_configured(llm_settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+    wb = Workbench(llm_settings.model_copy(update={"openai_max_retries": 1}), db=db)
+    wb.ingest_upload((DEMO / "funding_rounds.csv").read_bytes(), "funding_rounds.csv", "Demo", embed=False)
+    server.chat.extend([Status(500), Reply(json.dumps(table_plan(_planner_body(wb)))), Status(502)])
+    server.chat_default = model()
+    done = events_of(wb, CANADA)[-1]
+    assert done.result["planner"] == MODEL and done.result["values"] == [expected_sum()]
+    assert [b["body"].get("stream", False) for b in server.chat_requests()] == [False, False, True, True]
+
+
 # -- answer checks ------------------------------------------------------------------------------------------
 
 
