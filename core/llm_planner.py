@@ -192,14 +192,20 @@ def _column(sheet: SheetInfo, name: str | None, what: str) -> str | None:
     raise InvalidPlan(f"{what} {name!r} is not a column of sheet {sheet.sheet_id} ({sheet.label}); its columns are {names}.")
 
 
+def _text(value: str | float) -> str:
+    """A filter value as the offline planner writes it: text, numbers without a spurious ".0"."""
+    if isinstance(value, str):
+        return value
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
 def _filter(sheet: SheetInfo, f: FilterOut) -> Filter:
     column = _column(sheet, f.column, "filter column")
-    if f.op == "between":
-        value: Any = list(f.values)
-    elif f.op == "in":
-        value = list(f.values)
-    elif len(f.values) == 1:
-        value = f.values[0]
+    values = [_text(v) for v in f.values]
+    if f.op in ("between", "in"):
+        value: Any = values
+    elif len(values) == 1:
+        value = values[0]
     else:
         raise InvalidPlan(f"filter {f.column} {f.op} takes exactly one value, got {len(f.values)}.")
     try:
