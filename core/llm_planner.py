@@ -26,7 +26,7 @@ from core.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, _describe
 from core.tables import Aggregate, Filter, TableOp
 
-__all__ = ["LLMPlanner", "PlanOut", "InvalidPlan", "planner_messages", "schema_json", "to_plan"]
+__all__ = ["InvalidPlan", "LLMPlanner", "PlanOut", "planner_messages", "schema_json", "to_plan"]
 
 log = logging.getLogger(__name__)
 
