@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.db import q
 from core.errors import WorkbenchError
+from core.grounding import missing_names
 from core.llm import ModelError
 from core.plan import Plan
 from core.planner import OfflinePlanner, Planner, load_schema
@@ -89,7 +90,15 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     for step in plan.steps:
         yield Event(type="step", text=step.reason or step.kind)
     embedder = wb.embedder if ref.embedding_model else None
-    evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+    # A question naming something the room never mentions (another company, a person) cannot be answered
+    # here, however well its other words match; an exact cell step has already matched the room's grid.
+    missing = [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id,
+                                                                                   plan.standalone_question)
+    if missing:
+        yield Event(type="step", text=f"This room never mentions {', '.join(missing)}: nothing to answer from")
+        evidence: list[Evidence] = []
+    else:
+        evidence = retrieve(wb.db, ref, plan, embedder=embedder)
     retrieval_ms = (time.perf_counter() - started) * 1000
     yield Event(type="evidence", evidence=evidence)
     if synthesizer.name != "offline":
