@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import Settings
 from core.llm import client, create_chat, failure
+from core.pii import redact_json
 from core.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, _describe
 from core.tables import Aggregate, Filter, TableOp
@@ -302,6 +303,8 @@ class LLMPlanner:
         import openai
 
         messages: list[dict[str, str]] = planner_messages(question, schema, history)
+        if self._settings.redact_pii:  # the room's sample values and titles leave the machine: redact PII in them
+            messages[-1]["content"] = redact_json(messages[-1]["content"], "room")
         problem = ""
         for attempt in (1, 2):
             try:

@@ -21,13 +21,17 @@ Amounts ("1,234,567.89", "450000"), years, dates, "10-K", percentages and cell r
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import phonenumbers
+from pydantic import BaseModel
 from stdnum import iban as _iban
 from stdnum import luhn
 
-__all__ = ["redact", "PLACEHOLDERS"]
+__all__ = ["PLACEHOLDERS", "redact", "redact_citation", "redact_evidence", "redact_json"]
 
 PLACEHOLDERS = ("[email]", "[phone]", "[card]", "[iban]", "[national id]")
 
@@ -36,17 +40,11 @@ _EMAIL = re.compile(
     r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?![\w-])"
 )
 
-# A card as one run of digits, or in the groups cards are printed in, one separator kind throughout.
-_CARD = re.compile(
-    r"(?<![\w.,])(?:"
-    r"\d{13,19}"
-    r"|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?"  # 4-4-4-4 (and 17-19 digits: 4-4-4-4-n)
-    r"|\d{4}([ -])\d{6}\2\d{4,5}"  # Amex 4-6-5, Diners 4-6-4
-    r"|\d{4}([ -])\d{4}\3\d{4}\3\d{1,3}"  # 13-15 digit cards printed in fours
-    r")(?![\w]|[.,]\d)"
-)
-
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{1,4}){3,8})\b")
+# A card as one run of digits, or as groups of digits; the groups must be those cards are printed in
+# (checked in _cards). A newline may stand for a space: PDF text wraps lines anywhere.
+_CARD = re.compile(r"(?<![\w.,])(?:\d{13,19}|\d{4}(?:[ \n-]\d{1,6}){2,4})(?![\w]|[.,]\d)")
+_CARD_GROUPS = re.compile(r"^(?:4,4,4,4(?:,[1-3])?|4,6,[45]|4,4,4,[1-3])$")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?:[ \n][A-Z0-9]{1,4}){3,8})\b")
 
 # US SSN: never 000, 666 or 9xx in the area, never 00 in the group, never 0000 in the serial.
 _SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
@@ -66,12 +64,12 @@ _LABELLED_ID = re.compile(
 _BARE_ID_LABEL = re.compile(r"(?i)^id\s*[:#]?\s*$")
 
 # Phone-shaped text: an optional "+cc" / "00cc" prefix, an optional "(area)", then 2-6 digit groups
-# joined by one space, dash or dot; or "+" and 7-15 digits in one run.
+# joined by one space (or a PDF line break), dash or dot; or "+" and 7-15 digits in one run.
 _PHONE = re.compile(
     r"(?<![\w+.,/-])(?:"
     r"\+\d{7,15}"
-    r"|(?:(?:\+|00)\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,5}(?:[ .-]\d{1,8}){1,5}"
-    r"|(?:(?:\+|00)\d{1,3}[ .-]?)?\(\d{1,5}\)[ .-]?\d{3,10}"
+    r"|(?:(?:\+|00)\d{1,3}[ \n.-]?)?(?:\(\d{1,5}\)[ \n.-]?)?\d{1,5}(?:[ \n.-]\d{1,8}){1,5}"
+    r"|(?:(?:\+|00)\d{1,3}[ \n.-]?)?\(\d{1,5}\)[ \n.-]?\d{3,10}"
     r")(?![\w]|[.,/-]\d)"
 )
 _DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
@@ -105,8 +103,19 @@ def _is_card(digits: str) -> bool:
 
 def _cards(text: str) -> str:
     def sub(match: re.Match[str]) -> str:
-        digits = re.sub(r"\D", "", match.group(0))
-        return "[card]" if _is_card(digits) else match.group(0)
+        found = match.group(0)
+        parts = re.split(r"([ \n-])", found)
+        groups, seps = parts[::2], parts[1::2]
+        if len(groups) == 1:
+            return "[card]" if _is_card(found) else found
+        # A card may be followed by more digits ("4111 1111 1111 1111 12/26"): try the longest printed form.
+        for k in range(len(groups), 2, -1):
+            lengths = ",".join(str(len(g)) for g in groups[:k])
+            one_kind = len({"-" if sep == "-" else " " for sep in seps[: k - 1]}) == 1
+            if one_kind and _CARD_GROUPS.match(lengths) and _is_card("".join(groups[:k])):
+                return "[card]" + "".join(seps[k - 1 : k]) + "".join(
+                    p for pair in zip(groups[k:], [*seps[k:], ""], strict=False) for p in pair)
+        return found
 
     return _CARD.sub(sub, text)
 
@@ -114,12 +123,13 @@ def _cards(text: str) -> str:
 def _ibans(text: str) -> str:
     def sub(match: re.Match[str]) -> str:
         found = match.group(0)
-        parts = found.split(" ")
+        parts = re.split(r"([ \n])", found)
+        groups, seps = parts[::2], parts[1::2]
         # The regex may run on into a following word ("... 3000 AND"): keep the longest valid prefix.
-        for k in range(len(parts), 0, -1):
-            candidate = "".join(parts[:k])
+        for k in range(len(groups), 0, -1):
+            candidate = "".join(groups[:k])
             if 15 <= len(candidate) <= 34 and _iban.is_valid(candidate):
-                return "[iban]" + ("" if k == len(parts) else " " + " ".join(parts[k:]))
+                return "[iban]" + "".join(p for pair in zip(seps[k - 1:], groups[k:], strict=False) for p in pair)
         return found
 
     return _IBAN.sub(sub, text)
@@ -138,13 +148,14 @@ def _labelled_ids(text: str) -> str:
 _US_PHONE = re.compile(r"^(?:1[-.])?(?:\d{3}([-.])\d{3}\1\d{4}|\(\d{3}\) ?\d{3}[-.]\d{4})$")
 
 
-def _is_phone(candidate: str) -> bool:
+def _is_phone(found: str) -> bool:
     """A phone number written as people write them, and valid for its country.
 
     International: "+" or "00" and the country code. National with a trunk prefix 0 (most of Europe):
     "020 7946 0958", "01 42 68 53 00", at least 9 digits. North American: 415-555-2671, 415.555.2671,
     (415) 555-2671. Groups of digits joined by spaces alone are otherwise amounts ("450 230 1200").
     """
+    candidate = found.replace("\n", " ")  # a PDF line may wrap inside a number
     digits = re.sub(r"\D", "", candidate)
     if not 7 <= len(digits) <= 15 or _DATE.search(candidate):
         return False
@@ -178,3 +189,33 @@ def redact(text: str) -> str:
     text = _NINO.sub("[national id]", text)
     text = _labelled_ids(text)
     return _phones(text)
+
+
+def redact_json(text: str, key: str) -> str:
+    """A JSON object's text with every string under `key` redacted (e.g. the room schema sent to a model)."""
+    data = json.loads(text)
+    data[key] = _redact_strings(data[key])
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _redact_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redact_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact_strings(v) for k, v in value.items()}
+    return value
+
+
+_Content = TypeVar("_Content", bound=BaseModel)
+
+
+def redact_evidence(evidence: Sequence[_Content]) -> list[_Content]:
+    """Copies of evidence items (anything with a `content` text) with their content redacted."""
+    return [item.model_copy(update={"content": redact(item.content)}) for item in evidence]  # type: ignore[attr-defined]
+
+
+def redact_citation(citation: dict[str, Any]) -> dict[str, Any]:
+    """A citation's JSON with the document text it carries (`quote`, `value`) redacted, for the query log."""
+    return {k: redact(v) if k in ("quote", "value") and isinstance(v, str) else v for k, v in citation.items()}

@@ -28,6 +28,9 @@ DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
         ("Pay to DE89 3704 0044 0532 0130 00 or GB82WEST12345698765432.", "Pay to [iban] or [iban]."),
         ("SSN 123-45-6789, NINO AB 12 34 56 C", "SSN [national id], NINO [national id]"),
         ("Passport no. X1234567; ID number: 12 345 678", "Passport no. [national id]; ID number: [national id]"),
+        # PDF text wraps lines inside numbers; a card may be followed by its expiry.
+        ("at +44 20\n7946 0958 or DE89 3704\n0044 0532 0130 00.", "at [phone] or [iban]."),
+        ("card 4111 1111\n1111 1111 12/26", "card [card] 12/26"),
     ],
 )
 def test_each_kind_is_replaced_by_its_placeholder(text: str, expected: str) -> None:
