@@ -78,6 +78,17 @@ class Settings(BaseModel):
     pool_max: int = Field(
         10, alias="WORKBENCH_POOL_MAX", description="Largest number of pooled database connections."
     )
+    redact_pii: bool = Field(
+        True,
+        alias="WORKBENCH_REDACT_PII",
+        description="Redact emails, phones, cards, IBANs and national IDs from the query log and from text sent to a model.",
+    )
+    rate_limit_per_hour: int = Field(
+        60,
+        ge=0,
+        alias="WORKBENCH_RATE_LIMIT",
+        description="Questions one user may ask in one room per sliding hour; 0 turns the limit off.",
+    )
     demo_room: str = Field(
         "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."
     )

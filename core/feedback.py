@@ -11,6 +11,7 @@ import psycopg
 
 from core.db import Database, q
 from core.errors import WorkbenchError
+from core.exports import neutralise_cell
 from core.models import Citation
 from core.synth import ABSTAIN
 
@@ -159,7 +160,8 @@ def _label(citation: Citation) -> str:
 def _cited(citation: Citation) -> str:
     if citation.kind == "cell":
         column = f", {citation.column}" if citation.column else ""
-        return f"{_label(citation)} ({citation.title}{column}) = {citation.value or '(empty)'}"
+        # neutralise_cell: a memo pasted into a spreadsheet must not run a cell's "=HYPERLINK(...)" (OWASP).
+        return f"{_label(citation)} ({citation.title}{column}) = {neutralise_cell(citation.value) or '(empty)'}"
     quote = " ".join((citation.quote or "").split())
     if len(quote) > 400:
         quote = quote[:399].rstrip() + "…"

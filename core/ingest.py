@@ -343,10 +343,16 @@ def ingest_bytes(
             raise
         # The same bytes were uploaded concurrently and committed first: this upload is a no-op.
         return ingest_bytes(db, room, data, filename, settings, embedder=embedder, progress=progress)
-    except (IngestError, psycopg.DataError) as exc:
-        message = str(exc) if isinstance(exc, IngestError) else (
-            f"{filename} could not be stored: {exc}. Check the file for unusual characters and upload it again."
-        )
+    except (IngestError, psycopg.DataError, pg_errors.ProgramLimitExceeded) as exc:
+        if isinstance(exc, IngestError):
+            message = str(exc)
+        elif isinstance(exc, pg_errors.ProgramLimitExceeded):
+            # Postgres cannot index a text whose words take over 1 MB (a huge cell): say so, not a traceback.
+            message = (f"{filename} has a cell too large to index ({str(exc).splitlines()[0]}). "
+                       "Split that text into smaller cells and upload again.")
+        else:
+            message = (f"{filename} could not be stored: {exc}. "
+                       "Check the file for unusual characters and upload it again.")
         document_id_failed = _record_failure(
             db, room, filename=filename, checksum=checksum, size=len(data), kind=kind, error=message
         )

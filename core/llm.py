@@ -16,7 +16,7 @@ from core.errors import ConfigError, WorkbenchError
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["ModelError", "OFFLINE_FIX", "client", "create_chat", "failure", "provider_error", "server_name"]
+__all__ = ["OFFLINE_FIX", "ModelError", "client", "create_chat", "failure", "provider_error", "server_name"]
 
 # What to change when the chat model cannot be used.
 OFFLINE_FIX = "Check OPENAI_BASE_URL and OPENAI_API_KEY, or set WORKBENCH_LLM=offline (or unset OPENAI_API_KEY) for offline mode."

@@ -22,11 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import Settings
 from core.llm import client, create_chat, failure
+from core.pii import redact_json
 from core.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, _describe
 from core.tables import Aggregate, Filter, TableOp
 
-__all__ = ["LLMPlanner", "PlanOut", "InvalidPlan", "planner_messages", "schema_json", "to_plan"]
+__all__ = ["InvalidPlan", "LLMPlanner", "PlanOut", "planner_messages", "schema_json", "to_plan"]
 
 log = logging.getLogger(__name__)
 
@@ -192,14 +193,20 @@ def _column(sheet: SheetInfo, name: str | None, what: str) -> str | None:
     raise InvalidPlan(f"{what} {name!r} is not a column of sheet {sheet.sheet_id} ({sheet.label}); its columns are {names}.")
 
 
+def _text(value: str | float) -> str:
+    """A filter value as the offline planner writes it: text, numbers without a spurious ".0"."""
+    if isinstance(value, str):
+        return value
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
 def _filter(sheet: SheetInfo, f: FilterOut) -> Filter:
     column = _column(sheet, f.column, "filter column")
-    if f.op == "between":
-        value: Any = list(f.values)
-    elif f.op == "in":
-        value = list(f.values)
-    elif len(f.values) == 1:
-        value = f.values[0]
+    values = [_text(v) for v in f.values]
+    if f.op in ("between", "in"):
+        value: Any = values
+    elif len(values) == 1:
+        value = values[0]
     else:
         raise InvalidPlan(f"filter {f.column} {f.op} takes exactly one value, got {len(f.values)}.")
     try:
@@ -296,6 +303,8 @@ class LLMPlanner:
         import openai
 
         messages: list[dict[str, str]] = planner_messages(question, schema, history)
+        if self._settings.redact_pii:  # the room's sample values and titles leave the machine: redact PII in them
+            messages[-1]["content"] = redact_json(messages[-1]["content"], "room")
         problem = ""
         for attempt in (1, 2):
             try:

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from core.config import Settings
 from core.llm import ModelError, client, create_chat, provider_error, server_name
+from core.pii import redact_evidence
 from core.retriever import Evidence
 from core.synth import ABSTAIN, Answer, _answer
 
@@ -110,7 +111,8 @@ class LLMSynthesizer:
         finished = False
         try:
             stream = create_chat(self._client, model=self._settings.chat_model,
-                                 messages=synth_messages(question, evidence), stream=True)
+                                 messages=synth_messages(question, _outgoing_evidence(self._settings, evidence)),
+                                 stream=True)
             for chunk in stream:
                 for choice in chunk.choices:
                     if choice.delta.content:
@@ -127,6 +129,11 @@ class LLMSynthesizer:
                 "before it was finished. Ask again, or set WORKBENCH_LLM=offline for offline mode."
             ), parts)
         yield finish("".join(parts), evidence)
+
+
+def _outgoing_evidence(settings: Settings, evidence: Sequence[Evidence]) -> Sequence[Evidence]:
+    """The evidence as sent to the model: PII redacted when WORKBENCH_REDACT_PII (answers are checked on the original)."""
+    return redact_evidence(evidence) if settings.redact_pii else evidence
 
 
 def _partial(error: ModelError, parts: list[str]) -> ModelError:

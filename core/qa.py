@@ -12,9 +12,12 @@ from pydantic import BaseModel, ConfigDict
 
 from core.db import q
 from core.errors import WorkbenchError
+from core.grounding import missing_names
 from core.llm import ModelError
+from core.pii import redact, redact_citation
 from core.plan import Plan
 from core.planner import OfflinePlanner, Planner, load_schema
+from core.ratelimit import check_and_count
 from core.retriever import Evidence, retrieve
 from core.synth import Answer, OfflineSynthesizer, Synthesizer
 from core.tables import TableOp, load_sheet, run_table_op
@@ -81,6 +84,7 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     """
     started = time.perf_counter()
     ref = wb.room(room)
+    check_and_count(wb.db, None, ref.id, wb.settings.rate_limit_per_hour)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     yield Event(type="step", text="Reading the room's sheets and documents")
@@ -89,7 +93,15 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     for step in plan.steps:
         yield Event(type="step", text=step.reason or step.kind)
     embedder = wb.embedder if ref.embedding_model else None
-    evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+    # A question naming something the room never mentions (another company, a person) cannot be answered
+    # here, however well its other words match; an exact cell step has already matched the room's grid.
+    missing = [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id,
+                                                                                   plan.standalone_question)
+    if missing:
+        yield Event(type="step", text=f"This room never mentions {', '.join(missing)}: nothing to answer from")
+        evidence: list[Evidence] = []
+    else:
+        evidence = retrieve(wb.db, ref, plan, embedder=embedder)
     retrieval_ms = (time.perf_counter() - started) * 1000
     yield Event(type="evidence", evidence=evidence)
     if synthesizer.name != "offline":
@@ -135,14 +147,19 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     yield Event(type="done", answer=answer, result=result)
 
 
+def _logged(wb: Workbench, text: str) -> str:
+    """The query log's copy of a question or answer: PII redacted when WORKBENCH_REDACT_PII (documents keep it)."""
+    return redact(text) if wb.settings.redact_pii else text
+
+
 def _log_failure(wb: Workbench, room_id: int, conversation_id: int, question: str, plan: Plan, model: str,
                  error: str, *, partial: str, context_chars: int, retrieval_ms: float,
                  first_token_ms: float | None, total_ms: float) -> int:
     """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
     with wb.db.connection() as conn:
         row = conn.execute(q("insert_query"), {
-            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": question,
-            "answer": partial or None, "abstained": False, "error": error, "planner": plan.planner,
+            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": _logged(wb, question),
+            "answer": _logged(wb, partial) or None, "abstained": False, "error": error, "planner": plan.planner,
             "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
             "total_ms": total_ms, "context_chars": context_chars, "n_citations": 0,
         }).fetchone()
@@ -159,8 +176,8 @@ def _log(wb: Workbench, room_id: int, conversation_id: int, question: str, plan:
         conn.execute(q("insert_message"), {"conversation_id": conversation_id, "role": "assistant",
                                            "content": answer.text, "citations": Jsonb(citations)})
         row = conn.execute(q("insert_query"), {
-            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": question,
-            "answer": answer.text, "abstained": answer.abstained, "error": None, "planner": plan.planner,
+            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": _logged(wb, question),
+            "answer": _logged(wb, answer.text), "abstained": answer.abstained, "error": None, "planner": plan.planner,
             "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
             "total_ms": total_ms, "context_chars": sum(len(e.content) for e in evidence),
             "n_citations": len(citations),
@@ -169,6 +186,7 @@ def _log(wb: Workbench, room_id: int, conversation_id: int, question: str, plan:
         with conn.cursor() as cur:
             cur.executemany(q("insert_query_citation"), [
                 {"query_id": query_id, "position": i, "kind": c["kind"], "document_id": c["document_id"],
-                 "citation": Jsonb(c)} for i, c in enumerate(citations)
+                 "citation": Jsonb(redact_citation(c) if wb.settings.redact_pii else c)}
+                for i, c in enumerate(citations)
             ])
     return query_id

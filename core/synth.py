@@ -13,7 +13,12 @@ from core.retriever import Evidence
 
 ABSTAIN = "I don't have enough information in this data room to answer that."
 # A passage answers only when it holds at least this share of the question's content words.
-MIN_COVERAGE = 0.5
+# Set with bench/eval_abstention.py on FinanceBench dev together with core.grounding's name check
+# (which is what turns away questions about another company): 0.3 -> 13.8% abstentions where the
+# answer is, 100% where it is not (BENCHMARKS.md).
+MIN_COVERAGE = 0.3
+# Passages besides the best one that an offline answer quotes (one sentence each).
+SUPPORTING = 2
 
 _STOP = frozenset(
     "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
@@ -107,6 +112,9 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
 
     A table result is used unless a passage covers more of the question's words (a plan may pair a
     weak table guess with a search); a passage must cover at least MIN_COVERAGE of them, else abstain.
+    The passage covering the question best gives up to two sentences; up to SUPPORTING more passages
+    (in retrieval order, other pages, each covering at least MIN_COVERAGE) give one sentence each, so
+    the reader sees every place the room discusses it.
     """
     passages = [e for e in evidence if e.kind != "table"]
     best = max(passages, key=lambda e: coverage(question, e.content), default=None)
@@ -121,12 +129,31 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     if not tables:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
-        for sentence in _best_sentences(question, best):
-            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
-            parts.append(f"{body} [{best.n}]{end}")
+        used: set[str] = set()
+        places = {_place(best)}
+        chosen = [(best, 2)]
+        for item in passages:
+            if len(chosen) > SUPPORTING:
+                break
+            if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
+                places.add(_place(item))
+                chosen.append((item, 1))
+        for item, limit in chosen:
+            for sentence in _best_sentences(question, item, limit):
+                if sentence in used:
+                    continue
+                used.add(sentence)
+                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
+                parts.append(f"{body} [{item.n}]{end}")
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
     return _answer(" ".join(parts), values, evidence)
+
+
+def _place(item: Evidence) -> tuple[int, int | None, int | None]:
+    """Where a passage sits: (document, page, row); passages of one page count once."""
+    c = item.citations[0]
+    return (c.document_id, c.page, c.row_id)
 
 
 class Synthesizer(Protocol):

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
 
 def hashed_embedding(text: str, dimensions: int) -> list[float]:
@@ -81,8 +81,8 @@ class BreakOff:
     after: int = 3
 
 
-Scripted = Union[Reply, Status, Delay, BreakOff]
-Script = Union[Scripted, Callable[[dict[str, Any]], Scripted]]
+Scripted = Reply | Status | Delay | BreakOff
+Script = Scripted | Callable[[dict[str, Any]], Scripted]
 
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import streamlit as st
 
@@ -66,11 +67,10 @@ def chip(turn: Turn, index: int, key: str) -> None:
 
 
 def chips(turn: Turn, key: str) -> None:
-    """One button per citation, grouped under the [n] that cites it; click -> the cell or page."""
-    markers = st.session_state.get("chat_markers", {}).get(turn.query_id) or turn.markers
-    groups = sorted(markers.items()) if markers else [(None, list(range(len(turn.citations))))]
-    for n, positions in groups:
-        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+    """One button per citation, after the [n] that cites it, in one wrapping row; click -> the cell or page."""
+    groups = sorted(turn.markers.items()) if turn.markers else [(None, list(range(len(turn.citations))))]
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        for n, positions in groups:
             if n is not None:
                 st.markdown(f"**[{n}]**", width="content")
             for index in positions[:SHOWN_CHIPS]:
@@ -115,7 +115,17 @@ def feedback(turn: Turn, key: str) -> None:
 
 
 def answer(turn: Turn) -> None:
+    # Markers of answers written in this session are exact; the store's are inferred (core.feedback.infer_markers).
+    markers = st.session_state.get("chat_markers", {}).get(turn.query_id)
+    if markers:
+        turn = replace(turn, markers=markers)
     key = f"chat_q{turn.query_id}" if turn.query_id is not None else f"chat_m{turn.message_id}"
+    trace = st.session_state.get("chat_trace", {}).get(turn.query_id)
+    if trace:  # the planner's steps, for answers asked in this session (the store keeps the plan's reasoning only)
+        label, lines = trace
+        with st.status(label, state="complete", expanded=False):
+            for line in lines:
+                st.markdown(line)
     if turn.abstained:
         st.info(escape(turn.answer), icon="🔎")
         st.caption("No passage or cell in this data room supports an answer, so none is given.")
@@ -133,6 +143,11 @@ def stream_answer(question: str, conversation_id: int | None) -> int | None:
     status = st.status("Planning…", expanded=False)
     slot = st.empty()
     finished: dict = {}
+    lines: list[str] = []
+
+    def note(line: str) -> None:
+        lines.append(line)
+        status.markdown(line)
 
     def tokens() -> Iterator[str]:
         steps = 0
@@ -140,12 +155,12 @@ def stream_answer(question: str, conversation_id: int | None) -> int | None:
         for event in ask(wb, question, room, conversation_id=conversation_id):
             if event.type == "step":
                 steps += 1
-                status.markdown(f"- {escape(event.text)}")
+                note(f"- {escape(event.text)}")
                 status.update(label=f"{escape(event.text)}…")
             elif event.type == "plan" and event.text:
-                status.caption(escape(event.text))
+                note(f"*{escape(event.text)}*")
             elif event.type == "evidence":
-                status.markdown(f"- {len(event.evidence)} piece(s) of evidence found")
+                note(f"- {len(event.evidence)} piece{'s' if len(event.evidence) != 1 else ''} of evidence found")
             elif event.type == "token":
                 if not writing:
                     writing = True
@@ -164,7 +179,10 @@ def stream_answer(question: str, conversation_id: int | None) -> int | None:
     event = finished.get("event")
     if event is None:
         return None
-    st.session_state.setdefault("chat_markers", {})[event.result["query_id"]] = event.answer.markers
+    query_id = event.result["query_id"]
+    st.session_state.setdefault("chat_markers", {})[query_id] = event.answer.markers
+    seconds = event.result["timings"]["total_ms"] / 1000
+    st.session_state.setdefault("chat_trace", {})[query_id] = (f"Answered in {seconds:.1f} s · show the plan", lines)
     return int(event.result["conversation_id"])
 
 

@@ -284,7 +284,7 @@ def test_timeouts_fall_back_for_the_plan_and_raise_a_clear_error_for_the_answer(
     with pytest.raises(ModelError, match=r"model server at http://127\.0\.0\.1:\d+/v1 did not answer: no reply "
                                          r"within 0\.5 s \(WORKBENCH_OPENAI_TIMEOUT\)\. .*WORKBENCH_LLM=offline"):
         for event in ask(wb, CANADA, "Demo"):
-            seen.append(event)
+            seen.append(event)  # noqa: PERF402 - the events before the error are checked
     plan = next(e.plan for e in seen if e.type == "plan")
     assert plan.planner == "offline" and "no reply within 0.5 s" in plan.reasoning
     assert not [e for e in seen if e.type in ("token", "done")]
@@ -302,6 +302,22 @@ def test_a_model_that_refuses_a_temperature_is_asked_again_without_one(demo: Wor
     bodies = [r["body"] for r in server.chat_requests()]
     assert [b.get("temperature") for b in bodies] == [0, None, 0, None]
     assert [b.get("stream", False) for b in bodies] == [False, False, True, True]
+
+
+def test_a_refused_key_is_said_plainly(demo: Workbench, server: OpenAIServer) -> None:
+    server.chat_default = model(answer=lambda body: Status(401, "Incorrect API key provided"))
+    with pytest.raises(ModelError, match=r"did not answer: the key was refused \(HTTP 401\)\. Check OPENAI_BASE_URL"):
+        list(ask(demo, CANADA, "Demo"))
+
+
+def test_failed_calls_are_retried_as_configured(llm_settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+    wb = Workbench(llm_settings.model_copy(update={"openai_max_retries": 1}), db=db)
+    wb.ingest_upload((DEMO / "funding_rounds.csv").read_bytes(), "funding_rounds.csv", "Demo", embed=False)
+    server.chat.extend([Status(500), Reply(json.dumps(table_plan(_planner_body(wb)))), Status(502)])
+    server.chat_default = model()
+    done = events_of(wb, CANADA)[-1]
+    assert done.result["planner"] == MODEL and done.result["values"] == [expected_sum()]
+    assert [b["body"].get("stream", False) for b in server.chat_requests()] == [False, False, True, True]
 
 
 # -- answer checks ------------------------------------------------------------------------------------------

@@ -41,17 +41,18 @@ def test_a_table_step_gets_the_sheets_own_column_names() -> None:
     plan = plan_of(step(table=table(
         filters=[{"column": "country", "op": "eq", "values": ["Canada"]},
                  {"column": "E", "op": "year", "values": [2021]},
-                 {"column": "Amount raised (usd)", "op": "between", "values": [1000, 5000000]}],
+                 {"column": "Amount raised (usd)", "op": "between", "values": [1000, 2500000.5]}],
         aggregate={"func": "sum", "column": "AMOUNT RAISED (USD)"},
     )))  # fmt: skip
     [only] = plan.steps
     assert isinstance(only, TableStep) and plan.planner == "m" and plan.reasoning == "Sum it."
     assert only.op.filters == [Filter(column="Country", op="eq", value="Canada"),
-                               Filter(column="Date", op="year", value=2021.0),
-                               Filter(column="Amount Raised (USD)", op="between", value=[1000.0, 5000000.0])]  # fmt: skip
+                               Filter(column="Date", op="year", value="2021"),
+                               Filter(column="Amount Raised (USD)", op="between", value=["1000", "2500000.5"])]  # fmt: skip
     assert only.op.aggregate.column == "Amount Raised (USD)"
     # The step's reason is the workbench's own account of the operation, not the model's words.
-    assert only.reason.startswith("Sum of Amount Raised (USD) where Country = Canada and Date in 2021")
+    assert only.reason == ("Sum of Amount Raised (USD) where Country = Canada and Date in 2021 and "
+                           "Amount Raised (USD) between 1000 and 2500000.5 (funding_rounds.csv).")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,155 @@
+"""Rate limits on the real database: the limit holds, the window slides, and no race lets more through."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from core.config import Settings
+from core.ratelimit import RateLimited, check_and_count
+from core.store import ensure_room
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=timezone.utc)
+
+
+def _user(db) -> str:  # noqa: ANN001
+    user_id = str(uuid.uuid4())
+    with db.connection() as conn:
+        conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user_id, "Analyst"))
+    return user_id
+
+
+def _stored(db, room_id: int) -> int:  # noqa: ANN001
+    with db.connection() as conn:
+        row = conn.execute("SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE room_id = %s",
+                           (room_id,)).fetchone()
+    return int(row[0])
+
+
+def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    for minute in range(3):
+        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minute, seconds=20))
+    with pytest.raises(RateLimited) as caught:
+        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=5))
+    message = str(caught.value)
+    # The first question (14:00:20) leaves the window at 15:00:20: the user is told 15:01, never earlier.
+    assert "You have asked 3 questions in this room in the last hour" in message
+    assert "you can ask again at 15:01 UTC" in message
+    assert caught.value.retry_at == datetime(2026, 3, 2, 15, 1, tzinfo=timezone.utc)
+    assert _stored(db, room.id) == 3  # a refused question is not counted
+
+
+def test_the_window_slides(db) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    for minutes in (0, 10, 20):
+        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minutes))
+    with pytest.raises(RateLimited):
+        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=59, seconds=59))
+    # One hour after the first question it has left the window: one more fits, and only one.
+    check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=60, seconds=1))
+    with pytest.raises(RateLimited) as caught:
+        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=61))
+    assert "ask again at 15:10 UTC" in str(caught.value)
+    check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=70, seconds=1))
+    assert _stored(db, room.id) == 3  # times older than the window are pruned as it slides
+
+
+def test_users_and_rooms_are_counted_apart(db) -> None:  # noqa: ANN001
+    deal, other = ensure_room(db, "Deal"), ensure_room(db, "Other")
+    alice, bob = _user(db), _user(db)
+    for user in (None, alice, bob):
+        for _ in range(2):
+            check_and_count(db, user, deal.id, 2, at=T0)
+        with pytest.raises(RateLimited):
+            check_and_count(db, user, deal.id, 2, at=T0)
+        check_and_count(db, user, other.id, 2, at=T0)
+    assert _stored(db, deal.id) == 6 and _stored(db, other.id) == 3
+
+
+def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    for minutes in range(5):
+        check_and_count(db, None, room.id, 10, at=T0 + timedelta(minutes=minutes))
+    with pytest.raises(RateLimited) as caught:
+        check_and_count(db, None, room.id, 2, at=T0 + timedelta(minutes=6))
+    # Four must leave before a fifth fits under a limit of 2: the fourth (14:03) leaves at 15:03.
+    assert "ask again at 15:03 UTC" in str(caught.value)
+    for _ in range(100):
+        check_and_count(db, None, room.id, 0, at=T0 + timedelta(minutes=7))
+    assert _stored(db, room.id) == 5
+    assert Settings.from_env({}).rate_limit_per_hour == 60
+    assert Settings.from_env({"WORKBENCH_RATE_LIMIT": "0"}).rate_limit_per_hour == 0
+
+
+def test_the_database_clock_is_used_by_default(db) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    check_and_count(db, None, room.id, 1)
+    with pytest.raises(RateLimited) as caught:
+        check_and_count(db, None, room.id, 1)
+    now = datetime.now(timezone.utc)
+    assert now + timedelta(minutes=59) <= caught.value.retry_at <= now + timedelta(minutes=61)
+
+
+def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    allowed, refused = [], []
+    barrier = threading.Barrier(8)
+
+    def worker() -> None:
+        barrier.wait()
+        for _ in range(10):
+            try:
+                check_and_count(db, None, room.id, 25)
+                allowed.append(1)
+            except RateLimited:
+                refused.append(1)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(allowed) == 25 and len(refused) == 55
+    assert _stored(db, room.id) == 25
+
+
+_WORKER = """
+import sys
+from core.db import Database
+from core.ratelimit import RateLimited, check_and_count
+db = Database(sys.argv[1], max_size=2, run_migrations=False)
+print("ready", flush=True)
+sys.stdin.readline()  # start together
+ok = 0
+for _ in range(15):
+    try:
+        check_and_count(db, None, int(sys.argv[2]), 20)
+        ok += 1
+    except RateLimited:
+        pass
+print(ok)
+db.close()
+"""
+
+
+def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    procs = [subprocess.Popen([sys.executable, "-c", _WORKER, db_url, str(room.id)], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    for proc in procs:
+        assert proc.stdout.readline().strip() == "ready"  # type: ignore[union-attr]
+    for proc in procs:  # release them together once all are connected
+        proc.stdin.write("go\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+    counts = [int(proc.communicate(timeout=120)[0].strip()) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs)
+    assert sum(counts) == 20, counts
+    assert _stored(db, room.id) == 20
