@@ -14,13 +14,9 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from core.db import Database, q
-from core.errors import WorkbenchError
+from core.errors import AccessDenied, WorkbenchError
 
 Role = Literal["owner", "editor", "viewer"]
-
-
-class AccessDenied(WorkbenchError):
-    """The current user's role in the room does not allow this."""
 
 
 class Member(BaseModel):
@@ -62,3 +58,13 @@ def remove_member(db: Database, room_id: int, user_id: str) -> bool:
     """Remove a member (owners only); False when nothing was removed."""
     with db.connection() as conn:
         return conn.execute(q("remove_member"), {"room_id": room_id, "user_id": user_id}).rowcount > 0
+
+
+def require_writer(db: Database, room_id: int, room_name: str) -> None:
+    """Refuse (AccessDenied) unless the current user is an owner or editor of the room."""
+    role = my_role(db, room_id)
+    if role not in ("owner", "editor"):
+        who = f"a {role}" if role else "not a member"
+        raise AccessDenied(
+            f"You are {who} of data room {room_name!r}: only its owners and editors can add or change files."
+        )

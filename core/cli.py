@@ -259,6 +259,71 @@ def demo(no_embed: bool, quiet: bool) -> None:
     _run(work)
 
 
+@cli.group()
+def user() -> None:
+    """Accounts for WORKBENCH_AUTH=accounts."""
+
+
+@user.command("add")
+@click.argument("email")
+@click.option("--name", default="", help="Display name (default: the part of the e-mail before @).")
+@click.password_option("--password", help="At least 10 characters (asked for when not given).")
+def user_add(email: str, name: str, password: str) -> None:
+    """Create an account (password hashed with argon2id)."""
+
+    def work() -> int:
+        from core.auth import create_account
+
+        account = create_account(_workbench().db, email, name, password)
+        click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
+        return 0
+
+    _run(work)
+
+
+@cli.group()
+def member() -> None:
+    """Room memberships (run as the local user, who owns the rooms it made)."""
+
+
+@member.command("add")
+@click.argument("room")
+@click.argument("email")
+@click.option("--role", type=click.Choice(["owner", "editor", "viewer"]), default="viewer", show_default=True)
+def member_add(room: str, email: str, role: str) -> None:
+    """Give the account EMAIL a role in ROOM."""
+
+    def work() -> int:
+        from core.access import set_member
+        from core.auth import find_user
+
+        wb = _workbench()
+        account = find_user(wb.db, email)
+        if account is None:
+            raise WorkbenchError(f"No account for {email}: create it with `workbench user add {email}`.")
+        set_member(wb.db, wb.room(room).id, account.id, role)  # type: ignore[arg-type]
+        click.echo(f"{email} is now {role} of {room}")
+        return 0
+
+    _run(work)
+
+
+@member.command("list")
+@click.argument("room")
+def member_list(room: str) -> None:
+    """The members of ROOM and their roles."""
+
+    def work() -> int:
+        from core.access import members
+
+        wb = _workbench()
+        for m in members(wb.db, wb.room(room).id):
+            click.echo(f"{m.role:<7} {m.display_name} {m.email or ''}".rstrip())
+        return 0
+
+    _run(work)
+
+
 def main() -> None:
     """Entry point of the `workbench` console script."""
     cli(prog_name="workbench")

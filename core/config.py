@@ -31,6 +31,16 @@ class Settings(BaseModel):
         description="How the app connects as the workbench_app role (row-level security applies to it); "
         "unset = DATABASE_URL's login taking that role.",
     )
+    auth: Literal["none", "accounts", "supabase"] | None = Field(
+        None,
+        alias="WORKBENCH_AUTH",
+        description="Sign-in: none (one local user owning every room), accounts (e-mail + password in the "
+        "database), supabase (Supabase Auth); default supabase when SUPABASE_URL and SUPABASE_ANON_KEY are set.",
+    )
+    supabase_url: str | None = Field(None, alias="SUPABASE_URL", description="Supabase project URL (auth=supabase).")
+    supabase_anon_key: str | None = Field(
+        None, alias="SUPABASE_ANON_KEY", description="Supabase anon (public) key (auth=supabase)."
+    )
     openai_api_key: str | None = Field(
         None, alias="OPENAI_API_KEY", description="Key for OpenAI or an OpenAI-compatible server."
     )
@@ -113,6 +123,13 @@ class Settings(BaseModel):
         if self.llm:
             return self.llm
         return "openai" if self.openai_api_key else "offline"
+
+    @property
+    def auth_mode(self) -> Literal["none", "accounts", "supabase"]:
+        """The sign-in mode in force: the explicit choice, else supabase when its URL and key are set."""
+        if self.auth:
+            return self.auth
+        return "supabase" if self.supabase_url and self.supabase_anon_key else "none"
 
     @property
     def max_file_bytes(self) -> int:

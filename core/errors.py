@@ -57,3 +57,7 @@ class RoomNotFound(WorkbenchError):
 
 class DocumentNotFound(WorkbenchError):
     """No document (or no stored file) has the given id."""
+
+
+class AccessDenied(WorkbenchError):
+    """The current user's role in the room does not allow this."""

@@ -71,7 +71,11 @@ class ConversationSummary:
 def record_feedback(
     db: Database, query_id: int, helpful: bool, comment: str | None = None, *, user_id: str | None = None
 ) -> int:
-    """Store a vote (and optional comment) on an answer; a second vote by the same user replaces the first."""
+    """Store a vote (and optional comment) on an answer; a second vote by the same user replaces the first.
+
+    The vote is the current user's (the database view's) unless `user_id` says whose.
+    """
+    user_id = user_id if user_id is not None else db.user_id
     text = (comment or "").replace("\x00", "").strip() or None
     if text and len(text) > MAX_COMMENT_CHARS:
         raise FeedbackError(f"The comment has {len(text):,} characters; keep it under {MAX_COMMENT_CHARS:,}.")
@@ -81,7 +85,8 @@ def record_feedback(
                 q("record_feedback"),
                 {"query_id": query_id, "user_id": user_id, "helpful": bool(helpful), "comment": text},
             ).fetchone()
-    except psycopg.errors.ForeignKeyViolation as exc:
+    except (psycopg.errors.ForeignKeyViolation, psycopg.errors.InsufficientPrivilege) as exc:
+        # Row-level security refuses a vote on a question of a room the user cannot see, as if it did not exist.
         raise FeedbackError(f"No logged question has id {query_id}: reload the conversation and vote again.") from exc
     assert row is not None
     return int(row[0])
@@ -128,7 +133,8 @@ def conversation_history(db: Database, room_id: int, conversation_id: int, *, us
                 "or pick the room it was asked in."
             )
         rows = conn.execute(
-            q("conversation_history"), {"conversation_id": conversation_id, "user_id": user_id}
+            q("conversation_history"),
+            {"conversation_id": conversation_id, "user_id": user_id if user_id is not None else db.user_id}
         ).fetchall()
     stale = stale_citations(db, conversation_id) if rows else {}
     turns = []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 
+from core.access import require_writer
 from core.config import Settings, get_settings
 from core.db import Database
 from core.embeddings import Embedder, get_embedder
@@ -40,6 +42,12 @@ class Workbench:
         self.settings = settings or get_settings()
         self.db = db or Database.from_settings(self.settings)
 
+    def as_user(self, user_id: str) -> Workbench:
+        """This workbench (same pool, same loaded model) acting for `user_id` (row-level security applies)."""
+        view = copy.copy(self)
+        view.db = self.db.as_user(user_id)
+        return view
+
     @cached_property
     def embedder(self) -> Embedder:
         """The configured embedding provider (the local model loads on first use)."""
@@ -62,6 +70,7 @@ class Workbench:
     ) -> Iterator[IngestResult]:
         """Ingest files into a room (created if needed), one result per file, failures included."""
         ref = self.room(room, create=True)
+        require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
         for path in expand_paths(paths):
             yield ingest_path(self.db, ref, path, self.settings, embedder=embedder, progress=progress)
@@ -71,12 +80,15 @@ class Workbench:
     ) -> IngestResult:
         """Ingest one uploaded file's bytes."""
         ref = self.room(room, create=True)
+        require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
         return ingest_bytes(self.db, ref, data, filename, self.settings, embedder=embedder, progress=progress)
 
     def embed_pending(self, room: str, *, progress: Progress = _quiet) -> int:
         """Embed whatever the room has not embedded yet."""
-        return embed_pending(self.db, self.room(room), self.embedder, progress=progress)
+        ref = self.room(room)
+        require_writer(self.db, ref.id, ref.name)
+        return embed_pending(self.db, ref, self.embedder, progress=progress)
 
     def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
         """Hybrid search in a room."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from core.edits import edit_cell
@@ -51,10 +52,10 @@ def test_a_second_vote_replaces_the_first(demo) -> None:
     assert votes(demo.db, first["query_id"]) == [(False, "Missed the Series B in Toronto.")]
     record_feedback(demo.db, second["query_id"], True, "")
     assert votes(demo.db, second["query_id"]) == [(True, None)]
-    # A named user's vote is theirs: it neither replaces nor is replaced by the anonymous one.
-    with demo.db.connection() as conn:
-        conn.execute("INSERT INTO users (id, display_name) VALUES ('00000000-0000-0000-0000-000000000001', 'Ann')")
-    record_feedback(demo.db, first["query_id"], True, user_id="00000000-0000-0000-0000-000000000001")
+    # Another user's vote is theirs: it neither replaces nor is replaced by the local user's.
+    with psycopg.connect(demo.db.conninfo, autocommit=True) as conn:  # accounts are made by the owner's connection
+        conn.execute("INSERT INTO users (id, display_name) VALUES ('00000000-0000-0000-0000-0000000000a1', 'Ann')")
+    record_feedback(demo.db, first["query_id"], True, user_id="00000000-0000-0000-0000-0000000000a1")
     assert sorted(votes(demo.db, first["query_id"])) == [(False, "Missed the Series B in Toronto."), (True, None)]
 
 

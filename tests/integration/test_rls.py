@@ -92,22 +92,22 @@ def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:  #
     assert [m.role for m in members(wa.db, room.id)] == ["owner"] and my_role(wa.db, room.id) == "owner"
     assert [r.name for r in wb_.rooms()] == []
     with pytest.raises(RoomNotFound):
-        wb_.search("Harvestquay", "Alice's room")
+        wb_.search("Acme Robotics", "Alice's room")
     with pytest.raises(RoomNotFound, match="not a member"):
         wb_.room("Alice's room", create=True)
     # Bob cannot make himself a member, nor can a viewer add anyone.
     with pytest.raises(AccessDenied):
         set_member(wb_.db, room.id, bob, "owner")
     set_member(wa.db, room.id, bob, "viewer")
-    assert [r.name for r in wb_.rooms()] == ["Alice's room"] and wb_.search("Harvestquay", "Alice's room")
+    assert [r.name for r in wb_.rooms()] == ["Alice's room"] and wb_.search("Acme Robotics", "Alice's room")
     carol = new_user(workbench.db, "Carol")
     with pytest.raises(AccessDenied):
         set_member(wb_.db, room.id, carol, "viewer")
     # A viewer reads and asks, but cannot add documents.
-    answer = [e for e in ask(wb_, "Who is the CEO of Harvestquay?", "Alice's room") if e.type == "done"][0]
+    answer = [e for e in ask(wb_, "Who is the chief executive of Acme Robotics?", "Alice's room") if e.type == "done"][0]
     assert not answer.result["abstained"]
-    failed = wb_.ingest_upload(b"a,b\n1,2\n", "more.csv", "Alice's room", embed=False)
-    assert failed.status == "failed" or failed.document_id is None
+    with pytest.raises(AccessDenied, match="a viewer of data room"):
+        wb_.ingest_upload(b"a,b\n1,2\n", "more.csv", "Alice's room", embed=False)
     with admin(workbench.db) as conn:
         assert conn.execute("SELECT count(*) FROM documents WHERE title = 'more.csv' AND status = 'ready'").fetchone()[0] == 0
     # Removed, Bob sees nothing again; the local user never saw Alice's room.
@@ -137,7 +137,7 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
         owner = users[owner_index % n_users]
         name, marker = f"room{index}-{tag}", f"zq{tag}{index}"
         wb_owner = as_user(workbench, owner)
-        csv = f"Company,Amount,Note\n{marker.title()} Ltd,100,{marker}\nOther Co,200,plain\n".encode()
+        csv = f"Company,Amount\n{marker.title()} Ltd,100\nOther Co,200\n".encode()
         assert wb_owner.ingest_upload(csv, f"sheet{index}.csv", name, embed=False).status == "ready"
         if with_pdf:
             assert wb_owner.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", name, embed=False).status == "ready"

@@ -110,7 +110,7 @@ $$;
 DO $$
 DECLARE t text;
 BEGIN
-    FOREACH t IN ARRAY ARRAY['conversations', 'qa_queries', 'rate_limit_events', 'question_events'] LOOP
+    FOREACH t IN ARRAY ARRAY['conversations', 'qa_queries', 'rate_limits'] LOOP
         IF to_regclass(t) IS NULL THEN CONTINUE; END IF;
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY %I ON %I FOR SELECT USING (room_id IN (SELECT workbench_rooms()))',

@@ -1,0 +1,16 @@
+-- Queries of core/auth.py (accounts and sign-in), through the SECURITY DEFINER functions of migration 010.
+
+-- name: credentials
+SELECT id::text, display_name, password_hash FROM workbench_credentials(%(email)s)
+
+-- name: create_account
+SELECT workbench_create_account(%(id)s, %(email)s, %(name)s, %(hash)s)::text
+
+-- name: set_password_hash
+SELECT workbench_set_password_hash(%(id)s, %(hash)s)
+
+-- name: find_user
+SELECT id::text, display_name FROM workbench_find_user(%(email)s)
+
+-- name: ensure_user
+SELECT workbench_ensure_user(%(id)s, %(email)s, %(name)s)::text

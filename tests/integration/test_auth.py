@@ -1,0 +1,57 @@
+"""Accounts (argon2id), sign-in, and Supabase Auth sign-in over HTTP; a signed-in user is subject to RLS."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from core.auth import AuthError, create_account, find_user, sign_in, supabase_sign_in
+from core.config import Settings
+from core.workbench import Workbench
+from tests.supabase_server import SupabaseAuthServer
+
+
+def test_accounts_sign_in_with_an_argon2id_hash(workbench) -> None:  # noqa: ANN001
+    ann = create_account(workbench.db, "Ann@Example.com", "Ann", "correct horse battery")
+    assert sign_in(workbench.db, "ann@example.com", "correct horse battery").id == ann.id
+    with psycopg.connect(workbench.db.conninfo) as conn:
+        stored = conn.execute("SELECT password_hash FROM users WHERE id = %s", (ann.id,)).fetchone()[0]
+    assert stored.startswith("$argon2id$") and "correct horse" not in stored
+    # The same message whatever was wrong: no probing for accounts.
+    for email, password in [("ann@example.com", "wrong password!"), ("nobody@example.com", "correct horse battery")]:
+        with pytest.raises(AuthError, match="^Wrong e-mail or password.$"):
+            sign_in(workbench.db, email, password)
+    with pytest.raises(AuthError, match="already an account"):
+        create_account(workbench.db, "ann@example.com", "Ann again", "another long password")
+    with pytest.raises(AuthError, match="at least 10 characters"):
+        create_account(workbench.db, "bo@example.com", "Bo", "short")
+    with pytest.raises(AuthError, match="not an e-mail"):
+        create_account(workbench.db, "bo at example", "Bo", "long enough password")
+    assert find_user(workbench.db, "ANN@example.com").id == ann.id and find_user(workbench.db, "x@y.z") is None
+
+
+def test_the_app_role_cannot_read_password_hashes(workbench) -> None:  # noqa: ANN001
+    create_account(workbench.db, "cy@example.com", "Cy", "a long password here")
+    with workbench.db.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM users WHERE email = 'cy@example.com'").fetchone()[0] == 0
+
+
+def test_supabase_sign_in_makes_the_supabase_user_the_database_user(workbench) -> None:  # noqa: ANN001
+    with SupabaseAuthServer({"dee@example.com": "supabase password"}) as server:
+        settings = Settings.from_env({"SUPABASE_URL": server.url, "SUPABASE_ANON_KEY": "anon.key.value"})
+        assert settings.auth_mode == "supabase"
+        user = supabase_sign_in(workbench.db, settings, "dee@example.com", "supabase password")
+        assert user.id == server.ids["dee@example.com"] and user.display_name == "Dee"
+        assert server.requests[-1]["apikey"] == "anon.key.value"
+        with pytest.raises(AuthError, match="Wrong e-mail or password"):
+            supabase_sign_in(workbench.db, settings, "dee@example.com", "wrong")
+    # The Supabase user owns what they create and sees nothing else.
+    dee = Workbench(workbench.settings, db=workbench.db.as_user(user.id))
+    assert dee.ingest_upload(b"Company,Amount\nAcme,5\n", "a.csv", "Dee's room", embed=False).status == "ready"
+    assert [r.name for r in dee.rooms()] == ["Dee's room"]
+    assert "Dee's room" not in [r.name for r in workbench.rooms()]
+
+
+def test_supabase_mode_needs_its_settings(workbench) -> None:  # noqa: ANN001
+    with pytest.raises(AuthError, match="SUPABASE_URL and SUPABASE_ANON_KEY"):
+        supabase_sign_in(workbench.db, Settings.from_env({"WORKBENCH_AUTH": "supabase"}), "a@b.co", "x")

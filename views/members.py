@@ -1,0 +1,53 @@
+"""Members page: who is in the room and with which role; owners add, change and remove members."""
+
+import streamlit as st
+
+from core.access import members, my_role, remove_member, set_member
+from core.auth import find_user
+from core.errors import WorkbenchError
+from views.common import page_room
+
+wb, room = page_room("Members")
+ref = wb.room(room)
+role = my_role(wb.db, ref.id)
+if wb.settings.auth_mode == "none":
+    st.info("Single-user mode: you own every room. Set WORKBENCH_AUTH=accounts (or Supabase's variables) to let a "
+            "team sign in; each room then has owners, editors and viewers.")
+st.caption({"owner": "You own this room: you manage its members.",
+            "editor": "You are an editor: you add files and edit cells; owners manage members.",
+            "viewer": "You are a viewer: you read and ask; owners manage members."}.get(role or "", ""))
+
+ROLES = ["owner", "editor", "viewer"]
+people = members(wb.db, ref.id)
+owners = [p for p in people if p.role == "owner"]
+for person in people:
+    cols = st.columns([4, 2, 1])
+    cols[0].markdown(f"**{person.display_name}**" + (f" · {person.email}" if person.email else ""))
+    # An owner manages everyone, except that the last owner stays an owner (a room always has one).
+    if role == "owner" and not (person.role == "owner" and len(owners) == 1):
+        new_role = cols[1].selectbox("Role", ROLES, index=ROLES.index(person.role), key=f"role_{person.user_id}",
+                                     label_visibility="collapsed")
+        if new_role != person.role:
+            set_member(wb.db, ref.id, person.user_id, new_role)
+            st.rerun()
+        if cols[2].button("Remove", key=f"remove_{person.user_id}"):
+            remove_member(wb.db, ref.id, person.user_id)
+            st.rerun()
+    else:
+        cols[1].write(person.role)
+
+if role == "owner" and wb.settings.auth_mode != "none":
+    with st.form("add_member", clear_on_submit=True):
+        st.markdown("**Add a member**")
+        email = st.text_input("E-mail of an existing account")
+        new_role = st.selectbox("Role", ["viewer", "editor", "owner"])
+        if st.form_submit_button("Add"):
+            account = find_user(wb.db, email)
+            if account is None:
+                st.error(f"No account for {email!r}: create it first (`workbench user add {email}`).")
+            else:
+                try:
+                    set_member(wb.db, ref.id, account.id, new_role)
+                    st.success(f"{account.display_name} is now {new_role} of {room}.")
+                except WorkbenchError as exc:
+                    st.error(str(exc))
