@@ -108,14 +108,13 @@ terms AS (
 kw AS (
     SELECT id, document_id, row_number() OVER (ORDER BY score DESC, id) AS rank
     FROM (
-        -- One scan of chunks_room_tsv finds the room's chunks holding an informative term
-        -- (the index holds each chunk's lexemes plus a room:<id> token).
+        -- One scan of chunks_room_tsv finds the room's chunks holding an informative term (the index
+        -- holds each chunk's lexemes plus a room:<id> token); see workbench_keyword_candidates.
         SELECT c.id, c.document_id,
                (SELECT sum(t.idf * ts_rank(c.tsv, t.query, 1)) FROM terms t WHERE c.tsv @@ t.query) AS score
         FROM chunks c
         WHERE c.room_id = %(room_id)s AND %(use_keywords)s
-          AND (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
-              @@ (%(filter)s::tsquery && %(room_token)s::tsquery)
+          AND c.id IN (SELECT workbench_keyword_candidates(%(room_id)s, %(filter)s::tsquery, %(room_token)s::tsquery))
         ORDER BY score DESC, c.id
         LIMIT %(candidates)s
     ) matched
