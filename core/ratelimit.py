@@ -57,7 +57,8 @@ def check_and_count(db: Database, user_id: str | None, room_id: int, limit: int 
     retry_at = _minute_up((freed_by + WINDOW).astimezone(timezone.utc))
     minutes = max(1, math.ceil((retry_at - now).total_seconds() / 60))
     raise RateLimited(
-        f"You have asked {len(asked)} questions in this room in the last hour (the limit is {limit}); "
+        f"You have asked {len(asked)} question{'s' if len(asked) != 1 else ''} in this room in the last hour "
+        f"(the limit is {limit}); "
         f"you can ask again at {retry_at:%H:%M} UTC (in {minutes} minute{'s' if minutes != 1 else ''}).",
         retry_at=retry_at, asked=len(asked), limit=limit,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
+from core.qa import ask
 from core.ratelimit import RateLimited, check_and_count
 from core.store import ensure_room
 
@@ -153,3 +155,29 @@ def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> N
     assert all(proc.returncode == 0 for proc in procs)
     assert sum(counts) == 20, counts
     assert _stored(db, room.id) == 20
+
+
+def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, db) -> None:  # noqa: ANN001
+    from core.workbench import Workbench
+
+    wb = Workbench(settings.model_copy(update={"rate_limit_per_hour": 2}), db=db)
+    assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal", embed=False).status == "ready"
+    for _ in range(2):
+        assert list(ask(wb, "What is the Amount of Acme?", "Deal"))[-1].type == "done"
+    with pytest.raises(RateLimited, match=r"You have asked 2 questions in this room in the last hour .* UTC"):
+        list(ask(wb, "What is the Amount of Acme?", "Deal"))
+    with db.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM qa_queries").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 2
+
+
+def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:  # noqa: ANN001
+    room = ensure_room(db, "Deal")
+    check_and_count(db, None, room.id, 1)
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path),
+           "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "1"}
+    run = subprocess.run([sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "You have asked 1 question in this room in the last hour (the limit is 1)" in run.stderr
+    assert "you can ask again at" in run.stderr
