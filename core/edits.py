@@ -34,6 +34,7 @@ __all__ = [
     "InvalidValue",
     "SheetInfo",
     "check_value",
+    "document_room",
     "edit_cell",
     "field_of",
     "load_grid",
@@ -156,6 +157,13 @@ def load_grid(db: Database, sheet_id: int, *, offset: int = 0, limit: int | None
     for column in columns:  # keep None as None (pandas 3 would make text a string dtype with NaN)
         frame[field_of(column)] = frame[field_of(column)].astype(object)
     return Grid(sheet=sheet, columns=columns, frame=frame, offset=offset, n_rows=sheet.n_rows)
+
+
+def document_room(db: Database, document_id: int) -> str | None:
+    """The name of the room holding a document (None when there is no such document)."""
+    with db.connection() as conn:
+        row = conn.execute(q("document_room"), {"document_id": document_id}).fetchone()
+    return row[0] if row else None
 
 
 def row_position(db: Database, sheet_id: int, row_id: int) -> int | None:

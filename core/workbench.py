@@ -110,6 +110,12 @@ class Workbench:
 
         return row_position(self.db, sheet_id, row_id)
 
+    def document_room(self, document_id: int) -> str | None:
+        """The name of the room holding a document (a link may point into another room)."""
+        from core.edits import document_room
+
+        return document_room(self.db, document_id)
+
     def edit_cell(
         self, sheet_id: int, row_id: int, column: str | int, value: str | None, *, user_id: str | None = None,
         embed: bool = True,

@@ -93,3 +93,6 @@ WHERE id = (SELECT document_id FROM chunks WHERE id = %(chunk_id)s) AND EXISTS (
 
 -- name: bump_sheet_version
 UPDATE sheets SET version = version + 1 WHERE id = %(sheet_id)s
+
+-- name: document_room
+SELECT r.name FROM documents d JOIN rooms r ON r.id = d.room_id WHERE d.id = %(document_id)s
