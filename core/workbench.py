@@ -98,11 +98,13 @@ class Workbench:
 
         return room_sheets(self.db, self.room(room).id)
 
-    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None) -> Grid:  # noqa: F821
-        """A window of a sheet's rows (all when limit is None) for the grid."""
+    def grid(
+        self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
+    ) -> Grid:  # noqa: F821
+        """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
         from core.edits import load_grid
 
-        return load_grid(self.db, sheet_id, offset=offset, limit=limit)
+        return load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
 
     def row_position(self, sheet_id: int, row_id: int) -> int | None:
         """The 0-based position of a row in its sheet (None when it is not there)."""

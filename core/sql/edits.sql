@@ -40,6 +40,15 @@ WHERE sheet_id = %(sheet_id)s AND row_index >= %(start)s
   AND (%(stop)s::int IS NULL OR row_index < %(stop)s::int)
 ORDER BY row_index
 
+-- name: grid_find
+-- The rows holding `text` in any cell (case-insensitive), a window of them, and how many there are in all.
+SELECT id, row_number, values::text, count(*) OVER () AS n
+FROM sheet_rows r
+WHERE r.sheet_id = %(sheet_id)s
+  AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(r.values) AS v(cell) WHERE strpos(lower(v.cell), lower(%(text)s)) > 0)
+ORDER BY r.row_index
+OFFSET %(start)s LIMIT %(limit)s
+
 -- name: row_position
 SELECT row_index FROM sheet_rows WHERE id = %(row_id)s AND sheet_id = %(sheet_id)s
 

@@ -86,3 +86,14 @@ def test_bad_links_explain_and_fall_back_to_the_first_sheet(app: AppTest) -> Non
     open_sheet_page(app, doc="424242", sheet="x")
     assert not app.exception
     assert "Document 424242 is not a sheet of the data room 'Demo'" in app.error[0].value
+
+
+def test_find_rows_searches_the_whole_sheet(app: AppTest) -> None:
+    open_sheet_page(app)
+    app.text_input(key="sheet_find_1").input("Canada").run()
+    assert not app.exception and not app.error
+    held = [c.value for c in app.caption if "rows hold" in c.value]
+    assert held and held[0].endswith("of 307 rows hold 'Canada'.") and int(held[0].split()[0]) > 10
+    app.text_input(key="sheet_find_1").input("no such text anywhere").run()
+    assert "No cell of 'funding_rounds' holds 'no such text anywhere'" in app.info[0].value
+    assert not app.get("component_instance")
