@@ -288,6 +288,9 @@ for column in grid.columns:
     }
     if numeric:
         definition.update(type="rightAligned", comparator=NUMBER_ORDER)
+    if column is grid.columns[0] and len(grid.columns) > 2:
+        # Frozen like Excel's first column: the row's name stays in view when the grid scrolls to a cited column.
+        definition.update(pinned="left", maxWidth=280)
     column_defs.append(definition)
 
 grid_options = {
