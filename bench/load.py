@@ -36,12 +36,12 @@ from psycopg.conninfo import make_conninfo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from core.config import Settings  # noqa: E402
-from bench.search_latency import server_url  # noqa: E402
-from core.db import Database, migrate  # noqa: E402
-from core.qa import ask  # noqa: E402
-from core.workbench import DEMO_DIR, Workbench  # noqa: E402
-from tests.factories import make_pdf  # noqa: E402
+from bench.search_latency import server_url
+from core.config import Settings
+from core.db import Database, migrate
+from core.qa import ask
+from core.workbench import DEMO_DIR, Workbench
+from tests.factories import make_pdf
 
 DATABASE = "bench_load"
 EXTRA = ["What about in France?", "How many Series A rounds were there in 2022?",
