@@ -34,6 +34,7 @@ __all__ = [
     "InvalidValue",
     "SheetInfo",
     "check_value",
+    "document_room",
     "edit_cell",
     "field_of",
     "load_grid",
@@ -85,8 +86,10 @@ class Grid:
     sheet: SheetInfo
     columns: tuple[Column, ...]
     frame: pd.DataFrame  # columns: row_id, row_number, c0, c1, ... (cell texts as stored, None if empty)
-    offset: int  # row_index of the first row in frame
+    offset: int  # position of the first row in frame among the rows shown (all, or those found)
     n_rows: int  # rows in the whole sheet
+    n_matching: int  # rows holding `find` (n_rows when nothing is looked for)
+    find: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,9 +135,15 @@ def _sheet_info(cur: psycopg.Cursor, sheet_id: int) -> SheetInfo:
     return SheetInfo(**row)
 
 
-def load_grid(db: Database, sheet_id: int, *, offset: int = 0, limit: int | None = None) -> Grid:
-    """Rows `offset`..`offset+limit` of a sheet (all when limit is None) with their ids and original row numbers."""
+def load_grid(
+    db: Database, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
+) -> Grid:
+    """Rows `offset`..`offset+limit` of a sheet (all when limit is None) with their ids and original row numbers.
+
+    With `find`, only the rows with a cell containing that text (case-insensitive) count, across the whole sheet.
+    """
     offset = max(offset, 0)
+    find = (find or "").strip() or None
     with gc_paused(), db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         sheet = _sheet_info(cur, sheet_id)
         columns = tuple(
@@ -142,9 +151,17 @@ def load_grid(db: Database, sheet_id: int, *, offset: int = 0, limit: int | None
             for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})
         )
         with conn.cursor() as raw:
-            stored = raw.execute(
-                q("grid_rows"), {"sheet_id": sheet_id, "start": offset, "stop": None if limit is None else offset + limit}
-            ).fetchall()
+            if find is None:
+                stored = raw.execute(
+                    q("grid_rows"),
+                    {"sheet_id": sheet_id, "start": offset, "stop": None if limit is None else offset + limit},
+                ).fetchall()
+                n_matching = sheet.n_rows
+            else:
+                stored = raw.execute(
+                    q("grid_find"), {"sheet_id": sheet_id, "text": find, "start": offset, "limit": limit}
+                ).fetchall()
+                n_matching = int(stored[0][3]) if stored else 0
         # jsonb as text and one json.loads: far faster than psycopg loading 100k jsonb values.
         values = json.loads("[" + ",".join(r[2] for r in stored) + "]")
     width = len(columns)
@@ -155,7 +172,16 @@ def load_grid(db: Database, sheet_id: int, *, offset: int = 0, limit: int | None
     frame = pd.DataFrame(data)
     for column in columns:  # keep None as None (pandas 3 would make text a string dtype with NaN)
         frame[field_of(column)] = frame[field_of(column)].astype(object)
-    return Grid(sheet=sheet, columns=columns, frame=frame, offset=offset, n_rows=sheet.n_rows)
+    return Grid(
+        sheet=sheet, columns=columns, frame=frame, offset=offset, n_rows=sheet.n_rows, n_matching=n_matching, find=find
+    )
+
+
+def document_room(db: Database, document_id: int) -> str | None:
+    """The name of the room holding a document (None when there is no such document)."""
+    with db.connection() as conn:
+        row = conn.execute(q("document_room"), {"document_id": document_id}).fetchone()
+    return row[0] if row else None
 
 
 def row_position(db: Database, sheet_id: int, row_id: int) -> int | None:

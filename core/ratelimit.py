@@ -8,13 +8,13 @@ threads. The window slides: a question counts for exactly one hour after it was 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from core.config import get_settings
 from core.db import Database, q
 from core.errors import WorkbenchError
 
-__all__ = ["RateLimited", "WINDOW", "check_and_count"]
+__all__ = ["WINDOW", "RateLimited", "check_and_count"]
 
 WINDOW = timedelta(hours=1)
 
@@ -54,10 +54,11 @@ def check_and_count(db: Database, user_id: str | None, room_id: int, limit: int 
     asked = sorted(asked) or [now]
     # The question that has to leave the window before one more fits in it.
     freed_by = asked[max(0, len(asked) - limit)]
-    retry_at = _minute_up((freed_by + WINDOW).astimezone(timezone.utc))
+    retry_at = _minute_up((freed_by + WINDOW).astimezone(UTC))
     minutes = max(1, math.ceil((retry_at - now).total_seconds() / 60))
     raise RateLimited(
-        f"You have asked {len(asked)} questions in this room in the last hour (the limit is {limit}); "
+        f"You have asked {len(asked)} question{'s' if len(asked) != 1 else ''} in this room in the last hour "
+        f"(the limit is {limit}); "
         f"you can ask again at {retry_at:%H:%M} UTC (in {minutes} minute{'s' if minutes != 1 else ''}).",
         retry_at=retry_at, asked=len(asked), limit=limit,
     )

@@ -110,17 +110,25 @@ class Workbench:
 
         return room_sheets(self.db, self.room(room).id)
 
-    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None) -> Grid:  # noqa: F821
-        """A window of a sheet's rows (all when limit is None) for the grid."""
+    def grid(
+        self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
+    ) -> Grid:  # noqa: F821
+        """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
         from core.edits import load_grid
 
-        return load_grid(self.db, sheet_id, offset=offset, limit=limit)
+        return load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
 
     def row_position(self, sheet_id: int, row_id: int) -> int | None:
         """The 0-based position of a row in its sheet (None when it is not there)."""
         from core.edits import row_position
 
         return row_position(self.db, sheet_id, row_id)
+
+    def document_room(self, document_id: int) -> str | None:
+        """The name of the room holding a document (a link may point into another room)."""
+        from core.edits import document_room
+
+        return document_room(self.db, document_id)
 
     def edit_cell(
         self, sheet_id: int, row_id: int, column: str | int, value: str | None, *, user_id: str | None = None,

@@ -127,7 +127,7 @@ def answer(turn: Turn) -> None:
             for line in lines:
                 st.markdown(line)
     if turn.abstained:
-        st.info(escape(turn.answer), icon="🔎")
+        st.info(escape(turn.answer), icon=":material/search_off:")
         st.caption("No passage or cell in this data room supports an answer, so none is given.")
     else:
         st.markdown(escape(turn.answer))

@@ -40,6 +40,15 @@ WHERE sheet_id = %(sheet_id)s AND row_index >= %(start)s
   AND (%(stop)s::int IS NULL OR row_index < %(stop)s::int)
 ORDER BY row_index
 
+-- name: grid_find
+-- The rows holding `text` in any cell (case-insensitive), a window of them, and how many there are in all.
+SELECT id, row_number, values::text, count(*) OVER () AS n
+FROM sheet_rows r
+WHERE r.sheet_id = %(sheet_id)s
+  AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(r.values) AS v(cell) WHERE strpos(lower(v.cell), lower(%(text)s)) > 0)
+ORDER BY r.row_index
+OFFSET %(start)s LIMIT %(limit)s
+
 -- name: row_position
 SELECT row_index FROM sheet_rows WHERE id = %(row_id)s AND sheet_id = %(sheet_id)s
 
@@ -93,3 +102,6 @@ WHERE id = (SELECT document_id FROM chunks WHERE id = %(chunk_id)s) AND EXISTS (
 
 -- name: bump_sheet_version
 UPDATE sheets SET version = version + 1 WHERE id = %(sheet_id)s
+
+-- name: document_room
+SELECT r.name FROM documents d JOIN rooms r ON r.id = d.room_id WHERE d.id = %(document_id)s

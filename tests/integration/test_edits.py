@@ -221,3 +221,17 @@ def test_stale_citations_mark_only_answers_citing_the_edited_cell(demo) -> None:
     # An edit undone leaves the answer right again.
     demo.edit_cell(sheet.sheet_id, target["row_id"], target["column"], target["value"])
     assert stale_citations(demo.db, conversation) == {}
+
+
+def test_the_grid_shows_windows_of_rows_and_finds_text_in_any_cell(demo) -> None:  # noqa: ANN001
+    [sheet] = demo.sheets("Demo")
+    whole = load_grid(demo.db, sheet.sheet_id).frame
+    assert len(whole) == sheet.n_rows == 307 and list(whole.columns[:3]) == ["row_id", "row_number", "c0"]
+    assert list(whole["row_number"]) == list(range(2, 309))  # the CSV's own row numbers (header is row 1)
+    window = load_grid(demo.db, sheet.sheet_id, offset=300, limit=100)
+    assert list(window.frame["row_id"]) == list(whole["row_id"][300:]) and window.n_matching == 307
+    canada = [i for i, row in whole.iterrows() if any("canada" in str(v).lower() for v in row[2:] if v is not None)]
+    found = load_grid(demo.db, sheet.sheet_id, offset=0, limit=5, find="  CANADA ")
+    assert found.find == "CANADA" and found.n_matching == len(canada) > 5
+    assert list(found.frame["row_id"]) == list(whole.loc[canada[:5], "row_id"])
+    assert load_grid(demo.db, sheet.sheet_id, find="no such text anywhere").n_matching == 0

@@ -36,7 +36,7 @@ def demo(workbench: Workbench) -> Workbench:
 
 def _counts(wb: Workbench) -> dict[str, int]:
     with wb.db.connection() as conn:
-        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}  # noqa: S608 - our names
+        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
 def _done(wb: Workbench, question: str, room: str = "Demo") -> dict:
@@ -45,10 +45,10 @@ def _done(wb: Workbench, question: str, room: str = "Demo") -> dict:
     return events[-1].result
 
 
-def _cli(settings, *args: str) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+def _cli(settings, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(settings.home),
            "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "0"}
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False,
                           timeout=300)
 
 
@@ -76,7 +76,7 @@ def test_a_20000_character_question_is_answered_or_abstains_in_core(demo: Workbe
     assert result["timings"]["total_ms"] < 60_000
 
 
-def test_a_20000_character_question_on_the_command_line(demo: Workbench, settings) -> None:  # noqa: ANN001
+def test_a_20000_character_question_on_the_command_line(demo: Workbench, settings) -> None:
     run = _cli(settings, "ask", _long_question(), "--room", "Demo", "--json")
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
@@ -123,7 +123,7 @@ RTL_CSV = (
     "شركة النور,مصر,1500000,חברת אור,🚀 rocket launch\n"
     "شركة الأمل,الأردن,2500000,חברת שמש,💰 money bag\n"
     "Ünïcödé Straße GmbH,Österreich,3200000,אבג,👩🏽‍💻 coder\n"
-).encode("utf-8")
+).encode()
 
 
 def test_right_to_left_and_emoji_sheets_are_ingested_intact_and_searchable(workbench: Workbench) -> None:
@@ -186,7 +186,7 @@ def test_a_one_megabyte_xlsx_cell_is_refused_with_a_clear_message_and_nothing_st
     assert any(h.kind == "cell" for h in workbench.search(long.split()[500], "Deal", k=3))
 
 
-def test_files_over_the_size_limit_are_refused_in_core_and_on_the_command_line(settings, db, tmp_path: Path) -> None:  # noqa: ANN001
+def test_files_over_the_size_limit_are_refused_in_core_and_on_the_command_line(settings, db, tmp_path: Path) -> None:
     small = settings.model_copy(update={"max_file_mb": 0.5})
     wb = Workbench(small, db=db)
     data = b"Company,Amount\n" + b"".join(f"Company {i},{i * 1000}\n".encode() for i in range(40_000))
@@ -201,7 +201,7 @@ def test_files_over_the_size_limit_are_refused_in_core_and_on_the_command_line(s
     run = subprocess.run([sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal"], cwd=ROOT,
                          env={**os.environ, "DATABASE_URL": env_settings.database_url, "WORKBENCH_MAX_FILE_MB": "0.5",
                               "WORKBENCH_HOME": str(env_settings.home), "HF_HUB_OFFLINE": "1"},
-                         capture_output=True, text=True, timeout=300)  # fmt: skip
+                         capture_output=True, text=True, check=False, timeout=300)  # fmt: skip
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "FAILED  big.csv" in run.stdout and "over the 0.5 MB limit" in run.stdout
 

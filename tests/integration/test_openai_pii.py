@@ -24,11 +24,11 @@ CONTACTS = (
     f"Acme Robotics,{CSV_EMAIL.replace('li.chen', 'ops')},2000000\n"
     f"Borealis Bio,{CSV_EMAIL},15000000\n"
 ).encode()
-MEMO = make_pdf([
+MEMO = make_pdf([(
     "Portfolio memo. Acme Robotics builds warehouse picking arms; it raised 2,000,000 in 2021.\n"
     f"Its chief executive is Mara Quill, reachable at {EMAIL} or {PHONE}.\n"
     f"Wire the follow-on to IBAN {IBAN} before the 10-K is filed."
-])
+)])
 # The memo's PDF wraps the phone number over two lines ("+44 20\n7946 0958"): each part must go too.
 SECRETS = (EMAIL, "+44 20", "7946 0958", IBAN, IBAN.replace(" ", ""), "3704 0044", CSV_EMAIL, "ops@borealis.example")
 
@@ -55,7 +55,7 @@ def server() -> Iterator[OpenAIServer]:
         yield running
 
 
-def _workbench(settings, db, server: OpenAIServer, *, redact: bool = True) -> Workbench:  # noqa: ANN001
+def _workbench(settings, db, server: OpenAIServer, *, redact: bool = True) -> Workbench:
     llm = settings.model_copy(update={
         "llm": "openai", "openai_api_key": "test-key", "openai_base_url": server.base_url, "chat_model": MODEL,
         "openai_max_retries": 0, "openai_timeout": 5.0, "redact_pii": redact,
@@ -70,7 +70,7 @@ def _sent(server: OpenAIServer) -> str:
     return json.dumps([r["body"] for r in server.chat_requests()], ensure_ascii=False)
 
 
-def test_no_pii_in_any_request_body_and_the_documents_keep_it(settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_no_pii_in_any_request_body_and_the_documents_keep_it(settings, db, server: OpenAIServer) -> None:
     wb = _workbench(settings, db, server)
     server.chat_default = echo_model
     result = list(ask(wb, "Who runs Acme Robotics and how is it reached?", "Deal"))[-1].result
@@ -91,7 +91,7 @@ def test_no_pii_in_any_request_body_and_the_documents_keep_it(settings, db, serv
     assert EMAIL in text and IBAN in text  # the document itself is untouched
 
 
-def test_with_redaction_off_the_same_request_carries_the_pii(settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_with_redaction_off_the_same_request_carries_the_pii(settings, db, server: OpenAIServer) -> None:
     wb = _workbench(settings, db, server, redact=False)
     server.chat_default = echo_model
     list(ask(wb, "Who runs Acme Robotics and how is it reached?", "Deal"))
@@ -99,7 +99,7 @@ def test_with_redaction_off_the_same_request_carries_the_pii(settings, db, serve
     assert EMAIL in sent and CSV_EMAIL in sent  # so the test above can fail
 
 
-def test_a_failed_answer_is_logged_redacted(settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_a_failed_answer_is_logged_redacted(settings, db, server: OpenAIServer) -> None:
     wb = _workbench(settings, db, server)
     server.chat.append(Reply(json.dumps(search_plan({}))))
     server.chat.append(Status(500))

@@ -66,7 +66,7 @@ def test_a_question_holding_pii_is_logged_redacted(workbench: Workbench) -> None
     assert EMAIL not in json.dumps(citations)
 
 
-def test_redaction_can_be_turned_off(settings, db) -> None:  # noqa: ANN001
+def test_redaction_can_be_turned_off(settings, db) -> None:
     wb = _room(Workbench(settings.model_copy(update={"redact_pii": False}), db=db))
     result = _ask(wb, f"Which company is {EMAIL}?")
     question, _, citations = _log(wb, result["query_id"])

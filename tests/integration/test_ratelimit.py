@@ -2,38 +2,40 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from core.config import Settings
+from core.qa import ask
 from core.ratelimit import RateLimited, check_and_count
 from core.store import ensure_room
 
 ROOT = Path(__file__).resolve().parents[2]
-T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=UTC)
 
 
-def _user(db) -> str:  # noqa: ANN001
+def _user(db) -> str:
     user_id = str(uuid.uuid4())
     with db.connection() as conn:
         conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user_id, "Analyst"))
     return user_id
 
 
-def _stored(db, room_id: int) -> int:  # noqa: ANN001
+def _stored(db, room_id: int) -> int:
     with db.connection() as conn:
         row = conn.execute("SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE room_id = %s",
                            (room_id,)).fetchone()
     return int(row[0])
 
 
-def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:  # noqa: ANN001
+def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:
     room = ensure_room(db, "Deal")
     for minute in range(3):
         check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minute, seconds=20))
@@ -43,11 +45,11 @@ def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:  # 
     # The first question (14:00:20) leaves the window at 15:00:20: the user is told 15:01, never earlier.
     assert "You have asked 3 questions in this room in the last hour" in message
     assert "you can ask again at 15:01 UTC" in message
-    assert caught.value.retry_at == datetime(2026, 3, 2, 15, 1, tzinfo=timezone.utc)
+    assert caught.value.retry_at == datetime(2026, 3, 2, 15, 1, tzinfo=UTC)
     assert _stored(db, room.id) == 3  # a refused question is not counted
 
 
-def test_the_window_slides(db) -> None:  # noqa: ANN001
+def test_the_window_slides(db) -> None:
     room = ensure_room(db, "Deal")
     for minutes in (0, 10, 20):
         check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minutes))
@@ -62,7 +64,7 @@ def test_the_window_slides(db) -> None:  # noqa: ANN001
     assert _stored(db, room.id) == 3  # times older than the window are pruned as it slides
 
 
-def test_users_and_rooms_are_counted_apart(db) -> None:  # noqa: ANN001
+def test_users_and_rooms_are_counted_apart(db) -> None:
     deal, other = ensure_room(db, "Deal"), ensure_room(db, "Other")
     alice, bob = _user(db), _user(db)
     for user in (None, alice, bob):
@@ -74,7 +76,7 @@ def test_users_and_rooms_are_counted_apart(db) -> None:  # noqa: ANN001
     assert _stored(db, deal.id) == 6 and _stored(db, other.id) == 3
 
 
-def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:  # noqa: ANN001
+def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:
     room = ensure_room(db, "Deal")
     for minutes in range(5):
         check_and_count(db, None, room.id, 10, at=T0 + timedelta(minutes=minutes))
@@ -89,16 +91,16 @@ def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:  
     assert Settings.from_env({"WORKBENCH_RATE_LIMIT": "0"}).rate_limit_per_hour == 0
 
 
-def test_the_database_clock_is_used_by_default(db) -> None:  # noqa: ANN001
+def test_the_database_clock_is_used_by_default(db) -> None:
     room = ensure_room(db, "Deal")
     check_and_count(db, None, room.id, 1)
     with pytest.raises(RateLimited) as caught:
         check_and_count(db, None, room.id, 1)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     assert now + timedelta(minutes=59) <= caught.value.retry_at <= now + timedelta(minutes=61)
 
 
-def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:  # noqa: ANN001
+def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
     room = ensure_room(db, "Deal")
     allowed, refused = [], []
     barrier = threading.Barrier(8)
@@ -140,7 +142,7 @@ db.close()
 """
 
 
-def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:  # noqa: ANN001
+def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:
     room = ensure_room(db, "Deal")
     procs = [subprocess.Popen([sys.executable, "-c", _WORKER, db_url, str(room.id)], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(4)]
@@ -153,3 +155,29 @@ def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> N
     assert all(proc.returncode == 0 for proc in procs)
     assert sum(counts) == 20, counts
     assert _stored(db, room.id) == 20
+
+
+def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, db) -> None:
+    from core.workbench import Workbench
+
+    wb = Workbench(settings.model_copy(update={"rate_limit_per_hour": 2}), db=db)
+    assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal", embed=False).status == "ready"
+    for _ in range(2):
+        assert list(ask(wb, "What is the Amount of Acme?", "Deal"))[-1].type == "done"
+    with pytest.raises(RateLimited, match=r"You have asked 2 questions in this room in the last hour .* UTC"):
+        list(ask(wb, "What is the Amount of Acme?", "Deal"))
+    with db.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM qa_queries").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 2
+
+
+def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
+    room = ensure_room(db, "Deal")
+    check_and_count(db, None, room.id, 1)
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path),
+           "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "1"}
+    run = subprocess.run([sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=False, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "You have asked 1 question in this room in the last hour (the limit is 1)" in run.stderr
+    assert "you can ask again at" in run.stderr
