@@ -49,7 +49,7 @@ def _conversation(wb: Workbench, room_id: int, conversation_id: int | None, ques
     with wb.db.connection() as conn:
         if conversation_id is None:
             row = conn.execute(q("create_conversation"),
-                               {"room_id": room_id, "user_id": None, "title": question[:120]}).fetchone()
+                               {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}).fetchone()
             return int(row[0]), []
         found = conn.execute(q("conversation_room"), {"id": conversation_id}).fetchone()
         if found is None or found[0] != room_id:
@@ -84,7 +84,7 @@ def ask(wb: Workbench, question: str, room: str, *, conversation_id: int | None 
     """
     started = time.perf_counter()
     ref = wb.room(room)
-    check_and_count(wb.db, None, ref.id, wb.settings.rate_limit_per_hour)  # RateLimited says when to ask again
+    check_and_count(wb.db, wb.db.user_id, ref.id, wb.settings.rate_limit_per_hour)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     yield Event(type="step", text="Reading the room's sheets and documents")
@@ -158,7 +158,7 @@ def _log_failure(wb: Workbench, room_id: int, conversation_id: int, question: st
     """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
     with wb.db.connection() as conn:
         row = conn.execute(q("insert_query"), {
-            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": _logged(wb, question),
+            "room_id": room_id, "user_id": wb.db.user_id, "conversation_id": conversation_id, "question": _logged(wb, question),
             "answer": _logged(wb, partial) or None, "abstained": False, "error": error, "planner": plan.planner,
             "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
             "total_ms": total_ms, "context_chars": context_chars, "n_citations": 0,
@@ -176,7 +176,7 @@ def _log(wb: Workbench, room_id: int, conversation_id: int, question: str, plan:
         conn.execute(q("insert_message"), {"conversation_id": conversation_id, "role": "assistant",
                                            "content": answer.text, "citations": Jsonb(citations)})
         row = conn.execute(q("insert_query"), {
-            "room_id": room_id, "user_id": None, "conversation_id": conversation_id, "question": _logged(wb, question),
+            "room_id": room_id, "user_id": wb.db.user_id, "conversation_id": conversation_id, "question": _logged(wb, question),
             "answer": _logged(wb, answer.text), "abstained": answer.abstained, "error": None, "planner": plan.planner,
             "model": model, "retrieval_ms": retrieval_ms, "first_token_ms": first_token_ms,
             "total_ms": total_ms, "context_chars": sum(len(e.content) for e in evidence),
