@@ -10,6 +10,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from core.config import Settings
@@ -23,7 +24,8 @@ T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=UTC)
 
 def _user(db) -> str:
     user_id = str(uuid.uuid4())
-    with db.connection() as conn:
+    # Accounts are made by the owner's connection (the app role may not add users).
+    with psycopg.connect(db.conninfo, autocommit=True) as conn:
         conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user_id, "Analyst"))
     return user_id
 
