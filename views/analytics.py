@@ -1,6 +1,6 @@
 """Analytics page: what was asked, how often the workbench abstained, how fast it answered, what users thought."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -13,9 +13,10 @@ from views.common import PAGES, page_room
 wb, room = page_room("Analytics")
 
 ids = {r.name: r.id for r in wb.rooms()}
+filters = st.columns([2, 1])
 # Keyed by the sidebar's room, so picking another room there starts the filter from that room.
-chosen = st.multiselect("Data rooms", list(ids), default=[room] if room in ids else [],
-                        key=f"analytics_rooms_{room}", placeholder="Pick one or more rooms")
+chosen = filters[0].multiselect("Data rooms", list(ids), default=[room] if room in ids else [],
+                                key=f"analytics_rooms_{room}", placeholder="Pick one or more rooms")
 room_ids = [ids[name] for name in chosen]
 logged = span(wb.db, room_ids)
 if not room_ids:
@@ -26,10 +27,11 @@ if logged.questions == 0 or logged.first_day is None or logged.last_day is None:
     st.page_link(PAGES["chat"][0], label="Go to the Chat page")
     st.stop()
 
-today = datetime.now(timezone.utc).date()
+today = datetime.now(UTC).date()
 end_default = max(today, logged.last_day)
-start_default = max(logged.first_day, logged.last_day - timedelta(days=29))
-picked = st.date_input("Dates (UTC days, both ends included)", value=(start_default, end_default),
+# The last 30 days of activity, and at least two weeks so a day reads against the days around it.
+start_default = min(max(logged.first_day, logged.last_day - timedelta(days=29)), end_default - timedelta(days=13))
+picked = filters[1].date_input("Dates (UTC days, both ends included)", value=(start_default, end_default),
                        key=f"analytics_dates_{room}")
 if not isinstance(picked, tuple) or len(picked) != 2:
     st.info("Pick the last day of the range too.")
@@ -63,10 +65,10 @@ cols = st.columns(5)
 cols[0].metric("Questions", f"{totals.questions:,}")
 cols[1].metric("Abstention rate", _pct(totals.abstention_rate), help=f"{totals.abstained} of {totals.questions} "
                "questions answered with “not enough information”")
-cols[2].metric("Latency p50 / p95", f"{_ms(totals.total_p50)} / {_ms(totals.total_p95)}",
-               help="Time from question to complete answer")
-cols[3].metric("First token p50 / p95", f"{_ms(totals.first_token_p50)} / {_ms(totals.first_token_p95)}",
-               help="Time from question to the first word of the answer")
+cols[2].metric("Latency p50", _ms(totals.total_p50), help="Median time from question to complete answer; "
+               f"first token after {_ms(totals.first_token_p50)}")
+cols[3].metric("Latency p95", _ms(totals.total_p95), help="95th percentile of the time to a complete answer; "
+               f"first token after {_ms(totals.first_token_p95)}")
 cols[4].metric("Helpful", _pct(totals.helpful_rate),
                help=f"{totals.helpful} of {totals.votes} votes were thumbs up" if totals.votes else "No votes yet")
 if totals.errors:
@@ -81,7 +83,11 @@ LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 300, "hoverm
 def _figure(title: str, traces: list, **layout: object) -> go.Figure:
     figure = go.Figure(traces)
     figure.update_layout(title=title, **{**LAYOUT, **layout})
-    figure.update_xaxes(type="date", tickformat="%b %d", dtick=86_400_000 if len(days) <= 14 else None)
+    # Whole days, each bar or point in the middle of its own slot, one label every day or every few days.
+    step = max(1, -(-len(days) // 8))
+    figure.update_xaxes(type="date", tickformat="%b %d", dtick=86_400_000 * step, tickangle=0,
+                        range=[datetime.combine(start, time()) - timedelta(hours=12),
+                               datetime.combine(end, time()) + timedelta(hours=12)])
     return figure
 
 
@@ -89,11 +95,12 @@ def _line(name: str, values: list, **style: object) -> go.Scatter:
     return go.Scatter(x=x, y=values, name=name, mode="lines+markers", connectgaps=False, **style)
 
 
+most = max((d.questions for d in days), default=0)
 asked = _figure("Questions per day", [
-    go.Bar(x=x, y=[d.questions - d.abstained - d.errors for d in days], name="Answered"),
-    go.Bar(x=x, y=[d.abstained for d in days], name="Abstained"),
-    go.Bar(x=x, y=[d.errors for d in days], name="Failed"),
-], barmode="stack")
+    go.Bar(x=x, y=[d.questions - d.abstained - d.errors for d in days], name="Answered", marker_color="#2e6fd8"),
+    go.Bar(x=x, y=[d.abstained for d in days], name="Abstained", marker_color="#f2a33a"),
+    go.Bar(x=x, y=[d.errors for d in days], name="Failed", marker_color="#d64545"),
+], barmode="stack", yaxis={"dtick": 1 if most <= 8 else None})
 abstention = _figure("Abstention rate per day", [
     _line("Abstention rate", [d.abstention_rate for d in days],
           customdata=[[d.abstained, d.questions] for d in days],
@@ -106,11 +113,13 @@ latency = _figure("Latency per day (ms)", [
     _line("First token p95", [d.first_token_p95 for d in days], line={"dash": "dash"}),
 ], yaxis={"rangemode": "tozero"})
 counts = result.citation_counts
-citations = go.Figure([go.Bar(x=list(counts), y=list(counts.values()), name="Answers",
+# One bar per citation count seen (a category axis: counts are often sparse, e.g. 1, 2 and 60).
+citations = go.Figure([go.Bar(x=[str(n) for n in counts], y=list(counts.values()), name="Answers",
                               hovertemplate="%{y} answer(s) with %{x} citation(s)<extra></extra>")])
 citations.update_layout(title=f"Citations per answer (mean {totals.citations_mean or 0:.1f})",
-                        xaxis={"title": "citations in the answer", "dtick": 1},
-                        yaxis={"title": "answers"}, **{**LAYOUT, "hovermode": "closest"})
+                        xaxis={"title": "citations in the answer", "type": "category"},
+                        yaxis={"title": "answers", "dtick": 1 if max(counts.values(), default=0) <= 8 else None},
+                        **{**LAYOUT, "hovermode": "closest"})
 helpful = _figure("Helpful votes per day", [
     _line("Helpful rate", [d.helpful_rate for d in days], customdata=[[d.helpful, d.votes] for d in days],
           hovertemplate="%{y:.0%} (%{customdata[0]} of %{customdata[1]} votes)"),
@@ -134,11 +143,11 @@ else:
     st.dataframe(
         pd.DataFrame([{
             "When": a.asked_at, "Room": a.room, "Question": a.question, "Why": a.reasons,
-            "Answer": a.error or a.answer or "", "Comment": a.comment or "",
+            "Comment": a.comment or "", "Answer": a.error or a.answer or "",
         } for a in result.attention]),
         hide_index=True, width="stretch",
         column_config={
-            "When": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm", width="small"),
+            "When": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm", width="medium"),
             "Question": st.column_config.TextColumn(width="large"),
             "Answer": st.column_config.TextColumn(width="large"),
         },

@@ -114,12 +114,29 @@ def feedback(turn: Turn, key: str) -> None:
     st.rerun()  # redraw from the store, so what is shown is what was saved
 
 
+def turn_key(turn: Turn) -> str:
+    return f"chat_q{turn.query_id}" if turn.query_id is not None else f"chat_m{turn.message_id}"
+
+
+def follow_clicked_chip(turns: list[Turn]) -> None:
+    """A chip clicked on the last run: go to its cell or page now, without drawing the conversation first.
+
+    The button's value is in session_state before the script draws it; each turn drawn costs ~50 ms of CPU,
+    which a busy machine multiplies. The `if st.button(...)` in chip() does the same for a turn not listed here.
+    """
+    for turn in turns:
+        key = turn_key(turn)
+        for index, citation in enumerate(turn.citations):
+            if st.session_state.get(f"{key}_{index}") is True:
+                open_citation(citation.model_dump(mode="json"))
+
+
 def answer(turn: Turn) -> None:
     # Markers of answers written in this session are exact; the store's are inferred (core.feedback.infer_markers).
     markers = st.session_state.get("chat_markers", {}).get(turn.query_id)
     if markers:
         turn = replace(turn, markers=markers)
-    key = f"chat_q{turn.query_id}" if turn.query_id is not None else f"chat_m{turn.message_id}"
+    key = turn_key(turn)
     trace = st.session_state.get("chat_trace", {}).get(turn.query_id)
     if trace:  # the planner's steps, for answers asked in this session (the store keeps the plan's reasoning only)
         label, lines = trace
@@ -195,6 +212,7 @@ if conversation is not None:
         st.warning(str(exc))
         conversation = None
 set_conversation(conversation)
+follow_clicked_chip(turns)
 
 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     if st.button("New conversation", key="chat_new", disabled=not turns):

@@ -110,11 +110,9 @@ def sidebar(wb: Workbench) -> str | None:
             st.selectbox("Data room", names, key="room")
             room = st.session_state["room"]
         with st.popover("New data room"):
-            new_name = st.text_input("Name", key="sidebar_new_room")
-            if st.button("Create", key="sidebar_create_room") and new_name.strip():
-                wb.room(new_name.strip(), create=True)
-                st.session_state["room"] = new_name.strip()
-                st.rerun()
+            st.text_input("Name", key="sidebar_new_room")
+            # A callback: it runs before the room selectbox exists, the only time its value may be set.
+            st.button("Create", key="sidebar_create_room", on_click=_create_room, args=(wb,))
         if room:
             _uploads(wb, room)
             _documents(wb, room)
@@ -124,6 +122,14 @@ def sidebar(wb: Workbench) -> str | None:
             else "Offline mode — set OPENAI_API_KEY for model-written answers"
         )
     return room
+
+
+def _create_room(wb: Workbench) -> None:
+    name = st.session_state.get("sidebar_new_room", "").strip()
+    if name:
+        wb.room(name, create=True)
+        st.session_state["room"] = name
+        st.session_state["sidebar_new_room"] = ""
 
 
 def _uploads(wb: Workbench, room: str) -> None:

@@ -42,11 +42,16 @@ def _picked() -> None:
 
 
 def _markdown_text(text: str) -> str:
-    """Passage text shown literally: markdown and LaTeX markers escaped, paragraphs kept."""
+    """Passage text shown literally (markdown and LaTeX markers escaped), reflowed: the PDF's line ends are
+    layout, not meaning, in a column narrower than the page; paragraph breaks are kept."""
     escaped = re.sub(r"([\\`*_{}\[\]<>()#+\-!|~$])", r"\\\1", text)
-    return re.sub(r"(?<!\n)\n(?!\n)", "  \n", escaped)
+    return re.sub(r"(?<!\n)\n(?!\n)", " ", escaped)
 
 
+if st.session_state.get("documents_room", room) != room:
+    # The user picked another room in the sidebar: the PDF in the URL belongs to the previous one.
+    st.query_params.clear()
+st.session_state["documents_room"] = room
 doc_id = _int_param("doc")
 page = _int_param("page")
 chunk = _int_param("chunk")
@@ -70,7 +75,7 @@ else:
     if rendered is not None:
         st.session_state["documents_page_number"] = rendered.page
 
-    bar = st.columns([5, 2, 1, 1, 2], vertical_alignment="bottom")
+    bar = st.columns([4, 1.6, 1.2, 1.2, 1.6], vertical_alignment="bottom")
     bar[0].selectbox("PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked,
                      placeholder="Pick a PDF")
     if rendered is not None:
@@ -88,10 +93,13 @@ else:
         if st.query_params.get("doc") != link["doc"] or st.query_params.get("page") != link["page"]:
             st.query_params.update(link)
 
-        view, side = st.columns([3, 2])
-        view.image(rendered.png, width="stretch", output_format="PNG",
-                   alt=f"{rendered.title}, page {rendered.page}"
-                   + (" with the cited passage highlighted" if rendered.highlighted else ""))
+        view, side = st.columns([2, 1])
+        # A border shows where the (usually white) page ends on the white app background.
+        view.container(border=True).image(
+            rendered.png, width="stretch", output_format="PNG",
+            alt=f"{rendered.title}, page {rendered.page}" + (" with the cited passage highlighted" if rendered.highlighted else ""))
+        view.caption(f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
+                     f"rendered in {rendered.render_ms:.0f} ms")
         with side:
             passage = rendered.passage
             if chunk is not None and passage is None:
@@ -111,8 +119,6 @@ else:
                 st.caption("Open a citation from the Chat page to see its passage highlighted here.")
             if rendered.room != room:
                 st.info(f"This PDF is in the data room {rendered.room!r}, not {room!r}.")
-            st.caption(f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
-                       f"rendered in {rendered.render_ms:.0f} ms")
 
 st.subheader("Files in this room")
 if not docs:

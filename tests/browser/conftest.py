@@ -108,3 +108,23 @@ def wait_idle(tab, timeout: float = 60.0) -> None:  # noqa: ANN001
             return
         time.sleep(0.1)
     raise AssertionError("the app kept running for over %.0f s" % timeout)
+
+
+@pytest.fixture(scope="session")
+def app_database_url(pg_server, app_url: str) -> str:  # noqa: ANN001
+    """The DATABASE_URL of the app under test, to look up ids or log questions as the app does."""
+    return pg_server.get_uri(database=f"browser_{os.getpid()}")
+
+
+@pytest.fixture
+def app_workbench(app_database_url: str, page, app_url: str, tmp_path: Path) -> Iterator:  # noqa: ANN001
+    """A Workbench on the app's database, after a first page load (which loads the demo room)."""
+    from core.config import Settings
+    from core.workbench import Workbench
+
+    page.goto(app_url)
+    wait_idle(page)
+    settings = Settings.from_env({"DATABASE_URL": app_database_url, "WORKBENCH_HOME": str(tmp_path / "home")})
+    wb = Workbench(settings)
+    yield wb
+    wb.db.close()

@@ -215,3 +215,18 @@ def test_thumbs_down_with_a_comment_is_saved_and_the_memo_downloads(page, app_ur
     wait_idle(page)
     page.get_by_text("Feedback saved: not helpful").first.wait_for()
     assert page.locator('[data-testid="stChatMessage"]').count() == 2
+
+    # "New conversation" empties the page and the URL; the picker brings the conversation back.
+    conversation = page.url.split("conversation=")[1].split("&")[0]
+    page.get_by_role("button", name="New conversation").click()
+    page.wait_for_function("() => !location.search.includes('conversation=')")
+    page.locator('[data-testid="stChatMessage"]').first.wait_for(state="detached")
+    wait_idle(page)
+    page.get_by_role("button", name="Recent conversations").click()
+    picked = page.get_by_role("button", name=f"{PAGE_QUESTION} · 1 question")
+    picked.first.wait_for()
+    shot(page, "chat_recent_conversations")
+    picked.first.click()
+    page.wait_for_url(f"**conversation={conversation}**")
+    page.get_by_text("Feedback saved: not helpful").first.wait_for()
+    assert page.locator('[data-testid="stChatMessage"]').count() == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections import Counter, defaultdict
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import psycopg
@@ -23,7 +23,7 @@ def _percentile(values: list[float], p: float) -> float | None:
 
 
 @pytest.fixture
-def logged(db):  # noqa: ANN001, ANN201
+def logged(db):
     """Rooms A, B, C; 120 logged questions from Feb 27 to Mar 7 (UTC) with feedback from three users."""
     rng = random.Random(7)
     rows: list[dict] = []
@@ -36,11 +36,11 @@ def logged(db):  # noqa: ANN001, ANN201
         users = [uuid.uuid4() for _ in range(3)]
         for i, user in enumerate(users):
             conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user, f"user {i}"))
-        base = datetime(2026, 2, 27, tzinfo=timezone.utc)
+        base = datetime(2026, 2, 27, tzinfo=UTC)
         times = [base + timedelta(seconds=rng.randrange(10 * 86400)) for _ in range(116)]
         # Day edges: the last second of Mar 2 and the first of Mar 3; just outside the range on both sides.
-        times += [datetime(2026, 3, 2, 23, 59, 59, tzinfo=timezone.utc), datetime(2026, 3, 3, tzinfo=timezone.utc),
-                  datetime(2026, 2, 28, 23, 59, 59, tzinfo=timezone.utc), datetime(2026, 3, 6, tzinfo=timezone.utc)]
+        times += [datetime(2026, 3, 2, 23, 59, 59, tzinfo=UTC), datetime(2026, 3, 3, tzinfo=UTC),
+                  datetime(2026, 2, 28, 23, 59, 59, tzinfo=UTC), datetime(2026, 3, 6, tzinfo=UTC)]
         for n, created in enumerate(times):
             abstained = rng.random() < 0.25
             error = "model server down" if not abstained and rng.random() < 0.05 else None
@@ -72,7 +72,7 @@ def _selected(rows: list[dict], room_ids: list[int]) -> list[dict]:
     return [r for r in rows if r["room_id"] in room_ids and START <= r["created_at"].date() <= END]
 
 
-def test_daily_figures_match_the_rows(db, logged) -> None:  # noqa: ANN001
+def test_daily_figures_match_the_rows(db, logged) -> None:
     rooms, rows, votes = logged
     room_ids = [rooms["A"], rooms["B"]]
     chosen = _selected(rows, room_ids)
@@ -106,7 +106,7 @@ def test_daily_figures_match_the_rows(db, logged) -> None:  # noqa: ANN001
     assert sum(d.questions for d in result.days) == len(chosen)
 
 
-def test_totals_and_citation_distribution_match_the_rows(db, logged) -> None:  # noqa: ANN001
+def test_totals_and_citation_distribution_match_the_rows(db, logged) -> None:
     rooms, rows, votes = logged
     room_ids = [rooms["A"], rooms["B"]]
     chosen = _selected(rows, room_ids)
@@ -127,7 +127,7 @@ def test_totals_and_citation_distribution_match_the_rows(db, logged) -> None:  #
     assert report(db, room_ids, START, END).citation_counts == dict(sorted(Counter(answered).items()))
 
 
-def test_needs_attention_lists_abstained_failed_and_voted_down_questions(db, logged) -> None:  # noqa: ANN001
+def test_needs_attention_lists_abstained_failed_and_voted_down_questions(db, logged) -> None:
     rooms, rows, votes = logged
     names = {v: k for k, v in rooms.items()}
     chosen = _selected(rows, [rooms["C"]])
@@ -151,7 +151,7 @@ def test_needs_attention_lists_abstained_failed_and_voted_down_questions(db, log
     assert len(report(db, [rooms["C"]], START, END, attention_limit=2).attention) == min(2, len(expected))
 
 
-def test_span_and_empty_selection(db, logged) -> None:  # noqa: ANN001
+def test_span_and_empty_selection(db, logged) -> None:
     rooms, rows, _ = logged
     a_rows = [r for r in rows if r["room_id"] == rooms["A"]]
     found = span(db, [rooms["A"]])
@@ -164,19 +164,19 @@ def test_span_and_empty_selection(db, logged) -> None:  # noqa: ANN001
     assert [d.questions for d in empty.days] == [0] * 5 and empty.attention == [] and empty.citation_counts == {}
 
 
-def test_a_reversed_range_is_a_clear_error(db) -> None:  # noqa: ANN001
+def test_a_reversed_range_is_a_clear_error(db) -> None:
     with pytest.raises(BadRange, match="ends .* before it starts"):
         report(db, [1], END, START)
 
 
-def test_real_questions_asked_through_the_qa_service_are_counted(workbench, db) -> None:  # noqa: ANN001
+def test_real_questions_asked_through_the_qa_service_are_counted(workbench, db) -> None:
     workbench.ensure_demo(embed=False)
     room = workbench.room("Demo")
     results = []
     for question in ("Who is the CEO of Harvestquay?", "What is the boiling point of mercury at sea level?"):
         results.append(next(e.result for e in ask(workbench, question, "Demo") if e.type == "done"))
     assert [r["abstained"] for r in results] == [False, True]
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     got = report(db, [room.id], today - timedelta(days=1), today)
     assert got.totals.questions == 2
     assert got.totals.abstained == sum(r["abstained"] for r in results)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -148,3 +150,47 @@ def test_a_conversation_of_another_room_is_not_shown(chat: AppTest, workbench) -
     assert not fresh.exception
     assert any("is not in this data room" in w.value for w in fresh.warning)
     assert "conversation" not in fresh.query_params
+
+
+# -- model-written answers (the local OpenAI-protocol test server) ------------------------------------------
+
+
+@pytest.fixture
+def llm_chat(settings, monkeypatch):
+    """The chat page with the openai provider pointed at the scripted local server."""
+    from tests.integration.conftest import _app_test
+    from tests.integration.test_openai_qa import MODEL, model
+    from tests.openai_server import OpenAIServer
+
+    with OpenAIServer() as server:
+        server.chat_default = model()
+        for name, value in {"WORKBENCH_LLM": "openai", "OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": server.base_url,
+                            "WORKBENCH_CHAT_MODEL": MODEL, "WORKBENCH_OPENAI_MAX_RETRIES": "0",
+                            "WORKBENCH_OPENAI_TIMEOUT": "5"}.items():  # fmt: skip
+            monkeypatch.setenv(name, value)
+        for app in _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch):
+            app.run()
+            app.switch_page("views/chat.py").run()
+            yield app, server
+
+
+def test_a_streamed_model_answer_is_drawn_with_its_chips(llm_chat, workbench) -> None:
+    app, _ = llm_chat
+    ask(app, CELL_QUESTION)
+    [turn] = history(workbench, app)
+    assert turn.answer.startswith("The rounds matching the question raised 239300000 in 2021 [1].")
+    assert turn.answer in [m.value for m in app.chat_message[1].markdown]
+    assert [b.label for b in chips(app, turn.query_id)] == [c.ref for c in turn.citations]
+    assert app.status and "Answered in" in app.status[0].label  # the planner's steps stay behind it
+
+
+def test_a_model_failure_is_an_error_message_not_a_traceback(llm_chat, workbench) -> None:
+    from tests.openai_server import Reply, Status
+
+    app, server = llm_chat
+    server.chat_default = None
+    server.chat.extend([Reply('{"reasoning": "x", "steps": []}'), Status(500, "model server down")])
+    ask(app, PAGE_QUESTION)
+    assert not app.exception
+    assert app.error and "model" in app.error[0].value.lower()
+    assert "conversation" not in app.query_params or not history(workbench, app)

@@ -14,7 +14,7 @@ from tests.factories import make_pdf
 
 
 @pytest.fixture
-def demo_wb(app: AppTest):  # noqa: ANN201
+def demo_wb(app: AppTest):
     """A second Workbench on the app's database (after the app's first run loaded the demo room)."""
     app.run()
     wb = Workbench(get_settings())

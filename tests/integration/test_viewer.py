@@ -16,7 +16,7 @@ DPI = 150
 
 
 @pytest.fixture
-def memo(workbench) -> int:  # noqa: ANN001
+def memo(workbench) -> int:
     result = workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "Viewer", embed=False)
     assert result.status == "ready" and result.pages == 3
     return result.document_id
@@ -26,7 +26,7 @@ def _pixels(png: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
 
 
-def _mask(shape: tuple[int, ...], boxes, margin_pt: float) -> np.ndarray:  # noqa: ANN001
+def _mask(shape: tuple[int, ...], boxes, margin_pt: float) -> np.ndarray:
     """Pixels covered by the boxes (in PDF points) grown by margin_pt on each side."""
     mask = np.zeros(shape[:2], dtype=bool)
     scale = DPI / 72
@@ -36,7 +36,7 @@ def _mask(shape: tuple[int, ...], boxes, margin_pt: float) -> np.ndarray:  # noq
     return mask
 
 
-def test_highlight_changes_the_passage_and_nothing_far_from_it(db, memo: int) -> None:  # noqa: ANN001
+def test_highlight_changes_the_passage_and_nothing_far_from_it(db, memo: int) -> None:
     passage = find_passage(db, memo, 1)
     assert passage is not None and passage.page == 2 and "Cobalt Pay" in passage.text and passage.boxes
 
@@ -62,13 +62,13 @@ def test_highlight_changes_the_passage_and_nothing_far_from_it(db, memo: int) ->
     assert not changed[~_mask(a.shape, passage.boxes, 4)].any()
 
 
-def test_annotations_never_persist_between_renders(db, memo: int) -> None:  # noqa: ANN001
+def test_annotations_never_persist_between_renders(db, memo: int) -> None:
     before = render_page(db, memo, 2, dpi=DPI).png
     render_page(db, memo, 2, chunk_index=1, dpi=DPI)
     assert render_page(db, memo, 2, dpi=DPI).png == before
 
 
-def test_the_passage_page_is_the_default_and_other_pages_are_not_highlighted(db, memo: int) -> None:  # noqa: ANN001
+def test_the_passage_page_is_the_default_and_other_pages_are_not_highlighted(db, memo: int) -> None:
     opened = render_page(db, memo, None, chunk_index=2, dpi=72)
     assert opened.page == 3 and opened.highlighted
     elsewhere = render_page(db, memo, 1, chunk_index=2, dpi=72)
@@ -77,7 +77,7 @@ def test_the_passage_page_is_the_default_and_other_pages_are_not_highlighted(db,
     assert missing.passage is None and not missing.highlighted
 
 
-def test_stored_boxes_missing_fall_back_to_finding_the_text(db, memo: int) -> None:  # noqa: ANN001
+def test_stored_boxes_missing_fall_back_to_finding_the_text(db, memo: int) -> None:
     with db.connection() as conn:
         conn.execute("UPDATE chunks SET boxes = NULL WHERE document_id = %s AND chunk_index = 1", (memo,))
     lit = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
@@ -90,17 +90,17 @@ def test_stored_boxes_missing_fall_back_to_finding_the_text(db, memo: int) -> No
 
 
 @pytest.mark.parametrize("page", [0, 4, -1])
-def test_page_out_of_range_is_a_clear_error(db, memo: int, page: int) -> None:  # noqa: ANN001
+def test_page_out_of_range_is_a_clear_error(db, memo: int, page: int) -> None:
     with pytest.raises(PageOutOfRange, match=rf"memo.pdf has 3 page\(s\): there is no page {page}\."):
         render_page(db, memo, page)
 
 
-def test_unknown_document_is_a_clear_error(db) -> None:  # noqa: ANN001
+def test_unknown_document_is_a_clear_error(db) -> None:
     with pytest.raises(DocumentNotFound, match="There is no document 424242"):
         render_page(db, 424242, 1)
 
 
-def test_a_sheet_or_a_failed_upload_is_not_a_pdf(workbench, db) -> None:  # noqa: ANN001
+def test_a_sheet_or_a_failed_upload_is_not_a_pdf(workbench, db) -> None:
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "Viewer", embed=False)
     with pytest.raises(NotAPdf, match="funding.csv is a spreadsheet: open it on the Sheet page"):
         render_page(db, sheet.document_id, 1)
