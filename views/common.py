@@ -9,6 +9,7 @@ import streamlit as st
 
 from core.errors import WorkbenchError
 from core.workbench import Workbench
+from views.auth import session_workbench, sign_out_button
 
 log = logging.getLogger(__name__)
 _embed_lock = threading.Lock()
@@ -20,7 +21,10 @@ PAGES: dict[str, tuple[str, str]] = {
     "documents": ("views/documents.py", "Documents"),
     "search": ("views/search.py", "Search"),
     "analytics": ("views/analytics.py", "Analytics"),
+    "members": ("views/members.py", "Members"),
 }
+# The default page is served at "/" (Streamlit answers "Page not found" at its own path).
+DEFAULT_PAGE = "chat"
 
 
 def citation_link(citation: dict) -> tuple[str, dict[str, str]]:
@@ -81,8 +85,9 @@ def get_workbench() -> Workbench:
 
 
 def page_room(title: str) -> tuple[Workbench, str]:
-    """Title the page and return the workbench and the sidebar's room; stop the page when there is none."""
-    wb = get_workbench()
+    """Title the page and return the session user's workbench and the sidebar's room; stop the page when
+    there is none (or show the sign-in form when nobody is signed in)."""
+    wb = session_workbench(get_workbench())
     st.title(title)
     room = st.session_state.get("room")
     if not room:
@@ -116,6 +121,7 @@ def sidebar(wb: Workbench) -> str | None:
         if room:
             _uploads(wb, room)
             _documents(wb, room)
+        sign_out_button(wb)
         mode = wb.settings.llm_provider
         st.caption(
             f"Model: {wb.settings.chat_model}" if mode == "openai"

@@ -39,8 +39,8 @@ for person in people:
 if role == "owner" and wb.settings.auth_mode != "none":
     with st.form("add_member", clear_on_submit=True):
         st.markdown("**Add a member**")
-        email = st.text_input("E-mail of an existing account")
-        new_role = st.selectbox("Role", ["viewer", "editor", "owner"])
+        email = st.text_input("E-mail of an existing account", key="add_member_email")
+        new_role = st.selectbox("Role", ["viewer", "editor", "owner"], key="add_member_role")
         if st.form_submit_button("Add"):
             account = find_user(wb.db, email)
             if account is None:
