@@ -174,6 +174,6 @@ def _documents(wb: Workbench, room: str) -> None:
         if doc.status == "failed":
             st.caption(f"✗ {doc.title} — {doc.error}")
         else:
-            size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} rows"
+            size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
             state = "" if doc.embedded else " · embedding…"
             st.caption(f"✓ {doc.title} — {size}{state}")

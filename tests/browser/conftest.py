@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -30,17 +31,15 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: ANN001
-    """The app started as the README starts it (`streamlit run app.py`), on its own fresh database."""
-    name = f"browser_{os.getpid()}"
+@contextmanager
+def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env: str) -> Iterator[str]:  # noqa: ANN001
+    """`streamlit run app.py` (as the README starts it) on a fresh database `name`; yields its URL."""
     with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {name} TEMPLATE {template_db}")
-    home = tmp_path_factory.mktemp("app_home")
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": pg_server.get_uri(database=name), "WORKBENCH_HOME": str(home),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **extra_env}
     env.pop("OPENAI_API_KEY", None)
     log = (home / "streamlit.log").open("wb")
     proc = subprocess.Popen(
@@ -61,15 +60,24 @@ def app_url(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactor
             proc.kill()
             raise RuntimeError(f"streamlit did not start: {(home / 'streamlit.log').read_text()[-2000:]}")
         time.sleep(0.3)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-    with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def app_url(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: ANN001
+    """The app started as the README starts it (`streamlit run app.py`), on its own fresh database."""
+    with running_app(pg_server, template_db, tmp_path_factory.mktemp("app_home"), f"browser_{os.getpid()}") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -165,7 +165,7 @@ def test_a_page_citation_opens_the_documents_page_with_the_passage_highlighted(p
         assert image.get_attribute("alt").startswith(f"portfolio_memo.pdf, page {cited.page}")
         assert image.evaluate("img => img.complete && img.naturalWidth > 0")
         wait_idle(page)
-        assert page.get_by_text("Cited passage").count() >= 1
+        page.get_by_text("Cited passage").first.wait_for(timeout=30_000)  # drawn after the image
         shot(page, "chat_page_documents")
         back_to_chat(page)
     print(f"citation->page median over {len(timings)} clicks: {statistics.median(timings):.2f}s")

@@ -175,7 +175,7 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
 
 def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
     room = ensure_room(db, "Deal")
-    check_and_count(db, None, room.id, 1)
+    check_and_count(db, db.user_id, room.id, 1)  # the command line asks as the local user
     env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path),
            "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "1"}
     run = subprocess.run([sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"], cwd=ROOT, env=env,
