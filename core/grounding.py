@@ -101,8 +101,7 @@ def missing_names(db: Database, room_id: int, question: str) -> list[str]:
         titles = [r[0] for r in conn.execute(q("room_titles"), {"room_id": room_id})]
         missing = []
         for name in names:
-            found = conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": name,
-                                                        "room_token": f"'room:{room_id}'"}).fetchone()
+            found = conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": name}).fetchone()
             if found and found[0]:
                 continue
             if " " not in name and len(name) <= 6 and any(_abbreviates(name, t) for t in titles):

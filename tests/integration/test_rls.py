@@ -168,6 +168,8 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
             if room_id in mine:
                 hits = wb_user.search(marker, name)
                 assert hits and {h.document_id for h in hits} <= _documents(workbench, room_id)
+                with wb_user.db.connection() as conn:
+                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (True,)
                 if member[user][room_id] == "viewer":
                     with pytest.raises((WorkbenchError, psycopg.Error)):
                         _write_as(wb_user, room_id)
@@ -176,8 +178,12 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
                     wb_user.search(marker, name)
                 with pytest.raises(RoomNotFound):
                     list(ask(wb_user, f"What is the Amount of {marker.title()} Ltd?", name))
-                # Even a query that names the room's rows by id finds nothing.
+                # Even a query that names the room's rows by id finds nothing, nor do the functions that
+                # search as the tables' owner (they check the membership themselves).
                 with wb_user.db.connection() as conn:
+                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (False,)
+                    assert conn.execute("SELECT count(*) FROM workbench_keyword_candidates(%s, %s::tsquery, %s::tsquery)",
+                                        (room_id, marker, f"'room:{room_id}'")).fetchone() == (0,)
                     assert conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0] == 0
                     assert conn.execute(
                         "UPDATE documents SET title = 'x' WHERE room_id = %s", (room_id,)).rowcount == 0
