@@ -259,6 +259,20 @@ def demo(no_embed: bool, quiet: bool) -> None:
     _run(work)
 
 
+@cli.command()
+@click.argument("document_id", type=int)
+@click.option("--room", required=True, help="The room holding the document.")
+def delete(document_id: int, room: str) -> None:
+    """Delete a document and everything made from it (room owners only)."""
+
+    def work() -> int:
+        title = _workbench().delete_document(room, document_id)
+        click.echo(f"deleted {title}")
+        return 0
+
+    _run(work)
+
+
 @cli.group()
 def user() -> None:
     """Accounts for WORKBENCH_AUTH=accounts."""

@@ -10,7 +10,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from core.db import Database, q
-from core.errors import DocumentNotFound, EmbeddingMismatch, RoomNotFound
+from core.errors import AccessDenied, DocumentNotFound, EmbeddingMismatch, RoomNotFound
 from core.models import Room
 
 
@@ -115,3 +115,22 @@ def document_bytes(db: Database, document_id: int) -> bytes:
     if row is None:
         raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
     return bytes(row[0])
+
+
+def delete_document(db: Database, room_id: int, document_id: int) -> str:
+    """Delete a document with everything made from it (owners only); returns its title.
+
+    One transaction: the room's keyword statistics (term_stats, rooms.n_chunks) lose the document's
+    chunks, then the document goes and its pages, sheets, rows, chunks and vectors go with it.
+    """
+    with db.connection() as conn:
+        if conn.execute(q("document_in_room"), {"document_id": document_id, "room_id": room_id}).fetchone() is None:
+            raise DocumentNotFound(f"There is no document {document_id} in this room.")
+        role = conn.execute(q("my_role"), {"room_id": room_id}).fetchone()
+        if role is None or role[0] != "owner":
+            raise AccessDenied("Only an owner of this room can delete its documents.")
+        conn.execute(q("remove_term_stats"), {"room_id": room_id, "document_id": document_id})
+        row = conn.execute(q("delete_room_document"), {"room_id": room_id, "document_id": document_id}).fetchone()
+        if row is None:
+            raise AccessDenied("Only an owner of this room can delete its documents.")
+    return str(row[0])

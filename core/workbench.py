@@ -84,6 +84,12 @@ class Workbench:
         embedder = self.embedder if embed else None
         return ingest_bytes(self.db, ref, data, filename, self.settings, embedder=embedder, progress=progress)
 
+    def delete_document(self, room: str, document_id: int) -> str:
+        """Delete a document of the room and everything made from it (owners only); returns its title."""
+        from core.store import delete_document
+
+        return delete_document(self.db, self.room(room).id, document_id)
+
     def embed_pending(self, room: str, *, progress: Progress = _quiet) -> int:
         """Embed whatever the room has not embedded yet."""
         ref = self.room(room)

@@ -9,6 +9,7 @@ import re
 import pandas as pd
 import streamlit as st
 
+from core.access import my_role
 from core.errors import WorkbenchError
 from core.viewer import render_page
 from views.common import PAGES, page_room
@@ -143,3 +144,20 @@ st.dataframe(table, hide_index=True, width="stretch")
 sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
 for d in sheets:
     st.page_link(PAGES["sheet"][0], label=f"Open {d.title} on the Sheet page", query_params={"doc": str(d.id)})
+
+if my_role(wb.db, wb.room(room).id) == "owner":
+    with st.expander("Delete a document"):
+        doomed = st.selectbox("Document", docs, format_func=lambda d: f"{d.title} ({d.status})", key="delete_doc")
+        sure = st.checkbox("Delete it, with its pages, rows and everything cited from it", key="delete_sure")
+        if st.button("Delete", key="delete_go", disabled=not sure, type="primary"):
+            try:
+                title = wb.delete_document(room, doomed.id)
+            except WorkbenchError as exc:
+                st.error(str(exc))
+            else:
+                st.session_state.pop("delete_sure", None)
+                if st.query_params.get("doc") == str(doomed.id):
+                    st.query_params.clear()  # the viewer was showing it: show the room's first PDF instead
+                st.session_state.pop("documents_pdf", None)
+                st.toast(f"Deleted {title}.")
+                st.rerun()

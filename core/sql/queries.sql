@@ -158,6 +158,23 @@ WITH added AS (
 )
 UPDATE rooms SET n_chunks = n_chunks + %(n_chunks)s WHERE id = %(room_id)s
 
+-- name: remove_term_stats
+-- Called in the deleting transaction, before the document (and by cascade its chunks) goes.
+WITH removed AS (
+    UPDATE term_stats t SET df = t.df - s.ndoc
+    FROM ts_stat(format('SELECT tsv FROM chunks WHERE document_id = %%s', %(document_id)s::bigint)) s
+    WHERE t.room_id = %(room_id)s AND t.lexeme = s.word
+    RETURNING 1
+)
+UPDATE rooms SET n_chunks = n_chunks - (SELECT count(*) FROM chunks WHERE document_id = %(document_id)s)
+WHERE id = %(room_id)s
+
+-- name: document_in_room
+SELECT 1 FROM documents WHERE id = %(document_id)s AND room_id = %(room_id)s
+
+-- name: delete_room_document
+DELETE FROM documents WHERE id = %(document_id)s AND room_id = %(room_id)s RETURNING title
+
 -- name: query_terms
 SELECT t.lexeme, coalesce(s.df, 0) AS df, r.n_chunks
 FROM unnest(tsvector_to_array(to_tsvector('english', %(text)s))) AS t(lexeme)

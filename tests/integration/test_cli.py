@@ -93,3 +93,17 @@ def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:  #
 def test_unknown_room_is_a_clear_error(run) -> None:  # noqa: ANN001
     code, out = run("search", "anything", "--room", "Missing")
     assert code == 1
+
+
+def test_accounts_members_and_delete_from_the_command_line(run, files) -> None:  # noqa: ANN001
+    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json", "--no-embed")
+    memo_id = json.loads(out.splitlines()[1])["document_id"]
+    code, out = run("user", "add", "ann@example.com", "--name", "Ann", "--password", "a long password")
+    assert code == 0 and out.startswith("created ann@example.com (Ann)")
+    assert run("member", "add", "R", "ann@example.com", "--role", "viewer")[0] == 0
+    code, out = run("member", "list", "R")
+    assert code == 0 and out.splitlines() == ["owner   Local user", "viewer  Ann ann@example.com"]
+    code, out = run("delete", str(memo_id), "--room", "R")
+    assert code == 0 and out.strip() == "deleted memo.pdf"
+    code, out = run("rooms", "--json")
+    assert json.loads(out)[0]["documents"] == 1

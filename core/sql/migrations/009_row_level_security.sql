@@ -128,8 +128,17 @@ BEGIN
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY %I ON %I FOR SELECT USING (room_id IN (SELECT workbench_rooms()))',
                        t || '_read', t);
-        EXECUTE format('CREATE POLICY %I ON %I FOR ALL USING (room_id IN (SELECT workbench_writable_rooms()))'
-                       ' WITH CHECK (room_id IN (SELECT workbench_writable_rooms()))', t || '_write', t);
+        EXECUTE format('CREATE POLICY %I ON %I FOR INSERT WITH CHECK (room_id IN (SELECT workbench_writable_rooms()))',
+                       t || '_add', t);
+        EXECUTE format('CREATE POLICY %I ON %I FOR UPDATE USING (room_id IN (SELECT workbench_writable_rooms()))'
+                       ' WITH CHECK (room_id IN (SELECT workbench_writable_rooms()))', t || '_update', t);
+        -- Deleting a document is an owner's (its term statistics move with it: owners write too), except
+        -- that an editor's re-upload of a failed file replaces the failed record.
+        EXECUTE format('CREATE POLICY %I ON %I FOR DELETE USING (%s)', t || '_delete', t,
+                       CASE WHEN t = 'documents'
+                            THEN 'room_id IN (SELECT workbench_owned_rooms()) OR (status = ''failed'''
+                                 || ' AND room_id IN (SELECT workbench_writable_rooms()))'
+                            ELSE 'room_id IN (SELECT workbench_writable_rooms())' END);
     END LOOP;
 END
 $$;

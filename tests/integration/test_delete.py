@@ -1,0 +1,74 @@
+"""Deleting a document: everything made from it goes, keyword statistics stay exact, owners only."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from core.access import set_member
+from core.auth import create_account
+from core.errors import AccessDenied, DocumentNotFound
+from core.workbench import Workbench
+from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
+
+
+def stats(db, room_id: int) -> tuple[dict[str, int], int]:  # noqa: ANN001
+    """term_stats (df > 0) and rooms.n_chunks, as stored."""
+    with psycopg.connect(db.conninfo) as conn:
+        stored = dict(conn.execute("SELECT lexeme, df FROM term_stats WHERE room_id = %s AND df > 0", (room_id,)).fetchall())
+        n = conn.execute("SELECT n_chunks FROM rooms WHERE id = %s", (room_id,)).fetchone()[0]
+    return stored, n
+
+
+def recomputed(db, room_id: int) -> tuple[dict[str, int], int]:  # noqa: ANN001
+    """The same, recomputed from the chunks that are left."""
+    with psycopg.connect(db.conninfo) as conn:
+        counts = dict(conn.execute("SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %s::bigint))",
+                                   (room_id,)).fetchall())
+        n = conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0]
+    return counts, n
+
+
+def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) -> None:  # noqa: ANN001
+    memo = workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R", embed=False)
+    sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
+    room = workbench.room("R")
+    assert workbench.search("Mara Quill chief executive", "R")
+    assert workbench.delete_document("R", memo.document_id) == "memo.pdf"
+    assert stats(workbench.db, room.id) == recomputed(workbench.db, room.id)
+    assert [d.id for d in workbench.documents("R")] == [sheet.document_id]
+    assert all(hit.document_id == sheet.document_id for hit in workbench.search("Mara Quill chief executive", "R"))
+    with psycopg.connect(workbench.db.conninfo) as conn:
+        for table in ("pages", "document_files", "chunks"):
+            assert conn.execute(f"SELECT count(*) FROM {table} WHERE document_id = %s", (memo.document_id,)).fetchone()[0] == 0  # noqa: S608
+    with pytest.raises(DocumentNotFound):
+        workbench.delete_document("R", memo.document_id)
+    # The same file may come back.
+    assert workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R", embed=False).status == "ready"
+    assert stats(workbench.db, room.id) == recomputed(workbench.db, room.id)
+
+
+def test_an_editor_cannot_delete_and_nothing_changes(workbench) -> None:  # noqa: ANN001
+    sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
+    room = workbench.room("R")
+    editor = create_account(workbench.db, "ed@example.com", "Ed", "a long password")
+    set_member(workbench.db, room.id, editor.id, "editor")
+    before = stats(workbench.db, room.id)
+    with pytest.raises(AccessDenied, match="Only an owner"):
+        Workbench(workbench.settings, db=workbench.db.as_user(editor.id)).delete_document("R", sheet.document_id)
+    assert stats(workbench.db, room.id) == before and [d.id for d in workbench.documents("R")] == [sheet.document_id]
+
+
+def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench) -> None:  # noqa: ANN001
+    workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
+    room = workbench.room("R")
+    editor = create_account(workbench.db, "ed@example.com", "Ed", "a long password")
+    set_member(workbench.db, room.id, editor.id, "editor")
+    ed = Workbench(workbench.settings, db=workbench.db.as_user(editor.id))
+    broken = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog"  # truncated
+    first = ed.ingest_upload(broken, "broken.pdf", "R", embed=False)
+    second = ed.ingest_upload(broken, "broken.pdf", "R", embed=False)
+    assert first.status == second.status == "failed" and first.error == second.error
+    assert "permission" not in (second.error or "").lower() and "security" not in (second.error or "").lower()
+    assert second.document_id != first.document_id  # the failed record was replaced, not kept twice
+    assert [d.title for d in workbench.documents("R") if d.status == "failed"] == ["broken.pdf"]
