@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.access import require_writer
 from core.config import Settings, get_settings
-from core.db import Database
+from core.db import Database, q
 from core.embeddings import Embedder, get_embedder
 from core.ingest import Progress, embed_pending, ingest_bytes, ingest_path
 from core.models import IngestResult, Room, SearchHit
@@ -146,7 +146,12 @@ class Workbench:
         from core.edits import edit_cell, reembed_row
         from core.errors import WorkbenchError
 
-        edit = edit_cell(self.db, sheet_id, row_id, column, value, user_id)
+        with self.db.connection() as conn:
+            found = conn.execute(q("sheet_room"), {"sheet_id": sheet_id}).fetchone()
+        if found is not None:  # (an unknown sheet is edit_cell's to report)
+            require_writer(self.db, found[0], found[1])  # a viewer is told so, before anything is tried
+        # The edit is the current user's unless the caller says whose (the audit row names them).
+        edit = edit_cell(self.db, sheet_id, row_id, column, value, user_id if user_id is not None else self.db.user_id)
         if edit.changed and embed:
             room = next((r for r in self.rooms() if r.id == edit.room_id), None)
             if room is not None and room.embedding_model:

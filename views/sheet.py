@@ -16,6 +16,7 @@ import streamlit as st
 from st_aggrid import AgGrid, JsCode
 
 from core.edits import EditError, Grid, field_of
+from core.errors import AccessDenied
 from core.sheets import cell_ref
 from views.common import page_room
 
@@ -197,7 +198,7 @@ if previous is not None and returned is not None:
         column = by_field[field]
         try:
             edit = wb.edit_cell(sheet.sheet_id, row_id, column.position, new)
-        except EditError as exc:
+        except (EditError, AccessDenied) as exc:
             refused.add((row_id, field, new))
             # Same data as last run: without a changed argument the grid would not be updated, and keep the bad text.
             st.session_state["sheet_revision"] = st.session_state.get("sheet_revision", 0) + 1

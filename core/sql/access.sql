@@ -15,3 +15,7 @@ ON CONFLICT (room_id, user_id) DO UPDATE SET role = EXCLUDED.role
 
 -- name: remove_member
 DELETE FROM room_members WHERE room_id = %(room_id)s AND user_id = %(user_id)s
+
+-- name: sheet_room
+SELECT r.id, r.name FROM sheets s JOIN documents d ON d.id = s.document_id JOIN rooms r ON r.id = d.room_id
+WHERE s.id = %(sheet_id)s

@@ -72,3 +72,16 @@ def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench
     assert "permission" not in (second.error or "").lower() and "security" not in (second.error or "").lower()
     assert second.document_id != first.document_id  # the failed record was replaced, not kept twice
     assert [d.title for d in workbench.documents("R") if d.status == "failed"] == ["broken.pdf"]
+
+
+def test_a_viewer_is_told_they_cannot_edit_cells(workbench) -> None:  # noqa: ANN001
+    workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
+    room = workbench.room("R")
+    viewer = create_account(workbench.db, "vi@example.com", "Vi", "a long password")
+    set_member(workbench.db, room.id, viewer.id, "viewer")
+    vi = Workbench(workbench.settings, db=workbench.db.as_user(viewer.id))
+    sheet = vi.sheets("R")[0]
+    grid = vi.grid(sheet.sheet_id)
+    with pytest.raises(AccessDenied, match="a viewer of data room 'R'"):
+        vi.edit_cell(sheet.sheet_id, int(grid.frame["row_id"].iloc[0]), 1, "5")
+    assert vi.grid(sheet.sheet_id).frame.equals(grid.frame)  # nothing changed
