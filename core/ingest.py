@@ -185,9 +185,9 @@ def _copy_into(cur: psycopg.Cursor, table: str, columns: tuple[str, ...]) -> Ite
     INSERT ... SELECT from the temporary table applies the policies and stays a bulk load)."""
     stage = sql.Identifier(f"stage_{table}_{hashlib.blake2b(','.join(columns).encode(), digest_size=4).hexdigest()}")
     cols = sql.SQL(", ").join(map(sql.Identifier, columns))
+    # Empty at every use: emptied after each load, on commit, and by the rollback of a failed file.
     cur.execute(sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ON COMMIT DELETE ROWS AS SELECT {} FROM {} WITH NO DATA")
                 .format(stage, cols, sql.Identifier(table)))
-    cur.execute(sql.SQL("TRUNCATE {}").format(stage))
     with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(stage, cols)) as copy:
         yield copy
     cur.execute(sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {}").format(sql.Identifier(table), cols, cols, stage))

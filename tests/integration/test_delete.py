@@ -29,6 +29,13 @@ def recomputed(db, room_id: int) -> tuple[dict[str, int], int]:  # noqa: ANN001
     return counts, n
 
 
+def member(workbench: Workbench, role: str) -> Workbench:
+    """A new account with `role` in room R, as a workbench acting for it."""
+    account = create_account(workbench.db, f"{role}@example.com", role.title(), "a long password")
+    set_member(workbench.db, workbench.room("R").id, account.id, role)  # type: ignore[arg-type]
+    return Workbench(workbench.settings, db=workbench.db.as_user(account.id))
+
+
 def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) -> None:  # noqa: ANN001
     memo = workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R", embed=False)
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
@@ -51,20 +58,15 @@ def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) ->
 def test_an_editor_cannot_delete_and_nothing_changes(workbench) -> None:  # noqa: ANN001
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
     room = workbench.room("R")
-    editor = create_account(workbench.db, "ed@example.com", "Ed", "a long password")
-    set_member(workbench.db, room.id, editor.id, "editor")
     before = stats(workbench.db, room.id)
     with pytest.raises(AccessDenied, match="Only an owner"):
-        Workbench(workbench.settings, db=workbench.db.as_user(editor.id)).delete_document("R", sheet.document_id)
+        member(workbench, "editor").delete_document("R", sheet.document_id)
     assert stats(workbench.db, room.id) == before and [d.id for d in workbench.documents("R")] == [sheet.document_id]
 
 
 def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench) -> None:  # noqa: ANN001
     workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
-    room = workbench.room("R")
-    editor = create_account(workbench.db, "ed@example.com", "Ed", "a long password")
-    set_member(workbench.db, room.id, editor.id, "editor")
-    ed = Workbench(workbench.settings, db=workbench.db.as_user(editor.id))
+    ed = member(workbench, "editor")
     broken = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog"  # truncated
     first = ed.ingest_upload(broken, "broken.pdf", "R", embed=False)
     second = ed.ingest_upload(broken, "broken.pdf", "R", embed=False)
@@ -76,10 +78,7 @@ def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench
 
 def test_a_viewer_is_told_they_cannot_edit_cells(workbench) -> None:  # noqa: ANN001
     workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
-    room = workbench.room("R")
-    viewer = create_account(workbench.db, "vi@example.com", "Vi", "a long password")
-    set_member(workbench.db, room.id, viewer.id, "viewer")
-    vi = Workbench(workbench.settings, db=workbench.db.as_user(viewer.id))
+    vi = member(workbench, "viewer")
     sheet = vi.sheets("R")[0]
     grid = vi.grid(sheet.sheet_id)
     with pytest.raises(AccessDenied, match="a viewer of data room 'R'"):
