@@ -8,8 +8,9 @@ from views.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
 
-navigation = st.navigation([st.Page(path, title=title, url_path=url, default=(url == DEFAULT_PAGE))
-                            for url, (path, title) in PAGES.items()])
+navigation = st.navigation(
+    [st.Page(path, title=title, url_path=url, default=(url == DEFAULT_PAGE)) for url, (path, title) in PAGES.items()]
+)
 # The session's user (sign-in form and stop when WORKBENCH_AUTH asks for one and nobody is signed in).
 wb = session_workbench(get_workbench())
 try:

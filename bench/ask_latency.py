@@ -7,7 +7,7 @@ passages to find among 50,000 other chunks. The room's vectors are re-labelled w
 model's name so each question is embedded by the real local model (that time is included).
 
 Each run asks (--passes times) every question of data/demo/questions.md plus follow-ups and off-topic questions
-through core.qa.ask (plan, name check, retrieval, table math, synthesis, logging) and records the
+through core.qa.service.ask (plan, name check, retrieval, table math, synthesis, logging) and records the
 wall time; the script prints p50/p95/max per run and the median over --runs runs.
 Target (issue 3): p95 <= 300 ms.
 """
@@ -28,11 +28,11 @@ from psycopg.conninfo import make_conninfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.search_latency import SCENARIOS, prepare_database, room_name, server_url  # noqa: E402
-from core.config import Settings  # noqa: E402
-from core.db import Database, migrate  # noqa: E402
-from core.qa import ask  # noqa: E402
-from core.workbench import DEMO_DIR, Workbench  # noqa: E402
+from bench.search_latency import SCENARIOS, prepare_database, room_name, server_url
+from core.config import Settings
+from core.db import Database, migrate
+from core.qa.service import ask
+from core.workbench import DEMO_DIR, Workbench
 
 CLONE = "bench_ask_50k"
 EXTRA = [
@@ -53,8 +53,11 @@ def clone(admin_url: str, source: str) -> str:
     """A fresh copy of the loaded 50k database (a file copy: seconds)."""
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(CLONE)))
-        admin.execute(sql.SQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = {}")
-                      .format(sql.Literal(source)))
+        admin.execute(
+            sql.SQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = {}").format(
+                sql.Literal(source)
+            )
+        )
         admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(CLONE), sql.Identifier(source)))
     return make_conninfo(admin_url, dbname=CLONE)
 
@@ -72,7 +75,7 @@ def main() -> None:
     args.build_workers = 0
 
     admin_url = server_url(args)
-    source, _ = prepare_database(admin_url, SCENARIOS["50k"], args)
+    _source, _ = prepare_database(admin_url, SCENARIOS["50k"], args)
     url = clone(admin_url, SCENARIOS["50k"].database)
     migrate(url)
     # No rate limit: a benchmark asks far more than a person's 60 questions an hour.
@@ -99,18 +102,22 @@ def main() -> None:
         conversation = None
         for index, question in enumerate(questions * args.passes):
             t0 = time.perf_counter()
-            done = [e for e in ask(wb, question, room, conversation_id=conversation) if e.type == "done"][0]
+            done = next(e for e in ask(wb, question, room, conversation_id=conversation) if e.type == "done")
             times.append((time.perf_counter() - t0) * 1000)
             conversation = done.result["conversation_id"] if question.startswith("How much was raised") else None
             abstained += run == 0 and index < len(questions) and done.result["abstained"]  # first pass only
         times.sort()
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
         runs.append({"p50": statistics.median(times), "p95": p95, "max": times[-1]})
-        print(f"run {run + 1}: {len(times)} questions  p50 {runs[-1]['p50']:.1f} ms  p95 {p95:.1f} ms  "
-              f"max {times[-1]:.1f} ms")
+        print(
+            f"run {run + 1}: {len(times)} questions  p50 {runs[-1]['p50']:.1f} ms  p95 {p95:.1f} ms  "
+            f"max {times[-1]:.1f} ms"
+        )
     summary = {k: statistics.median(r[k] for r in runs) for k in ("p50", "p95", "max")}
-    print(f"median of {args.runs} runs: p50 {summary['p50']:.1f} ms  p95 {summary['p95']:.1f} ms  "
-          f"max {summary['max']:.1f} ms  (abstained {abstained} of {len(questions)} in run 1)")
+    print(
+        f"median of {args.runs} runs: p50 {summary['p50']:.1f} ms  p95 {summary['p95']:.1f} ms  "
+        f"max {summary['max']:.1f} ms  (abstained {abstained} of {len(questions)} in run 1)"
+    )
     print(json.dumps({"chunks": n_chunks, "questions": len(questions), "runs": runs, "median": summary}))
 
 

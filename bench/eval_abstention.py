@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.eval_retrieval import evidence_pages, load_questions, open_database  # noqa: E402
-from core.config import Settings  # noqa: E402
-from core.db import Database  # noqa: E402
-from core.grounding import missing_names  # noqa: E402
-from core.qa import ask  # noqa: E402
-from core.synth import MIN_COVERAGE, coverage  # noqa: E402
-from core.workbench import Workbench  # noqa: E402
+from bench.eval_retrieval import evidence_pages, load_questions, open_database
+from core.config import Settings
+from core.db import Database
+from core.qa.grounding import missing_names
+from core.qa.service import ask
+from core.qa.synth import MIN_COVERAGE, coverage
+from core.workbench import Workbench
 
 THRESHOLDS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 
@@ -44,8 +44,9 @@ def resolves(wb: Workbench, result: dict) -> bool:
     """Every page citation's quote is found on that page of that document."""
     with wb.db.connection() as conn:
         for c in result["citations"]:
-            row = conn.execute("SELECT text FROM pages WHERE document_id = %s AND page_number = %s",
-                               (c["document_id"], c["page"])).fetchone()
+            row = conn.execute(
+                "SELECT text FROM pages WHERE document_id = %s AND page_number = %s", (c["document_id"], c["page"])
+            ).fetchone()
             if row is None or (c.get("quote") or "") not in row[0]:
                 return False
     return True
@@ -94,11 +95,21 @@ def main() -> None:
         print(f"  {t:.1f}               {rn:.3f}                {wn:.3f}")
     print(f"answers citing an evidence page (right room, shipped threshold): {cited_hits}/{n}")
     print(f"answers whose every citation resolves verbatim: {integrity}/{n}")
-    print(json.dumps({"questions": n, "min_coverage": MIN_COVERAGE,
-                      "shipped": {"abstain_right": shipped_right / n, "abstain_wrong": shipped_wrong / n},
-                      "sweep": {str(t): {"abstain_right": r, "abstain_wrong": w, "with_names_right": rn,
-                                         "with_names_wrong": wn} for t, (r, w, rn, wn) in sweep.items()},
-                      "cited_evidence_page": cited_hits, "citations_resolve": integrity}))
+    print(
+        json.dumps(
+            {
+                "questions": n,
+                "min_coverage": MIN_COVERAGE,
+                "shipped": {"abstain_right": shipped_right / n, "abstain_wrong": shipped_wrong / n},
+                "sweep": {
+                    str(t): {"abstain_right": r, "abstain_wrong": w, "with_names_right": rn, "with_names_wrong": wn}
+                    for t, (r, w, rn, wn) in sweep.items()
+                },
+                "cited_evidence_page": cited_hits,
+                "citations_resolve": integrity,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.config import Settings  # noqa: E402
-from core.db import Database, embedded_url  # noqa: E402
-from core.search import search  # noqa: E402
-from core.workbench import Workbench  # noqa: E402
+from core.config import Settings
+from core.db import Database, embedded_url
+from core.retrieval.search import search
+from core.workbench import Workbench
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -79,8 +79,9 @@ def bm25_baseline(wb: Workbench, company: str) -> tuple[bm25s.BM25, list[tuple[s
         ).fetchall()
     keys = [(title, page) for title, page, _ in rows]
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize([text for _, _, text in rows], stopwords="en", show_progress=False),
-                    show_progress=False)
+    retriever.index(
+        bm25s.tokenize([text for _, _, text in rows], stopwords="en", show_progress=False), show_progress=False
+    )
     return retriever, keys
 
 
@@ -99,8 +100,12 @@ def main() -> None:
     questions = load_questions(args.eval_dir)
     url = open_database(args.home, f"financebench_c{args.chunk_chars}_o{args.overlap}", args.database_url)
     settings = Settings.from_env(
-        {"DATABASE_URL": url, "WORKBENCH_CHUNK_CHARS": str(args.chunk_chars),
-         "WORKBENCH_CHUNK_OVERLAP": str(args.overlap), "WORKBENCH_HOME": str(args.home)}
+        {
+            "DATABASE_URL": url,
+            "WORKBENCH_CHUNK_CHARS": str(args.chunk_chars),
+            "WORKBENCH_CHUNK_OVERLAP": str(args.overlap),
+            "WORKBENCH_HOME": str(args.home),
+        }
     )
     wb = Workbench(settings, db=Database(url))
     ingest_s = ingest_rooms(wb, questions, args.eval_dir / "financebench-dev" / "pdfs")
@@ -118,23 +123,29 @@ def main() -> None:
         latency.append((time.perf_counter() - started) * 1000)
         found["hybrid+mmr"] = search(wb.db, room, question["question"], k=args.k, query_vector=vector, mmr=True)
         for weight in (1, 0.25):
-            found[f"hybrid vw={weight}"] = search(wb.db, room, question["question"], k=args.k, query_vector=vector,
-                                                  vector_weight=weight)
+            found[f"hybrid vw={weight}"] = search(
+                wb.db, room, question["question"], k=args.k, query_vector=vector, vector_weight=weight
+            )
         found["vector"] = search(wb.db, room, "", k=args.k, query_vector=vector)
         found["keyword"] = search(wb.db, room, question["question"], k=args.k)
         pages = {m: {(h.title, h.page) for h in hs} for m, hs in found.items()}
         if company not in baselines:
             baselines[company] = bm25_baseline(wb, company)
         retriever, keys = baselines[company]
-        docs, _ = retriever.retrieve(bm25s.tokenize([question["question"]], stopwords="en", show_progress=False),
-                                     k=min(args.k, len(keys)), show_progress=False)
+        docs, _ = retriever.retrieve(
+            bm25s.tokenize([question["question"]], stopwords="en", show_progress=False),
+            k=min(args.k, len(keys)),
+            show_progress=False,
+        )
         pages["bm25-pages"] = {keys[i] for i in docs[0]}
         for method in methods:
             hits[method].append(bool(pages[method] & gold))
         if args.verbose:
             mark = "HIT " if hits["hybrid"][-1] else "miss"
-            print(f"{mark} {question['doc_name']} {sorted(p for _, p in gold)} <- "
-                  f"{sorted(pages['hybrid'])} | {question['question'][:70]}")
+            print(
+                f"{mark} {question['doc_name']} {sorted(p for _, p in gold)} <- "
+                f"{sorted(pages['hybrid'])} | {question['question'][:70]}"
+            )
 
     n = len(questions)
     print(f"\nFinanceBench dev: {n} questions, chunk_chars={args.chunk_chars} overlap={args.overlap}, k={args.k}")
@@ -142,8 +153,17 @@ def main() -> None:
     for method in methods:
         print(f"  page-hit@{args.k} {method:<15} {sum(hits[method]) / n:.3f}  ({sum(hits[method])}/{n})")
     print(f"  hybrid search latency (query embedding excluded): median {statistics.median(latency):.1f} ms")
-    print(json.dumps({"questions": n, "chunk_chars": args.chunk_chars, "overlap": args.overlap, "k": args.k,
-                      **{f"page_hit@{args.k}:{m}": round(sum(hits[m]) / n, 3) for m in methods}}))
+    print(
+        json.dumps(
+            {
+                "questions": n,
+                "chunk_chars": args.chunk_chars,
+                "overlap": args.overlap,
+                "k": args.k,
+                **{f"page_hit@{args.k}:{m}": round(sum(hits[m]) / n, 3) for m in methods},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

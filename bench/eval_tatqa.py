@@ -5,7 +5,7 @@ Usage: python bench/eval_tatqa.py ../shared/eval [--limit N] [--verbose]
 Each context's table is written as a CSV (its rows as they are, header rows included) into a
 temporary folder outside the repository and ingested into a room of its own (keyword index only);
 each question whose answer comes from the table (`answer_from == "table"`) is asked through
-core.qa.ask, as `workbench ask --json` does, and its `values` are scored:
+core.qa.service.ask, as `workbench ask --json` does, and its `values` are scored:
 - numbers compare as numbers after removing $, commas, % and brackets-as-minus, rounded to 2 decimals
   (gold arithmetic answers are rounded to 2 decimals; the answer's scale (million, percent) is not
   part of the value);
@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.eval_retrieval import open_database  # noqa: E402
-from core.config import Settings  # noqa: E402
-from core.db import Database  # noqa: E402
-from core.qa import ask  # noqa: E402
-from core.workbench import Workbench  # noqa: E402
+from bench.eval_retrieval import open_database
+from core.config import Settings
+from core.db import Database
+from core.qa.service import ask
+from core.workbench import Workbench
 
 
 def load_contexts(eval_dir: Path) -> list[dict]:
@@ -122,7 +122,7 @@ def main() -> None:
                 if question["answer_from"] != "table":
                     continue
                 t0 = time.perf_counter()
-                done = [e for e in ask(wb, question["question"], room) if e.type == "done"][0].result
+                done = next(e for e in ask(wb, question["question"], room) if e.type == "done").result
                 timings.append(time.perf_counter() - t0)
                 ok = correct(question["answer"], done["values"])
                 kinds = ["all", question["answer_type"]] + (["numeric"] if numeric(question["answer"]) else [])
@@ -130,10 +130,14 @@ def main() -> None:
                     tally[kind]["n"] += 1
                     tally[kind]["ok"] += ok
                 if args.verbose and not ok:
-                    print(f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
-                          f"| got {done['values']} | {done['answer'][:120]}")
-    print(f"TAT-QA dev, table questions, offline: {len(contexts)} tables, {tally['all']['n']} questions, "
-          f"{time.perf_counter() - started:.0f} s (median ask {sorted(timings)[len(timings) // 2] * 1000:.0f} ms)")
+                    print(
+                        f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
+                        f"| got {done['values']} | {done['answer'][:120]}"
+                    )
+    print(
+        f"TAT-QA dev, table questions, offline: {len(contexts)} tables, {tally['all']['n']} questions, "
+        f"{time.perf_counter() - started:.0f} s (median ask {sorted(timings)[len(timings) // 2] * 1000:.0f} ms)"
+    )
     for kind in ["all", "numeric", "span", "multi-span", "arithmetic", "count"]:
         n, ok = tally[kind]["n"], tally[kind]["ok"]
         if n:

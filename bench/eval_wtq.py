@@ -4,7 +4,7 @@ Usage: python bench/eval_wtq.py ../shared/eval [--limit N] [--verbose]
 
 Each question's table (a CSV) is ingested once into a room named after its path (no vectors), the
 OfflinePlanner plans the question over the room's schema, and the plan's table step is run by
-core.tables; its ``TableResult.values`` are the prediction (no table step: an empty prediction).
+core.retrieval.tables; its ``TableResult.values`` are the prediction (no table step: an empty prediction).
 Scoring follows the official evaluator's idea: answers are sets of normalised values — numbers
 compared as numbers, strings lower-cased with accents, punctuation, articles, bracketed details and
 footnote marks removed.  The eval data is read from the given folder and never copied into the
@@ -22,18 +22,17 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.eval_retrieval import open_database  # noqa: E402
-from core.cellmath import CellsStep, run_cells  # noqa: E402
-from core.config import Settings  # noqa: E402
-from core.db import Database  # noqa: E402
-from core.errors import WorkbenchError  # noqa: E402
-from core.plan import TableStep  # noqa: E402
-from core.planner import OfflinePlanner, load_schema  # noqa: E402
-from core.tables import TableOp, load_sheet, run_table_op  # noqa: E402
-from core.workbench import Workbench  # noqa: E402
+from bench.eval_retrieval import open_database
+from core.config import Settings
+from core.db import Database
+from core.errors import WorkbenchError
+from core.qa.planner import OfflinePlanner, load_schema
+from core.retrieval.cellmath import CellsStep, run_cells
+from core.retrieval.plan import TableStep
+from core.retrieval.tables import TableOp, load_sheet, run_table_op
+from core.workbench import Workbench
 
 # ---------------------------------------------------------------------------------------------
 # Data

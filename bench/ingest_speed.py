@@ -30,7 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 def make_csv(path: Path, rows: int, cols: int = 20, seed: int = 7) -> None:
     """A CSV of mixed text, number, currency, percent and date columns."""
     rng = random.Random(seed)
-    words = [f"{a}{b}" for a in ("Acme", "Bolt", "Cedar", "Delta", "Ember", "Fjord") for b in ("Labs", "Pay", "Bio", "AI")]
+    words = [
+        f"{a}{b}" for a in ("Acme", "Bolt", "Cedar", "Delta", "Ember", "Fjord") for b in ("Labs", "Pay", "Bio", "AI")
+    ]
     header = [f"Column {i}" for i in range(cols)]
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
@@ -65,9 +67,18 @@ def _one_run(path: str, url: str, embed: bool, out: mp.Queue) -> None:
     result = next(iter(wb.ingest([Path(path)], "bench", embed=embed)))
     total = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    out.put({"status": result.status, "error": result.error, "pages": result.pages, "rows": result.rows,
-             "chunks": result.chunks, "searchable_s": result.searchable_seconds,
-             "embedded_s": total if embed else None, "peak_rss_mb": peak_mb})
+    out.put(
+        {
+            "status": result.status,
+            "error": result.error,
+            "pages": result.pages,
+            "rows": result.rows,
+            "chunks": result.chunks,
+            "searchable_s": result.searchable_seconds,
+            "embedded_s": total if embed else None,
+            "peak_rss_mb": peak_mb,
+        }
+    )
 
 
 def measure(path: Path, server_url: str, runs: int, embed: bool) -> dict:
@@ -115,8 +126,10 @@ def main() -> None:
         path = Path(tmp) / f"rows_{args.rows}.csv"
         make_csv(path, args.rows)
         size_mb = path.stat().st_size / 1e6
-        results["csv"] = {"file": f"{args.rows} x 20 CSV ({size_mb:.1f} MB)",
-                          **measure(path, server_url, args.runs, embed=args.embed_rows)}
+        results["csv"] = {
+            "file": f"{args.rows} x 20 CSV ({size_mb:.1f} MB)",
+            **measure(path, server_url, args.runs, embed=args.embed_rows),
+        }
         print(f"CSV {results['csv']['file']}: {results['csv']}")
     print(json.dumps(results))
 

@@ -6,7 +6,7 @@ One process, as the app is one process: a Workbench (one connection pool, WORKBE
 connections, default 10) on a fresh database of the embedded server (or --database-url). The demo
 room is loaded (with embeddings, so every question is embedded by the local model), then for
 --seconds: --streams threads each keep one conversation and ask the demo questions
-(data/demo/questions.md, follow-ups and off-topic ones) one after another through core.qa.ask in
+(data/demo/questions.md, follow-ups and off-topic ones) one after another through core.qa.service.ask in
 offline mode, while another thread ingests generated CSVs and PDFs into the same room (text only,
 keyword-searchable at once; --embed-uploads to embed them too). Only local traffic.
 
@@ -39,13 +39,17 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from bench.search_latency import server_url
 from core.config import Settings
 from core.db import Database, migrate
-from core.qa import ask
+from core.qa.service import ask
 from core.workbench import DEMO_DIR, Workbench
 from tests.factories import make_pdf
 
 DATABASE = "bench_load"
-EXTRA = ["What about in France?", "How many Series A rounds were there in 2022?",
-         "What is the boiling point of mercury at sea level?", "How much did Initech raise in its Series B?"]
+EXTRA = [
+    "What about in France?",
+    "How many Series A rounds were there in 2022?",
+    "What is the boiling point of mercury at sea level?",
+    "How much did Initech raise in its Series B?",
+]
 
 
 def questions() -> list[str]:
@@ -72,12 +76,20 @@ def upload(i: int) -> tuple[bytes, str]:
     """The i-th generated file: a 2,000-row CSV, or every third one a 20-page PDF."""
     rng = random.Random(i)
     if i % 3 == 2:
-        pages = [f"Board pack {i}, page {p}. " + " ".join(rng.choice(["revenue", "churn", "pipeline", "hiring",
-                                                                          "margin", "Canada", "France", "runway"])
-                                                              for _ in range(180)) for p in range(20)]
+        pages = [
+            f"Board pack {i}, page {p}. "
+            + " ".join(
+                rng.choice(["revenue", "churn", "pipeline", "hiring", "margin", "Canada", "France", "runway"])
+                for _ in range(180)
+            )
+            for p in range(20)
+        ]
         return make_pdf(pages), f"board_pack_{i}.pdf"
-    rows = "".join(f"Load Co {i}-{j},{rng.choice(['Canada', 'France', 'Japan'])},Seed,2023-0{1 + j % 9}-1{j % 10},"
-                   f"{rng.randint(100_000, 9_000_000)}\n" for j in range(2000))
+    rows = "".join(
+        f"Load Co {i}-{j},{rng.choice(['Canada', 'France', 'Japan'])},Seed,2023-0{1 + j % 9}-1{j % 10},"
+        f"{rng.randint(100_000, 9_000_000)}\n"
+        for j in range(2000)
+    )
     return f"Company,Country,Round,Date,Amount Raised (USD)\n{rows}".encode(), f"load_{i}.csv"
 
 
@@ -94,8 +106,14 @@ def main() -> None:
 
     admin_url = server_url(args)
     url = fresh_database(admin_url)
-    settings = Settings.from_env({"DATABASE_URL": url, "WORKBENCH_RATE_LIMIT": str(args.rate_limit),
-                                  "WORKBENCH_POOL_MAX": str(args.pool_max), "WORKBENCH_LLM": "offline"})
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": url,
+            "WORKBENCH_RATE_LIMIT": str(args.rate_limit),
+            "WORKBENCH_POOL_MAX": str(args.pool_max),
+            "WORKBENCH_LLM": "offline",
+        }
+    )
     wb = Workbench(settings, db=Database(url, max_size=args.pool_max))
     room = settings.demo_room
     loaded = wb.ensure_demo(embed=True)
@@ -123,7 +141,7 @@ def main() -> None:
                 done = list(ask(wb, question, room, conversation_id=conversation))[-1]
                 conversation = done.result["conversation_id"]
                 latencies[n].append((time.perf_counter() - started) * 1000)
-            except Exception as exc:  # noqa: BLE001 - every error is counted and printed
+            except Exception as exc:
                 errors.append(f"stream {n}: {type(exc).__name__}: {exc}")
 
     def feeder() -> None:
@@ -159,23 +177,41 @@ def main() -> None:
     every = [ms for x in latencies for ms in x]
     per_stream = [x for x in latencies if x]
     figures = {
-        "streams": args.streams, "seconds": round(elapsed, 1), "questions_answered": answered,
-        "errors": len(errors), "qa_queries_logged": logged, "logged_matches": logged == answered,
-        "files_ingested": len(ingested), "questions_per_second": round(answered / elapsed, 2),
+        "streams": args.streams,
+        "seconds": round(elapsed, 1),
+        "questions_answered": answered,
+        "errors": len(errors),
+        "qa_queries_logged": logged,
+        "logged_matches": logged == answered,
+        "files_ingested": len(ingested),
+        "questions_per_second": round(answered / elapsed, 2),
         "p50_ms": round(percentile(every, 50), 1) if every else None,
         "p95_ms": round(percentile(every, 95), 1) if every else None,
-        "median_stream_p50_ms": round(statistics.median(percentile(x, 50) for x in per_stream), 1) if per_stream else None,
-        "median_stream_p95_ms": round(statistics.median(percentile(x, 95) for x in per_stream), 1) if per_stream else None,
-        "pool_max": args.pool_max, "rate_limit": args.rate_limit, "cpus": os.cpu_count(),
-        "loadavg_1m_before": round(load_before[0], 2), "loadavg_1m_after": round(load_after[0], 2),
+        "median_stream_p50_ms": round(statistics.median(percentile(x, 50) for x in per_stream), 1)
+        if per_stream
+        else None,
+        "median_stream_p95_ms": round(statistics.median(percentile(x, 95) for x in per_stream), 1)
+        if per_stream
+        else None,
+        "pool_max": args.pool_max,
+        "rate_limit": args.rate_limit,
+        "cpus": os.cpu_count(),
+        "loadavg_1m_before": round(load_before[0], 2),
+        "loadavg_1m_after": round(load_after[0], 2),
     }
     print(f"{args.streams} streams for {elapsed:.1f} s while {len(ingested)} files were ingested into {room!r}")
     print(f"questions answered: {answered} ({figures['questions_per_second']}/s); errors: {len(errors)}")
-    print(f"qa_queries rows logged: {logged} (questions answered: {answered}) -> "
-          f"{'match' if logged == answered else 'MISMATCH'}")
-    print(f"latency over all questions: p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms; "
-          f"median of per-stream p50 {figures['median_stream_p50_ms']} ms, p95 {figures['median_stream_p95_ms']} ms")
-    print(f"machine: {os.cpu_count()} CPUs, 1-minute load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    print(
+        f"qa_queries rows logged: {logged} (questions answered: {answered}) -> "
+        f"{'match' if logged == answered else 'MISMATCH'}"
+    )
+    print(
+        f"latency over all questions: p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms; "
+        f"median of per-stream p50 {figures['median_stream_p50_ms']} ms, p95 {figures['median_stream_p95_ms']} ms"
+    )
+    print(
+        f"machine: {os.cpu_count()} CPUs, 1-minute load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
+    )
     for error in errors[:10]:
         print("  error:", error)
     print(json.dumps(figures))

@@ -1,4 +1,4 @@
-"""Time core.pdf.parse_pdf on real PDFs and check its invariants: `python bench/pdf_parse.py PATH...`.
+"""Time core.ingest.pdf.parse_pdf on real PDFs and check its invariants: `python bench/pdf_parse.py PATH...`.
 
 Each file runs in a fresh child process so that its peak RSS is its own. Per file it prints pages, chunks,
 their mean length, the median wall and CPU time of 3 parses, the child's peak RSS (and, in brackets, the RSS after
@@ -26,7 +26,7 @@ RUNS = 3
 
 def measure(path: str, chunk_chars: int, overlap_chars: int) -> dict[str, object]:
     """Parse one file RUNS times in this process; return its figures and invariant violations."""
-    from core.pdf import parse_pdf
+    from core.ingest.pdf import parse_pdf
 
     data = Path(path).read_bytes()
     # Peak RSS so far: the interpreter plus PyMuPDF's import, the floor under every file's figure.

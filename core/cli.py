@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from core.errors import WorkbenchError
 
 
-def _workbench():  # noqa: ANN202 - imported late so `--help` does not start a database
+def _workbench():
     from core.workbench import Workbench
 
     return Workbench()
@@ -79,7 +79,9 @@ def _run(fn: Callable[[], int | None]) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Log what the workbench does to stderr.")
 def cli(verbose: bool) -> None:
     """Analyst Workbench: ingest spreadsheets and PDFs into data rooms and search them with citations."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
 
 
 @cli.command()
@@ -87,8 +89,11 @@ def cli(verbose: bool) -> None:
 @click.option("--room", help="Data room to ingest into (created if needed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
 @click.option("--no-embed", is_flag=True, help="Store text only (keyword-searchable); embed later.")
-@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.')
+@click.option(
+    "--batch",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.',
+)
 def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> None:
     """Ingest PDF, CSV and XLSX files (or folders of them) into a room. Exits 1 if any file failed."""
 
@@ -129,8 +134,11 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
 @click.option("--k", default=10, show_default=True, help="Number of hits.")
 @click.option("--mmr", is_flag=True, help="Diversify hits with maximal marginal relevance.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of hits.")
-@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.')
+@click.option(
+    "--batch",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.',
+)
 def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> None:
     """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
 
@@ -165,14 +173,18 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
 @click.option("--room", help="Data room to ask.")
 @click.option("--conversation", type=int, help="Continue this conversation (its id is in the --json output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, values, citations, steps, timings.")
-@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.')
-def ask_command(question: str | None, room: str | None, conversation: int | None, as_json: bool,
-                batch: Path | None) -> None:
+@click.option(
+    "--batch",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.',
+)
+def ask_command(
+    question: str | None, room: str | None, conversation: int | None, as_json: bool, batch: Path | None
+) -> None:
     """Answer a question from the room's documents, citing cells and pages (or say it cannot)."""
-    from core.qa import ask
+    from core.qa.service import ask
 
-    def answer(wb, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:  # noqa: ANN001
+    def answer(wb, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:
         done = None
         for event in ask(wb, text, room_name, conversation_id=conversation_id):
             if event.type == "done":
@@ -185,8 +197,12 @@ def ask_command(question: str | None, room: str | None, conversation: int | None
         if batch:
             for _, item in _read_batch(batch):
                 try:
-                    click.echo(json.dumps(answer(wb, str(item["question"]), str(item["room"]),
-                                                 item.get("conversation")), ensure_ascii=False))
+                    click.echo(
+                        json.dumps(
+                            answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")),
+                            ensure_ascii=False,
+                        )
+                    )
                 except WorkbenchError as exc:
                     click.echo(json.dumps({"error": str(exc)}))
             return 0
@@ -286,7 +302,7 @@ def user_add(email: str, name: str, password: str) -> None:
     """Create an account (password hashed with argon2id)."""
 
     def work() -> int:
-        from core.auth import create_account
+        from core.rooms.auth import create_account
 
         account = create_account(_workbench().db, email, name, password)
         click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
@@ -308,8 +324,8 @@ def member_add(room: str, email: str, role: str) -> None:
     """Give the account EMAIL a role in ROOM."""
 
     def work() -> int:
-        from core.access import set_member
-        from core.auth import find_user
+        from core.rooms.access import set_member
+        from core.rooms.auth import find_user
 
         wb = _workbench()
         account = find_user(wb.db, email)
@@ -328,7 +344,7 @@ def member_list(room: str) -> None:
     """The members of ROOM and their roles."""
 
     def work() -> int:
-        from core.access import members
+        from core.rooms.access import members
 
         wb = _workbench()
         for m in members(wb.db, wb.room(room).id):

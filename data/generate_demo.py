@@ -25,9 +25,10 @@ import re
 import statistics
 import zipfile
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, TypeVar
+from typing import TypeVar
 
 import pymupdf
 from openpyxl import Workbook
@@ -79,8 +80,18 @@ LAST_DATE = dt.date(2024, 12, 31)
 FOLLOW_ON_RESERVE = 120_000_000  # memo-only fund facts
 NEW_INVESTMENTS_2025 = 6
 MONTHS = [
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ]
 
 ROUNDS = ["Pre-seed", "Seed", "Series A", "Series B", "Series C", "Growth"]
@@ -267,20 +278,98 @@ INVESTORS: list[tuple[str, str, str, int]] = [
 ]
 
 FIRST_NAMES = [
-    "Amara", "Bastien", "Chiara", "Dev", "Elodie", "Farid", "Greta", "Hiro", "Ines", "Jonah",
-    "Kavya", "Lucas", "Maren", "Nikhil", "Odette", "Priya", "Quentin", "Rosa", "Soren", "Tamsin",
-    "Umar", "Valeria", "Wen", "Ximena", "Yusuf", "Zara", "Anneliese", "Rafael", "Mei", "Callum",
+    "Amara",
+    "Bastien",
+    "Chiara",
+    "Dev",
+    "Elodie",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonah",
+    "Kavya",
+    "Lucas",
+    "Maren",
+    "Nikhil",
+    "Odette",
+    "Priya",
+    "Quentin",
+    "Rosa",
+    "Soren",
+    "Tamsin",
+    "Umar",
+    "Valeria",
+    "Wen",
+    "Ximena",
+    "Yusuf",
+    "Zara",
+    "Anneliese",
+    "Rafael",
+    "Mei",
+    "Callum",
 ]
 LAST_NAMES = [
-    "Okonkwo-Hale", "Villeneuve", "Brandtner", "Achterberg", "Ravindran", "Moreau-Lind", "Castellan",
-    "Whitcombe", "Nakashima", "Delacroix-Ware", "Fenwright", "Oyelaran", "Marchetti", "Svedberg",
-    "Quintero", "Halvorsen", "Iyengar", "Lachapelle", "Tavernier", "Koenigsmark", "Pemberton-Rao",
-    "Ardelean", "Solberg", "Maranhao", "Thistlewood", "Abernethy-Cole", "Bellweather", "Cavendale",
-    "Dunmore-Sato", "Eskildsen", "Farrowby", "Gallardo-Voss", "Hawthorne-Iqbal", "Ilves", "Jarnstrom",
-    "Kavanagh-Mbeki", "Lindqvist", "Montferrand", "Nwachukwu-Bell", "Oyarzun", "Pellegrino-Shaw",
-    "Quarrington", "Rosenthorpe", "Sandoval-Kerr", "Trevanion", "Ulbrecht", "Vasquez-Holm", "Wetherell",
-    "Yarborough", "Zielinski-Park", "Ashdown", "Brennecke", "Corvino", "Desrosiers", "Ekwueme",
-    "Fairbairn", "Gorecki-Lane", "Holloway-Tan", "Ingersoll-Ode", "Jovanovski",
+    "Okonkwo-Hale",
+    "Villeneuve",
+    "Brandtner",
+    "Achterberg",
+    "Ravindran",
+    "Moreau-Lind",
+    "Castellan",
+    "Whitcombe",
+    "Nakashima",
+    "Delacroix-Ware",
+    "Fenwright",
+    "Oyelaran",
+    "Marchetti",
+    "Svedberg",
+    "Quintero",
+    "Halvorsen",
+    "Iyengar",
+    "Lachapelle",
+    "Tavernier",
+    "Koenigsmark",
+    "Pemberton-Rao",
+    "Ardelean",
+    "Solberg",
+    "Maranhao",
+    "Thistlewood",
+    "Abernethy-Cole",
+    "Bellweather",
+    "Cavendale",
+    "Dunmore-Sato",
+    "Eskildsen",
+    "Farrowby",
+    "Gallardo-Voss",
+    "Hawthorne-Iqbal",
+    "Ilves",
+    "Jarnstrom",
+    "Kavanagh-Mbeki",
+    "Lindqvist",
+    "Montferrand",
+    "Nwachukwu-Bell",
+    "Oyarzun",
+    "Pellegrino-Shaw",
+    "Quarrington",
+    "Rosenthorpe",
+    "Sandoval-Kerr",
+    "Trevanion",
+    "Ulbrecht",
+    "Vasquez-Holm",
+    "Wetherell",
+    "Yarborough",
+    "Zielinski-Park",
+    "Ashdown",
+    "Brennecke",
+    "Corvino",
+    "Desrosiers",
+    "Ekwueme",
+    "Fairbairn",
+    "Gorecki-Lane",
+    "Holloway-Tan",
+    "Ingersoll-Ode",
+    "Jovanovski",
 ]
 
 COMPANY_THESES = [
@@ -376,18 +465,14 @@ class DataRoom:
 
 def round_to(value: float, step: int) -> int:
     """Round a value to the nearest multiple of step."""
-    return int(round(value / step)) * step
+    return round(value / step) * step
 
 
 def pick_lead(rng: random.Random, stage: str) -> str:
     """Pick a lead investor whose stage focus covers the round."""
     idx = ROUNDS.index(stage)
-    eligible = [
-        (name, weight)
-        for name, lo, hi, weight in INVESTORS
-        if ROUNDS.index(lo) <= idx <= ROUNDS.index(hi)
-    ]
-    names, weights = zip(*eligible)
+    eligible = [(name, weight) for name, lo, hi, weight in INVESTORS if ROUNDS.index(lo) <= idx <= ROUNDS.index(hi)]
+    names, weights = zip(*eligible, strict=False)
     return rng.choices(names, weights=weights)[0]
 
 
@@ -460,10 +545,10 @@ def build_data_room(seed: int = SEED) -> DataRoom:
     entries = [(name, sector, desc) for sector, items in SECTOR_COMPANIES.items() for name, desc in items]
     countries = (list(COUNTRIES) * 8)[: len(entries)]
     rng.shuffle(countries)
-    ceo_pairs = zip(rng.sample(FIRST_NAMES * 2, len(entries)), rng.sample(LAST_NAMES, len(entries)))
+    ceo_pairs = zip(rng.sample(FIRST_NAMES * 2, len(entries)), rng.sample(LAST_NAMES, len(entries)), strict=False)
 
     companies: list[Company] = []
-    for (name, sector, desc), country, (first, last) in zip(entries, countries, ceo_pairs):
+    for (name, sector, desc), country, (first, last) in zip(entries, countries, ceo_pairs, strict=False):
         rounds = build_rounds(rng, name, sector, country)
         total = sum(r.amount for r in rounds)
         founded = rounds[0].date.year - rng.randint(0, 3)
@@ -586,7 +671,7 @@ def write_xlsx(room: DataRoom, path: Path) -> None:
 
     def add_header(ws: Worksheet, columns: list[str], widths: list[int]) -> None:
         ws.append(columns)
-        for cell, width in zip(ws[1], widths):
+        for cell, width in zip(ws[1], widths, strict=False):
             cell.font, cell.fill = header_font, header_fill
             ws.column_dimensions[cell.column_letter].width = width
         ws.freeze_panes = "A2"
@@ -888,7 +973,7 @@ def layout_memo(doc: pymupdf.Document, blocks: list[Block]) -> dict[str, int]:
 
     pages: dict[str, int] = {}
     page, y = None, BODY_BOTTOM
-    for i, (block, height) in enumerate(zip(blocks, heights)):
+    for i, (block, height) in enumerate(zip(blocks, heights, strict=False)):
         needed = height
         if block.keep_with_next and i + 1 < len(blocks):
             needed += BLOCK_GAP + heights[i + 1]
@@ -1031,78 +1116,98 @@ def build_questions(room: DataRoom, pages: dict[str, int]) -> list[tuple[str, st
     qs: list[tuple[str, str, str]] = []
 
     biggest = max(rounds, key=lambda r: r.amount)
-    qs.append((
-        "Which company raised the largest single round?",
-        f"{biggest.company} \u2014 {usd(biggest.amount)} ({biggest.stage}, {biggest.date.isoformat()}, "
-        f"led by {biggest.lead}).",
-        f"Sheet: `{CSV_NAME}`, row {csv_line(room, biggest)}",
-    ))
+    qs.append(
+        (
+            "Which company raised the largest single round?",
+            f"{biggest.company} \u2014 {usd(biggest.amount)} ({biggest.stage}, {biggest.date.isoformat()}, "
+            f"led by {biggest.lead}).",
+            f"Sheet: `{CSV_NAME}`, row {csv_line(room, biggest)}",
+        )
+    )
 
     top_name, top_total = unique_max({c.name: c.total_raised for c in room.companies})
     top = room.company(top_name)
-    qs.append((
-        "Which company has raised the most money in total?",
-        f"{top_name} \u2014 {usd(top_total)} across {len(top.rounds)} rounds.",
-        f"Sheet: `{CSV_NAME}` (sum of its rounds) or `{XLSX_NAME}` \u203a Portfolio, Total Raised (USD)",
-    ))
+    qs.append(
+        (
+            "Which company has raised the most money in total?",
+            f"{top_name} \u2014 {usd(top_total)} across {len(top.rounds)} rounds.",
+            f"Sheet: `{CSV_NAME}` (sum of its rounds) or `{XLSX_NAME}` \u203a Portfolio, Total Raised (USD)",
+        )
+    )
 
     canada = [r for r in rounds if r.country == "Canada" and r.date.year == 2021]
-    qs.append((
-        "How much was raised in Canada in 2021?",
-        f"{usd(sum(r.amount for r in canada))} across {len(canada)} rounds "
-        f"({join_names(sorted({r.company for r in canada}))}).",
-        f"Sheet: `{CSV_NAME}`, rows {', '.join(str(csv_line(room, r)) for r in canada)}",
-    ))
+    qs.append(
+        (
+            "How much was raised in Canada in 2021?",
+            f"{usd(sum(r.amount for r in canada))} across {len(canada)} rounds "
+            f"({join_names(sorted({r.company for r in canada}))}).",
+            f"Sheet: `{CSV_NAME}`, rows {', '.join(str(csv_line(room, r)) for r in canada)}",
+        )
+    )
 
     seeds = [r for r in rounds if r.stage == "Seed"]
-    qs.append((
-        "How many seed rounds were there?",
-        f"{len(seeds)} Seed rounds (plus {sum(r.stage == 'Pre-seed' for r in rounds)} Pre-seed rounds), "
-        f"raising {usd(sum(r.amount for r in seeds))} in total.",
-        f"Sheet: `{CSV_NAME}`, Round = Seed",
-    ))
+    qs.append(
+        (
+            "How many seed rounds were there?",
+            f"{len(seeds)} Seed rounds (plus {sum(r.stage == 'Pre-seed' for r in rounds)} Pre-seed rounds), "
+            f"raising {usd(sum(r.amount for r in seeds))} in total.",
+            f"Sheet: `{CSV_NAME}`, Round = Seed",
+        )
+    )
 
     lead, count = unique_max(Counter(r.lead for r in rounds))
-    qs.append((
-        "Which investor led the most rounds?",
-        f"{lead} \u2014 {count} rounds, {usd(sum(r.amount for r in rounds if r.lead == lead))} in total.",
-        f"Sheet: `{CSV_NAME}`, Lead Investor",
-    ))
+    qs.append(
+        (
+            "Which investor led the most rounds?",
+            f"{lead} \u2014 {count} rounds, {usd(sum(r.amount for r in rounds if r.lead == lead))} in total.",
+            f"Sheet: `{CSV_NAME}`, Lead Investor",
+        )
+    )
 
     priced = sorted({v.company for v in room.valuations})
     val_company = rng.choice(priced)
     latest = max((v for v in room.valuations if v.company == val_company), key=lambda v: v.date)
-    qs.append((
-        f"What was {val_company}'s post-money valuation at its most recent priced round?",
-        f"{usd(latest.post_money)} at its {latest.stage} round on {latest.date.isoformat()}, "
-        f"with {latest.ownership_sold:.1%} of the company sold.",
-        f"Workbook: `{XLSX_NAME}` \u203a Valuations",
-    ))
+    qs.append(
+        (
+            f"What was {val_company}'s post-money valuation at its most recent priced round?",
+            f"{usd(latest.post_money)} at its {latest.stage} round on {latest.date.isoformat()}, "
+            f"with {latest.ownership_sold:.1%} of the company sold.",
+            f"Workbook: `{XLSX_NAME}` \u203a Valuations",
+        )
+    )
 
     ceo_p, churn_p, plan_p = rng.sample(room.profiles, 3)
-    qs.append((
-        f"Who is the CEO of {ceo_p.company}?",
-        f"{room.company(ceo_p.company).ceo}.",
-        f"Memo: `{PDF_NAME}`, p. {pages['profile:' + ceo_p.company]} (company profile)",
-    ))
-    qs.append((
-        f"What annual logo churn did {churn_p.company} report?",
-        f"{churn_p.logo_churn:.1f}% (net revenue retention {churn_p.net_retention}%).",
-        f"Memo: `{PDF_NAME}`, p. {pages['profile:' + churn_p.company]} (key metrics)",
-    ))
+    qs.append(
+        (
+            f"Who is the CEO of {ceo_p.company}?",
+            f"{room.company(ceo_p.company).ceo}.",
+            f"Memo: `{PDF_NAME}`, p. {pages['profile:' + ceo_p.company]} (company profile)",
+        )
+    )
+    qs.append(
+        (
+            f"What annual logo churn did {churn_p.company} report?",
+            f"{churn_p.logo_churn:.1f}% (net revenue retention {churn_p.net_retention}%).",
+            f"Memo: `{PDF_NAME}`, p. {pages['profile:' + churn_p.company]} (key metrics)",
+        )
+    )
     plan_c = room.company(plan_p.company)
-    qs.append((
-        f"How many employees does {plan_p.company} plan to have by the end of 2025?",
-        f"{plan_p.headcount_plan:,}, up from {plan_c.employees:,} today "
-        f"(today's headcount is also in `{XLSX_NAME}` \u203a Portfolio).",
-        f"Memo: `{PDF_NAME}`, p. {pages['profile:' + plan_p.company]} (key metrics)",
-    ))
+    qs.append(
+        (
+            f"How many employees does {plan_p.company} plan to have by the end of 2025?",
+            f"{plan_p.headcount_plan:,}, up from {plan_c.employees:,} today "
+            f"(today's headcount is also in `{XLSX_NAME}` \u203a Portfolio).",
+            f"Memo: `{PDF_NAME}`, p. {pages['profile:' + plan_p.company]} (key metrics)",
+        )
+    )
     short = sorted((p for p in room.profiles if p.runway_months < 12), key=lambda p: p.runway_months)
-    qs.append((
-        "Which companies does the memo flag as having less than 12 months of runway?",
-        join_names([f"{p.company} ({p.runway_months} months)" for p in short]) + ".",
-        f"Memo: `{PDF_NAME}`, p. {pages['risks']} (Risks \u2014 Runway)",
-    ))
+    qs.append(
+        (
+            "Which companies does the memo flag as having less than 12 months of runway?",
+            join_names([f"{p.company} ({p.runway_months} months)" for p in short]) + ".",
+            f"Memo: `{PDF_NAME}`, p. {pages['risks']} (Risks \u2014 Runway)",
+        )
+    )
     return qs
 
 

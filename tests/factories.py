@@ -16,9 +16,7 @@ def make_pdf(pages: list[str], *, user_pw: str | None = None, owner_pw: str | No
         if text:
             page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=11, fontname="helv")
     if user_pw is not None or owner_pw is not None:
-        data = doc.tobytes(
-            encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_pw or "", owner_pw=owner_pw or "owner"
-        )
+        data = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_pw or "", owner_pw=owner_pw or "owner")
     else:
         data = doc.tobytes()
     doc.close()
@@ -49,12 +47,12 @@ def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
 
 
 FUNDING_CSV = (
-    "Company,Country,Round,Amount Raised (USD)\n"
-    "Acme Robotics,Canada,Seed,2000000\n"
-    "Borealis Bio,Canada,Series A,15000000\n"
-    "Cobalt Pay,Germany,Series B,42000000\n"
-    "Dune Analytics,France,Seed,1500000\n"
-).encode()
+    b"Company,Country,Round,Amount Raised (USD)\n"
+    b"Acme Robotics,Canada,Seed,2000000\n"
+    b"Borealis Bio,Canada,Series A,15000000\n"
+    b"Cobalt Pay,Germany,Series B,42000000\n"
+    b"Dune Analytics,France,Seed,1500000\n"
+)
 
 MEMO_PAGES = [
     "Portfolio memo. Acme Robotics builds warehouse picking arms. Its chief executive is Mara Quill.\n"

@@ -95,9 +95,13 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
 
 
 def _chunk(body: dict[str, Any], delta: dict[str, Any], finish_reason: str | None) -> bytes:
-    data = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": int(time.time()),
-            "model": body.get("model"),
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}]}
+    data = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": body.get("model"),
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}],
+    }
     return f"data: {json.dumps(data)}\n\n".encode()
 
 
@@ -150,7 +154,7 @@ class OpenAIServer:
                 for i, piece in enumerate(pieces(text)):
                     if break_after is not None and i == break_after:
                         # Half a chunk, then the socket goes: the client sees an incomplete chunked body.
-                        self.wfile.write(b"40\r\ndata: {\"trunc")
+                        self.wfile.write(b'40\r\ndata: {"trunc')
                         self.wfile.flush()
                         self.close_connection = True
                         self.connection.shutdown(socket.SHUT_RDWR)
@@ -180,11 +184,12 @@ class OpenAIServer:
                 else:
                     self._send(200, _completion(body, reply))
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                outer.requests.append({"path": self.path, "body": body,
-                                       "authorization": self.headers.get("Authorization")})
+                outer.requests.append(
+                    {"path": self.path, "body": body, "authorization": self.headers.get("Authorization")}
+                )
                 try:
                     if outer.fail_next > 0:
                         outer.fail_next -= 1
@@ -192,17 +197,24 @@ class OpenAIServer:
                     elif self.path.rstrip("/").endswith("/embeddings"):
                         inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
                         dims = int(body.get("dimensions") or 1536)
-                        self._send(200, {
-                            "object": "list",
-                            "model": body.get("model"),
-                            "data": [{"object": "embedding", "index": i, "embedding": hashed_embedding(t, dims)}
-                                     for i, t in enumerate(inputs)],
-                            "usage": {"prompt_tokens": 0, "total_tokens": 0},
-                        })
+                        self._send(
+                            200,
+                            {
+                                "object": "list",
+                                "model": body.get("model"),
+                                "data": [
+                                    {"object": "embedding", "index": i, "embedding": hashed_embedding(t, dims)}
+                                    for i, t in enumerate(inputs)
+                                ],
+                                "usage": {"prompt_tokens": 0, "total_tokens": 0},
+                            },
+                        )
                     elif self.path.rstrip("/").endswith("/chat/completions"):
                         self._chat(body)
                     else:
-                        self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+                        self._send(
+                            404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}}
+                        )
                 except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True  # the client gave up (its timeout): nothing to answer
 

@@ -35,20 +35,37 @@ class SupabaseAuthServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 outer.requests.append({"path": self.path, "body": body, "apikey": self.headers.get("apikey")})
                 email, password = body.get("email", ""), body.get("password", "")
                 if not self.path.startswith("/auth/v1/token") or outer.accounts.get(email) != password:
-                    self._send(400, {"code": 400, "error_code": "invalid_credentials",
-                                     "msg": "Invalid login credentials"})
+                    self._send(
+                        400, {"code": 400, "error_code": "invalid_credentials", "msg": "Invalid login credentials"}
+                    )
                     return
                 now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-                user = {"id": outer.ids[email], "aud": "authenticated", "role": "authenticated", "email": email,
-                        "app_metadata": {"provider": "email"}, "user_metadata": {"full_name": email.split("@")[0].title()},
-                        "created_at": now, "updated_at": now}
-                self._send(200, {"access_token": "a.b.c", "token_type": "bearer", "expires_in": 3600,
-                                 "expires_at": int(time.time()) + 3600, "refresh_token": "r", "user": user})
+                user = {
+                    "id": outer.ids[email],
+                    "aud": "authenticated",
+                    "role": "authenticated",
+                    "email": email,
+                    "app_metadata": {"provider": "email"},
+                    "user_metadata": {"full_name": email.split("@")[0].title()},
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                self._send(
+                    200,
+                    {
+                        "access_token": "a.b.c",
+                        "token_type": "bearer",
+                        "expires_in": 3600,
+                        "expires_at": int(time.time()) + 3600,
+                        "refresh_token": "r",
+                        "user": user,
+                    },
+                )
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"

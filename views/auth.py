@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.auth import LOCAL, AuthError, User, sign_in, supabase_sign_in
+from core.rooms.auth import LOCAL, AuthError, User, sign_in, supabase_sign_in
 from core.workbench import Workbench
 
 
@@ -28,16 +28,22 @@ def session_workbench(base: Workbench) -> Workbench:
 def _sign_in_form(wb: Workbench) -> None:
     st.title("Sign in")
     mode = wb.settings.auth_mode
-    st.caption("Supabase account" if mode == "supabase" else "Workbench account (ask an owner to create one: "
-               "`workbench user add EMAIL`)")
+    st.caption(
+        "Supabase account"
+        if mode == "supabase"
+        else "Workbench account (ask an owner to create one: `workbench user add EMAIL`)"
+    )
     with st.form("sign_in"):
         email = st.text_input("E-mail", key="sign_in_email")
         password = st.text_input("Password", type="password", key="sign_in_password")
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
         try:
-            user = (supabase_sign_in(wb.db, wb.settings, email, password) if mode == "supabase"
-                    else sign_in(wb.db, email, password))
+            user = (
+                supabase_sign_in(wb.db, wb.settings, email, password)
+                if mode == "supabase"
+                else sign_in(wb.db, email, password)
+            )
         except AuthError as exc:
             st.error(str(exc))
             return

@@ -8,7 +8,8 @@ from dataclasses import replace
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.feedback import (
+from core.models import Citation
+from core.qa.feedback import (
     ConversationNotInRoom,
     Turn,
     answer_memo,
@@ -16,8 +17,7 @@ from core.feedback import (
     recent_conversations,
     record_feedback,
 )
-from core.models import Citation
-from core.qa import ask
+from core.qa.service import ask
 from views.common import citation_label, open_citation, page_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).
@@ -132,7 +132,7 @@ def follow_clicked_chip(turns: list[Turn]) -> None:
 
 
 def answer(turn: Turn) -> None:
-    # Markers of answers written in this session are exact; the store's are inferred (core.feedback.infer_markers).
+    # Markers of answers written in this session are exact; the store's are inferred (core.qa.feedback.infer_markers).
     markers = st.session_state.get("chat_markers", {}).get(turn.query_id)
     if markers:
         turn = replace(turn, markers=markers)

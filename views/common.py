@@ -36,9 +36,13 @@ def citation_link(citation: dict) -> tuple[str, dict[str, str]]:
     """
     if citation["kind"] == "cell":
         ref = citation.get("ref") or ""
-        params = {"doc": str(citation["document_id"]), "sheet": citation.get("sheet") or "",
-                  "cell": ref.rsplit("!", 1)[-1], "row": str(citation.get("row_id") or ""),
-                  "col": citation.get("column") or ""}
+        params = {
+            "doc": str(citation["document_id"]),
+            "sheet": citation.get("sheet") or "",
+            "cell": ref.rsplit("!", 1)[-1],
+            "row": str(citation.get("row_id") or ""),
+            "col": citation.get("column") or "",
+        }
         return PAGES["sheet"][0], params
     params = {"doc": str(citation["document_id"]), "page": str(citation.get("page") or 1)}
     if citation.get("chunk_index") is not None:
@@ -124,7 +128,8 @@ def sidebar(wb: Workbench) -> str | None:
         sign_out_button(wb)
         mode = wb.settings.llm_provider
         st.caption(
-            f"Model: {wb.settings.chat_model}" if mode == "openai"
+            f"Model: {wb.settings.chat_model}"
+            if mode == "openai"
             else "Offline mode — set OPENAI_API_KEY for model-written answers"
         )
     return room
@@ -150,7 +155,7 @@ def _uploads(wb: Workbench, room: str) -> None:
     for upload in files:
         bar = st.progress(0.0, text=f"{upload.name}: reading")
 
-        def progress(stage: str, done: int, total: int, bar=bar, name=upload.name) -> None:  # noqa: ANN001
+        def progress(stage: str, done: int, total: int, bar=bar, name=upload.name) -> None:
             bar.progress(min(done / total, 1.0) if total else 0.0, text=f"{name}: {stage}")
 
         result = wb.ingest_upload(upload.getvalue(), upload.name, room, embed=False, progress=progress)

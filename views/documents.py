@@ -9,9 +9,9 @@ import re
 import pandas as pd
 import streamlit as st
 
-from core.access import my_role
 from core.errors import WorkbenchError
-from core.viewer import render_page
+from core.retrieval.viewer import render_page
+from core.rooms.access import my_role
 from views.common import PAGES, page_room
 
 wb, room = page_room("Documents")
@@ -77,15 +77,34 @@ else:
         st.session_state["documents_page_number"] = rendered.page
 
     bar = st.columns([4, 1.6, 1.2, 1.2, 1.6], vertical_alignment="bottom")
-    bar[0].selectbox("PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked,
-                     placeholder="Pick a PDF")
+    bar[0].selectbox(
+        "PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked, placeholder="Pick a PDF"
+    )
     if rendered is not None:
-        bar[1].number_input(f"Page (of {rendered.page_count})", min_value=1, max_value=rendered.page_count,
-                            step=1, key="documents_page_number", on_change=_typed_page)
-        bar[2].button("◀ Previous", key="documents_previous", on_click=_go, args=(rendered.page - 1,),
-                      disabled=rendered.page <= 1, width="stretch")
-        bar[3].button("Next ▶", key="documents_next", on_click=_go, args=(rendered.page + 1,),
-                      disabled=rendered.page >= rendered.page_count, width="stretch")
+        bar[1].number_input(
+            f"Page (of {rendered.page_count})",
+            min_value=1,
+            max_value=rendered.page_count,
+            step=1,
+            key="documents_page_number",
+            on_change=_typed_page,
+        )
+        bar[2].button(
+            "◀ Previous",
+            key="documents_previous",
+            on_click=_go,
+            args=(rendered.page - 1,),
+            disabled=rendered.page <= 1,
+            width="stretch",
+        )
+        bar[3].button(
+            "Next ▶",
+            key="documents_next",
+            on_click=_go,
+            args=(rendered.page + 1,),
+            disabled=rendered.page >= rendered.page_count,
+            width="stretch",
+        )
         link = {"doc": str(rendered.document_id), "page": str(rendered.page)}
         if chunk is not None:
             link["chunk"] = str(chunk)
@@ -97,23 +116,35 @@ else:
         view, side = st.columns([2, 1])
         # A border shows where the (usually white) page ends on the white app background.
         view.container(border=True).image(
-            rendered.png, width="stretch", output_format="PNG",
-            alt=f"{rendered.title}, page {rendered.page}" + (" with the cited passage highlighted" if rendered.highlighted else ""))
-        view.caption(f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
-                     f"rendered in {rendered.render_ms:.0f} ms")
+            rendered.png,
+            width="stretch",
+            output_format="PNG",
+            alt=f"{rendered.title}, page {rendered.page}"
+            + (" with the cited passage highlighted" if rendered.highlighted else ""),
+        )
+        view.caption(
+            f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
+            f"rendered in {rendered.render_ms:.0f} ms"
+        )
         with side:
             passage = rendered.passage
             if chunk is not None and passage is None:
-                st.warning(f"This PDF has no passage #{chunk}: the link may be from an older upload. "
-                           "Showing the page without a highlight.")
+                st.warning(
+                    f"This PDF has no passage #{chunk}: the link may be from an older upload. "
+                    "Showing the page without a highlight."
+                )
             if passage is not None:
                 st.subheader("Cited passage")
                 if rendered.highlighted:
                     st.caption(f"Highlighted in yellow on page {passage.page}.")
                 else:
                     st.caption(f"The passage is on page {passage.page}; this is page {rendered.page}.")
-                    st.button(f"Back to the passage (page {passage.page})", key="documents_back",
-                              on_click=_go, args=(passage.page,))
+                    st.button(
+                        f"Back to the passage (page {passage.page})",
+                        key="documents_back",
+                        on_click=_go,
+                        args=(passage.page,),
+                    )
                 with st.container(border=True, height=420 if len(passage.text) > 900 else "content"):
                     st.markdown(_markdown_text(passage.text))
             else:

@@ -2,20 +2,26 @@
 
 import streamlit as st
 
-from core.access import members, my_role, remove_member, set_member
-from core.auth import find_user
 from core.errors import WorkbenchError
+from core.rooms.access import members, my_role, remove_member, set_member
+from core.rooms.auth import find_user
 from views.common import page_room
 
 wb, room = page_room("Members")
 ref = wb.room(room)
 role = my_role(wb.db, ref.id)
 if wb.settings.auth_mode == "none":
-    st.info("Single-user mode: you own every room. Set WORKBENCH_AUTH=accounts (or Supabase's variables) to let a "
-            "team sign in; each room then has owners, editors and viewers.")
-st.caption({"owner": "You own this room: you manage its members.",
-            "editor": "You are an editor: you add files and edit cells; owners manage members.",
-            "viewer": "You are a viewer: you read and ask; owners manage members."}.get(role or "", ""))
+    st.info(
+        "Single-user mode: you own every room. Set WORKBENCH_AUTH=accounts (or Supabase's variables) to let a "
+        "team sign in; each room then has owners, editors and viewers."
+    )
+st.caption(
+    {
+        "owner": "You own this room: you manage its members.",
+        "editor": "You are an editor: you add files and edit cells; owners manage members.",
+        "viewer": "You are a viewer: you read and ask; owners manage members.",
+    }.get(role or "", "")
+)
 
 ROLES = ["owner", "editor", "viewer"]
 people = members(wb.db, ref.id)
@@ -25,8 +31,9 @@ for person in people:
     cols[0].markdown(f"**{person.display_name}**" + (f" · {person.email}" if person.email else ""))
     # An owner manages everyone, except that the last owner stays an owner (a room always has one).
     if role == "owner" and not (person.role == "owner" and len(owners) == 1):
-        new_role = cols[1].selectbox("Role", ROLES, index=ROLES.index(person.role), key=f"role_{person.user_id}",
-                                     label_visibility="collapsed")
+        new_role = cols[1].selectbox(
+            "Role", ROLES, index=ROLES.index(person.role), key=f"role_{person.user_id}", label_visibility="collapsed"
+        )
         if new_role != person.role:
             set_member(wb.db, ref.id, person.user_id, new_role)
             st.rerun()

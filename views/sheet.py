@@ -15,9 +15,9 @@ import pandas as pd
 import streamlit as st
 from st_aggrid import AgGrid, JsCode
 
-from core.edits import EditError, Grid, field_of
+from core.cells import cell_ref
 from core.errors import AccessDenied
-from core.sheets import cell_ref
+from core.ingest.edits import EditError, Grid, field_of
 from views.common import page_room
 
 # Rows sent to the browser at once.  Measured in tests/browser/test_sheet.py on a 100,000 x 20 sheet:
@@ -206,7 +206,9 @@ if previous is not None and returned is not None:
             continue
         if edit.changed:
             shown = "(empty)" if edit.new is None else edit.new
-            st.toast(f"Saved {edit.ref} = {shown} (was {edit.old or '(empty)'}); answers citing it are now marked stale.")
+            st.toast(
+                f"Saved {edit.ref} = {shown} (was {edit.old or '(empty)'}); answers citing it are now marked stale."
+            )
     grid = wb.grid(sheet.sheet_id, offset=window * WINDOW, limit=WINDOW, find=find)
     frame = grid.frame.copy()
     frame["row_id"] = frame["row_id"].astype(str)

@@ -1,4 +1,4 @@
--- Queries of core/access.py: memberships, read and changed as the current user (row-level security).
+-- Queries of core/rooms/access.py: memberships, read and changed as the current user (row-level security).
 
 -- name: room_members
 SELECT m.user_id, u.display_name, u.email, m.role

@@ -1,4 +1,4 @@
--- Named queries of the QA analytics (core/analytics.py). Days are UTC calendar days; a range is inclusive.
+-- Named queries of the QA analytics (core/rooms/analytics.py). Days are UTC calendar days; a range is inclusive.
 -- Every query takes %(room_ids)s (bigint[]) and %(start)s, %(end)s (dates).
 
 -- name: analytics_span

@@ -1,4 +1,4 @@
--- Queries of core/auth.py (accounts and sign-in), through the SECURITY DEFINER functions of migration 010.
+-- Queries of core/rooms/auth.py (accounts and sign-in), through the SECURITY DEFINER functions of migration 010.
 
 -- name: credentials
 SELECT id::text, display_name, password_hash FROM workbench_credentials(%(email)s)

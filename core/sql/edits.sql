@@ -1,4 +1,4 @@
--- Named queries of cell editing (core/edits.py).
+-- Named queries of cell editing (core/ingest/edits.py).
 
 -- name: stale_citations
 -- Per assistant message of a conversation: the refs of the cells it cites that were edited after

@@ -1,4 +1,4 @@
--- Named queries of answer feedback and conversation history (core/feedback.py).
+-- Named queries of answer feedback and conversation history (core/qa/feedback.py).
 
 -- name: record_feedback
 -- One vote per query per user (NULLS NOT DISTINCT, migration 005): a second vote replaces the first.
@@ -13,7 +13,7 @@ SELECT helpful, comment FROM qa_feedback
 WHERE query_id = %(query_id)s AND user_id IS NOT DISTINCT FROM %(user_id)s
 
 -- name: conversation_history
--- Each assistant message with the question before it, its logged query and the user's vote. core.qa
+-- Each assistant message with the question before it, its logged query and the user's vote. core.qa.service
 -- writes a turn's two messages and its qa_queries row in one transaction, so they share created_at
 -- (now() is the transaction's time); failed questions have a query row (error set) but no messages.
 SELECT a.id AS message_id, u.content AS question, a.content AS answer, a.citations::text AS citations,

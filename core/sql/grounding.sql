@@ -1,4 +1,4 @@
--- Queries of core/grounding.py: does the room mention the names a question asks about?
+-- Queries of core/qa/grounding.py: does the room mention the names a question asks about?
 
 -- name: room_titles
 SELECT d.title FROM documents d WHERE d.room_id = %(room_id)s

@@ -1,4 +1,4 @@
--- Named queries of the PDF page viewer (core/viewer.py).
+-- Named queries of the PDF page viewer (core/retrieval/viewer.py).
 
 -- name: viewer_document
 SELECT d.id, d.room_id, r.name AS room_name, d.kind, d.title, d.status, d.error, d.page_count, d.checksum,

@@ -20,8 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = ROOT / ".workbench" / "screenshots"
 
 
@@ -32,20 +39,42 @@ def _free_port() -> int:
 
 
 @contextmanager
-def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env: str) -> Iterator[str]:  # noqa: ANN001
+def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env: str) -> Iterator[str]:
     """`streamlit run app.py` (as the README starts it) on a fresh database `name`; yields its URL."""
     with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {name} TEMPLATE {template_db}")
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": pg_server.get_uri(database=name), "WORKBENCH_HOME": str(home),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **extra_env}
+    env = {
+        **os.environ,
+        "DATABASE_URL": pg_server.get_uri(database=name),
+        "WORKBENCH_HOME": str(home),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        **extra_env,
+    }
     env.pop("OPENAI_API_KEY", None)
     log = (home / "streamlit.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
@@ -74,7 +103,7 @@ def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env:
 
 
 @pytest.fixture(scope="session")
-def app_url(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: ANN001
+def app_url(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app started as the README starts it (`streamlit run app.py`), on its own fresh database."""
     with running_app(pg_server, template_db, tmp_path_factory.mktemp("app_home"), f"browser_{os.getpid()}") as url:
         yield url
@@ -94,7 +123,7 @@ def chromium() -> Iterator:
 
 
 @pytest.fixture
-def page(chromium, app_url: str, request: pytest.FixtureRequest) -> Iterator:  # noqa: ANN001
+def page(chromium, app_url: str, request: pytest.FixtureRequest) -> Iterator:
     """A fresh browser tab (1400 x 900); a screenshot of it is kept under .workbench/screenshots/."""
     context = chromium.new_context(viewport={"width": 1400, "height": 900})
     tab = context.new_page()
@@ -107,7 +136,7 @@ def page(chromium, app_url: str, request: pytest.FixtureRequest) -> Iterator:  #
         context.close()
 
 
-def wait_idle(tab, timeout: float = 60.0) -> None:  # noqa: ANN001
+def wait_idle(tab, timeout: float = 60.0) -> None:
     """Wait until the Streamlit script run has finished (no 'running' status widget) and a title shows."""
     tab.wait_for_selector("h1", timeout=timeout * 1000)
     deadline = time.monotonic() + timeout
@@ -115,17 +144,17 @@ def wait_idle(tab, timeout: float = 60.0) -> None:  # noqa: ANN001
         if tab.locator('[data-testid="stStatusWidget"]').count() == 0:
             return
         time.sleep(0.1)
-    raise AssertionError("the app kept running for over %.0f s" % timeout)
+    raise AssertionError(f"the app kept running for over {timeout:.0f} s")
 
 
 @pytest.fixture(scope="session")
-def app_database_url(pg_server, app_url: str) -> str:  # noqa: ANN001
+def app_database_url(pg_server, app_url: str) -> str:
     """The DATABASE_URL of the app under test, to look up ids or log questions as the app does."""
     return pg_server.get_uri(database=f"browser_{os.getpid()}")
 
 
 @pytest.fixture
-def app_workbench(app_database_url: str, page, app_url: str, tmp_path: Path) -> Iterator:  # noqa: ANN001
+def app_workbench(app_database_url: str, page, app_url: str, tmp_path: Path) -> Iterator:
     """A Workbench on the app's database, after a first page load (which loads the demo room)."""
     from core.config import Settings
     from core.workbench import Workbench

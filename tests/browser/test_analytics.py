@@ -6,20 +6,26 @@ import re
 
 import pytest
 
-from core.qa import ask
+from core.qa.service import ask
 from tests.browser.conftest import SCREENSHOTS, wait_idle
 
 pytestmark = pytest.mark.browser
 
-QUESTIONS = ("Who is the CEO of Harvestquay?", "How many seed rounds were there?",
-             "Which investor led the most rounds?", "What is the boiling point of mercury at sea level?")
+QUESTIONS = (
+    "Who is the CEO of Harvestquay?",
+    "How many seed rounds were there?",
+    "Which investor led the most rounds?",
+    "What is the boiling point of mercury at sea level?",
+)
 
 
 def test_analytics_charts_the_questions_asked(page, app_url: str, app_workbench) -> None:
     results = [next(e.result for e in ask(app_workbench, q, "Demo") if e.type == "done") for q in QUESTIONS]
     with app_workbench.db.connection() as conn:
-        conn.execute("INSERT INTO qa_feedback (query_id, helpful, comment) VALUES (%s, false, 'wrong person')",
-                     (results[0]["query_id"],))
+        conn.execute(
+            "INSERT INTO qa_feedback (query_id, helpful, comment) VALUES (%s, false, 'wrong person')",
+            (results[0]["query_id"],),
+        )
     abstained = sum(r["abstained"] for r in results)
     assert 0 < abstained < len(results)
 
@@ -27,8 +33,13 @@ def test_analytics_charts_the_questions_asked(page, app_url: str, app_workbench)
     page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 5")
     wait_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
-    metrics = dict(zip(page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
-                       page.locator('[data-testid="stMetricValue"]').all_inner_texts(), strict=True))
+    metrics = dict(
+        zip(
+            page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
+            page.locator('[data-testid="stMetricValue"]').all_inner_texts(),
+            strict=True,
+        )
+    )
     assert metrics["Questions"] == str(len(results))
     assert metrics["Abstention rate"] == f"{abstained / len(results):.0%}"
     assert metrics["Helpful"] == "0%"
@@ -37,7 +48,8 @@ def test_analytics_charts_the_questions_asked(page, app_url: str, app_workbench)
     charts = page.evaluate(
         "() => [...document.querySelectorAll('.js-plotly-plot')].map(el => ({"
         " title: el.layout.title.text,"
-        " traces: el.data.map(t => ({name: t.name, y: t.y.filter(v => v !== null)}))}))")
+        " traces: el.data.map(t => ({name: t.name, y: t.y.filter(v => v !== null)}))}))"
+    )
     by_title = {re.sub(r"<[^>]+>", "", c["title"]).split(" (")[0]: c["traces"] for c in charts}
     questions = {t["name"]: sum(t["y"]) for t in by_title["Questions per day"]}
     assert questions == {"Answered": len(results) - abstained, "Abstained": abstained, "Failed": 0}

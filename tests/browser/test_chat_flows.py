@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.synth import ABSTAIN
+from core.qa.synth import ABSTAIN
 from tests.browser.conftest import SCREENSHOTS, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -59,7 +59,7 @@ def ask(page, question: str, chip_prefix: str | None) -> None:
 
 def latest_turn(app_db, page):
     """The last answered turn of the conversation named in the page's URL, as the store has it."""
-    from core.feedback import conversation_history
+    from core.qa.feedback import conversation_history
 
     conversation = int(page.url.split("conversation=")[1].split("&")[0])
     with app_db.connection() as conn:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from core.viewer import find_passage
+from core.retrieval.viewer import find_passage
 from tests.browser.conftest import wait_idle
 
 pytestmark = pytest.mark.browser
@@ -31,8 +31,10 @@ def _yellow(pixels: np.ndarray) -> np.ndarray:
 def test_deep_link_shows_the_highlighted_passage_and_pages(page, app_url: str, app_workbench) -> None:
     memo = next(d for d in app_workbench.documents("Demo") if d.title == "portfolio_memo.pdf")
     with app_workbench.db.connection() as conn:
-        chunk = conn.execute("SELECT chunk_index FROM chunks WHERE document_id = %s AND page_number = 4"
-                             " ORDER BY chunk_index LIMIT 1", (memo.id,)).fetchone()[0]
+        chunk = conn.execute(
+            "SELECT chunk_index FROM chunks WHERE document_id = %s AND page_number = 4 ORDER BY chunk_index LIMIT 1",
+            (memo.id,),
+        ).fetchone()[0]
     passage = find_passage(app_workbench.db, memo.id, chunk)
     assert passage is not None and passage.page == 4
 
@@ -52,8 +54,8 @@ def test_deep_link_shows_the_highlighted_passage_and_pages(page, app_url: str, a
     inside = np.zeros(pixels.shape[:2], dtype=bool)
     near = np.zeros(pixels.shape[:2], dtype=bool)
     for x0, y0, x1, y1 in passage.boxes:
-        inside[int(y0 * scale):int(y1 * scale), int(x0 * scale):int(x1 * scale)] = True
-        near[int((y0 - 4) * scale):int((y1 + 4) * scale), int((x0 - 4) * scale):int((x1 + 4) * scale)] = True
+        inside[int(y0 * scale) : int(y1 * scale), int(x0 * scale) : int(x1 * scale)] = True
+        near[int((y0 - 4) * scale) : int((y1 + 4) * scale), int((x0 - 4) * scale) : int((x1 + 4) * scale)] = True
     yellow = _yellow(pixels)
     assert yellow[inside].mean() > 0.5
     assert not yellow[~near].any()

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("url_path", list(PAGES))
-def test_page_opens_by_url_with_the_sidebar(page, app_url: str, url_path: str) -> None:  # noqa: ANN001
+def test_page_opens_by_url_with_the_sidebar(page, app_url: str, url_path: str) -> None:
     page.goto(f"{app_url}/" if url_path == DEFAULT_PAGE else f"{app_url}/{url_path}")
     wait_idle(page)
     assert page.locator("h1").first.inner_text().strip() == PAGES[url_path][1]

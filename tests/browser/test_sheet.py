@@ -45,7 +45,13 @@ def demo_cell(db, row_index: int, column: str) -> dict:
 
 
 def link(app_url: str, cell: dict) -> str:
-    query = {"doc": cell["doc"], "sheet": cell["sheet"], "cell": cell["cell"], "row": cell["row_id"], "col": cell["column"]}
+    query = {
+        "doc": cell["doc"],
+        "sheet": cell["sheet"],
+        "cell": cell["cell"],
+        "row": cell["row_id"],
+        "col": cell["column"],
+    }
     return f"{app_url}/sheet?{urlencode(query)}"
 
 
@@ -62,7 +68,9 @@ def wait_for_embedding(db, timeout: float = 300.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with db.connection() as conn:
-            pending = conn.execute("SELECT count(*) FROM documents WHERE status = 'ready' AND embedded_at IS NULL").fetchone()[0]
+            pending = conn.execute(
+                "SELECT count(*) FROM documents WHERE status = 'ready' AND embedded_at IS NULL"
+            ).fetchone()[0]
         if not pending:
             return
         time.sleep(0.5)
@@ -102,7 +110,7 @@ def edit_in_grid(page, value: str) -> None:
 
 
 def test_an_edit_in_the_grid_persists_after_a_reload(page, app_url: str, app_db) -> None:
-    from core.edits import edit_cell
+    from core.ingest.edits import edit_cell
 
     cell = demo_cell(app_db, 40, "Lead Investor")
     new = f"{cell['value']} (edited)"
@@ -156,8 +164,8 @@ def big_csv(n_rows: int = 100_000) -> bytes:
 @pytest.mark.slow
 def test_a_100k_row_sheet_opens_at_the_cited_cell(page, app_url: str, app_db, tmp_path) -> None:
     from core.config import Settings
-    from core.ingest import ingest_bytes
-    from core.store import ensure_room
+    from core.ingest.pipeline import ingest_bytes
+    from core.rooms.store import ensure_room
 
     settings = Settings.from_env({"DATABASE_URL": app_db.conninfo, "WORKBENCH_HOME": str(tmp_path)})
     result = ingest_bytes(app_db, ensure_room(app_db, "Big sheet"), big_csv(), "big.csv", settings)
@@ -165,7 +173,8 @@ def test_a_100k_row_sheet_opens_at_the_cited_cell(page, app_url: str, app_db, tm
     with app_db.connection() as conn:
         sheet_name, row_id, number = conn.execute(
             "SELECT s.name, r.id, r.row_number FROM sheets s JOIN sheet_rows r ON r.sheet_id = s.id"
-            " WHERE s.document_id = %s AND r.row_index = 87654", (result.document_id,),
+            " WHERE s.document_id = %s AND r.row_index = 87654",
+            (result.document_id,),
         ).fetchone()
     cell = {"doc": result.document_id, "sheet": sheet_name, "cell": f"F{number}", "row_id": row_id, "column": "Amount"}
 

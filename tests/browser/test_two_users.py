@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from core.auth import create_account
 from core.db import Database
+from core.rooms.auth import create_account
 from core.workbench import Workbench
 from tests.browser.conftest import SCREENSHOTS, running_app, wait_idle
 from tests.factories import MEMO_PAGES, make_pdf
@@ -17,11 +17,17 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def team_app(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN001, ANN201
+def team_app(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFactory):
     """The app in accounts mode on its own database, with Ann's and Bo's rooms."""
     name = f"browser_team_{os.getpid()}"
-    with running_app(pg_server, template_db, tmp_path_factory.mktemp("team_home"), name,
-                     WORKBENCH_AUTH="accounts", WORKBENCH_LOAD_DEMO="false") as url:
+    with running_app(
+        pg_server,
+        template_db,
+        tmp_path_factory.mktemp("team_home"),
+        name,
+        WORKBENCH_AUTH="accounts",
+        WORKBENCH_LOAD_DEMO="false",
+    ) as url:
         db = Database(pg_server.get_uri(database=name), max_size=2)
         ann = create_account(db, "ann@example.com", "Ann", "ann's long password")
         bo = create_account(db, "bo@example.com", "Bo", "bo's long password")
@@ -33,7 +39,7 @@ def team_app(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFacto
         db.close()
 
 
-def sign_in(chromium, url: str, email: str, password: str):  # noqa: ANN001, ANN201
+def sign_in(chromium, url: str, email: str, password: str):
     context = chromium.new_context(viewport={"width": 1400, "height": 900})
     tab = context.new_page()
     tab.set_default_timeout(60_000)
@@ -43,7 +49,7 @@ def sign_in(chromium, url: str, email: str, password: str):  # noqa: ANN001, ANN
     return context, tab
 
 
-def fill_sign_in(tab, url: str, email: str, password: str) -> None:  # noqa: ANN001
+def fill_sign_in(tab, url: str, email: str, password: str) -> None:
     """Open `url`; the sign-in form shows (a new browser session is signed out) and is filled in."""
     tab.goto(url)
     tab.get_by_role("heading", name="Sign in").wait_for()
@@ -52,7 +58,7 @@ def fill_sign_in(tab, url: str, email: str, password: str) -> None:  # noqa: ANN
     tab.get_by_role("button", name="Sign in").click()
 
 
-def room_options(tab) -> list[str]:  # noqa: ANN001
+def room_options(tab) -> list[str]:
     """The rooms offered by the sidebar's room picker."""
     box = tab.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first
     box.wait_for()
@@ -62,7 +68,7 @@ def room_options(tab) -> list[str]:  # noqa: ANN001
     return options
 
 
-def test_each_user_sees_only_their_rooms(chromium, team_app) -> None:  # noqa: ANN001
+def test_each_user_sees_only_their_rooms(chromium, team_app) -> None:
     url, ann_pdf = team_app
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     wrong_context = chromium.new_context()

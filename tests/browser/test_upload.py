@@ -47,7 +47,8 @@ def test_new_room_and_uploads_from_the_sidebar(page, app_url: str) -> None:
     sidebar.locator('[data-testid="stProgress"]').first.wait_for()
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=stSidebar] [data-testid=stProgress]').length === 3"
-        " && document.querySelector('[data-testid=stSidebar]').innerText.includes('broken.pdf: failed')")
+        " && document.querySelector('[data-testid=stSidebar]').innerText.includes('broken.pdf: failed')"
+    )
     wait_idle(page)
     seconds = time.perf_counter() - started
     print(f"\ningest click to three final statuses: {seconds:.2f} s")

@@ -19,7 +19,7 @@ def _wait_for_background_embedding() -> None:
             thread.join(timeout=300)
 
 
-def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
     monkeypatch.setenv("DATABASE_URL", settings.database_url)
     monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
     get_settings.cache_clear()
@@ -31,12 +31,12 @@ def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:  # noqa
 
 
 @pytest.fixture
-def app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+def app(settings, monkeypatch) -> Iterator[AppTest]:
     """The whole app (app.py with its navigation)."""
     yield from _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch)
 
 
 @pytest.fixture
-def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:  # noqa: ANN001
+def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:
     """The sidebar alone (see sidebar_app.py for why)."""
     yield from _app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)

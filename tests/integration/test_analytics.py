@@ -11,8 +11,8 @@ import numpy as np
 import psycopg
 import pytest
 
-from core.analytics import BadRange, report, span
-from core.qa import ask
+from core.qa.service import ask
+from core.rooms.analytics import BadRange, report, span
 
 START, END = date(2026, 3, 1), date(2026, 3, 5)
 
@@ -31,39 +31,57 @@ def logged(db):
     # Written by the owner's connection (log rows as they would have been written over time); rooms made
     # there belong to the local user, whose view the analytics read.
     with psycopg.connect(db.conninfo) as conn:
-        rooms = {name: conn.execute("INSERT INTO rooms (name) VALUES (%s) RETURNING id", (name,)).fetchone()[0]
-                 for name in "ABC"}
+        rooms = {
+            name: conn.execute("INSERT INTO rooms (name) VALUES (%s) RETURNING id", (name,)).fetchone()[0]
+            for name in "ABC"
+        }
         users = [uuid.uuid4() for _ in range(3)]
         for i, user in enumerate(users):
             conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user, f"user {i}"))
         base = datetime(2026, 2, 27, tzinfo=UTC)
         times = [base + timedelta(seconds=rng.randrange(10 * 86400)) for _ in range(116)]
         # Day edges: the last second of Mar 2 and the first of Mar 3; just outside the range on both sides.
-        times += [datetime(2026, 3, 2, 23, 59, 59, tzinfo=UTC), datetime(2026, 3, 3, tzinfo=UTC),
-                  datetime(2026, 2, 28, 23, 59, 59, tzinfo=UTC), datetime(2026, 3, 6, tzinfo=UTC)]
+        times += [
+            datetime(2026, 3, 2, 23, 59, 59, tzinfo=UTC),
+            datetime(2026, 3, 3, tzinfo=UTC),
+            datetime(2026, 2, 28, 23, 59, 59, tzinfo=UTC),
+            datetime(2026, 3, 6, tzinfo=UTC),
+        ]
         for n, created in enumerate(times):
             abstained = rng.random() < 0.25
             error = "model server down" if not abstained and rng.random() < 0.05 else None
             answered = not abstained and error is None
             row = {
-                "room_id": rooms[rng.choice("AABC")], "question": f"question {n}?",
+                "room_id": rooms[rng.choice("AABC")],
+                "question": f"question {n}?",
                 "answer": None if error else ("I don't have enough information." if abstained else f"answer {n}"),
-                "abstained": abstained, "error": error,
+                "abstained": abstained,
+                "error": error,
                 "total_ms": round(rng.uniform(50, 3000), 1),
                 "first_token_ms": None if rng.random() < 0.1 else round(rng.uniform(20, 900), 1),
-                "n_citations": rng.randrange(1, 6) if answered else 0, "created_at": created,
+                "n_citations": rng.randrange(1, 6) if answered else 0,
+                "created_at": created,
             }
             row["id"] = conn.execute(
                 "INSERT INTO qa_queries (room_id, question, answer, abstained, error, total_ms, first_token_ms,"
                 " n_citations, created_at) VALUES (%(room_id)s, %(question)s, %(answer)s, %(abstained)s, %(error)s,"
-                " %(total_ms)s, %(first_token_ms)s, %(n_citations)s, %(created_at)s) RETURNING id", row).fetchone()[0]
+                " %(total_ms)s, %(first_token_ms)s, %(n_citations)s, %(created_at)s) RETURNING id",
+                row,
+            ).fetchone()[0]
             rows.append(row)
             for user in users:
                 if rng.random() < 0.3:
-                    vote = {"query_id": row["id"], "user_id": user, "helpful": rng.random() < 0.6,
-                            "comment": rng.choice([None, "", "wrong year", "missed the table"])}
-                    conn.execute("INSERT INTO qa_feedback (query_id, user_id, helpful, comment)"
-                                 " VALUES (%(query_id)s, %(user_id)s, %(helpful)s, %(comment)s)", vote)
+                    vote = {
+                        "query_id": row["id"],
+                        "user_id": user,
+                        "helpful": rng.random() < 0.6,
+                        "comment": rng.choice([None, "", "wrong year", "missed the table"]),
+                    }
+                    conn.execute(
+                        "INSERT INTO qa_feedback (query_id, user_id, helpful, comment)"
+                        " VALUES (%(query_id)s, %(user_id)s, %(helpful)s, %(comment)s)",
+                        vote,
+                    )
                     votes.append(vote)
     return rooms, rows, votes
 
@@ -142,7 +160,12 @@ def test_needs_attention_lists_abstained_failed_and_voted_down_questions(db, log
     assert found, "the fixture should give room C something to act on"
     for item, row in zip(found, expected, strict=True):
         assert (item.room, item.question, item.answer, item.abstained, item.error) == (
-            names[row["room_id"]], row["question"], row["answer"], row["abstained"], row["error"])
+            names[row["room_id"]],
+            row["question"],
+            row["answer"],
+            row["abstained"],
+            row["error"],
+        )
         assert item.asked_at == row["created_at"]
         assert item.thumbs_down == len(down[row["id"]])
         comments = [c for c in down[row["id"]] if c]
@@ -165,7 +188,7 @@ def test_span_and_empty_selection(db, logged) -> None:
 
 
 def test_a_reversed_range_is_a_clear_error(db) -> None:
-    with pytest.raises(BadRange, match="ends .* before it starts"):
+    with pytest.raises(BadRange, match=r"ends .* before it starts"):
         report(db, [1], END, START)
 
 
@@ -185,5 +208,11 @@ def test_real_questions_asked_through_the_qa_service_are_counted(workbench, db) 
     answered = [len(r["citations"]) for r in results if not r["abstained"]]
     assert got.citation_counts == dict(Counter(answered))
     assert [a.question for a in got.attention] == [
-        q for q, r in zip(("What is the boiling point of mercury at sea level?", "Who is the CEO of Harvestquay?"),
-                          reversed(results), strict=True) if r["abstained"]]
+        q
+        for q, r in zip(
+            ("What is the boiling point of mercury at sea level?", "Who is the CEO of Harvestquay?"),
+            reversed(results),
+            strict=True,
+        )
+        if r["abstained"]
+    ]

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from core.access import members
-from core.auth import create_account
 from core.db import Database
+from core.rooms.access import members
+from core.rooms.auth import create_account
 from core.workbench import Workbench
 
 
-def test_sign_in_then_only_your_rooms_and_the_members_page(app: AppTest, settings, monkeypatch) -> None:  # noqa: ANN001
+def test_sign_in_then_only_your_rooms_and_the_members_page(app: AppTest, settings, monkeypatch) -> None:
     monkeypatch.setenv("WORKBENCH_AUTH", "accounts")
     db = Database(settings.database_url, max_size=2)
     ann = create_account(db, "ann@example.com", "Ann", "a long password")
     bo = create_account(db, "bo@example.com", "Bo", "another password")
-    Workbench(settings, db=db.as_user(ann.id)).ingest_upload(b"Company,Amount\nAcme,5\n", "a.csv", "Ann's deal",
-                                                              embed=False)
+    Workbench(settings, db=db.as_user(ann.id)).ingest_upload(
+        b"Company,Amount\nAcme,5\n", "a.csv", "Ann's deal", embed=False
+    )
     app.run()
     assert not app.exception
     assert app.title[0].value == "Sign in"

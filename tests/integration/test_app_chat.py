@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.feedback import conversation_history
-from core.synth import ABSTAIN
+from core.qa.feedback import conversation_history
+from core.qa.synth import ABSTAIN
 from views.common import citation_label
 
 CELL_QUESTION = "How much was raised in Canada in 2021?"

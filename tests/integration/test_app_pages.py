@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.config import get_settings
-from core.qa import ask
+from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_pdf
 
@@ -116,8 +116,11 @@ def test_analytics_page_explains_the_empty_state(app: AppTest, demo_wb: Workbenc
 
 def test_analytics_page_charts_the_questions_asked(app: AppTest, demo_wb: Workbench) -> None:
     ids = []
-    for question in ("Who is the CEO of Harvestquay?", "How many seed rounds were there?",
-                     "What is the boiling point of mercury at sea level?"):
+    for question in (
+        "Who is the CEO of Harvestquay?",
+        "How many seed rounds were there?",
+        "What is the boiling point of mercury at sea level?",
+    ):
         ids += [e.result["query_id"] for e in ask(demo_wb, question, "Demo") if e.type == "done"]
     app.switch_page("views/analytics.py").run()
     assert not app.exception and not app.error
@@ -132,8 +135,9 @@ def test_analytics_page_charts_the_questions_asked(app: AppTest, demo_wb: Workbe
     assert list(attention["Why"]) == ["abstained"]
     # A thumbs down (as the chat page stores it) adds the helpful chart and lists the question with its comment.
     with demo_wb.db.connection() as conn:
-        conn.execute("INSERT INTO qa_feedback (query_id, helpful, comment) VALUES (%s, false, 'wrong person')",
-                     (ids[0],))
+        conn.execute(
+            "INSERT INTO qa_feedback (query_id, helpful, comment) VALUES (%s, false, 'wrong person')", (ids[0],)
+        )
     app.run()
     assert {m.label: m.value for m in app.metric}["Helpful"] == "0%"
     assert len(app.get("plotly_chart")) == 5

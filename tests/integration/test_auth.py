@@ -5,13 +5,13 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from core.auth import AuthError, create_account, find_user, sign_in, supabase_sign_in
 from core.config import Settings
+from core.rooms.auth import AuthError, create_account, find_user, sign_in, supabase_sign_in
 from core.workbench import Workbench
 from tests.supabase_server import SupabaseAuthServer
 
 
-def test_accounts_sign_in_with_an_argon2id_hash(workbench) -> None:  # noqa: ANN001
+def test_accounts_sign_in_with_an_argon2id_hash(workbench) -> None:
     ann = create_account(workbench.db, "Ann@Example.com", "Ann", "correct horse battery")
     assert sign_in(workbench.db, "ann@example.com", "correct horse battery").id == ann.id
     with psycopg.connect(workbench.db.conninfo) as conn:
@@ -19,7 +19,7 @@ def test_accounts_sign_in_with_an_argon2id_hash(workbench) -> None:  # noqa: ANN
     assert stored.startswith("$argon2id$") and "correct horse" not in stored
     # The same message whatever was wrong: no probing for accounts.
     for email, password in [("ann@example.com", "wrong password!"), ("nobody@example.com", "correct horse battery")]:
-        with pytest.raises(AuthError, match="^Wrong e-mail or password.$"):
+        with pytest.raises(AuthError, match=r"^Wrong e-mail or password.$"):
             sign_in(workbench.db, email, password)
     with pytest.raises(AuthError, match="already an account"):
         create_account(workbench.db, "ann@example.com", "Ann again", "another long password")
@@ -30,13 +30,13 @@ def test_accounts_sign_in_with_an_argon2id_hash(workbench) -> None:  # noqa: ANN
     assert find_user(workbench.db, "ANN@example.com").id == ann.id and find_user(workbench.db, "x@y.z") is None
 
 
-def test_the_app_role_cannot_read_password_hashes(workbench) -> None:  # noqa: ANN001
+def test_the_app_role_cannot_read_password_hashes(workbench) -> None:
     create_account(workbench.db, "cy@example.com", "Cy", "a long password here")
     with workbench.db.connection() as conn:
         assert conn.execute("SELECT count(*) FROM users WHERE email = 'cy@example.com'").fetchone()[0] == 0
 
 
-def test_supabase_sign_in_makes_the_supabase_user_the_database_user(workbench) -> None:  # noqa: ANN001
+def test_supabase_sign_in_makes_the_supabase_user_the_database_user(workbench) -> None:
     with SupabaseAuthServer({"dee@example.com": "supabase password"}) as server:
         settings = Settings.from_env({"SUPABASE_URL": server.url, "SUPABASE_ANON_KEY": "anon.key.value"})
         assert settings.auth_mode == "supabase"
@@ -52,6 +52,6 @@ def test_supabase_sign_in_makes_the_supabase_user_the_database_user(workbench) -
     assert "Dee's room" not in [r.name for r in workbench.rooms()]
 
 
-def test_supabase_mode_needs_its_settings(workbench) -> None:  # noqa: ANN001
+def test_supabase_mode_needs_its_settings(workbench) -> None:
     with pytest.raises(AuthError, match="SUPABASE_URL and SUPABASE_ANON_KEY"):
         supabase_sign_in(workbench.db, Settings.from_env({"WORKBENCH_AUTH": "supabase"}), "a@b.co", "x")

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from core.edits import edit_cell
-from core.qa import ask
+from core.ingest.edits import edit_cell
+from core.qa.service import ask
 
 NOTE = (
     b",,Years Ended December 31,,\n"
     b",2019,2018,2017\n"
-    b"Net sales,\"$4,120.5\",\"$3,871.0\",\"$3,402.2\"\n"
-    b"Cost of sales,\"2,010.7\",\"1,955.3\",\"1,801.9\"\n"
-    b"Gross profit,\"2,109.8\",\"1,915.7\",\"1,600.3\"\n"
+    b'Net sales,"$4,120.5","$3,871.0","$3,402.2"\n'
+    b'Cost of sales,"2,010.7","1,955.3","1,801.9"\n'
+    b'Gross profit,"2,109.8","1,915.7","1,600.3"\n'
 )
 
 
-def done(wb, question: str) -> dict:  # noqa: ANN001
-    return [e for e in ask(wb, question, "Notes") if e.type == "done"][0].result
+def done(wb, question: str) -> dict:
+    return next(e for e in ask(wb, question, "Notes") if e.type == "done").result
 
 
-def test_percentage_change_and_average_are_exact_and_cite_the_cells(workbench) -> None:  # noqa: ANN001
+def test_percentage_change_and_average_are_exact_and_cite_the_cells(workbench) -> None:
     assert workbench.ingest_upload(NOTE, "note_4.csv", "Notes", embed=False).status == "ready"
     result = done(workbench, "What was the percentage change in gross profit between 2018 and 2019?")
     expected = ((Decimal("2109.8") - Decimal("1915.7")) / Decimal("1915.7") * 100).quantize(Decimal("0.01"))
@@ -31,7 +31,7 @@ def test_percentage_change_and_average_are_exact_and_cite_the_cells(workbench) -
     assert average["values"] == [str((Decimal("4120.5") + Decimal("3871.0") + Decimal("3402.2")) / 3)]  # 3797.9
 
 
-def test_an_edited_cell_changes_the_next_answer(workbench) -> None:  # noqa: ANN001
+def test_an_edited_cell_changes_the_next_answer(workbench) -> None:
     workbench.ingest_upload(NOTE, "note_4.csv", "Notes", embed=False)
     before = done(workbench, "What was the change in cost of sales from 2018 to 2019?")
     assert before["values"] == ["55.4"]

@@ -14,7 +14,7 @@ from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
 
 
 @pytest.fixture
-def run(settings, db, monkeypatch):  # noqa: ANN001, ANN201
+def run(settings, db, monkeypatch):
     """Invoke the CLI in-process against the test's database."""
     monkeypatch.setenv("DATABASE_URL", settings.database_url)
     monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
@@ -37,7 +37,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
-def test_ingest_json_contract(run, files) -> None:  # noqa: ANN001
+def test_ingest_json_contract(run, files) -> None:
     code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json")
     assert code == 0
     results = [json.loads(line) for line in out.splitlines()]
@@ -48,14 +48,14 @@ def test_ingest_json_contract(run, files) -> None:  # noqa: ANN001
     assert results[0]["rows"] == 4 and results[1]["pages"] == 3
 
 
-def test_ingest_exits_1_when_a_file_failed(run, files) -> None:  # noqa: ANN001
+def test_ingest_exits_1_when_a_file_failed(run, files) -> None:
     code, out = run("ingest", str(files["bad"]), str(files["csv"]), "--room", "R", "--json", "--no-embed")
     assert code == 1
     statuses = [json.loads(line)["status"] for line in out.splitlines()]
     assert statuses == ["failed", "ready"]
 
 
-def test_search_and_rooms_json(run, files) -> None:  # noqa: ANN001
+def test_search_and_rooms_json(run, files) -> None:
     run("ingest", str(files["pdf"]), str(files["csv"]), "--room", "R", "--json")
     code, out = run("search", "chief executive of Acme Robotics", "--room", "R", "--k", "3", "--json")
     assert code == 0
@@ -68,19 +68,25 @@ def test_search_and_rooms_json(run, files) -> None:  # noqa: ANN001
     assert [(r["name"], r["documents"], r["embedded_chunks"] == r["chunks"]) for r in rooms] == [("R", 2, True)]
 
 
-def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:  # noqa: ANN001
+def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:
     ingest_batch = tmp_path / "ingest.jsonl"
     ingest_batch.write_text(
-        "\n".join(json.dumps(x) for x in [{"room": "A", "path": str(files["csv"])},
-                                          {"room": "B", "path": str(files["pdf"])}])
+        "\n".join(
+            json.dumps(x) for x in [{"room": "A", "path": str(files["csv"])}, {"room": "B", "path": str(files["pdf"])}]
+        )
     )
     code, out = run("ingest", "--batch", str(ingest_batch))
     assert code == 0 and [json.loads(line)["title"] for line in out.splitlines()] == ["funding.csv", "memo.pdf"]
     search_batch = tmp_path / "search.jsonl"
     search_batch.write_text(
-        "\n".join(json.dumps(x) for x in [{"room": "A", "query": "Cobalt Pay", "k": 2},
-                                          {"room": "B", "query": "churn", "k": 1},
-                                          {"room": "Nope", "query": "x"}])
+        "\n".join(
+            json.dumps(x)
+            for x in [
+                {"room": "A", "query": "Cobalt Pay", "k": 2},
+                {"room": "B", "query": "churn", "k": 1},
+                {"room": "Nope", "query": "x"},
+            ]
+        )
     )
     code, out = run("search", "--batch", str(search_batch))
     lines = [json.loads(line) for line in out.splitlines()]
@@ -90,12 +96,12 @@ def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:  #
     assert "No data room named 'Nope'" in lines[2]["error"]
 
 
-def test_unknown_room_is_a_clear_error(run) -> None:  # noqa: ANN001
-    code, out = run("search", "anything", "--room", "Missing")
+def test_unknown_room_is_a_clear_error(run) -> None:
+    code, _out = run("search", "anything", "--room", "Missing")
     assert code == 1
 
 
-def test_accounts_members_and_delete_from_the_command_line(run, files) -> None:  # noqa: ANN001
+def test_accounts_members_and_delete_from_the_command_line(run, files) -> None:
     code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json", "--no-embed")
     memo_id = json.loads(out.splitlines()[1])["document_id"]
     code, out = run("user", "add", "ann@example.com", "--name", "Ann", "--password", "a long password")

@@ -5,26 +5,32 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from core.access import set_member
-from core.auth import create_account
 from core.errors import AccessDenied, DocumentNotFound
+from core.rooms.access import set_member
+from core.rooms.auth import create_account
 from core.workbench import Workbench
 from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
 
 
-def stats(db, room_id: int) -> tuple[dict[str, int], int]:  # noqa: ANN001
+def stats(db, room_id: int) -> tuple[dict[str, int], int]:
     """term_stats (df > 0) and rooms.n_chunks, as stored."""
     with psycopg.connect(db.conninfo) as conn:
-        stored = dict(conn.execute("SELECT lexeme, df FROM term_stats WHERE room_id = %s AND df > 0", (room_id,)).fetchall())
+        stored = dict(
+            conn.execute("SELECT lexeme, df FROM term_stats WHERE room_id = %s AND df > 0", (room_id,)).fetchall()
+        )
         n = conn.execute("SELECT n_chunks FROM rooms WHERE id = %s", (room_id,)).fetchone()[0]
     return stored, n
 
 
-def recomputed(db, room_id: int) -> tuple[dict[str, int], int]:  # noqa: ANN001
+def recomputed(db, room_id: int) -> tuple[dict[str, int], int]:
     """The same, recomputed from the chunks that are left."""
     with psycopg.connect(db.conninfo) as conn:
-        counts = dict(conn.execute("SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %s::bigint))",
-                                   (room_id,)).fetchall())
+        counts = dict(
+            conn.execute(
+                "SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %s::bigint))",
+                (room_id,),
+            ).fetchall()
+        )
         n = conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0]
     return counts, n
 
@@ -36,7 +42,7 @@ def member(workbench: Workbench, role: str) -> Workbench:
     return Workbench(workbench.settings, db=workbench.db.as_user(account.id))
 
 
-def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) -> None:  # noqa: ANN001
+def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) -> None:
     memo = workbench.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R", embed=False)
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
     room = workbench.room("R")
@@ -47,7 +53,10 @@ def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) ->
     assert all(hit.document_id == sheet.document_id for hit in workbench.search("Mara Quill chief executive", "R"))
     with psycopg.connect(workbench.db.conninfo) as conn:
         for table in ("pages", "document_files", "chunks"):
-            assert conn.execute(f"SELECT count(*) FROM {table} WHERE document_id = %s", (memo.document_id,)).fetchone()[0] == 0  # noqa: S608
+            assert (
+                conn.execute(f"SELECT count(*) FROM {table} WHERE document_id = %s", (memo.document_id,)).fetchone()[0]
+                == 0
+            )
     with pytest.raises(DocumentNotFound):
         workbench.delete_document("R", memo.document_id)
     # The same file may come back.
@@ -55,7 +64,7 @@ def test_an_owner_deletes_a_document_and_the_statistics_stay_exact(workbench) ->
     assert stats(workbench.db, room.id) == recomputed(workbench.db, room.id)
 
 
-def test_an_editor_cannot_delete_and_nothing_changes(workbench) -> None:  # noqa: ANN001
+def test_an_editor_cannot_delete_and_nothing_changes(workbench) -> None:
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
     room = workbench.room("R")
     before = stats(workbench.db, room.id)
@@ -64,7 +73,7 @@ def test_an_editor_cannot_delete_and_nothing_changes(workbench) -> None:  # noqa
     assert stats(workbench.db, room.id) == before and [d.id for d in workbench.documents("R")] == [sheet.document_id]
 
 
-def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench) -> None:  # noqa: ANN001
+def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench) -> None:
     workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
     ed = member(workbench, "editor")
     broken = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog"  # truncated
@@ -76,7 +85,7 @@ def test_an_editor_retrying_a_failed_upload_replaces_the_failed_record(workbench
     assert [d.title for d in workbench.documents("R") if d.status == "failed"] == ["broken.pdf"]
 
 
-def test_a_viewer_is_told_they_cannot_edit_cells(workbench) -> None:  # noqa: ANN001
+def test_a_viewer_is_told_they_cannot_edit_cells(workbench) -> None:
     workbench.ingest_upload(FUNDING_CSV, "funding.csv", "R", embed=False)
     vi = member(workbench, "viewer")
     sheet = vi.sheets("R")[0]

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core import tables
 from core.db import Database
-from core.edits import CellNotFound, InvalidValue, edit_cell, load_grid, room_sheets, stale_citations
-from core.qa import ask
+from core.ingest.edits import CellNotFound, InvalidValue, edit_cell, load_grid, room_sheets, stale_citations
+from core.qa.service import ask
+from core.retrieval import tables
 from tests.factories import FUNDING_CSV
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -200,13 +200,17 @@ def test_stale_citations_mark_only_answers_citing_the_edited_cell(demo) -> None:
     first = next(e for e in ask(demo, QUESTION, "Demo") if e.type == "done").result
     conversation = first["conversation_id"]
     second = next(
-        e for e in ask(demo, "How much was raised in France in 2020?", "Demo", conversation_id=conversation)
+        e
+        for e in ask(demo, "How much was raised in France in 2020?", "Demo", conversation_id=conversation)
         if e.type == "done"
     ).result
     cited_first = {(c["row_id"], c["column"]) for c in first["citations"] if c["kind"] == "cell"}
     cited_second = {(c["row_id"], c["column"]) for c in second["citations"] if c["kind"] == "cell"}
-    target = next(c for c in first["citations"] if c["column"] == "Amount Raised (USD)"
-                  and (c["row_id"], c["column"]) not in cited_second)
+    target = next(
+        c
+        for c in first["citations"]
+        if c["column"] == "Amount Raised (USD)" and (c["row_id"], c["column"]) not in cited_second
+    )
     assert demo.stale_citations(conversation) == {}
     [sheet] = demo.sheets("Demo")
 
@@ -223,7 +227,7 @@ def test_stale_citations_mark_only_answers_citing_the_edited_cell(demo) -> None:
     assert stale_citations(demo.db, conversation) == {}
 
 
-def test_the_grid_shows_windows_of_rows_and_finds_text_in_any_cell(demo) -> None:  # noqa: ANN001
+def test_the_grid_shows_windows_of_rows_and_finds_text_in_any_cell(demo) -> None:
     [sheet] = demo.sheets("Demo")
     whole = load_grid(demo.db, sheet.sheet_id).frame
     assert len(whole) == sheet.n_rows == 307 and list(whole.columns[:3]) == ["row_id", "row_number", "c0"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from core.qa import ask
+from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import FUNDING_CSV, make_pdf
 
@@ -29,8 +29,10 @@ def _big_csv(path: Path, rows: int = ROWS) -> Path:
     with path.open("w", encoding="utf-8") as handle:
         handle.write("Company,Country,Round,Date,Amount Raised (USD),Notes\n")
         for i in range(rows):
-            handle.write(f"Company {i},{countries[i % 6]},Series {'ABC'[i % 3]},20{10 + i % 15}-0{1 + i % 9}-1{i % 10},"
-                         f"{(i * 7919) % 90_000_000 + 100_000},note {i} about growth plan {i % 97} and hires {i % 31}\n")
+            handle.write(
+                f"Company {i},{countries[i % 6]},Series {'ABC'[i % 3]},20{10 + i % 15}-0{1 + i % 9}-1{i % 10},"
+                f"{(i * 7919) % 90_000_000 + 100_000},note {i} about growth plan {i % 97} and hires {i % 31}\n"
+            )
     return path
 
 
@@ -40,9 +42,13 @@ def _env(db_url: str, home: Path) -> dict[str, str]:
 
 def _busy_backends(conn: psycopg.Connection) -> list[str]:
     """Queries other sessions of this database are running (or holding a transaction open on)."""
-    return [r[0] for r in conn.execute(
-        "SELECT query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        " AND state IS DISTINCT FROM 'idle'")]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND state IS DISTINCT FROM 'idle'"
+        )
+    ]
 
 
 def _assert_room_consistent(conn: psycopg.Connection, room: str) -> None:
@@ -50,30 +56,39 @@ def _assert_room_consistent(conn: psycopg.Connection, room: str) -> None:
     room_id = conn.execute("SELECT id FROM rooms WHERE name = %s", (room,)).fetchone()[0]
     orphans = conn.execute(
         "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id"
-        " WHERE c.room_id = %s AND d.status <> 'ready'", (room_id,)).fetchone()[0]
+        " WHERE c.room_id = %s AND d.status <> 'ready'",
+        (room_id,),
+    ).fetchone()[0]
     assert orphans == 0
     for table, key in (("sheets", "document_id"), ("pages", "document_id"), ("document_files", "document_id")):
         stray = conn.execute(
             f"SELECT count(*) FROM {table} t JOIN documents d ON d.id = t.{key}"
-            " WHERE d.room_id = %s AND d.status <> 'ready'", (room_id,)).fetchone()[0]
+            " WHERE d.room_id = %s AND d.status <> 'ready'",
+            (room_id,),
+        ).fetchone()[0]
         assert stray == 0, table
     # A ready document holds exactly the chunks it says it has.
     mismatched = conn.execute(
         "SELECT d.title, d.n_chunks, count(c.id) FROM documents d LEFT JOIN chunks c ON c.document_id = d.id"
         " WHERE d.room_id = %s AND d.status = 'ready' GROUP BY d.id HAVING d.n_chunks <> count(c.id)",
-        (room_id,)).fetchall()
+        (room_id,),
+    ).fetchall()
     assert mismatched == []
     n_chunks, counted = conn.execute(
         "SELECT r.n_chunks, (SELECT count(*) FROM chunks c WHERE c.room_id = r.id) FROM rooms r WHERE r.id = %s",
-        (room_id,)).fetchone()
+        (room_id,),
+    ).fetchone()
     assert n_chunks == counted
     diff = conn.execute(
         "SELECT count(*) FROM (SELECT lexeme, df FROM term_stats WHERE room_id = %(r)s AND df > 0"
         " EXCEPT SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s', %(r)s::bigint))"
-        " ) a", {"r": room_id}).fetchone()[0]
+        " ) a",
+        {"r": room_id},
+    ).fetchone()[0]
     extra = conn.execute(
         "SELECT count(*) FROM (SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chunks WHERE room_id = %%s',"
-        " %(r)s::bigint)) EXCEPT SELECT lexeme, df FROM term_stats WHERE room_id = %(r)s) a", {"r": room_id},
+        " %(r)s::bigint)) EXCEPT SELECT lexeme, df FROM term_stats WHERE room_id = %(r)s) a",
+        {"r": room_id},
     ).fetchone()[0]
     assert diff == extra == 0
 
@@ -86,8 +101,13 @@ def test_an_ingestion_killed_mid_write_leaves_the_room_consistent_and_a_retry_su
     assert workbench.ingest_upload(FUNDING_CSV, "funding.csv", "Deal", embed=False).status == "ready"
     path = _big_csv(tmp_path / "big.csv")
     env = _env(db_url, tmp_path / "home")
-    proc = subprocess.Popen([sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     seen: list[str] = []
     with psycopg.connect(db_url, autocommit=True) as conn:
         deadline = time.monotonic() + 240
@@ -111,12 +131,22 @@ def test_an_ingestion_killed_mid_write_leaves_the_room_consistent_and_a_retry_su
         assert ("big.csv", "ready") not in titles  # absent (or failed), never ready with part of its rows
         assert conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == 4
         _assert_room_consistent(conn, "Deal")
-    retry = subprocess.run([sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed", "--json"],
-                           cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=600)
+    retry = subprocess.run(
+        [sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     assert retry.returncode == 0, retry.stderr
     assert '"status": "ready"' in retry.stdout and f'"rows": {ROWS}' in retry.stdout
     with psycopg.connect(db_url, autocommit=True) as conn:
-        assert conn.execute("SELECT count(*) FROM documents WHERE title = 'big.csv' AND status = 'ready'").fetchone()[0] == 1
+        assert (
+            conn.execute("SELECT count(*) FROM documents WHERE title = 'big.csv' AND status = 'ready'").fetchone()[0]
+            == 1
+        )
         assert conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == ROWS + 4
         _assert_room_consistent(conn, "Deal")
     hits = workbench.search("Company 149999", "Deal", k=3)
@@ -133,7 +163,7 @@ def test_concurrent_uploads_of_one_file_make_exactly_one_document(workbench: Wor
         barrier.wait()
         try:
             results.append(workbench.ingest_upload(payload, name, "Deal", embed=False))
-        except Exception as exc:  # noqa: BLE001 - any error fails the test below
+        except Exception as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=upload, args=(data, f"copy{i}.csv")) for i in range(4)]
@@ -155,8 +185,13 @@ def test_concurrent_uploads_of_one_file_make_exactly_one_document(workbench: Wor
 def test_questions_asked_while_files_are_ingested_are_all_logged(workbench: Workbench) -> None:
     for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
         assert workbench.ingest_upload((DEMO / name).read_bytes(), name, "Demo", embed=False).status == "ready"
-    questions = ["How much was raised in Canada in 2021?", "Which company raised the most?",
-                 "Who leads Harvestquay?", "How many rounds were there in France?", "What are the risks?"]
+    questions = [
+        "How much was raised in Canada in 2021?",
+        "Which company raised the most?",
+        "Who leads Harvestquay?",
+        "How many rounds were there in France?",
+        "What are the risks?",
+    ]
     answered, errors = [], []
     stop = threading.Event()
 
@@ -167,7 +202,7 @@ def test_questions_asked_while_files_are_ingested_are_all_logged(workbench: Work
                 events = list(ask(workbench, questions[(n + i) % len(questions)], "Demo", conversation_id=conversation))
                 conversation = events[-1].result["conversation_id"]
                 answered.append(events[-1].result["query_id"])
-            except Exception as exc:  # noqa: BLE001 - any error fails the test below
+            except Exception as exc:
                 errors.append(exc)
 
     def ingester() -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from core.edits import edit_cell
-from core.feedback import (
+from core.ingest.edits import edit_cell
+from core.models import Citation
+from core.qa.feedback import (
     ConversationNotInRoom,
     FeedbackError,
     Turn,
@@ -18,9 +19,8 @@ from core.feedback import (
     recent_conversations,
     record_feedback,
 )
-from core.models import Citation
-from core.qa import ask
-from core.synth import ABSTAIN
+from core.qa.service import ask
+from core.qa.synth import ABSTAIN
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 

@@ -1,21 +1,21 @@
-"""Questions about something the room never mentions abstain (core.grounding + the QA service)."""
+"""Questions about something the room never mentions abstain (core.qa.grounding + the QA service)."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.grounding import missing_names
-from core.qa import ask
-from core.synth import ABSTAIN
+from core.qa.grounding import missing_names
+from core.qa.service import ask
+from core.qa.synth import ABSTAIN
 
 
 @pytest.fixture
-def demo(workbench):  # noqa: ANN001, ANN201
+def demo(workbench):
     workbench.ensure_demo(embed=False)
     return workbench
 
 
-def test_names_found_in_the_room_text_or_titles(demo) -> None:  # noqa: ANN001
+def test_names_found_in_the_room_text_or_titles(demo) -> None:
     room = demo.room("Demo").id
     # Harvestquay is in the memo and the sheets; "Solvane Energy" is a phrase of the sheets.
     assert missing_names(demo.db, room, "Who is the CEO of Harvestquay?") == []
@@ -25,7 +25,7 @@ def test_names_found_in_the_room_text_or_titles(demo) -> None:  # noqa: ANN001
     assert missing_names(demo.db, room, "What is the FY2018 capital expenditure of 3M?") == ["3M"]
 
 
-def test_a_question_about_another_company_abstains(demo) -> None:  # noqa: ANN001
+def test_a_question_about_another_company_abstains(demo) -> None:
     events = list(ask(demo, "How much did Initech raise in its Series B?", "Demo"))
     result = events[-1].result
     assert result["abstained"] and result["answer"] == ABSTAIN and result["citations"] == []

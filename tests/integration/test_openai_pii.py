@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from core.llm import ModelError
-from core.qa import ask
+from core.providers.llm import ModelError
+from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_pdf
 from tests.openai_server import OpenAIServer, Reply, Status
@@ -24,19 +24,34 @@ CONTACTS = (
     f"Acme Robotics,{CSV_EMAIL.replace('li.chen', 'ops')},2000000\n"
     f"Borealis Bio,{CSV_EMAIL},15000000\n"
 ).encode()
-MEMO = make_pdf([(
-    "Portfolio memo. Acme Robotics builds warehouse picking arms; it raised 2,000,000 in 2021.\n"
-    f"Its chief executive is Mara Quill, reachable at {EMAIL} or {PHONE}.\n"
-    f"Wire the follow-on to IBAN {IBAN} before the 10-K is filed."
-)])
+MEMO = make_pdf(
+    [
+        (
+            "Portfolio memo. Acme Robotics builds warehouse picking arms; it raised 2,000,000 in 2021.\n"
+            f"Its chief executive is Mara Quill, reachable at {EMAIL} or {PHONE}.\n"
+            f"Wire the follow-on to IBAN {IBAN} before the 10-K is filed."
+        )
+    ]
+)
 # The memo's PDF wraps the phone number over two lines ("+44 20\n7946 0958"): each part must go too.
 SECRETS = (EMAIL, "+44 20", "7946 0958", IBAN, IBAN.replace(" ", ""), "3704 0044", CSV_EMAIL, "ops@borealis.example")
 
 
 def search_plan(body: dict[str, Any]) -> dict[str, Any]:
-    return {"standalone_question": "Who runs Acme Robotics and how is it reached?", "reasoning": "Search the memo.",
-            "steps": [{"kind": "search", "reason": "The memo profiles the company.", "table": None,
-                       "query": "Acme Robotics chief executive reachable", "document_ids": [], "pages": None}]}
+    return {
+        "standalone_question": "Who runs Acme Robotics and how is it reached?",
+        "reasoning": "Search the memo.",
+        "steps": [
+            {
+                "kind": "search",
+                "reason": "The memo profiles the company.",
+                "table": None,
+                "query": "Acme Robotics chief executive reachable",
+                "document_ids": [],
+                "pages": None,
+            }
+        ],
+    }
 
 
 def echo_model(body: dict[str, Any]) -> Reply:
@@ -44,7 +59,7 @@ def echo_model(body: dict[str, Any]) -> Reply:
     if "response_format" in body:
         return Reply(json.dumps(search_plan(body)))
     user = body["messages"][-1]["content"]
-    evidence = user[user.index("<evidence>"):]
+    evidence = user[user.index("<evidence>") :]
     line = next(ln for ln in evidence.splitlines() if "chief executive" in ln)
     return Reply(f"{line.strip()} [1].")
 
@@ -56,10 +71,17 @@ def server() -> Iterator[OpenAIServer]:
 
 
 def _workbench(settings, db, server: OpenAIServer, *, redact: bool = True) -> Workbench:
-    llm = settings.model_copy(update={
-        "llm": "openai", "openai_api_key": "test-key", "openai_base_url": server.base_url, "chat_model": MODEL,
-        "openai_max_retries": 0, "openai_timeout": 5.0, "redact_pii": redact,
-    })
+    llm = settings.model_copy(
+        update={
+            "llm": "openai",
+            "openai_api_key": "test-key",
+            "openai_base_url": server.base_url,
+            "chat_model": MODEL,
+            "openai_max_retries": 0,
+            "openai_timeout": 5.0,
+            "redact_pii": redact,
+        }
+    )
     wb = Workbench(llm, db=db)
     assert wb.ingest_upload(MEMO, "memo.pdf", "Deal", embed=False).status == "ready"
     assert wb.ingest_upload(CONTACTS, "contacts.csv", "Deal", embed=False).status == "ready"

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from core.llm import ModelError
-from core.plan import TableStep
-from core.qa import Event, ask
-from core.synth import ABSTAIN
+from core.providers.llm import ModelError
+from core.qa.service import Event, ask
+from core.qa.synth import ABSTAIN
+from core.retrieval.plan import TableStep
 from core.workbench import Workbench
 from tests.factories import make_pdf
 from tests.openai_server import BreakOff, Delay, OpenAIServer, Reply, Status, pieces
@@ -84,11 +84,13 @@ def answer_from_evidence(body: dict[str, Any]) -> Reply:
     return Reply(ABSTAIN)
 
 
-def model(plan: Callable[[dict[str, Any]], dict[str, Any]] = table_plan,
-          answer: Callable[[dict[str, Any]], Reply | BreakOff | Status | Delay] = answer_from_evidence):
+def model(
+    plan: Callable[[dict[str, Any]], dict[str, Any]] = table_plan,
+    answer: Callable[[dict[str, Any]], Reply | BreakOff | Status | Delay] = answer_from_evidence,
+):
     """A scripted model: plans with `plan`, answers with `answer`."""
 
-    def reply(body: dict[str, Any]):  # noqa: ANN202
+    def reply(body: dict[str, Any]):
         if "response_format" in body:
             return Reply(json.dumps(plan(body)))
         return answer(body)
@@ -106,15 +108,21 @@ def server() -> Iterator[OpenAIServer]:
 
 
 @pytest.fixture
-def llm_settings(settings, server: OpenAIServer):  # noqa: ANN001, ANN201
-    return settings.model_copy(update={
-        "llm": "openai", "openai_api_key": "test-key", "openai_base_url": server.base_url, "chat_model": MODEL,
-        "openai_max_retries": 0, "openai_timeout": 5.0,
-    })
+def llm_settings(settings, server: OpenAIServer):
+    return settings.model_copy(
+        update={
+            "llm": "openai",
+            "openai_api_key": "test-key",
+            "openai_base_url": server.base_url,
+            "chat_model": MODEL,
+            "openai_max_retries": 0,
+            "openai_timeout": 5.0,
+        }
+    )
 
 
 @pytest.fixture
-def demo(llm_settings, db) -> Workbench:  # noqa: ANN001
+def demo(llm_settings, db) -> Workbench:
     wb = Workbench(llm_settings, db=db)
     for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
         wb.ingest_upload((DEMO / name).read_bytes(), name, "Demo", embed=False)
@@ -124,7 +132,9 @@ def demo(llm_settings, db) -> Workbench:  # noqa: ANN001
 def expected_sum(country: str = "Canada") -> str:
     with (DEMO / "funding_rounds.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    return str(sum(int(r["Amount Raised (USD)"]) for r in rows if r["Country"] == country and r["Date"].startswith("2021")))
+    return str(
+        sum(int(r["Amount Raised (USD)"]) for r in rows if r["Country"] == country and r["Date"].startswith("2021"))
+    )
 
 
 def events_of(wb: Workbench, question: str, conversation_id: int | None = None) -> list[Event]:
@@ -166,7 +176,9 @@ def test_model_plan_runs_exactly_and_the_answer_streams_with_citations(demo: Wor
     tokens = [e.text for e in events if e.type == "token"]
     evidence = next(e.evidence for e in events if e.type == "evidence")
     done = events[-1]
-    assert len(tokens) >= 8 and "".join(tokens) == f"The rounds matching the question raised {expected_sum()} in 2021 [1]."
+    assert (
+        len(tokens) >= 8 and "".join(tokens) == f"The rounds matching the question raised {expected_sum()} in 2021 [1]."
+    )
     assert done.answer.text == "".join(tokens) and done.answer.values == [expected_sum()]
     assert done.answer.markers == {1: list(range(len(evidence[0].citations)))}
     assert done.answer.citations == evidence[0].citations and all(c.kind == "cell" for c in done.answer.citations)
@@ -192,8 +204,10 @@ def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, s
     schema = fmt["json_schema"]["schema"]
     assert set(schema["required"]) == {"standalone_question", "reasoning", "steps"}
     assert schema["additionalProperties"] is False
-    assert all(d["additionalProperties"] is False and set(d["required"]) == set(d["properties"])
-               for d in schema["$defs"].values())
+    assert all(
+        d["additionalProperties"] is False and set(d["required"]) == set(d["properties"])
+        for d in schema["$defs"].values()
+    )
     assert answered["body"]["stream"] is True and "response_format" not in answered["body"]
     system, user = answered["body"]["messages"]
     assert system["role"] == "system" and ABSTAIN in system["content"] and "[n]" in system["content"]
@@ -219,7 +233,9 @@ def test_a_follow_up_is_sent_with_the_earlier_questions(demo: Workbench, server:
 # -- invalid plans, server errors, timeouts --------------------------------------------------------------
 
 
-def test_malformed_plan_is_retried_once_then_the_offline_planner_takes_over(demo: Workbench, server: OpenAIServer) -> None:
+def test_malformed_plan_is_retried_once_then_the_offline_planner_takes_over(
+    demo: Workbench, server: OpenAIServer
+) -> None:
     server.chat.extend([Reply('{"standalone_question": "x", "steps": [tru'), Reply('{"steps": "none"}')])
     server.chat_default = model()
     events = events_of(demo, CANADA)
@@ -229,7 +245,9 @@ def test_malformed_plan_is_retried_once_then_the_offline_planner_takes_over(demo
     assert len(plan_requests(server)) == 2
     retry = plan_requests(server)[1]["body"]["messages"]
     assert retry[2] == {"role": "assistant", "content": '{"standalone_question": "x", "steps": [tru'}
-    assert retry[3]["role"] == "user" and retry[3]["content"].startswith("That plan is invalid: the reply was not a plan")
+    assert retry[3]["role"] == "user" and retry[3]["content"].startswith(
+        "That plan is invalid: the reply was not a plan"
+    )
     # The offline plan still computes the exact sum, and the model still writes the answer.
     assert events[-1].result["values"] == [expected_sum()]
     row = logged(demo, events[-1].result["query_id"])
@@ -257,8 +275,9 @@ def test_a_table_step_that_cannot_run_is_sent_back_with_the_table_error(demo: Wo
         plan["steps"][0]["table"]["aggregate"] = {"func": "sum", "column": "Country"}
         return plan
 
-    server.chat.extend([Reply(json.dumps(sum_of_text(_planner_body(demo)))),
-                        Reply(json.dumps(sum_of_text(_planner_body(demo))))])
+    server.chat.extend(
+        [Reply(json.dumps(sum_of_text(_planner_body(demo)))), Reply(json.dumps(sum_of_text(_planner_body(demo))))]
+    )
     server.chat_default = model()
     plan = next(e.plan for e in events_of(demo, CANADA) if e.type == "plan")
     feedback = plan_requests(server)[1]["body"]["messages"][-1]["content"]
@@ -276,15 +295,18 @@ def test_server_error_on_the_plan_falls_back_offline(demo: Workbench, server: Op
     assert events[-1].result["values"] == [expected_sum()]
 
 
-def test_timeouts_fall_back_for_the_plan_and_raise_a_clear_error_for_the_answer(llm_settings, db, server) -> None:  # noqa: ANN001
+def test_timeouts_fall_back_for_the_plan_and_raise_a_clear_error_for_the_answer(llm_settings, db, server) -> None:
     wb = Workbench(llm_settings.model_copy(update={"openai_timeout": 0.5}), db=db)
     wb.ingest_upload((DEMO / "funding_rounds.csv").read_bytes(), "funding_rounds.csv", "Demo", embed=False)
     server.chat.extend([Delay(1.5, Reply("{}")), Delay(1.5, Reply("too late [1]."))])
     seen: list[Event] = []
-    with pytest.raises(ModelError, match=r"model server at http://127\.0\.0\.1:\d+/v1 did not answer: no reply "
-                                         r"within 0\.5 s \(WORKBENCH_OPENAI_TIMEOUT\)\. .*WORKBENCH_LLM=offline"):
+    with pytest.raises(
+        ModelError,
+        match=r"model server at http://127\.0\.0\.1:\d+/v1 did not answer: no reply "
+        r"within 0\.5 s \(WORKBENCH_OPENAI_TIMEOUT\)\. .*WORKBENCH_LLM=offline",
+    ):
         for event in ask(wb, CANADA, "Demo"):
-            seen.append(event)  # noqa: PERF402 - the events before the error are checked
+            seen.append(event)
     plan = next(e.plan for e in seen if e.type == "plan")
     assert plan.planner == "offline" and "no reply within 0.5 s" in plan.reasoning
     assert not [e for e in seen if e.type in ("token", "done")]
@@ -310,7 +332,7 @@ def test_a_refused_key_is_said_plainly(demo: Workbench, server: OpenAIServer) ->
         list(ask(demo, CANADA, "Demo"))
 
 
-def test_failed_calls_are_retried_as_configured(llm_settings, db, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_failed_calls_are_retried_as_configured(llm_settings, db, server: OpenAIServer) -> None:
     wb = Workbench(llm_settings.model_copy(update={"openai_max_retries": 1}), db=db)
     wb.ingest_upload((DEMO / "funding_rounds.csv").read_bytes(), "funding_rounds.csv", "Demo", embed=False)
     server.chat.extend([Status(500), Reply(json.dumps(table_plan(_planner_body(wb)))), Status(502)])
@@ -326,8 +348,9 @@ def test_failed_calls_are_retried_as_configured(llm_settings, db, server: OpenAI
 def test_unknown_markers_and_unsupported_numbers_are_removed(demo: Workbench, server: OpenAIServer) -> None:
     def loose(body: dict[str, Any]) -> Reply:
         value = evidence_items(body)[1][1].splitlines()[-1]
-        return Reply(f"Canada raised {value} in 2021 [1][7]. That is 4,444,444 more than France [1]. "
-                     "Investors loved it.")
+        return Reply(
+            f"Canada raised {value} in 2021 [1][7]. That is 4,444,444 more than France [1]. Investors loved it."
+        )
 
     server.chat_default = model(answer=loose)
     done = events_of(demo, CANADA)[-1]
@@ -337,8 +360,9 @@ def test_unknown_markers_and_unsupported_numbers_are_removed(demo: Workbench, se
 
 
 def test_a_model_abstention_is_logged_as_abstained_without_citations(demo: Workbench, server: OpenAIServer) -> None:
-    server.chat_default = model(plan=lambda body: search_plan("boiling point of mercury"),
-                                answer=lambda body: Reply(ABSTAIN))
+    server.chat_default = model(
+        plan=lambda body: search_plan("boiling point of mercury"), answer=lambda body: Reply(ABSTAIN)
+    )
     done = events_of(demo, "What is the boiling point of mercury?")[-1]
     assert done.answer.abstained and done.answer.text == ABSTAIN and done.answer.citations == []
     assert done.result["abstained"] and done.result["values"] == []
@@ -380,7 +404,9 @@ def test_a_stream_that_ends_unfinished_is_an_error(demo: Workbench, server: Open
 def test_an_unreachable_server_is_named_in_the_error(demo: Workbench, server: OpenAIServer) -> None:
     closed = demo.settings.model_copy(update={"openai_base_url": "http://127.0.0.1:9/v1"})
     wb = Workbench(closed, db=demo.db)
-    with pytest.raises(ModelError, match=r"The model server at http://127\.0\.0\.1:9/v1 did not answer: connection failed"):
+    with pytest.raises(
+        ModelError, match=r"The model server at http://127\.0\.0\.1:9/v1 did not answer: connection failed"
+    ):
         list(ask(wb, CANADA, "Demo"))
     assert "connection failed" in logged(wb)["error"] and logged(wb)["planner"] == "offline"
 
@@ -391,13 +417,14 @@ def test_an_unreachable_server_is_named_in_the_error(demo: Workbench, server: Op
 def test_instructions_inside_documents_change_neither_plan_nor_sources(demo: Workbench, server: OpenAIServer) -> None:
     server.chat_default = model(plan=lambda body: search_plan("CEO Harvestquay"))
     before = events_of(demo, CEO)
-    demo.ingest_upload(make_pdf([f"{INJECTION} The CEO of Harvestquay is irrelevant here."]), "notes.pdf", "Demo",
-                       embed=False)
+    demo.ingest_upload(
+        make_pdf([f"{INJECTION} The CEO of Harvestquay is irrelevant here."]), "notes.pdf", "Demo", embed=False
+    )
     demo.ingest_upload(f"Company,Note\nHarvestquay,{INJECTION}\n".encode(), "notes.csv", "Demo", embed=False)
     server.requests.clear()
     after = events_of(demo, CEO)
 
-    def plan_of(events: list[Event]):  # noqa: ANN202
+    def plan_of(events: list[Event]):
         return next(e.plan for e in events if e.type == "plan")
 
     assert plan_of(after).steps == plan_of(before).steps and plan_of(after).planner == MODEL
@@ -422,7 +449,7 @@ def test_instructions_inside_documents_change_neither_plan_nor_sources(demo: Wor
 
 
 @pytest.fixture
-def cli_env(demo: Workbench, server: OpenAIServer, monkeypatch):  # noqa: ANN001, ANN201
+def cli_env(demo: Workbench, server: OpenAIServer, monkeypatch):
     from core.config import get_settings
 
     for name, value in {"DATABASE_URL": demo.settings.database_url, "WORKBENCH_HOME": str(demo.settings.home),
@@ -435,7 +462,7 @@ def cli_env(demo: Workbench, server: OpenAIServer, monkeypatch):  # noqa: ANN001
     get_settings.cache_clear()
 
 
-def test_cli_ask_uses_the_configured_model(cli_env, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_cli_ask_uses_the_configured_model(cli_env, server: OpenAIServer) -> None:
     from click.testing import CliRunner
 
     from core.cli import cli
@@ -448,7 +475,7 @@ def test_cli_ask_uses_the_configured_model(cli_env, server: OpenAIServer) -> Non
     assert len(answer_requests(server)) == 1
 
 
-def test_cli_prints_a_model_failure_as_one_line_and_exits_1(cli_env, server: OpenAIServer) -> None:  # noqa: ANN001
+def test_cli_prints_a_model_failure_as_one_line_and_exits_1(cli_env, server: OpenAIServer) -> None:
     from click.testing import CliRunner
 
     from core.cli import cli
@@ -457,13 +484,16 @@ def test_cli_prints_a_model_failure_as_one_line_and_exits_1(cli_env, server: Ope
     out = CliRunner().invoke(cli, ["ask", CANADA, "--room", "Demo"])
     assert out.exit_code == 1 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
-    assert re.fullmatch(r"Error: The model server at http://127\.0\.0\.1:\d+/v1 did not answer: HTTP 503: overloaded\. "
-                        r"Check OPENAI_BASE_URL .*offline mode\.\n", out.stderr)
+    assert re.fullmatch(
+        r"Error: The model server at http://127\.0\.0\.1:\d+/v1 did not answer: HTTP 503: overloaded\. "
+        r"Check OPENAI_BASE_URL .*offline mode\.\n",
+        out.stderr,
+    )
 
 
 def _planner_body(wb: Workbench) -> dict[str, Any]:
     """A planner request body as the workbench would send it for the demo room (to script a reply ahead)."""
-    from core.llm_planner import planner_messages
-    from core.planner import load_schema
+    from core.qa.llm_planner import planner_messages
+    from core.qa.planner import load_schema
 
     return {"messages": planner_messages(CANADA, load_schema(wb.db, wb.room("Demo").id), [])}

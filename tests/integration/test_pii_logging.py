@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from core.qa import ask
+from core.qa.service import ask
 from core.workbench import Workbench
 
 EMAIL, PHONE = "mara.quill@acme-robotics.example", "+44 20 7946 0958"
@@ -31,8 +31,12 @@ def _ask(wb: Workbench, question: str) -> dict:
 def _log(wb: Workbench, query_id: int) -> tuple[str, str, list[dict]]:
     with wb.db.connection() as conn:
         question, answer = conn.execute("SELECT question, answer FROM qa_queries WHERE id = %s", (query_id,)).fetchone()
-        citations = [r[0] for r in conn.execute(
-            "SELECT citation FROM qa_citations WHERE query_id = %s ORDER BY position", (query_id,))]
+        citations = [
+            r[0]
+            for r in conn.execute(
+                "SELECT citation FROM qa_citations WHERE query_id = %s ORDER BY position", (query_id,)
+            )
+        ]
     return question, answer, citations
 
 
@@ -49,7 +53,8 @@ def test_the_log_keeps_redacted_copies_and_the_user_sees_the_original(workbench:
     for stored, shown in zip(citations, result["citations"], strict=True):
         # Only the document text a citation carries is redacted: where it points is kept.
         assert {k: v for k, v in stored.items() if k not in ("value", "quote")} == {
-            k: v for k, v in shown.items() if k not in ("value", "quote")}
+            k: v for k, v in shown.items() if k not in ("value", "quote")
+        }
     with wb.db.connection() as conn:
         stored_rows = [r[0] for r in conn.execute("SELECT values FROM sheet_rows ORDER BY row_index")]
         messages = [r[0] for r in conn.execute("SELECT content FROM messages ORDER BY id")]
@@ -80,7 +85,9 @@ def test_financial_answers_are_logged_as_they_are(workbench: Workbench, question
     _, answer, citations = _log(wb, result["query_id"])
     assert answer == result["answer"] and not result["abstained"]
     assert any(v in answer for v in ("2000000", "2,000,000", "17000000", "17,000,000"))
-    numbers = [(stored.get("value"), shown.get("value")) for stored, shown in zip(citations, result["citations"],
-                                                                                  strict=True)
-               if (shown.get("value") or "").isdigit()]
+    numbers = [
+        (stored.get("value"), shown.get("value"))
+        for stored, shown in zip(citations, result["citations"], strict=True)
+        if (shown.get("value") or "").isdigit()
+    ]
     assert numbers and all(stored == shown for stored, shown in numbers)

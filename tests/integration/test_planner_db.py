@@ -1,4 +1,4 @@
-"""The demo sheet in Postgres: load_schema, the offline planner and core.tables agree with pandas."""
+"""The demo sheet in Postgres: load_schema, the offline planner and core.retrieval.tables agree with pandas."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from core.db import Database
-from core.plan import SearchStep, TableStep
-from core.planner import OfflinePlanner, RoomSchema, load_schema
-from core.tables import TableResult, load_sheet, run_table_op
+from core.qa.planner import OfflinePlanner, RoomSchema, load_schema
+from core.retrieval.plan import SearchStep, TableStep
+from core.retrieval.tables import TableResult, load_sheet, run_table_op
 from core.workbench import Workbench
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo" / "funding_rounds.csv"

@@ -14,9 +14,9 @@ import psycopg
 import pytest
 
 from core.config import Settings
-from core.qa import ask
-from core.ratelimit import RateLimited, check_and_count
-from core.store import ensure_room
+from core.qa.service import ask
+from core.rooms.ratelimit import RateLimited, check_and_count
+from core.rooms.store import ensure_room
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=UTC)
@@ -32,8 +32,9 @@ def _user(db) -> str:
 
 def _stored(db, room_id: int) -> int:
     with db.connection() as conn:
-        row = conn.execute("SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE room_id = %s",
-                           (room_id,)).fetchone()
+        row = conn.execute(
+            "SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE room_id = %s", (room_id,)
+        ).fetchone()
     return int(row[0])
 
 
@@ -128,7 +129,7 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
 _WORKER = """
 import sys
 from core.db import Database
-from core.ratelimit import RateLimited, check_and_count
+from core.rooms.ratelimit import RateLimited, check_and_count
 db = Database(sys.argv[1], max_size=2, run_migrations=False)
 print("ready", flush=True)
 sys.stdin.readline()  # start together
@@ -146,8 +147,16 @@ db.close()
 
 def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:
     room = ensure_room(db, "Deal")
-    procs = [subprocess.Popen([sys.executable, "-c", _WORKER, db_url, str(room.id)], cwd=ROOT,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, db_url, str(room.id)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     for proc in procs:
         assert proc.stdout.readline().strip() == "ready"  # type: ignore[union-attr]
     for proc in procs:  # release them together once all are connected
@@ -176,10 +185,22 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
 def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
     room = ensure_room(db, "Deal")
     check_and_count(db, db.user_id, room.id, 1)  # the command line asks as the local user
-    env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path),
-           "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "1"}
-    run = subprocess.run([sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, check=False, timeout=120)
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "WORKBENCH_HOME": str(tmp_path),
+        "HF_HUB_OFFLINE": "1",
+        "WORKBENCH_RATE_LIMIT": "1",
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "You have asked 1 question in this room in the last hour (the limit is 1)" in run.stderr
     assert "you can ask again at" in run.stderr

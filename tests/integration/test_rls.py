@@ -12,12 +12,14 @@ import uuid
 
 import psycopg
 import pytest
-from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
-from core.access import AccessDenied, members, my_role, remove_member, set_member
 from core.db import LOCAL_USER
 from core.errors import RoomNotFound, WorkbenchError
-from core.qa import ask
+from core.qa.service import ask
+from core.rooms.access import AccessDenied, members, my_role, remove_member, set_member
 from core.workbench import Workbench
 from tests.factories import MEMO_PAGES, make_pdf
 
@@ -30,9 +32,9 @@ ROOM_OF = {
     "pages": "SELECT d.room_id FROM pages p JOIN documents d ON d.id = p.document_id",
     "sheets": "SELECT d.room_id FROM sheets s JOIN documents d ON d.id = s.document_id",
     "sheet_columns": "SELECT d.room_id FROM sheet_columns c JOIN sheets s ON s.id = c.sheet_id"
-                     " JOIN documents d ON d.id = s.document_id",
+    " JOIN documents d ON d.id = s.document_id",
     "sheet_rows": "SELECT d.room_id FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id"
-                  " JOIN documents d ON d.id = s.document_id",
+    " JOIN documents d ON d.id = s.document_id",
     "chunks": "SELECT room_id FROM chunks",
     "chunk_embeddings": "SELECT room_id FROM chunk_embeddings",
     "term_stats": "SELECT room_id FROM term_stats",
@@ -44,12 +46,12 @@ ROOM_OF = {
 }
 
 
-def admin(db) -> psycopg.Connection:  # noqa: ANN001
+def admin(db) -> psycopg.Connection:
     """The owner's connection (bypasses row-level security): to set up users and to see the truth."""
     return psycopg.connect(db.conninfo, autocommit=True)
 
 
-def new_user(db, name: str) -> str:  # noqa: ANN001
+def new_user(db, name: str) -> str:
     user_id = str(uuid.uuid4())
     with admin(db) as conn:
         conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user_id, name))
@@ -60,7 +62,7 @@ def as_user(workbench: Workbench, user_id: str) -> Workbench:
     return Workbench(workbench.settings, db=workbench.db.as_user(user_id))
 
 
-def test_every_table_of_the_schema_has_row_level_security(db) -> None:  # noqa: ANN001
+def test_every_table_of_the_schema_has_row_level_security(db) -> None:
     with admin(db) as conn:
         rows = conn.execute(
             "SELECT c.relname, c.relrowsecurity, (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid)"
@@ -72,10 +74,11 @@ def test_every_table_of_the_schema_has_row_level_security(db) -> None:  # noqa: 
     assert set(ROOM_OF) <= {name for name, *_ in rows}
 
 
-def test_the_app_connects_as_an_ordinary_role(db) -> None:  # noqa: ANN001
+def test_the_app_connects_as_an_ordinary_role(db) -> None:
     with db.connection() as conn:
         user, superuser, bypass = conn.execute(
-            "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user").fetchone()
+            "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+        ).fetchone()
         owners = {r[0] for r in conn.execute("SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname = 'public'")}
         assert conn.execute("SELECT session_user").fetchone()[0] == user
     assert user == "workbench_app" and not superuser and not bypass and user not in owners
@@ -83,7 +86,7 @@ def test_the_app_connects_as_an_ordinary_role(db) -> None:  # noqa: ANN001
         conn.execute("SELECT * FROM schema_migrations")
 
 
-def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:  # noqa: ANN001
+def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:
     alice, bob = new_user(workbench.db, "Alice"), new_user(workbench.db, "Bob")
     wa, wb_ = as_user(workbench, alice), as_user(workbench, bob)
     result = wa.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "Alice's room", embed=False)
@@ -104,31 +107,35 @@ def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:  #
     with pytest.raises(AccessDenied):
         set_member(wb_.db, room.id, carol, "viewer")
     # A viewer reads and asks, but cannot add documents.
-    answer = [e for e in ask(wb_, "Who is the chief executive of Acme Robotics?", "Alice's room") if e.type == "done"][0]
+    answer = next(
+        e for e in ask(wb_, "Who is the chief executive of Acme Robotics?", "Alice's room") if e.type == "done"
+    )
     assert not answer.result["abstained"]
     with pytest.raises(AccessDenied, match="a viewer of data room"):
         wb_.ingest_upload(b"a,b\n1,2\n", "more.csv", "Alice's room", embed=False)
     with admin(workbench.db) as conn:
-        assert conn.execute("SELECT count(*) FROM documents WHERE title = 'more.csv' AND status = 'ready'").fetchone()[0] == 0
+        assert (
+            conn.execute("SELECT count(*) FROM documents WHERE title = 'more.csv' AND status = 'ready'").fetchone()[0]
+            == 0
+        )
     # Removed, Bob sees nothing again; the local user never saw Alice's room.
     assert remove_member(wa.db, room.id, bob)
     assert [r.name for r in wb_.rooms()] == []
     assert "Alice's room" not in [r.name for r in workbench.rooms()]
 
 
-def visible_rooms(db, table: str) -> set[int]:  # noqa: ANN001
+def visible_rooms(db, table: str) -> set[int]:
     with db.connection() as conn:
-        return {r[0] for r in conn.execute(f"SELECT DISTINCT room_id FROM ({ROOM_OF[table]}) t(room_id)")}  # noqa: S608
+        return {r[0] for r in conn.execute(f"SELECT DISTINCT room_id FROM ({ROOM_OF[table]}) t(room_id)")}
 
 
 @hyp_settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     n_users=st.integers(2, 4),
     rooms=st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=3),
-    grants=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.sampled_from(["viewer", "editor"])),
-                    max_size=4),
+    grants=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.sampled_from(["viewer", "editor"])), max_size=4),
 )
-def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, rooms, grants) -> None:  # noqa: ANN001
+def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, rooms, grants) -> None:
     tag = uuid.uuid4().hex[:8]
     users = [new_user(workbench.db, f"user{i}-{tag}") for i in range(n_users)]
     member: dict[str, dict[int, str]] = {u: {} for u in users}
@@ -169,7 +176,9 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
                 hits = wb_user.search(marker, name)
                 assert hits and {h.document_id for h in hits} <= _documents(workbench, room_id)
                 with wb_user.db.connection() as conn:
-                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (True,)
+                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (
+                        True,
+                    )
                 if member[user][room_id] == "viewer":
                     with pytest.raises((WorkbenchError, psycopg.Error)):
                         _write_as(wb_user, room_id)
@@ -181,12 +190,15 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
                 # Even a query that names the room's rows by id finds nothing, nor do the functions that
                 # search as the tables' owner (they check the membership themselves).
                 with wb_user.db.connection() as conn:
-                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (False,)
-                    assert conn.execute("SELECT count(*) FROM workbench_keyword_candidates(%s, %s::tsquery, %s::tsquery)",
-                                        (room_id, marker, f"'room:{room_id}'")).fetchone() == (0,)
-                    assert conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0] == 0
+                    assert conn.execute("SELECT workbench_room_has_phrase(%s, %s)", (room_id, marker)).fetchone() == (
+                        False,
+                    )
                     assert conn.execute(
-                        "UPDATE documents SET title = 'x' WHERE room_id = %s", (room_id,)).rowcount == 0
+                        "SELECT count(*) FROM workbench_keyword_candidates(%s, %s::tsquery, %s::tsquery)",
+                        (room_id, marker, f"'room:{room_id}'"),
+                    ).fetchone() == (0,)
+                    assert conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0] == 0
+                    assert conn.execute("UPDATE documents SET title = 'x' WHERE room_id = %s", (room_id,)).rowcount == 0
 
 
 def _documents(workbench: Workbench, room_id: int) -> set[int]:
@@ -202,8 +214,9 @@ def _write_as(wb_user: Workbench, room_id: int) -> None:
             raise WorkbenchError("no row could be changed")
 
 
-def test_the_local_user_owns_rooms_made_without_a_user(db) -> None:  # noqa: ANN001
+def test_the_local_user_owns_rooms_made_without_a_user(db) -> None:
     with admin(db) as conn:
         room_id = conn.execute("INSERT INTO rooms (name) VALUES ('made by admin') RETURNING id").fetchone()[0]
-        assert conn.execute("SELECT user_id::text, role FROM room_members WHERE room_id = %s",
-                            (room_id,)).fetchall() == [(LOCAL_USER, "owner")]
+        assert conn.execute(
+            "SELECT user_id::text, role FROM room_members WHERE room_id = %s", (room_id,)
+        ).fetchall() == [(LOCAL_USER, "owner")]

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from core.tables import (
+from core.retrieval.tables import (
     Aggregate,
     Filter,
     SheetNotFound,

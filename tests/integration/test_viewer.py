@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from core.errors import DocumentNotFound
-from core.viewer import NotAPdf, PageOutOfRange, find_passage, render_page
+from core.retrieval.viewer import NotAPdf, PageOutOfRange, find_passage, render_page
 from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
 
 DPI = 150
@@ -31,8 +31,10 @@ def _mask(shape: tuple[int, ...], boxes, margin_pt: float) -> np.ndarray:
     mask = np.zeros(shape[:2], dtype=bool)
     scale = DPI / 72
     for x0, y0, x1, y1 in boxes:
-        mask[int((y0 - margin_pt) * scale):int((y1 + margin_pt) * scale) + 1,
-             int((x0 - margin_pt) * scale):int((x1 + margin_pt) * scale) + 1] = True
+        mask[
+            int((y0 - margin_pt) * scale) : int((y1 + margin_pt) * scale) + 1,
+            int((x0 - margin_pt) * scale) : int((x1 + margin_pt) * scale) + 1,
+        ] = True
     return mask
 
 
@@ -102,9 +104,9 @@ def test_unknown_document_is_a_clear_error(db) -> None:
 
 def test_a_sheet_or_a_failed_upload_is_not_a_pdf(workbench, db) -> None:
     sheet = workbench.ingest_upload(FUNDING_CSV, "funding.csv", "Viewer", embed=False)
-    with pytest.raises(NotAPdf, match="funding.csv is a spreadsheet: open it on the Sheet page"):
+    with pytest.raises(NotAPdf, match=r"funding.csv is a spreadsheet: open it on the Sheet page"):
         render_page(db, sheet.document_id, 1)
     broken = workbench.ingest_upload(b"%PDF-1.7 this is not really a pdf", "broken.pdf", "Viewer", embed=False)
     assert broken.status == "failed" and broken.document_id is not None
-    with pytest.raises(NotAPdf, match="broken.pdf could not be read: .*damaged or not a PDF"):
+    with pytest.raises(NotAPdf, match=r"broken.pdf could not be read: .*damaged or not a PDF"):
         render_page(db, broken.document_id, 1)

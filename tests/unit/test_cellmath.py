@@ -1,4 +1,4 @@
-"""Cell arithmetic on statement-like grids (core.cellmath): planning from the question, exact results."""
+"""Cell arithmetic on statement-like grids (core.retrieval.cellmath): planning from the question, exact results."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from core.cellmath import GridRow, plan_cells, run_cells
-from core.sheets import Column
-from core.tables import SheetFrame
+from core.cells import Column
+from core.retrieval.cellmath import GridRow, plan_cells, run_cells
+from core.retrieval.tables import SheetFrame
 
 # A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.
 GRID = [
@@ -23,10 +23,16 @@ NAMES = ["Column A", "Column B", "Years Ended September 30,", "Column D"]
 
 
 def sheet() -> SheetFrame:
-    columns = [Column(position=i, name=n, letter="ABCD"[i], dtype="text" if i == 0 else "number")
-               for i, n in enumerate(NAMES)]
-    return SheetFrame.from_rows(columns, GRID, row_numbers=list(range(2, 2 + len(GRID))),
-                                row_ids=list(range(100, 100 + len(GRID))), sheet="Note 4")
+    columns = [
+        Column(position=i, name=n, letter="ABCD"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(NAMES)
+    ]
+    return SheetFrame.from_rows(
+        columns,
+        GRID,
+        row_numbers=list(range(2, 2 + len(GRID))),
+        row_ids=list(range(100, 100 + len(GRID))),
+        sheet="Note 4",
+    )
 
 
 def grid() -> list[GridRow]:
@@ -71,14 +77,20 @@ def test_which_year_and_acronym_labels() -> None:
 def test_every_used_cell_is_cited_with_its_address() -> None:
     step = plan_cells("What is the change in Other in 2019 from 2018?", 1, NAMES, grid())
     result = run_cells(sheet(), step)
-    assert [(c.ref, c.value, c.row_id) for c in result.citations] == [("'Note 4'!C5", "56.7", 103), ("'Note 4'!B5", "44.1", 103)]
+    assert [(c.ref, c.value, c.row_id) for c in result.citations] == [
+        ("'Note 4'!C5", "56.7", 103),
+        ("'Note 4'!B5", "44.1", 103),
+    ]
 
 
-@pytest.mark.parametrize("question", [
-    "Who is the CEO?",  # no line item
-    "What was the change in revenue from 2018 to 2019?",  # a line item the grid does not have
-    "In which year was Other less than 60?",  # a threshold, not a superlative
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is the CEO?",  # no line item
+        "What was the change in revenue from 2018 to 2019?",  # a line item the grid does not have
+        "In which year was Other less than 60?",  # a threshold, not a superlative
+    ],
+)
 def test_questions_it_does_not_plan(question: str) -> None:
     assert plan_cells(question, 1, NAMES, grid()) is None
 

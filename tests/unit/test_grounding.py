@@ -1,10 +1,10 @@
-"""The names a question mentions (core.grounding.question_names)."""
+"""The names a question mentions (core.qa.grounding.question_names)."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.grounding import _abbreviates, question_names
+from core.qa.grounding import _abbreviates, question_names
 
 
 @pytest.mark.parametrize(

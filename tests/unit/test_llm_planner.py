@@ -9,10 +9,10 @@ import pytest
 
 from core.config import Settings
 from core.errors import ConfigError
-from core.llm_planner import RESPONSE_FORMAT, SYSTEM, InvalidPlan, LLMPlanner, PlanOut, planner_messages, to_plan
-from core.plan import LookupStep, SearchStep, TableStep
-from core.planner import RoomSchema
-from core.tables import Filter, TableError
+from core.qa.llm_planner import RESPONSE_FORMAT, SYSTEM, InvalidPlan, LLMPlanner, PlanOut, planner_messages, to_plan
+from core.qa.planner import RoomSchema
+from core.retrieval.plan import LookupStep, SearchStep, TableStep
+from core.retrieval.tables import Filter, TableError
 from tests.unit.test_planner import INJECTION, demo_sheet
 
 SCHEMA = RoomSchema(room_id=1, sheets=(demo_sheet(),), documents=((4, "portfolio_memo.pdf"),))
@@ -33,7 +33,7 @@ def reply(*steps: dict[str, Any], standalone: str = "How much was raised in Cana
     return PlanOut.model_validate({"standalone_question": standalone, "reasoning": "Sum it.", "steps": list(steps)})
 
 
-def plan_of(*steps: dict[str, Any], **kwargs: Any):  # noqa: ANN202
+def plan_of(*steps: dict[str, Any], **kwargs: Any):
     return to_plan(reply(*steps), "How much was raised in Canada?", SCHEMA, planner="m", **kwargs)
 
 
@@ -51,8 +51,10 @@ def test_a_table_step_gets_the_sheets_own_column_names() -> None:
                                Filter(column="Amount Raised (USD)", op="between", value=["1000", "2500000.5"])]  # fmt: skip
     assert only.op.aggregate.column == "Amount Raised (USD)"
     # The step's reason is the workbench's own account of the operation, not the model's words.
-    assert only.reason == ("Sum of Amount Raised (USD) where Country = Canada and Date in 2021 and "
-                           "Amount Raised (USD) between 1000 and 2500000.5 (funding_rounds.csv).")
+    assert only.reason == (
+        "Sum of Amount Raised (USD) where Country = Canada and Date in 2021 and "
+        "Amount Raised (USD) between 1000 and 2500000.5 (funding_rounds.csv)."
+    )
 
 
 @pytest.mark.parametrize(
@@ -60,8 +62,10 @@ def test_a_table_step_gets_the_sheets_own_column_names() -> None:
     [
         (step(table=table(sheet_id=99)), "sheet_id 99 is not a sheet of this room (its sheet ids are 7)"),
         (step(table=table(group_by="Nation")), "group_by 'Nation' is not a column of sheet 7"),
-        (step(table=table(filters=[{"column": "Country", "op": "eq", "values": ["Canada", "France"]}])),
-         "takes exactly one value, got 2"),
+        (
+            step(table=table(filters=[{"column": "Country", "op": "eq", "values": ["Canada", "France"]}])),
+            "takes exactly one value, got 2",
+        ),
         (step(table=table(filters=[{"column": "Country", "op": "between", "values": ["a"]}])), "two values"),
         (step(table=table(aggregate={"func": "sum", "column": None})), "needs a column"),
         (step(table=table(distinct="Country", group_by="Round")), "'distinct' lists values"),
@@ -80,7 +84,9 @@ def test_a_reply_that_does_not_fit_the_room_is_invalid(bad: dict[str, Any], mess
 def test_unknown_column_messages_list_the_real_columns() -> None:
     with pytest.raises(InvalidPlan) as raised:
         plan_of(step(table=table(select=["Company", "Valuation"])))
-    assert "'Company', 'Country', 'Sector', 'Round', 'Date', 'Amount Raised (USD)', 'Lead Investor'" in str(raised.value)
+    assert "'Company', 'Country', 'Sector', 'Round', 'Date', 'Amount Raised (USD)', 'Lead Investor'" in str(
+        raised.value
+    )
 
 
 def test_a_table_step_that_cannot_run_is_invalid() -> None:
@@ -92,7 +98,9 @@ def test_a_table_step_that_cannot_run_is_invalid() -> None:
 
 
 def test_search_and_lookup_steps_and_an_empty_plan() -> None:
-    plan = plan_of(step("search", query="  churn   rate ", document_ids=[4]), step("lookup", pages=[{"document_id": 4, "page": 6}]))
+    plan = plan_of(
+        step("search", query="  churn   rate ", document_ids=[4]), step("lookup", pages=[{"document_id": 4, "page": 6}])
+    )
     assert plan.steps == [SearchStep(query="churn rate", document_ids=[4], reason="why"),
                           LookupStep(pages=[(4, 6)], reason="why")]  # fmt: skip
     empty = plan_of()
@@ -110,8 +118,13 @@ def test_cell_values_reach_the_model_as_json_data_and_only_questions_from_histor
     columns = {c["name"]: c for c in sheet["columns"]}
     assert sheet["sheet_id"] == 7 and sheet["file"] == "funding_rounds.csv" and sheet["rows"] == 300
     assert INJECTION in columns["Lead Investor"]["values"]  # as a value, inside the JSON
-    assert columns["Amount Raised (USD)"] == {"name": "Amount Raised (USD)", "letter": "F", "type": "number",
-                                              "samples": ["450000", "850000"], "distinct_values": 200}
+    assert columns["Amount Raised (USD)"] == {
+        "name": "Amount Raised (USD)",
+        "letter": "F",
+        "type": "number",
+        "samples": ["450000", "850000"],
+        "distinct_values": 200,
+    }
     assert data["room"]["documents"] == [{"document_id": 4, "title": "portfolio_memo.pdf"}]
 
 
@@ -123,5 +136,5 @@ def test_the_response_format_is_strict_json_schema() -> None:
 
 
 def test_the_openai_provider_needs_a_key() -> None:
-    with pytest.raises(ConfigError, match="WORKBENCH_LLM=openai needs OPENAI_API_KEY.*WORKBENCH_LLM=offline"):
+    with pytest.raises(ConfigError, match=r"WORKBENCH_LLM=openai needs OPENAI_API_KEY.*WORKBENCH_LLM=offline"):
         LLMPlanner(Settings.from_env({"WORKBENCH_LLM": "openai"}))

@@ -1,7 +1,8 @@
-"""core.pdf: PDFs generated with PyMuPDF in the test, plus property tests of the pure chunker."""
+"""core.ingest.pdf: PDFs generated with PyMuPDF in the test, plus property tests of the pure chunker."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import pymupdf
@@ -10,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages
-from core.pdf import Box, ParsedPdf, _build_text, chunk_page, find_quote, find_quote_boxes, parse_pdf
+from core.ingest.pdf import Box, ParsedPdf, _build_text, chunk_page, find_quote, find_quote_boxes, parse_pdf
 
 LOREM = (
     "Revenue grew in every segment. The Company sold more widgets in Canada than in any prior year. "
@@ -132,9 +133,7 @@ def test_chunk_box_is_clipped_to_a_partly_covered_line() -> None:
 
 
 def test_empty_password_encrypted_pdf_opens() -> None:
-    data = make_pdf(
-        [LOREM], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="", owner_pw="owner-secret", permissions=0
-    )
+    data = make_pdf([LOREM], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="", owner_pw="owner-secret", permissions=0)
     assert b"/Encrypt" in data  # really encrypted, only with an empty user password
 
     parsed = parse_pdf(data)
@@ -145,7 +144,7 @@ def test_empty_password_encrypted_pdf_opens() -> None:
 
 def test_real_password_raises_encrypted_pdf() -> None:
     data = make_pdf([LOREM], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user-secret", owner_pw="owner")
-    with pytest.raises(EncryptedPdf, match="password-protected. Remove the password"):
+    with pytest.raises(EncryptedPdf, match=r"password-protected. Remove the password"):
         parse_pdf(data)
     with pytest.raises(EncryptedPdf):
         find_quote_boxes(data, 1, "Revenue")
@@ -176,7 +175,7 @@ def test_image_only_pdf_raises_no_text_layer() -> None:
         pixmap.set_rect(pixmap.irect, (200, 30, 30))
         page.insert_image(pymupdf.Rect(72, 72, 300, 300), pixmap=pixmap)
         page.draw_rect(pymupdf.Rect(100, 400, 400, 500), color=(0, 0, 1), fill=(0.5, 0.5, 0.5))
-    with pytest.raises(NoTextLayer, match="ocrmypdf in.pdf out.pdf"):
+    with pytest.raises(NoTextLayer, match=r"ocrmypdf in.pdf out.pdf"):
         parse_pdf(doc.tobytes())
 
 
@@ -249,9 +248,9 @@ def test_module_stays_pure() -> None:
     import ast
     from pathlib import Path
 
-    import core.pdf
+    import core.ingest.pdf
 
-    tree = ast.parse(Path(core.pdf.__file__).read_text())
+    tree = ast.parse(Path(core.ingest.pdf.__file__).read_text())
     imported: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -321,7 +320,7 @@ def test_find_quote_tolerates_whitespace_case_and_typography() -> None:
     assert find_quote(text, "Cost of   sales") == (19, 32)
     assert found("32,765 Cost of") == "32,765\nCost of"
     assert found("$32,765") == "$ 32,765"
-    assert found("the company's \"core\" margin rose - again.") == "The Company’s “core” margin\nrose – again."
+    assert found('the company\'s "core" margin rose - again.') == "The Company’s “core” margin\nrose – again."
     assert found("Gross profit") is None
     assert found("") is None
 
@@ -377,7 +376,7 @@ def test_chunker_properties(text: str, size: tuple[int, int]) -> None:
     # Every non-whitespace character is in some chunk.
     assert all(covered[i] for i, char in enumerate(text) if not char.isspace())
     # Chunks move forward, and neighbours share at most overlap_chars.
-    for (a_start, a_end), (b_start, b_end) in zip(spans, spans[1:], strict=False):
+    for (a_start, a_end), (b_start, b_end) in itertools.pairwise(spans):
         assert a_start < b_start and a_end < b_end
         assert a_end - b_start <= overlap_chars
     if not text.strip():
@@ -396,7 +395,7 @@ def test_chunker_overlaps_when_it_can_and_prefers_paragraph_ends(paragraphs: lis
     text = "\n\n".join(paragraphs)
     spans = chunk_page(text, chunk_chars=300, overlap_chars=60)
     paragraph_ends = {i for i in range(len(text)) if text.startswith("\n\n", i)} | {len(text)}
-    for (start, end), (next_start, _) in zip(spans, spans[1:], strict=False):
+    for (start, end), (next_start, _) in itertools.pairwise(spans):
         # Words are short, so there is always a break to overlap from.
         assert 0 < end - next_start <= 60
         # A paragraph end late in the window wins over any other break.

@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from stdnum import luhn
 
-from core.pii import redact
+from core.qa.pii import redact
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 
@@ -69,9 +69,21 @@ def test_the_demo_data_room_has_nothing_to_redact() -> None:
 # -- property-based: generated PII always goes, generated financial numbers never do -----------------
 
 # (prefix, lengths) of real card networks: Visa, Mastercard (both ranges), Amex, Diners, JCB, Discover, UnionPay.
-_CARD_NETWORKS = [("4", [13, 16, 19]), ("51", [16]), ("55", [16]), ("2221", [16]), ("2720", [16]), ("34", [15]),
-                  ("37", [15]), ("36", [14]), ("300", [14]), ("35", [16, 19]), ("6011", [16]), ("65", [16]),
-                  ("62", [16, 17, 18, 19])]
+_CARD_NETWORKS = [
+    ("4", [13, 16, 19]),
+    ("51", [16]),
+    ("55", [16]),
+    ("2221", [16]),
+    ("2720", [16]),
+    ("34", [15]),
+    ("37", [15]),
+    ("36", [14]),
+    ("300", [14]),
+    ("35", [16, 19]),
+    ("6011", [16]),
+    ("65", [16]),
+    ("62", [16, 17, 18, 19]),
+]
 
 
 @st.composite
@@ -79,19 +91,34 @@ def cards(draw: st.DrawFn) -> str:
     """A Luhn-valid card number of a real network, printed as one run, in fours, or 4-6-5 / 4-6-4 (Amex, Diners)."""
     prefix, lengths = draw(st.sampled_from(_CARD_NETWORKS))
     length = draw(st.sampled_from(lengths))
-    body = prefix + "".join(draw(st.lists(st.sampled_from("0123456789"), min_size=length - len(prefix) - 1,
-                                          max_size=length - len(prefix) - 1)))
+    body = prefix + "".join(
+        draw(
+            st.lists(
+                st.sampled_from("0123456789"), min_size=length - len(prefix) - 1, max_size=length - len(prefix) - 1
+            )
+        )
+    )
     number = body + luhn.calc_check_digit(body)
     style = draw(st.sampled_from(["run", " ", "-"]))
     if style == "run":
         return number
     if length in (14, 15) and draw(st.booleans()):
         return style.join([number[:4], number[4:10], number[10:]])
-    return style.join(number[i:i + 4] for i in range(0, len(number), 4))
+    return style.join(number[i : i + 4] for i in range(0, len(number), 4))
 
 
-_IBAN_FORMATS = {"DE": "8!n10!n", "GB": "4!a6!n8!n", "FR": "5!n5!n11!c2!n", "NL": "4!a10!n", "ES": "4!n4!n1!n1!n10!n",
-                 "IT": "1!a5!n5!n12!c", "BE": "3!n7!n2!n", "CH": "5!n12!c", "AT": "5!n11!n", "IE": "4!a6!n8!n"}
+_IBAN_FORMATS = {
+    "DE": "8!n10!n",
+    "GB": "4!a6!n8!n",
+    "FR": "5!n5!n11!c2!n",
+    "NL": "4!a10!n",
+    "ES": "4!n4!n1!n1!n10!n",
+    "IT": "1!a5!n5!n12!c",
+    "BE": "3!n7!n2!n",
+    "CH": "5!n12!c",
+    "AT": "5!n11!n",
+    "IE": "4!a6!n8!n",
+}
 
 
 @st.composite
@@ -102,14 +129,16 @@ def ibans(draw: st.DrawFn) -> str:
     country = draw(st.sampled_from(sorted(_IBAN_FORMATS)))
     bban = ""
     for count, kind in re.findall(r"(\d+)!([nac])", _IBAN_FORMATS[country]):
-        alphabet = {"n": "0123456789", "a": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "c": "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"}[kind]
+        alphabet = {"n": "0123456789", "a": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "c": "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"}[
+            kind
+        ]
         bban += "".join(draw(st.lists(st.sampled_from(alphabet), min_size=int(count), max_size=int(count))))
     number = country + iban.calc_check_digits(country + "00" + bban) + bban
     if not iban.is_valid(number):  # a national check digit (e.g. Belgium's) this generator does not compute
         from hypothesis import reject
 
         reject()
-    return number if draw(st.booleans()) else " ".join(number[i:i + 4] for i in range(0, len(number), 4))
+    return number if draw(st.booleans()) else " ".join(number[i : i + 4] for i in range(0, len(number), 4))
 
 
 _WORDS = st.sampled_from(["The", "fund", "raised", "in", "Canada", "wire", "to", "contact:", "(see", "memo)", "—", "é"])
@@ -153,8 +182,26 @@ def financial_numbers(draw: st.DrawFn) -> str:
     cents = draw(st.integers(min_value=0, max_value=99))
     year = draw(st.integers(min_value=1900, max_value=2099))
     month, day = draw(st.integers(1, 12)), draw(st.integers(1, 28))
-    kind = draw(st.sampled_from(["plain", "commas", "decimal", "currency", "year", "iso", "us_date", "eu_date",
-                                 "range", "percent", "ref", "form", "scaled", "negative"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "plain",
+                "commas",
+                "decimal",
+                "currency",
+                "year",
+                "iso",
+                "us_date",
+                "eu_date",
+                "range",
+                "percent",
+                "ref",
+                "form",
+                "scaled",
+                "negative",
+            ]
+        )
+    )
     return {
         "plain": str(amount),
         "commas": _grouped(amount, ","),

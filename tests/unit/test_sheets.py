@@ -1,4 +1,4 @@
-"""Unit tests for core.sheets: CSV/XLSX parsing, dtype inference, number and date parsing."""
+"""Unit tests for core.ingest.sheets: CSV/XLSX parsing, dtype inference, number and date parsing."""
 
 from __future__ import annotations
 
@@ -15,17 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_number, typed_value
 from core.errors import EmptyFile, MalformedSheet
-from core.sheets import (
-    ParsedSheet,
-    cell_ref,
-    col_letter,
-    parse_csv,
-    parse_date,
-    parse_number,
-    parse_xlsx,
-    typed_value,
-)
+from core.ingest.sheets import parse_csv, parse_xlsx
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -100,10 +92,7 @@ def raw_xlsx(
         sheet_els, rels = [], []
         for i, (title, xml) in enumerate(sheets, start=1):
             sheet_els.append(f'<sheet name="{title}" sheetId="{i}" r:id="rId{i}"/>')
-            rels.append(
-                f'<Relationship Id="rId{i}" Type="{REL_NS}/worksheet" '
-                f'Target="worksheets/sheet{i}.xml"/>'
-            )
+            rels.append(f'<Relationship Id="rId{i}" Type="{REL_NS}/worksheet" Target="worksheets/sheet{i}.xml"/>')
             z.writestr(f"xl/worksheets/sheet{i}.xml", xml)
         if shared_strings is not None:
             rels.append(f'<Relationship Id="rIdS" Type="{REL_NS}/sharedStrings" Target="sharedStrings.xml"/>')
@@ -137,9 +126,17 @@ def sheet_xml(rows: str, extra: str = "", ns: str = MAIN_NS) -> str:
 @pytest.mark.parametrize(
     ("index", "expected"),
     [
-        (0, "A"), (1, "B"), (25, "Z"), (26, "AA"), (27, "AB"), (51, "AZ"), (52, "BA"),
-        (701, "ZZ"), (702, "AAA"), (16383, "XFD"),
-    ],  # fmt: skip
+        (0, "A"),
+        (1, "B"),
+        (25, "Z"),
+        (26, "AA"),
+        (27, "AB"),
+        (51, "AZ"),
+        (52, "BA"),
+        (701, "ZZ"),
+        (702, "AAA"),
+        (16383, "XFD"),
+    ],
 )
 def test_col_letter(index: int, expected: str) -> None:
     assert col_letter(index) == expected
@@ -334,7 +331,7 @@ def test_csv_utf8_with_bom() -> None:
 
 
 def test_csv_utf8_without_bom() -> None:
-    sheet = parse_csv("City,Note\nKöln,naïve – “quoted”\n".encode("utf-8"), "cities")
+    sheet = parse_csv("City,Note\nKöln,naïve – “quoted”\n".encode(), "cities")
     assert sheet.rows == (("Köln", "naïve – “quoted”"),)
 
 
@@ -385,14 +382,14 @@ def test_csv_utf16_with_bom() -> None:
 
 
 def test_csv_semicolon_with_decimal_commas() -> None:
-    data = "Name;Amount;Rate\nA;1,5;2,25\nB;2,0;3,5\nC;3,75;4\n".encode()
+    data = b"Name;Amount;Rate\nA;1,5;2,25\nB;2,0;3,5\nC;3,75;4\n"
     sheet = parse_csv(data, "eu")
     assert names(sheet) == ["Name", "Amount", "Rate"]
     assert sheet.rows[0] == ("A", "1,5", "2,25")
 
 
 def test_csv_tab_with_commas_in_values() -> None:
-    data = "name\tdescription\tn\nAcme\tBig, red, shiny\t1\nBeta\tSmall, blue\t2\n".encode()
+    data = b"name\tdescription\tn\nAcme\tBig, red, shiny\t1\nBeta\tSmall, blue\t2\n"
     sheet = parse_csv(data, "tabs")
     assert names(sheet) == ["name", "description", "n"]
     assert column(sheet, "description") == ["Big, red, shiny", "Small, blue"]
@@ -430,11 +427,11 @@ def test_csv_ragged_header_still_finds_comma() -> None:
 
 def test_csv_quoted_delimiters_and_newlines_and_row_numbers() -> None:
     data = (
-        b'Project,Notes,Amount\r\n'
+        b"Project,Notes,Amount\r\n"
         b'Alpha,"line one\r\nline two, with comma",100\r\n'
         b'Beta,"say ""hi""",200\r\n'
         b'Gamma,"three\nphysical\nlines",300\r\n'
-        b'Delta,plain,400\r\n'
+        b"Delta,plain,400\r\n"
     )
     sheet = parse_csv(data, "funding")
     assert column(sheet, "Notes") == [
@@ -641,7 +638,7 @@ def test_csv_given_an_xlsx() -> None:
 
 def test_csv_unclosed_quote_runs_away() -> None:
     data = b'a,b\n1,"never closed\n' + b"x" * 200_000 + b"\n"
-    with pytest.raises(MalformedSheet, match="row 2.*quote"):
+    with pytest.raises(MalformedSheet, match=r"row 2.*quote"):
         parse_csv(data, "broken.csv")
 
 
@@ -652,9 +649,7 @@ def test_csv_unclosed_quote_runs_away() -> None:
 # Text without control characters other than tab/CR/LF (real exports have none; a file full of
 # them is rejected as binary) and without surrogates (not encodable).
 cell_text = st.text(
-    alphabet=st.characters(
-        blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\r\n"
-    ),
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\r\n"),
     max_size=12,
 )
 
@@ -668,13 +663,11 @@ cell_text = st.text(
 def test_csv_round_trip(n_cols: int, data: st.DataObject, delimiter: str) -> None:
     body = data.draw(st.lists(st.lists(cell_text, min_size=n_cols, max_size=n_cols), max_size=8))
     header = [f"c{i}" for i in range(n_cols)]
-    sheet = parse_csv(_csv_bytes([header] + body, delimiter), "prop")
+    sheet = parse_csv(_csv_bytes([header, *body], delimiter), "prop")
 
     # Records that are blank (every cell empty or whitespace) are dropped; numbering is kept.
     expected_rows = [
-        (tuple(v or None for v in row), number)
-        for number, row in enumerate(body, start=2)
-        if "".join(row).strip()
+        (tuple(v or None for v in row), number) for number, row in enumerate(body, start=2) if "".join(row).strip()
     ]
     assert names(sheet) == header
     assert list(sheet.rows) == [r for r, _ in expected_rows]
@@ -691,15 +684,34 @@ def test_csv_large_mixed_table_types() -> None:
     rows = [[f"Col {j}" for j in range(20)]]
     for i in range(20_000):
         rows.append(
-            [str(i), f"Company {i % 97}", f"${rng.uniform(-1e6, 1e6):,.2f}", str(rng.randint(0, 10**7)),
-             f"{rng.random():.4f}", f"2021-{1 + i % 12:02d}-{1 + i % 28:02d}", rng.choice("NSEW"),
-             f"note {rng.random()}", str(rng.randint(1, 100)), f"{rng.random():.1%}"] * 2
+            [
+                str(i),
+                f"Company {i % 97}",
+                f"${rng.uniform(-1e6, 1e6):,.2f}",
+                str(rng.randint(0, 10**7)),
+                f"{rng.random():.4f}",
+                f"2021-{1 + i % 12:02d}-{1 + i % 28:02d}",
+                rng.choice("NSEW"),
+                f"note {rng.random()}",
+                str(rng.randint(1, 100)),
+                f"{rng.random():.1%}",
+            ]
+            * 2
         )
     data = _csv_bytes(rows)
     sheet = parse_csv(data, "big")
     assert len(sheet.rows) == 20_000
     assert [c.dtype for c in sheet.columns[:10]] == [
-        "number", "text", "currency", "number", "number", "date", "text", "text", "number", "percent",
+        "number",
+        "text",
+        "currency",
+        "number",
+        "number",
+        "date",
+        "text",
+        "text",
+        "number",
+        "percent",
     ]
 
 
@@ -733,17 +745,19 @@ def test_xlsx_values_rendering() -> None:
     ws = wb.active
     ws.title = "Values"
     ws.append(["Date", "When", "Time", "Flag", "Share", "Price", "Float", "Big", "Text"])
-    ws.append([
-        datetime.date(2021, 3, 5),
-        datetime.datetime(2021, 3, 5, 14, 30),
-        datetime.time(9, 15),
-        True,
-        0.15,
-        1234.5,
-        0.1 + 0.2,
-        12000000.0,
-        "  kept as is ",
-    ])
+    ws.append(
+        [
+            datetime.date(2021, 3, 5),
+            datetime.datetime(2021, 3, 5, 14, 30),
+            datetime.time(9, 15),
+            True,
+            0.15,
+            1234.5,
+            0.1 + 0.2,
+            12000000.0,
+            "  kept as is ",
+        ]
+    )
     ws.append([
         datetime.date(2022, 1, 1), datetime.datetime(2022, 1, 1), datetime.time(0, 0, 1),
         False, 0.1537, 99, 1 / 3, 2.5e-7, "x",
@@ -764,7 +778,15 @@ def test_xlsx_values_rendering() -> None:
         "  kept as is ",
     )
     assert sheet.rows[1] == (
-        "2022-01-01", "2022-01-01", "00:00:01", "FALSE", "15.37%", "99", "0.333333333333333", "2.5e-07", "x",
+        "2022-01-01",
+        "2022-01-01",
+        "00:00:01",
+        "FALSE",
+        "15.37%",
+        "99",
+        "0.333333333333333",
+        "2.5e-07",
+        "x",
     )
     assert dtypes(sheet) == {
         "Date": "date",
@@ -860,20 +882,22 @@ def test_xlsx_matches_openpyxl_values() -> None:
     ws.title = "Mixed"
     ws.append([f"h{j}" for j in range(8)])
     for i in range(300):
-        ws.append([
-            i,
-            rng.uniform(-1e9, 1e9),
-            rng.choice(["alpha", "béta", "γ", "", None, "x<y & z>\"q\""]),
-            datetime.datetime(2000, 1, 1) + datetime.timedelta(minutes=rng.randrange(10**7)),
-            rng.choice([True, False]),
-            rng.randint(-(10**12), 10**12),
-            rng.random() / 1000,
-            f"row {i}",
-        ])
+        ws.append(
+            [
+                i,
+                rng.uniform(-1e9, 1e9),
+                rng.choice(["alpha", "béta", "γ", "", None, 'x<y & z>"q"']),
+                datetime.datetime(2000, 1, 1) + datetime.timedelta(minutes=rng.randrange(10**7)),
+                rng.choice([True, False]),
+                rng.randint(-(10**12), 10**12),
+                rng.random() / 1000,
+                f"row {i}",
+            ]
+        )
     data = workbook_bytes(wb)
     sheet = parse_xlsx(data)[0]
 
-    from core.sheets import _number_text, _value_text
+    from core.ingest.sheets.xlsx import _number_text, _value_text
 
     reference = openpyxl.load_workbook(io.BytesIO(data), data_only=True)["Mixed"]
     expected = []
@@ -913,7 +937,7 @@ def test_xlsx_excel_style_shared_strings_styles_and_types() -> None:
     strings = [
         "<si><t>Name</t></si>",
         "<si><t>Amount</t></si>",
-        "<si><r><t>Rich </t></r><r><rPr><b/></rPr><t>text</t></r><rPh sb=\"0\" eb=\"1\"><t>PHONETIC</t></rPh></si>",
+        '<si><r><t>Rich </t></r><r><rPr><b/></rPr><t>text</t></r><rPh sb="0" eb="1"><t>PHONETIC</t></rPh></si>',
         '<si><t xml:space="preserve">line_x000D_\nbreak &amp; _x005F_x000D_</t></si>',
         "<si><t>When</t></si>",
         "<si><t>Share</t></si>",
@@ -950,7 +974,7 @@ def test_xlsx_inline_strings_missing_refs_and_bad_dimension() -> None:
     # Some generators omit r= attributes and declare a wrong <dimension>; neither may lose data.
     rows = (
         '<row><c t="inlineStr"><is><t>a</t></is></c><c t="inlineStr"><is><t>b</t></is></c></row>'
-        '<row><c><v>1</v></c><c><v>2</v></c></row>'
+        "<row><c><v>1</v></c><c><v>2</v></c></row>"
         '<row r="5"><c r="B5"><v>3</v></c></row>'
     )
     xml = (
@@ -1067,7 +1091,7 @@ def test_xlsx_zip_that_is_not_a_workbook() -> None:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("hello.txt", "hi")
-    with pytest.raises(MalformedSheet, match="not a valid .xlsx"):
+    with pytest.raises(MalformedSheet, match=r"not a valid .xlsx"):
         parse_xlsx(buf.getvalue())
 
 
@@ -1087,7 +1111,7 @@ def test_xlsx_uncompressed_limit() -> None:
     wb = openpyxl.Workbook()
     wb.active.append(["a", "b"])
     data = workbook_bytes(wb)
-    with pytest.raises(MalformedSheet, match="over the .* limit"):
+    with pytest.raises(MalformedSheet, match=r"over the .* limit"):
         parse_xlsx(data, max_uncompressed_bytes=1000)
 
 
@@ -1102,5 +1126,5 @@ def test_xlsx_decompression_bomb_declared_size() -> None:
     while pos >= 0:
         data[pos + 24 : pos + 28] = struct.pack("<I", 0xFFFFFFFE)
         pos = data.find(b"PK\x01\x02", pos + 4)
-    with pytest.raises(MalformedSheet, match="would unpack to .* MB"):
+    with pytest.raises(MalformedSheet, match=r"would unpack to .* MB"):
         parse_xlsx(bytes(data), name="bomb.xlsx")

@@ -1,13 +1,29 @@
 """The offline synthesizer and the answer checks: markers, numbers, abstention."""
 
 from core.models import Citation
-from core.retriever import Evidence
-from core.synth import ABSTAIN, coverage, synthesize_offline, verify
+from core.qa.synth import ABSTAIN, coverage, synthesize_offline, verify
+from core.retrieval.retriever import Evidence
 
-PAGE = Citation(kind="page", document_id=1, title="memo.pdf", page=6, chunk_index=3, start_char=0, end_char=90,
-                quote="Harvestquay is led by chief executive Nikhil Yarborough. It plans 1,105 staff by 2025.")
-CELL = Citation(kind="cell", document_id=2, title="funding.csv", sheet="funding", row_id=7, column="Amount",
-                ref="funding!F8", value="12000000")
+PAGE = Citation(
+    kind="page",
+    document_id=1,
+    title="memo.pdf",
+    page=6,
+    chunk_index=3,
+    start_char=0,
+    end_char=90,
+    quote="Harvestquay is led by chief executive Nikhil Yarborough. It plans 1,105 staff by 2025.",
+)
+CELL = Citation(
+    kind="cell",
+    document_id=2,
+    title="funding.csv",
+    sheet="funding",
+    row_id=7,
+    column="Amount",
+    ref="funding!F8",
+    value="12000000",
+)
 
 
 def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
@@ -15,9 +31,14 @@ def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
 
 
 def table(n: int) -> Evidence:
-    return Evidence(n=n, kind="table", content="sum of Amount where Country = Canada = 12,000,000 over 1 row",
-                    citations=[CELL], values=["12000000"],
-                    description="sum of Amount where Country = Canada = 12,000,000 over 1 row")
+    return Evidence(
+        n=n,
+        kind="table",
+        content="sum of Amount where Country = Canada = 12,000,000 over 1 row",
+        citations=[CELL],
+        values=["12000000"],
+        description="sum of Amount where Country = Canada = 12,000,000 over 1 row",
+    )
 
 
 def test_markers_that_point_nowhere_are_removed() -> None:
@@ -26,8 +47,9 @@ def test_markers_that_point_nowhere_are_removed() -> None:
 
 
 def test_a_sentence_without_a_citation_is_dropped() -> None:
-    text, dropped = verify("Harvestquay is led by Nikhil Yarborough [1]. It is the best company.",
-                           [passage(1, PAGE.quote)])
+    text, dropped = verify(
+        "Harvestquay is led by Nikhil Yarborough [1]. It is the best company.", [passage(1, PAGE.quote)]
+    )
     assert text == "Harvestquay is led by Nikhil Yarborough [1]." and dropped == ["It is the best company."]
 
 
@@ -44,8 +66,9 @@ def test_table_answers_carry_the_exact_values_and_cells() -> None:
 
 
 def test_passage_answers_quote_the_best_sentence() -> None:
-    answer = synthesize_offline("Who is the chief executive of Harvestquay?",
-                                [passage(1, "Revenue grew in 2024."), passage(2, PAGE.quote)])
+    answer = synthesize_offline(
+        "Who is the chief executive of Harvestquay?", [passage(1, "Revenue grew in 2024."), passage(2, PAGE.quote)]
+    )
     assert answer.text == "Harvestquay is led by chief executive Nikhil Yarborough [2]."
     assert answer.citations == [PAGE] and not answer.abstained
 
@@ -62,8 +85,13 @@ def test_coverage_counts_content_words_only() -> None:
 
 
 def test_a_passage_that_covers_the_question_beats_a_weak_table_guess() -> None:
-    weak = Evidence(n=1, kind="table", content="Lead Investor where Company = Harvestquay: Harbor Peak",
-                    citations=[CELL], values=["Harbor Peak"],
-                    description="Lead Investor of the rows where Company = Harvestquay")
+    weak = Evidence(
+        n=1,
+        kind="table",
+        content="Lead Investor where Company = Harvestquay: Harbor Peak",
+        citations=[CELL],
+        values=["Harbor Peak"],
+        description="Lead Investor of the rows where Company = Harvestquay",
+    )
     answer = synthesize_offline("Who is the chief executive of Harvestquay?", [weak, passage(2, PAGE.quote)])
     assert answer.values == [] and answer.citations == [PAGE]

@@ -1,4 +1,4 @@
-"""Unit tests for core.tables: exact table operations over a SheetFrame, checked against plain pandas."""
+"""Unit tests for core.retrieval.tables: exact table operations over a SheetFrame, checked against plain pandas."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from core.cells import Column, cell_ref, parse_date, parse_number, typed_value
 from core.errors import WorkbenchError
-from core.sheets import Column, cell_ref, parse_csv, parse_date, parse_number, typed_value
-from core.tables import (
+from core.ingest.sheets import parse_csv
+from core.retrieval.tables import (
     MAX_CITATIONS,
     Aggregate,
     Filter,
@@ -98,7 +99,7 @@ def funding() -> SheetFrame:
 def test_sheet_frame_types_and_raw(funding: SheetFrame) -> None:
     assert [c.dtype for c in funding.columns] == ["text", "text", "text", "currency", "date", "percent"]
     frame, raw = funding.frame, funding.raw
-    assert list(frame.columns) == FUNDING_HEADER + ["row_id", "row_number"]
+    assert list(frame.columns) == [*FUNDING_HEADER, "row_id", "row_number"]
     assert frame.shape == raw.shape == (7, 8)
     assert frame["Amount Raised (USD)"].dtype == np.float64
     assert frame["Amount Raised (USD)"].iloc[0] == 2_000_000.0 and np.isnan(frame["Amount Raised (USD)"].iloc[4])

@@ -2,17 +2,17 @@
 
 import pytest
 
+from core.cells import Column
 from core.errors import UnsupportedFile
-from core.ingest import _detect, context_for, row_text
-from core.search import _name_words, keyword_query, query_words
-from core.sheets import Column
+from core.ingest.pipeline import _detect, context_for, row_text
+from core.retrieval.search import _name_words, keyword_query, query_words
 
 
 def test_detect_by_magic_bytes_and_suffix() -> None:
     assert _detect(b"%PDF-1.7 ...", "report") == ("pdf", "application/pdf")
     assert _detect(b"PK\x03\x04", "Model.XLSX")[0] == "xlsx"
     assert _detect(b"a,b\n", "data.tsv")[0] == "csv"
-    with pytest.raises(UnsupportedFile, match="save it as .xlsx"):
+    with pytest.raises(UnsupportedFile, match=r"save it as .xlsx"):
         _detect(b"\xd0\xcf\x11\xe0", "old.xls")
     with pytest.raises(UnsupportedFile, match="PDF, CSV and XLSX"):
         _detect(b"PK\x03\x04", "memo.docx")

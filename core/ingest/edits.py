@@ -1,0 +1,360 @@
+"""Editing stored sheets: the grid a page shows, one-cell edits written back and re-indexed, stale answers.
+
+An edit is one transaction: the cell's text in ``sheet_rows.values``, an audit row in ``cell_edits``,
+the row's search chunk rebuilt (its vector dropped so it is embedded again, ``term_stats`` moved by the
+lexemes that changed) and the sheet's ``version`` bumped so every process's table cache reloads it.
+Answers that cited a cell edited after they were written are "stale" (``stale_citations``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+from dataclasses import dataclass
+
+import pandas as pd
+import psycopg
+from psycopg.rows import dict_row
+
+from core.cells import Column, cell_ref, gc_paused, parse_date, parse_number
+from core.db import Database, q
+from core.errors import WorkbenchError
+from core.ingest.pipeline import row_text
+from core.providers.embeddings import Embedder
+from core.rooms.store import RoomRef
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "CellEdit",
+    "CellNotFound",
+    "EditError",
+    "Grid",
+    "InvalidValue",
+    "SheetInfo",
+    "check_value",
+    "document_room",
+    "edit_cell",
+    "field_of",
+    "load_grid",
+    "reembed_row",
+    "room_sheets",
+    "row_position",
+    "stale_citations",
+]
+
+# Excel's own limit for the text of one cell.
+MAX_CELL_CHARS = 32_767
+
+
+class EditError(WorkbenchError):
+    """A cell edit was refused; the message says why and what would be accepted."""
+
+
+class InvalidValue(EditError):
+    """The new text does not fit the column's type (an amount, a percentage, a date...)."""
+
+
+class CellNotFound(EditError):
+    """The row or column to edit is not in the sheet (deleted, or a stale page)."""
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """One sheet of a room, for a picker."""
+
+    sheet_id: int
+    document_id: int
+    title: str  # the document's title (file name)
+    name: str  # the sheet's name (a CSV's file stem, an XLSX tab)
+    position: int  # 0-based tab position in its workbook
+    n_sheets: int  # sheets in the same document
+    n_rows: int
+    n_cols: int
+
+    @property
+    def label(self) -> str:
+        """`funding_rounds.xlsx · Funding` for a workbook tab, the file name for a single sheet."""
+        return f"{self.title} · {self.name}" if self.n_sheets > 1 else self.title
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A window of a sheet's rows for the grid: field `c<position>` per column, plus row_id and row_number."""
+
+    sheet: SheetInfo
+    columns: tuple[Column, ...]
+    frame: pd.DataFrame  # columns: row_id, row_number, c0, c1, ... (cell texts as stored, None if empty)
+    offset: int  # position of the first row in frame among the rows shown (all, or those found)
+    n_rows: int  # rows in the whole sheet
+    n_matching: int  # rows holding `find` (n_rows when nothing is looked for)
+    find: str | None = None
+
+
+@dataclass(frozen=True)
+class CellEdit:
+    """One edit as recorded (changed False: the new text was the old one, nothing was written)."""
+
+    changed: bool
+    room_id: int
+    document_id: int
+    sheet_id: int
+    row_id: int
+    column_position: int
+    column: str
+    ref: str  # Funding!E12
+    old: str | None
+    new: str | None
+    user_id: str | None = None
+    id: int | None = None
+    edited_at: datetime.datetime | None = None
+
+
+def field_of(column: Column) -> str:
+    """The grid field of a column: `c<position>` (sheet names may hold dots, which AG Grid reads as paths)."""
+    return f"c{column.position}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------------
+
+
+def room_sheets(db: Database, room_id: int) -> list[SheetInfo]:
+    """The room's sheets (ready documents), in upload order and tab order."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        rows = cur.execute(q("room_sheets"), {"room_id": room_id}).fetchall()
+    return [SheetInfo(**row) for row in rows]
+
+
+def _sheet_info(cur: psycopg.Cursor, sheet_id: int) -> SheetInfo:
+    row = cur.execute(q("sheet_info"), {"sheet_id": sheet_id}).fetchone()
+    if row is None:
+        raise CellNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Pick another sheet.")
+    return SheetInfo(**row)
+
+
+def load_grid(
+    db: Database, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
+) -> Grid:
+    """Rows `offset`..`offset+limit` of a sheet (all when limit is None) with their ids and original row numbers.
+
+    With `find`, only the rows with a cell containing that text (case-insensitive) count, across the whole sheet.
+    """
+    offset = max(offset, 0)
+    find = (find or "").strip() or None
+    with gc_paused(), db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        sheet = _sheet_info(cur, sheet_id)
+        columns = tuple(
+            Column(position=r["position"], name=r["name"], letter=r["letter"], dtype=r["dtype"])
+            for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})
+        )
+        with conn.cursor() as raw:
+            if find is None:
+                stored = raw.execute(
+                    q("grid_rows"),
+                    {"sheet_id": sheet_id, "start": offset, "stop": None if limit is None else offset + limit},
+                ).fetchall()
+                n_matching = sheet.n_rows
+            else:
+                stored = raw.execute(
+                    q("grid_find"), {"sheet_id": sheet_id, "text": find, "start": offset, "limit": limit}
+                ).fetchall()
+                n_matching = int(stored[0][3]) if stored else 0
+        # jsonb as text and one json.loads: far faster than psycopg loading 100k jsonb values.
+        values = json.loads("[" + ",".join(r[2] for r in stored) + "]")
+    width = len(columns)
+    data: dict[str, list] = {"row_id": [r[0] for r in stored], "row_number": [r[1] for r in stored]}
+    by_column = list(zip(*[(v + [None] * width)[:width] for v in values], strict=True)) if values else [()] * width
+    for column, texts in zip(columns, by_column, strict=True):
+        data[field_of(column)] = list(texts)
+    frame = pd.DataFrame(data)
+    for column in columns:  # keep None as None (pandas 3 would make text a string dtype with NaN)
+        frame[field_of(column)] = frame[field_of(column)].astype(object)
+    return Grid(
+        sheet=sheet, columns=columns, frame=frame, offset=offset, n_rows=sheet.n_rows, n_matching=n_matching, find=find
+    )
+
+
+def document_room(db: Database, document_id: int) -> str | None:
+    """The name of the room holding a document (None when there is no such document)."""
+    with db.connection() as conn:
+        row = conn.execute(q("document_room"), {"document_id": document_id}).fetchone()
+    return row[0] if row else None
+
+
+def row_position(db: Database, sheet_id: int, row_id: int) -> int | None:
+    """The 0-based row_index of a row in its sheet (None when the row is not in that sheet)."""
+    with db.connection() as conn:
+        row = conn.execute(q("row_position"), {"sheet_id": sheet_id, "row_id": row_id}).fetchone()
+    return int(row[0]) if row else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------------------------
+
+_EXAMPLES = {
+    "currency": ("an amount", "12000000, 12,000,000, $12.0M or (1,500)"),
+    "percent": ("a percentage", "15%, 12.5% or 15"),
+    "number": ("a number", "1234.5, 1,234, -7 or 1.2M"),
+    "date": ("a date", "2021-03-05, 3/5/2021 or 5 Mar 2021"),
+}
+
+
+def check_value(column: Column, address: str, text: str | None) -> str | None:
+    """The text to store for `text` typed into `column` (None: empty the cell); InvalidValue when it does not fit.
+
+    Surrounding spaces are trimmed and an empty text empties the cell.  Number, currency and percent
+    columns take any number the table math reads (`$12.0M`, `(1,500)`, `15%`), date columns any date
+    it reads, text columns anything up to Excel's 32,767 characters.  The text is kept as typed, so
+    the cell shows what the analyst wrote and the math reads the same value.
+    """
+    if text is None:
+        return None
+    value = str(text).replace("\x00", "").strip()
+    if not value:
+        return None
+    if len(value) > MAX_CELL_CHARS:
+        raise InvalidValue(f"{address}: {len(value):,} characters is over the {MAX_CELL_CHARS:,} a cell can hold.")
+    if column.dtype == "text":
+        return value
+    kind, examples = _EXAMPLES[column.dtype]
+    ok = parse_date(value) is not None if column.dtype == "date" else parse_number(value) is not None
+    if not ok:
+        shown = value if len(value) <= 40 else value[:37] + "…"
+        raise InvalidValue(
+            f"{address} is {'an' if column.dtype[0] in 'aeiou' else 'a'} {column.dtype} column "
+            f"({column.name}): {shown!r} is not {kind}. Type {examples}, or clear the cell."
+        )
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------
+
+
+def _resolve(columns: list[Column], column: str | int, sheet: str) -> Column:
+    if isinstance(column, int):
+        for col in columns:
+            if col.position == column:
+                return col
+    else:
+        for col in columns:
+            if col.name == column:
+                return col
+        for col in columns:
+            if col.name.casefold() == column.strip().casefold() or col.letter == column.strip().upper():
+                return col
+    listed = ", ".join(f"{c.letter} · {c.name}" for c in columns)
+    raise CellNotFound(f"No column {column!r} in sheet {sheet!r}. Its columns are: {listed}.")
+
+
+def _lexemes(cur: psycopg.Cursor, chunk_id: int) -> set[str]:
+    return {r["lexeme"] for r in cur.execute(q("chunk_lexemes"), {"chunk_id": chunk_id})}
+
+
+def edit_cell(
+    db: Database,
+    sheet_id: int,
+    row_id: int,
+    column: str | int,
+    new_value: str | None,
+    user_id: str | None = None,
+) -> CellEdit:
+    """Set one cell (column by name or 0-based position) and re-index its row, in one transaction.
+
+    Raises CellNotFound for a row or column not in the sheet and InvalidValue for text that does not
+    fit the column; nothing is written then.  An unchanged value writes nothing (changed=False).
+    """
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(q("lock_sheet_row"), {"row_id": row_id}).fetchone()
+        if row is None or row["sheet_id"] != sheet_id:
+            sheet = _sheet_info(cur, sheet_id)
+            raise CellNotFound(
+                f"Row id {row_id} is not in sheet {sheet.name!r} (it may have been deleted). Reload the sheet and try again."
+            )
+        columns = [
+            Column(position=r["position"], name=r["name"], letter=r["letter"], dtype=r["dtype"])
+            for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})
+        ]
+        col = _resolve(columns, column, row["sheet_name"])
+        ref = cell_ref(row["sheet_name"], col.letter, row["row_number"])
+        address = f"{col.letter}{row['row_number']}"
+        new = check_value(col, address, new_value)
+        values: list[str | None] = list(row["values"]) + [None] * (len(columns) - len(row["values"]))
+        old = values[col.position]
+        base = {
+            "room_id": row["room_id"], "document_id": row["document_id"], "sheet_id": sheet_id, "row_id": row_id,
+            "column_position": col.position, "column": col.name, "ref": ref, "old": old, "user_id": user_id,
+        }  # fmt: skip
+        if new == old:
+            return CellEdit(changed=False, new=new, **base)
+        values[col.position] = new
+        cur.execute(q("update_sheet_row"), {"row_id": row_id, "values": json.dumps(values, ensure_ascii=False)})
+        audit = {**base, "column_name": col.name, "old_value": old, "new_value": new}
+        recorded = cur.execute(q("insert_cell_edit"), audit).fetchone()
+        assert recorded is not None
+        _reindex_row(cur, row["room_id"], row_id, row_text(columns, values))
+        cur.execute(q("bump_sheet_version"), {"sheet_id": sheet_id, "document_id": row["document_id"]})
+    _forget_cached(db, sheet_id)
+    return CellEdit(changed=True, new=new, id=recorded["id"], edited_at=recorded["edited_at"], **base)
+
+
+def _reindex_row(cur: psycopg.Cursor, room_id: int, row_id: int, text: str) -> None:
+    """Rewrite a row's chunk text; keep term_stats equal to a recount; drop its vector so it is embedded again."""
+    chunk = cur.execute(q("row_chunk"), {"row_id": row_id}).fetchone()
+    if chunk is None:  # every stored row has a chunk (core.ingest.pipeline); a missing one is a bug, not a user error
+        raise RuntimeError(f"sheet row {row_id} has no search chunk")
+    chunk_id = chunk["id"]
+    before = _lexemes(cur, chunk_id)
+    cur.execute(q("update_chunk_content"), {"chunk_id": chunk_id, "content": text})
+    after = _lexemes(cur, chunk_id)
+    # A chunk counts once per lexeme: only lexemes that appeared or vanished move a document frequency.
+    # Sorted, so concurrent writers lock term_stats rows in the same order.
+    gone, new = sorted(before - after), sorted(after - before)
+    if gone:
+        cur.execute(q("term_stats_prune"), {"room_id": room_id, "lexemes": gone})
+        cur.execute(q("term_stats_remove"), {"room_id": room_id, "lexemes": gone})
+    if new:
+        cur.execute(q("term_stats_add"), {"room_id": room_id, "lexemes": new})
+    cur.execute(q("drop_chunk_embedding"), {"chunk_id": chunk_id})
+
+
+def _forget_cached(db: Database, sheet_id: int) -> None:
+    """Drop this process's cached copies of the sheet (other processes see the bumped version)."""
+    from core.qa import planner
+    from core.retrieval import tables
+
+    tables.invalidate_sheet(db, sheet_id)
+    # The offline planner's room schema holds columns' distinct values, keyed on the room's documents.
+    planner.clear_schema_cache()
+
+
+def reembed_row(db: Database, room: RoomRef, embedder: Embedder, row_id: int) -> bool:
+    """Embed an edited row's chunk again (True when a vector was written); the room keeps its model."""
+    if room.embedding_model and room.embedding_model != embedder.name:
+        return False
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        chunk = cur.execute(q("row_chunk_pending"), {"row_id": row_id}).fetchone()
+    if chunk is None:
+        return False
+    [vector] = embedder.embed([f"{chunk['context']}\n{chunk['content']}"])
+    with db.connection() as conn:
+        conn.execute(q("insert_embedding"), {"chunk_id": chunk["id"], "room_id": chunk["room_id"], "embedding": vector})
+        conn.execute(q("mark_embedded"), {"room_id": chunk["room_id"]})
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Stale answers
+# ---------------------------------------------------------------------------------------------
+
+
+def stale_citations(db: Database, conversation_id: int) -> dict[int, list[str]]:
+    """Message id -> refs of the cells it cites that were edited after it was written (and differ now)."""
+    with db.connection() as conn:
+        rows = conn.execute(q("stale_citations"), {"conversation_id": conversation_id}).fetchall()
+    return {int(message_id): list(refs) for message_id, refs in rows}

@@ -1,0 +1,468 @@
+"""Ingestion: file bytes -> parsed pages/sheets -> one transaction -> embeddings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from core.cells import Column, ParsedSheet
+from core.config import Settings
+from core.db import Database, q
+from core.errors import (
+    EmptyFile,
+    FileTooLarge,
+    IngestError,
+    UnsupportedFile,
+    WorkbenchError,
+)
+from core.ingest import pdf, sheets
+from core.models import IngestResult
+from core.providers.embeddings import Embedder
+from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]
+"""Called as progress(stage, done, total) while a file is ingested and embedded."""
+
+SHEET_EXTENSIONS = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".txt": "text/csv"}
+XLSX_EXTENSIONS = {
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
+}
+EMBED_BATCH = 128
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    kind: str
+    mime_type: str
+    pdf: pdf.ParsedPdf | None = None
+    sheets: tuple[ParsedSheet, ...] = ()
+
+
+def _detect(data: bytes, filename: str) -> tuple[str, str]:
+    """(format, mime type) from the name and the first bytes; UnsupportedFile otherwise."""
+    suffix = Path(filename).suffix.lower()
+    if data[:5] == b"%PDF-" or suffix == ".pdf":
+        return "pdf", "application/pdf"
+    if suffix in XLSX_EXTENSIONS:
+        return "xlsx", XLSX_EXTENSIONS[suffix]
+    if suffix in SHEET_EXTENSIONS:
+        return "csv", SHEET_EXTENSIONS[suffix]
+    if suffix == ".xls":
+        raise UnsupportedFile(
+            f"{filename} is a legacy .xls workbook. Open it in Excel or LibreOffice, save it as .xlsx and upload that."
+        )
+    raise UnsupportedFile(
+        f"{filename}: the workbench reads PDF, CSV and XLSX files, not {suffix or 'files without an extension'}. "
+        "Export it to one of those and upload again."
+    )
+
+
+def _check_size(filename: str, size: int, settings: Settings) -> None:
+    if size > settings.max_file_bytes:
+        raise FileTooLarge(
+            f"{filename} is {size / 1e6:.1f} MB, over the {settings.max_file_mb:g} MB limit. "
+            "Split it, or raise WORKBENCH_MAX_FILE_MB."
+        )
+
+
+def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
+    if not data:
+        raise EmptyFile(f"{filename} is empty (0 bytes). Check the file and upload it again.")
+    _check_size(filename, len(data), settings)
+    fmt, mime = _detect(data, filename)
+    if fmt == "pdf":
+        parsed = pdf.parse_pdf(
+            data,
+            chunk_chars=settings.chunk_chars,
+            overlap_chars=settings.chunk_overlap,
+            max_pages=settings.max_pdf_pages,
+            name=filename,
+        )
+        return _Parsed("pdf", mime, pdf=parsed)
+    if fmt == "xlsx":
+        found = sheets.parse_xlsx(data, name=filename)
+    else:
+        # The sheet is named after the file, as Excel names a CSV's only sheet when it opens it.
+        found = [sheets.parse_csv(data, Path(filename).stem)]
+    if not found or all(not s.rows for s in found):
+        raise EmptyFile(f"{filename} has no data rows. Check that the file has a header and rows.")
+    return _Parsed("sheet", mime, sheets=tuple(found))
+
+
+def title_for(filename: str) -> str:
+    """A document's title: its file name without the folder."""
+    return Path(filename).name
+
+
+def context_for(filename: str) -> str:
+    """Searchable words of a file name: `3M_2018_10K.pdf` -> `3M 2018 10K` (Postgres reads the name as one token)."""
+    return " ".join(re.split(r"[\W_]+", Path(filename).stem)).strip()
+
+
+def row_text(columns: Iterable[Column], values: Iterable[str | None]) -> str:
+    """A row as searchable text: `Company: Acme; Country: Canada; ...` (empty cells left out)."""
+    return "; ".join(
+        f"{column.name}: {value}" for column, value in zip(columns, values, strict=False) if value not in (None, "")
+    )
+
+
+def _clean(value: str | None) -> str | None:
+    # Postgres text and jsonb cannot hold NUL characters.
+    return value.replace("\x00", "") if value else value
+
+
+def _store(
+    conn: psycopg.Connection,
+    room: RoomRef,
+    parsed: _Parsed,
+    *,
+    data: bytes,
+    filename: str,
+    checksum: str,
+    progress: Progress,
+) -> tuple[int, int | None, int | None, int]:
+    """Write one parsed file in the caller's transaction; return (document id, pages, rows, chunks)."""
+    title = title_for(filename)
+    pages = parsed.pdf.page_count if parsed.pdf else None
+    n_rows = sum(len(s.rows) for s in parsed.sheets) if parsed.kind == "sheet" else None
+    n_chunks = len(parsed.pdf.chunks) if parsed.pdf else (n_rows or 0)
+    with conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(
+            q("insert_document"),
+            {
+                "room_id": room.id,
+                "kind": parsed.kind,
+                "title": title,
+                "filename": filename,
+                "mime_type": parsed.mime_type,
+                "checksum": checksum,
+                "size_bytes": len(data),
+                "status": "ready",
+                "error": None,
+                "page_count": pages,
+                "n_rows": n_rows,
+                "n_chunks": n_chunks,
+            },
+        ).fetchone()
+        assert row is not None
+        document_id: int = row["id"]
+        cur.execute(q("insert_document_file"), {"document_id": document_id, "data": data})
+        if parsed.pdf is not None:
+            _store_pdf(cur, room, document_id, context_for(filename), parsed.pdf, progress)
+        base = 0
+        for position, sheet in enumerate(parsed.sheets):
+            _store_sheet(
+                cur, room, document_id, context_for(filename), position, sheet, len(parsed.sheets), base, progress
+            )
+            base += len(sheet.rows)
+        cur.execute(q("add_term_stats"), {"room_id": room.id, "document_id": document_id, "n_chunks": n_chunks})
+    return document_id, pages, n_rows, n_chunks
+
+
+@contextmanager
+def _copy_into(cur: psycopg.Cursor, table: str, columns: tuple[str, ...]) -> Iterator[psycopg.Copy]:
+    """COPY rows into `table` through a temporary table (COPY FROM is refused under row-level security;
+    INSERT ... SELECT from the temporary table applies the policies and stays a bulk load)."""
+    stage = sql.Identifier(f"stage_{table}_{hashlib.blake2b(','.join(columns).encode(), digest_size=4).hexdigest()}")
+    cols = sql.SQL(", ").join(map(sql.Identifier, columns))
+    # Empty at every use: emptied after each load, on commit, and by the rollback of a failed file.
+    cur.execute(
+        sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ON COMMIT DELETE ROWS AS SELECT {} FROM {} WITH NO DATA").format(
+            stage, cols, sql.Identifier(table)
+        )
+    )
+    with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(stage, cols)) as copy:
+        yield copy
+    cur.execute(sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {}").format(sql.Identifier(table), cols, cols, stage))
+    cur.execute(sql.SQL("TRUNCATE {}").format(stage))
+
+
+def _store_pdf(
+    cur: psycopg.Cursor, room: RoomRef, document_id: int, context: str, parsed: pdf.ParsedPdf, progress: Progress
+) -> None:
+    with _copy_into(cur, "pages", ("document_id", "page_number", "text", "width", "height")) as copy:
+        for page in parsed.pages:
+            copy.write_row((document_id, page.number, page.text, page.width, page.height))
+    progress("storing", 1, 2)
+    with _copy_into(
+        cur,
+        "chunks",
+        (
+            "room_id",
+            "document_id",
+            "chunk_index",
+            "page_number",
+            "start_char",
+            "end_char",
+            "boxes",
+            "context",
+            "content",
+        ),
+    ) as copy:
+        for chunk in parsed.chunks:
+            copy.write_row(
+                (
+                    room.id,
+                    document_id,
+                    chunk.chunk_index,
+                    chunk.page_number,
+                    chunk.start_char,
+                    chunk.end_char,
+                    json.dumps([[round(v, 2) for v in box] for box in chunk.boxes]),
+                    context,
+                    chunk.content,
+                )
+            )
+    progress("storing", 2, 2)
+
+
+def _store_sheet(
+    cur: psycopg.Cursor,
+    room: RoomRef,
+    document_id: int,
+    context: str,
+    position: int,
+    sheet: ParsedSheet,
+    n_sheets: int,
+    base: int,
+    progress: Progress,
+) -> None:
+    """Write one sheet; its row chunks are numbered from `base` so chunk_index is unique per document."""
+    row = cur.execute(
+        q("insert_sheet"),
+        {
+            "document_id": document_id,
+            "position": position,
+            "name": sheet.name,
+            "header_row": sheet.header_row,
+            "n_rows": len(sheet.rows),
+            "n_cols": len(sheet.columns),
+        },
+    ).fetchone()
+    assert row is not None
+    sheet_id: int = row["id"]
+    with _copy_into(cur, "sheet_columns", ("sheet_id", "position", "name", "letter", "dtype")) as copy:
+        for column in sheet.columns:
+            copy.write_row((sheet_id, column.position, column.name, column.letter, column.dtype))
+    rows = [tuple(_clean(v) for v in values) for values in sheet.rows]
+    with _copy_into(cur, "sheet_rows", ("sheet_id", "row_index", "row_number", "values")) as copy:
+        for index, (values, number) in enumerate(zip(rows, sheet.row_numbers, strict=True)):
+            copy.write_row((sheet_id, index, number, json.dumps(values, ensure_ascii=False)))
+    ids = [r["id"] for r in cur.execute(q("sheet_row_ids"), {"sheet_id": sheet_id})]
+    if n_sheets > 1:
+        context = f"{context} · {sheet.name}"
+    with _copy_into(cur, "chunks", ("room_id", "document_id", "chunk_index", "row_id", "context", "content")) as copy:
+        for index, (row_id, values) in enumerate(zip(ids, rows, strict=True)):
+            copy.write_row((room.id, document_id, base + index, row_id, context, row_text(sheet.columns, values)))
+    progress("storing", position + 1, n_sheets)
+
+
+def _record_failure(
+    db: Database, room: RoomRef, *, filename: str, checksum: str, size: int, kind: str | None, error: str
+) -> int | None:
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        try:
+            row = cur.execute(
+                q("insert_document"),
+                {
+                    "room_id": room.id,
+                    "kind": kind,
+                    "title": title_for(filename),
+                    "filename": filename,
+                    "mime_type": None,
+                    "checksum": checksum,
+                    "size_bytes": size,
+                    "status": "failed",
+                    "error": error,
+                    "page_count": None,
+                    "n_rows": None,
+                    "n_chunks": 0,
+                },
+            ).fetchone()
+        except pg_errors.UniqueViolation:
+            # Another upload of the same bytes got there first; its record stands.
+            return None
+    return row["id"] if row else None
+
+
+def ingest_bytes(
+    db: Database,
+    room: RoomRef,
+    data: bytes,
+    filename: str,
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    progress: Progress = _no_progress,
+) -> IngestResult:
+    """Ingest one file into `room`: all of it or nothing, failures recorded with the fix; then embed it."""
+    started = time.perf_counter()
+    title = title_for(filename)
+    checksum = hashlib.sha256(data).hexdigest()
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        existing = cur.execute(q("find_document_by_checksum"), {"room_id": room.id, "checksum": checksum}).fetchone()
+        if existing and existing["status"] == "failed":
+            # A retry of a file that failed before: forget the failure and try again.
+            cur.execute(q("delete_document"), {"id": existing["id"]})
+            existing = None
+    if existing:
+        embedded = existing["embedded_at"] is not None
+        if embedder is not None and not embedded and existing["n_chunks"]:
+            # Stored earlier without vectors (--no-embed, or a model call that failed): finish the job.
+            embed_pending(db, room, embedder, document_id=existing["id"], progress=progress)
+            embedded = True
+        return IngestResult(
+            document_id=existing["id"],
+            title=existing["title"],
+            kind=existing["kind"],
+            pages=existing["page_count"],
+            rows=existing["n_rows"],
+            chunks=existing["n_chunks"],
+            status="ready",
+            duplicate=True,
+            embedded=embedded,
+            seconds=round(time.perf_counter() - started, 3),
+        )
+    kind: str | None = None
+    try:
+        progress("parsing", 0, 1)
+        parsed = _parse(data, filename, settings)
+        kind = parsed.kind
+        progress("parsing", 1, 1)
+        with db.connection() as conn:
+            document_id, pages, rows, chunks = _store(
+                conn, room, parsed, data=data, filename=filename, checksum=checksum, progress=progress
+            )
+    except pg_errors.UniqueViolation as exc:
+        if exc.diag.constraint_name != "documents_room_id_checksum_key":
+            raise
+        # The same bytes were uploaded concurrently and committed first: this upload is a no-op.
+        return ingest_bytes(db, room, data, filename, settings, embedder=embedder, progress=progress)
+    except (IngestError, psycopg.DataError, pg_errors.ProgramLimitExceeded) as exc:
+        if isinstance(exc, IngestError):
+            message = str(exc)
+        elif isinstance(exc, pg_errors.ProgramLimitExceeded):
+            # Postgres cannot index a text whose words take over 1 MB (a huge cell): say so, not a traceback.
+            message = (
+                f"{filename} has a cell too large to index ({str(exc).splitlines()[0]}). "
+                "Split that text into smaller cells and upload again."
+            )
+        else:
+            message = (
+                f"{filename} could not be stored: {exc}. Check the file for unusual characters and upload it again."
+            )
+        document_id_failed = _record_failure(
+            db, room, filename=filename, checksum=checksum, size=len(data), kind=kind, error=message
+        )
+        return IngestResult(
+            document_id=document_id_failed,
+            title=title,
+            kind=kind,  # type: ignore[arg-type]
+            status="failed",
+            error=message,
+            seconds=round(time.perf_counter() - started, 3),
+        )
+    searchable = time.perf_counter() - started
+    embedded, error = False, None
+    if embedder is not None and chunks:
+        try:
+            embed_pending(db, room, embedder, document_id=document_id, progress=progress)
+            embedded = True
+        except WorkbenchError as exc:
+            # The text is stored and keyword-searchable; only the vectors are missing.
+            error = f"Stored and keyword-searchable, but not embedded: {exc} Then run `workbench embed --room ...`."
+    return IngestResult(
+        document_id=document_id,
+        title=title,
+        kind=parsed.kind,  # type: ignore[arg-type]
+        pages=pages,
+        rows=rows,
+        chunks=chunks,
+        status="ready",
+        error=error,
+        embedded=embedded,
+        searchable_seconds=round(searchable, 3),
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def ingest_path(
+    db: Database,
+    room: RoomRef,
+    path: Path,
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    progress: Progress = _no_progress,
+) -> IngestResult:
+    """Ingest a file from disk; unreadable paths become failed results, not exceptions."""
+    try:
+        _check_size(path.name, path.stat().st_size, settings)
+        data = path.read_bytes()
+    except (OSError, FileTooLarge) as exc:
+        message = str(exc) if isinstance(exc, FileTooLarge) else f"Cannot read {path}: {exc.strerror}."
+        return IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=message)
+    return ingest_bytes(db, room, data, path.name, settings, embedder=embedder, progress=progress)
+
+
+def _batches(db: Database, room: RoomRef, document_id: int | None) -> Iterator[list[dict]]:
+    while True:
+        with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute(
+                q("pending_chunks"), {"room_id": room.id, "document_id": document_id, "limit": EMBED_BATCH}
+            ).fetchall()
+        if not rows:
+            return
+        yield rows
+
+
+def embed_pending(
+    db: Database,
+    room: RoomRef,
+    embedder: Embedder,
+    *,
+    document_id: int | None = None,
+    progress: Progress = _no_progress,
+) -> int:
+    """Embed the room's chunks that have no vector yet (one document's if given); return how many."""
+    check_embedding_model(room, embedder.name)
+    room = claim_embedding_model(db, room, embedder.name)
+    with db.connection() as conn:
+        row = conn.execute(q("count_pending_chunks"), {"room_id": room.id, "document_id": document_id}).fetchone()
+    total = int(row[0]) if row else 0
+    done = 0
+    progress("embedding", 0, total)
+    for batch in _batches(db, room, document_id):
+        vectors = embedder.embed([f"{r['context']}\n{r['content']}" for r in batch])
+        with db.connection() as conn, conn.cursor() as cur:
+            cur.executemany(
+                q("insert_embedding"),
+                [
+                    {"chunk_id": r["id"], "room_id": room.id, "embedding": vector}
+                    for r, vector in zip(batch, vectors, strict=True)
+                ],
+            )
+        done += len(batch)
+        progress("embedding", min(done, total), max(total, done))
+    with db.connection() as conn:
+        conn.execute(q("mark_embedded"), {"room_id": room.id})
+    return done

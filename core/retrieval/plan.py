@@ -1,0 +1,57 @@
+"""The plan of one question: typed retrieval steps the retriever executes (see ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.retrieval.cellmath import CellsStep
+from core.retrieval.tables import TableOp
+
+
+class SearchStep(BaseModel):
+    """Hybrid (semantic + keyword) search of the room, optionally limited to some documents."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["search"] = "search"
+    query: str
+    k: int = 8
+    document_ids: list[int] = []
+    reason: str = ""
+
+
+class LookupStep(BaseModel):
+    """Specific pages (by document and page number) fetched whole."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["lookup"] = "lookup"
+    pages: list[tuple[int, int]] = []  # (document_id, 1-based page)
+    reason: str = ""
+
+
+class TableStep(BaseModel):
+    """One exact operation on one stored sheet (filter, group, aggregate, sort, top-k, distinct)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["table"] = "table"
+    op: TableOp
+    reason: str = ""
+
+
+Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep, Field(discriminator="kind")]
+
+
+class Plan(BaseModel):
+    """What the planner decided: the question as understood, its steps and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    question: str  # as asked
+    standalone_question: str  # rewritten with the conversation (follow-ups resolved)
+    steps: list[Step]
+    reasoning: str
+    planner: str  # "offline" or the model's name

@@ -1,0 +1,113 @@
+"""The retriever: runs a plan's steps and returns numbered evidence, each item with its citations."""
+
+from __future__ import annotations
+
+from psycopg.rows import dict_row
+from pydantic import BaseModel, ConfigDict
+
+from core.db import Database
+from core.models import Citation
+from core.providers.embeddings import Embedder
+from core.retrieval.cellmath import CellsStep, run_cells
+from core.retrieval.plan import LookupStep, Plan, SearchStep, TableStep
+from core.retrieval.search import search
+from core.retrieval.tables import TableResult, load_sheet, run_table_op
+from core.rooms.store import RoomRef
+
+_LOOKUP_PAGES = """
+SELECT d.id, d.title, p.page_number, p.text
+FROM pages p JOIN documents d ON d.id = p.document_id
+WHERE d.room_id = %(room_id)s AND (d.id, p.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]))
+"""
+
+
+class Evidence(BaseModel):
+    """One piece of evidence shown to the synthesizer: marker `[n]` maps to its citations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int
+    kind: str  # "table" | "passage" | "row" | "page"
+    content: str
+    citations: list[Citation]
+    score: float = 0.0
+    values: list[str] = []  # a table step's exact answer values
+    description: str = ""  # a table step's one-line account of what was computed
+
+
+def _table_evidence(n: int, result: TableResult) -> Evidence:
+    header = " | ".join(result.columns)
+    body = "\n".join(" | ".join(row) for row in result.rows[:20])
+    more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
+    return Evidence(
+        n=n,
+        kind="table",
+        content=f"{result.description}\n{header}\n{body}{more}",
+        citations=result.citations,
+        score=1.0,
+        values=result.values,
+        description=result.description,
+    )
+
+
+def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | None) -> list[Evidence]:
+    """Execute every step of `plan` in the room; evidence is numbered from 1 in step order."""
+    evidence: list[Evidence] = []
+    seen: set[tuple[int, int | None, int | None, int | None]] = set()
+    for step in plan.steps:
+        if isinstance(step, TableStep):
+            evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, CellsStep):
+            result = run_cells(load_sheet(db, step.sheet_id), step)
+            cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
+            evidence.append(
+                Evidence(
+                    n=len(evidence) + 1,
+                    kind="table",
+                    content=f"{result.description}\n{cells}",
+                    citations=result.citations,
+                    score=1.0,
+                    values=result.values,
+                    description=result.description,
+                )
+            )
+        elif isinstance(step, SearchStep):
+            for hit in search(db, room, step.query, k=step.k, embedder=embedder):
+                if step.document_ids and hit.document_id not in step.document_ids:
+                    continue
+                key = (hit.document_id, hit.page, hit.chunk_index, hit.row_id)
+                if key in seen:
+                    continue
+                seen.add(key)
+                citation = Citation(**hit.model_dump(exclude={"preview"}))
+                evidence.append(
+                    Evidence(
+                        n=len(evidence) + 1,
+                        kind="passage" if hit.kind == "page" else "row",
+                        content=hit.quote if hit.kind == "page" and hit.quote else hit.preview,
+                        citations=[citation],
+                        score=hit.score,
+                    )
+                )
+        elif isinstance(step, LookupStep):
+            with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+                rows = cur.execute(
+                    _LOOKUP_PAGES,
+                    {
+                        "room_id": room.id,
+                        "docs": [d for d, _ in step.pages],
+                        "pages": [p for _, p in step.pages],
+                    },
+                ).fetchall()
+            for row in rows:
+                citation = Citation(
+                    kind="page",
+                    document_id=row["id"],
+                    title=row["title"],
+                    page=row["page_number"],
+                    start_char=0,
+                    end_char=len(row["text"]),
+                    quote=row["text"],
+                )
+                evidence.append(Evidence(n=len(evidence) + 1, kind="page", content=row["text"], citations=[citation]))
+    return evidence

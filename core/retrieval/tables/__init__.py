@@ -1,0 +1,1334 @@
+"""Exact table operations over one stored sheet: filters, aggregates, groups, top-k and distinct values.
+
+Every number is computed by pandas/numpy over the whole sheet — never estimated — and every result
+cites the cells that produced it (``Citation(kind="cell")`` with the cell's A1 address and its text
+as stored).  ``load_sheet`` reads a sheet from Postgres once per process (LRU cache keyed on the sheet
+and a cheap version); ``run_table_op`` is pure.  Sums, averages and medians are exact decimals: each
+cell's float is turned back into the decimal it was written as (scaled integers, or ``Decimal`` when
+no scale fits) before adding, so "$0.10" + "$0.20" is "0.3", not 0.30000000000000004.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.cells import Column, Dtype, ParsedSheet, cell_ref, gc_paused, parse_date, parse_number
+from core.db import Database, q
+from core.errors import WorkbenchError
+from core.models import Citation
+
+__all__ = [
+    "Aggregate",
+    "Filter",
+    "SheetFrame",
+    "SheetNotFound",
+    "TableError",
+    "TableOp",
+    "TableResult",
+    "UnknownColumn",
+    "clear_sheet_cache",
+    "invalidate_sheet",
+    "load_sheet",
+    "resolve_column",
+    "run_table_op",
+    "sheet_cache_info",
+]
+
+# At most this many cells are returned as citations; beyond it `cited_range` describes them all.
+MAX_CITATIONS = 50
+# Filter (and group) columns' cells are cited too when this few rows contribute: enough to check by eye.
+FILTER_CELLS_MAX_ROWS = 20
+# A row listing returns at most this many rows (the description says how many matched).
+MAX_LISTED_ROWS = 1000
+# Averages and medians are shown rounded to this many significant digits (integer digits are always kept).
+SIGNIFICANT_DIGITS = 10
+# Loaded sheets kept per process: a 100,000 x 20 sheet holds ~2M Python strings, so keep few.
+CACHE_SIZE = 4
+# Groups, rows or distinct values named in a description before "… and N more".
+_DESCRIBED = 10
+
+Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "year"]
+Func = Literal["sum", "avg", "min", "max", "count", "count_distinct", "median"]
+Scalar = str | float
+
+# Sheet metadata and the cache version in one indexed lookup.  Sheets are written once, in the same
+# transaction as their document; a cell edit (core.ingest.edits) bumps sheets.version.  So the document's
+# created_at, the sheet's shape and its version identify the stored rows without scanning them.
+SHEET_META_SQL = """
+SELECT s.document_id, s.name, s.n_rows, s.n_cols, d.title, d.created_at, s.version
+FROM sheets s JOIN documents d ON d.id = s.document_id
+WHERE s.id = %(sheet_id)s
+"""
+# jsonb as text: one json.loads over the joined rows is far faster than psycopg loading 100k jsonb values.
+SHEET_ROWS_SQL = """
+SELECT id, row_number, values::text FROM sheet_rows
+WHERE sheet_id = %(sheet_id)s ORDER BY row_index
+"""
+
+
+class TableError(WorkbenchError):
+    """A table operation cannot be computed as asked; the message says why and what would work."""
+
+
+class UnknownColumn(TableError):
+    """A column named in a table operation is not in the sheet; the message lists the columns."""
+
+
+class SheetNotFound(TableError):
+    """No stored sheet has the requested id (its document may have been deleted)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The operation
+# ---------------------------------------------------------------------------------------------
+
+
+class Filter(BaseModel):
+    """One row condition: `column` `op` `value` (empty cells never match)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    column: str
+    op: Op
+    value: str | float | list[str | float]
+
+    @model_validator(mode="after")
+    def _check_value(self) -> Filter:
+        """Between takes two values, in takes a list, year takes a year, the rest one value."""
+        if self.op == "between":
+            if not isinstance(self.value, list) or len(self.value) != 2:
+                raise ValueError("'between' takes a list of two values [low, high]")
+        elif self.op == "in":
+            if not isinstance(self.value, list) or not self.value:
+                raise ValueError("'in' takes a non-empty list of values")
+        elif isinstance(self.value, list):
+            raise ValueError(f"'{self.op}' takes one value, not a list (use 'in' for several)")
+        elif self.op == "year" and _as_year(self.value) is None:
+            raise ValueError(f"'year' takes a year such as 2021, not {self.value!r}")
+        return self
+
+
+class Aggregate(BaseModel):
+    """A function over one column's non-empty cells (column None: count the rows)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    func: Func
+    column: str | None = None
+
+    @model_validator(mode="after")
+    def _check_column(self) -> Aggregate:
+        """Only count may omit the column."""
+        if self.column is None and self.func != "count":
+            raise ValueError(f"'{self.func}' needs a column (only 'count' counts rows without one)")
+        return self
+
+
+class TableOp(BaseModel):
+    """One exact operation on one sheet."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sheet_id: int
+    filters: list[Filter] = []
+    group_by: str | None = None
+    aggregate: Aggregate | None = None
+    sort_by: str | None = None  # a column, or "value" to sort groups by the aggregate
+    descending: bool = True
+    limit: int | None = Field(default=None, ge=1)  # top-k (ties at the boundary are kept)
+    select: list[str] = []  # columns to return for row-listing ops (default: all)
+    distinct: str | None = None  # list distinct values of a column
+
+    @model_validator(mode="after")
+    def _check_shape(self) -> TableOp:
+        """Distinct values are their own operation."""
+        if self.distinct is not None and (self.aggregate is not None or self.group_by is not None):
+            raise ValueError("'distinct' lists values; use aggregate count_distinct to count them per group")
+        return self
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """The exact answer to a TableOp, with the cells it rests on."""
+
+    op: TableOp
+    columns: list[str]  # result header
+    rows: list[list[str]]  # result values as display strings
+    values: list[str]  # "the answer": aggregate value(s), or the top/looked-up value(s) of the key column
+    citations: list[Citation]  # contributing cells, at most MAX_CITATIONS
+    cited_range: str | None  # set when the computation read more than MAX_CITATIONS cells
+    n_rows_used: int
+    description: str
+
+
+# ---------------------------------------------------------------------------------------------
+# The sheet
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SheetFrame:
+    """A stored sheet loaded for math: typed columns, the texts as stored, and cell addresses."""
+
+    sheet_id: int
+    document_id: int
+    title: str
+    sheet: str
+    columns: tuple[Column, ...]
+    # One typed column per sheet column (float for number/currency/percent, datetime64[s] for date,
+    # object str for text; None/NaN/NaT when empty or unparsed), then row_id and row_number.
+    # Code here reads columns by position, so a sheet column named "row_id" cannot shadow them.
+    frame: pd.DataFrame
+    raw: pd.DataFrame  # same shape: the cell texts exactly as stored (None for an empty cell)
+    # Derived arrays (normalised text, number views, sort keys) built on first use and kept: a
+    # frozen dataclass may still fill a dict, and one op on a 100k-row sheet should pay them once.
+    _views: dict[tuple[str, int], Any] = field(default_factory=dict, init=False, repr=False)
+
+    @classmethod
+    def from_rows(
+        cls,
+        columns: Sequence[Column],
+        rows: Sequence[Sequence[str | None]],
+        *,
+        row_numbers: Sequence[int] | None = None,
+        row_ids: Sequence[int] | None = None,
+        sheet: str = "Sheet1",
+        sheet_id: int = 0,
+        document_id: int = 0,
+        title: str = "",
+    ) -> SheetFrame:
+        """Build a SheetFrame from cell texts (row numbers default to 2.., row ids to 1..)."""
+        n = len(rows)
+        numbers = np.asarray(row_numbers if row_numbers is not None else range(2, n + 2), dtype=np.int64)
+        ids = np.asarray(row_ids if row_ids is not None else range(1, n + 1), dtype=np.int64)
+        if len(numbers) != n or len(ids) != n:
+            raise ValueError("row_numbers and row_ids must have one entry per row")
+        width = len(columns)
+        # Rows are stored one value per column; pad or cut defensively so the transpose is exact.
+        if set(map(len, rows)) - {width}:
+            rows = [r if len(r) == width else (list(r) + [None] * width)[:width] for r in rows]
+        by_column = list(zip(*rows, strict=True)) if n else [() for _ in columns]
+        raw_cols: dict[int, pd.Series] = {}
+        typed_cols: dict[int, pd.Series] = {}
+        for col, texts in zip(columns, by_column, strict=True):
+            raw = np.array(texts, dtype=object) if n else np.empty(0, dtype=object)
+            raw_cols[col.position] = pd.Series(raw, dtype=object, copy=False)
+            typed = _typed_array(raw, col.dtype)
+            # dtype=object: pandas 3 would otherwise turn text into its own string dtype.
+            typed_cols[col.position] = pd.Series(typed, dtype=object if typed.dtype == object else None, copy=False)
+        labels = [c.name for c in columns] + ["row_id", "row_number"]
+        raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
+        typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
+        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame)
+
+    @classmethod
+    def from_parsed(
+        cls,
+        parsed: ParsedSheet,
+        *,
+        sheet_id: int = 0,
+        document_id: int = 0,
+        title: str = "",
+        row_ids: Sequence[int] | None = None,
+    ) -> SheetFrame:
+        """Build a SheetFrame from a parsed CSV/XLSX table, as ingestion would store it."""
+        return cls.from_rows(
+            parsed.columns,
+            parsed.rows,
+            row_numbers=parsed.row_numbers,
+            row_ids=row_ids,
+            sheet=parsed.name,
+            sheet_id=sheet_id,
+            document_id=document_id,
+            title=title or parsed.name,
+        )
+
+    @property
+    def n_rows(self) -> int:
+        """Number of data rows."""
+        return len(self.frame)
+
+    # -- derived views (cached) ----------------------------------------------------------------
+
+    def _view(self, name: str, pos: int, build: Callable[[], Any]) -> Any:
+        key = (name, pos)
+        found = self._views.get(key)
+        if found is None:
+            found = build()
+            self._views[key] = found
+        return found
+
+    def _raw(self, pos: int) -> np.ndarray:
+        """Cell texts as stored (object array, None for empty)."""
+        return self._view("raw", pos, lambda: self.raw.iloc[:, pos].to_numpy(dtype=object))
+
+    def _typed(self, pos: int) -> np.ndarray:
+        return self._view("typed", pos, lambda: self.frame.iloc[:, pos].to_numpy())
+
+    def _row_ids(self) -> np.ndarray:
+        return self._view("row_ids", -1, lambda: self.frame.iloc[:, len(self.columns)].to_numpy(np.int64))
+
+    def _row_numbers(self) -> np.ndarray:
+        return self._view("row_numbers", -1, lambda: self.frame.iloc[:, len(self.columns) + 1].to_numpy(np.int64))
+
+    def _norm(self, pos: int) -> np.ndarray:
+        """Texts trimmed, inner whitespace collapsed and casefolded (None for blank): text equality."""
+        return self._view("norm", pos, lambda: _normalise(self._raw(pos)))
+
+    def _blank(self, pos: int) -> np.ndarray:
+        return self._view("blank", pos, lambda: np.equal(self._norm(pos), None))
+
+    def _numbers(self, pos: int) -> np.ndarray:
+        """Float per cell as parse_number reads it (NaN when empty or not a number), any dtype."""
+        col = self.columns[pos]
+        if col.dtype in ("number", "currency", "percent"):
+            return self._typed(pos)
+        return self._view("numbers", pos, lambda: _parse_numbers(self._raw(pos)))
+
+    def _days(self, pos: int) -> np.ndarray:
+        """Days since 1970-01-01 per cell as parse_date reads it (NaN when not a date), any dtype."""
+
+        def build() -> np.ndarray:
+            dates = self._typed(pos) if self.columns[pos].dtype == "date" else _parse_dates(self._raw(pos))
+            return _days_of(dates)
+
+        return self._view("days", pos, build)
+
+    def _mostly_numbers(self, pos: int) -> bool:
+        """Whether a text column's non-empty cells are mostly numbers (then it sorts as numbers)."""
+
+        def build() -> bool:
+            filled = int((~self._blank(pos)).sum())
+            return filled > 0 and int((~np.isnan(self._numbers(pos))).sum()) * 2 > filled
+
+        return self._view("mostly_numbers", pos, build)
+
+    def _order(self, pos: int) -> tuple[Literal["number", "date", "text"], np.ndarray]:
+        """A float sort key per cell (NaN when the cell cannot be ordered) and what it orders."""
+        col = self.columns[pos]
+        if col.dtype in ("number", "currency", "percent"):
+            return "number", self._typed(pos)
+        if col.dtype == "date":
+            return "date", self._days(pos)
+        if self._mostly_numbers(pos):
+            return "number", self._numbers(pos)
+        return "text", self._view("text_rank", pos, lambda: _text_ranks(self._norm(pos)))
+
+    def _keys(self, pos: int) -> np.ndarray:
+        """Identity of each cell's value for grouping and distinct: the typed value, else its normalised text."""
+
+        def build() -> np.ndarray:
+            col = self.columns[pos]
+            keys = self._norm(pos).copy()
+            if col.dtype in ("number", "currency", "percent", "date"):
+                typed = self._numbers(pos) if col.dtype != "date" else self._days(pos)
+                ok = ~np.isnan(typed)
+                keys[ok] = typed[ok]
+            return keys
+
+        return self._view("keys", pos, build)
+
+
+def _frame(series: list[pd.Series], ids: np.ndarray, numbers: np.ndarray, labels: list[str]) -> pd.DataFrame:
+    data = {i: s for i, s in enumerate(series)}
+    data[len(series)] = pd.Series(ids, copy=False)
+    data[len(series) + 1] = pd.Series(numbers, copy=False)
+    frame = pd.DataFrame(data, copy=False)
+    frame.columns = labels  # set afterwards: labels may repeat ("row_id" as a sheet column)
+    return frame
+
+
+# ---------------------------------------------------------------------------------------------
+# Typing cell texts, fast and exactly as core.ingest.sheets.typed_value does
+# ---------------------------------------------------------------------------------------------
+
+_NUM_BODY = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+# The start of a line that is NOT one parse_number reads as float(digits without "$", "," and "%"),
+# sign kept.  Searching for it scans the whole column in C without building a match per cell.
+_NOT_PLAIN_NUMBER = re.compile(rf"^(?!(?:(?:-?\$?|\$-){_NUM_BODY}|-?{_NUM_BODY}%)$)", re.MULTILINE | re.ASCII)
+_NUMBER_NOISE = str.maketrans("", "", "$,%")
+_NOT_ISO_DAY = re.compile(r"^(?!(?!0000)\d{4}-\d{2}-\d{2}$)", re.MULTILINE | re.ASCII)
+# An empty or whitespace-only line between two others: some cell is blank though not None.  (Starting
+# with a literal newline lets the scan skip ahead; `^\s*$` with MULTILINE was 10x slower.)
+_BLANK_INNER_LINE = re.compile(r"\n[^\S\n]*\n")
+
+
+@dataclass(frozen=True)
+class _Filled:
+    """The non-blank cells of a column (typed_value treats empty and whitespace-only text as empty)."""
+
+    mask: np.ndarray  # bool per cell
+    values: list[str]  # their texts, in order
+    joined: str | None  # the texts joined by newlines when none holds a line break, for whole-column regexes
+
+
+def _filled(texts: np.ndarray) -> _Filled:
+    present = np.not_equal(texts, None)
+    values: list[str] = texts[present].tolist()
+    joined = "\n".join(values)
+    one_line_each = values and joined.count("\n") == len(values) - 1
+    if one_line_each and values[0].strip() and values[-1].strip() and not _BLANK_INNER_LINE.search(joined):
+        return _Filled(present, values, joined)  # the common case: blanks are None, one line each
+    keep = np.fromiter((not t.isspace() and t != "" for t in values), dtype=bool, count=len(values))
+    present[present] = keep
+    values = [t for t, k in zip(values, keep, strict=True) if k]
+    joined = "\n".join(values)
+    return _Filled(present, values, joined if joined.count("\n") == len(values) - 1 else None)
+
+
+def _parse_numbers(texts: np.ndarray) -> np.ndarray:
+    """parse_number of every cell as floats (NaN for empty or not a number)."""
+    out = np.full(len(texts), np.nan)
+    cells = _filled(texts)
+    if not cells.values:
+        return out
+    # Most columns hold plain numbers, "$1,234.50" or "15%": one regex scan proves that, and float() of
+    # the cleaned text is then exactly what parse_number returns (both read the same decimal digits).
+    if cells.joined is not None and not _NOT_PLAIN_NUMBER.search(cells.joined):
+        cleaned = cells.joined.translate(_NUMBER_NOISE).split("\n")
+        out[cells.mask] = np.fromiter(map(float, cleaned), float, len(cleaned))
+        return out
+    parsed = {t: parse_number(t) for t in set(cells.values)}
+    out[cells.mask] = [np.nan if (v := parsed[t]) is None else v for t in cells.values]
+    return out
+
+
+def _parse_dates(texts: np.ndarray) -> np.ndarray:
+    """parse_date of every cell as datetime64[s] (NaT for empty or not a date)."""
+    out = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[s]")
+    cells = _filled(texts)
+    if not cells.values:
+        return out
+    if cells.joined is not None and not _NOT_ISO_DAY.search(cells.joined):
+        try:
+            out[cells.mask] = np.array(cells.values, dtype="datetime64[D]")
+            return out
+        except ValueError:  # an impossible day such as 2021-02-30: parse_date says None, so go slow
+            pass
+    parsed = {t: parse_date(t) for t in set(cells.values)}
+    out[cells.mask] = [
+        np.datetime64("NaT") if (d := parsed[t]) is None else np.datetime64(d, "D") for t in cells.values
+    ]
+    return out
+
+
+def _typed_array(raw: np.ndarray, dtype: Dtype) -> np.ndarray:
+    """The typed column of a sheet column (see SheetFrame.frame)."""
+    if dtype in ("number", "currency", "percent"):
+        return _parse_numbers(raw)
+    if dtype == "date":
+        return _parse_dates(raw)
+    cells = _filled(raw)
+    if len(cells.values) == int(np.not_equal(raw, None).sum()):
+        return raw  # no whitespace-only cells: the texts themselves (shared, never mutated)
+    typed = np.full(len(raw), None, dtype=object)
+    typed[cells.mask] = cells.values
+    return typed
+
+
+def _normalise(raw: np.ndarray) -> np.ndarray:
+    """Trimmed, whitespace-collapsed, casefolded texts; None for blank. Per distinct text, not per cell."""
+    codes, uniques = pd.factorize(raw, use_na_sentinel=True)
+    norm = [" ".join(t.split()).casefold() or None for t in uniques]
+    table = np.array([*norm, None], dtype=object)  # codes of -1 (None) pick the trailing None
+    return table[codes]
+
+
+def _days_of(dates: np.ndarray) -> np.ndarray:
+    days = dates.astype("datetime64[D]").astype(np.int64).astype(float)
+    days[np.isnat(dates)] = np.nan
+    return days
+
+
+def _text_ranks(norm: np.ndarray) -> np.ndarray:
+    """Alphabetical rank (casefolded) of each text as a float, NaN for blank."""
+    out = np.full(len(norm), np.nan)
+    filled = ~np.equal(norm, None)
+    if filled.any():
+        codes, _ = pd.factorize(norm[filled], sort=True)
+        out[filled] = codes
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading from Postgres (cached)
+# ---------------------------------------------------------------------------------------------
+
+_CACHE: OrderedDict[tuple[str, int], tuple[tuple[Any, ...], SheetFrame]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_LOAD_LOCKS: dict[tuple[str, int], threading.Lock] = {}
+_CACHE_STATS = {"hits": 0, "misses": 0}
+
+
+def sheet_cache_info() -> dict[str, int]:
+    """Hits, misses and size of the per-process sheet cache."""
+    with _CACHE_LOCK:
+        return {**_CACHE_STATS, "size": len(_CACHE)}
+
+
+def clear_sheet_cache() -> None:
+    """Forget every loaded sheet."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+        _CACHE_STATS.update(hits=0, misses=0)
+
+
+def invalidate_sheet(db: Database, sheet_id: int) -> None:
+    """Forget this process's copy of one sheet (after an edit; other processes see sheets.version change)."""
+    with _CACHE_LOCK:
+        _CACHE.pop((db.conninfo, sheet_id), None)
+
+
+def _cached(key: tuple[str, int], version: tuple[Any, ...]) -> SheetFrame | None:
+    with _CACHE_LOCK:
+        entry = _CACHE.get(key)
+        if entry is None or entry[0] != version:
+            return None
+        _CACHE.move_to_end(key)
+        _CACHE_STATS["hits"] += 1
+        return entry[1]
+
+
+def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
+    """The stored sheet `sheet_id`, loaded once per process and version (SheetNotFound if absent)."""
+    with db.connection() as conn, conn.cursor() as cur:
+        meta = cur.execute(SHEET_META_SQL, {"sheet_id": sheet_id}).fetchone()
+    if meta is None:
+        raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
+    document_id, name, n_rows, n_cols, title, created_at, edits = meta
+    # The server too: every test database numbers its sheets from 1.
+    key = (db.conninfo, sheet_id)
+    version = (document_id, name, n_rows, n_cols, title, created_at, edits)
+    found = _cached(key, version)
+    if found is not None:
+        return found
+    with _CACHE_LOCK:
+        lock = _LOAD_LOCKS.setdefault(key, threading.Lock())
+    with lock:  # two threads asking for the same cold sheet load it once
+        found = _cached(key, version)
+        if found is not None:
+            return found
+        with gc_paused():
+            with db.connection() as conn, conn.cursor() as cur:
+                col_rows = cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]}).fetchall()
+                stored = cur.execute(SHEET_ROWS_SQL, {"sheet_id": sheet_id}).fetchall()
+            # sheet_columns rows: (sheet_id, position, name, letter, dtype)
+            columns = tuple(Column(position=r[1], name=r[2], letter=r[3], dtype=r[4]) for r in col_rows)
+            ids = [r[0] for r in stored]
+            numbers = [r[1] for r in stored]
+            values = json.loads("[" + ",".join(r[2] for r in stored) + "]")
+            del stored
+            frame = SheetFrame.from_rows(
+                columns, values, row_numbers=numbers, row_ids=ids,
+                sheet=name, sheet_id=sheet_id, document_id=document_id, title=title,
+            )  # fmt: skip
+        with _CACHE_LOCK:
+            _CACHE_STATS["misses"] += 1
+            _CACHE[key] = (version, frame)
+            _CACHE.move_to_end(key)
+            while len(_CACHE) > CACHE_SIZE:
+                evicted, _ = _CACHE.popitem(last=False)
+                _LOAD_LOCKS.pop(evicted, None)
+    return frame
+
+
+# ---------------------------------------------------------------------------------------------
+# Columns and filter values
+# ---------------------------------------------------------------------------------------------
+
+
+def _norm_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def resolve_column(sheet: SheetFrame, name: str) -> Column:
+    """The column called `name` (case and spacing ignored) or with that A1 letter; else UnknownColumn."""
+    wanted = _norm_text(name)
+    for col in sheet.columns:
+        if _norm_text(col.name) == wanted:
+            return col
+    for col in sheet.columns:  # names win over letters: a column may be called "A"
+        if col.letter == wanted.upper():
+            return col
+    listed = ", ".join(f"{c.name} ({c.letter})" for c in sheet.columns) or "none"
+    raise UnknownColumn(f"No column {name!r} in sheet {sheet.sheet!r}. Its columns are: {listed}.")
+
+
+def _as_number(value: Scalar) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    return parse_number(value)
+
+
+def _as_year(value: Scalar) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value) if math.isfinite(value) and float(value).is_integer() and 1 <= value <= 9999 else None
+    return int(value) if re.fullmatch(r"\s*\d{4}\s*", value, re.ASCII) and int(value) >= 1 else None
+
+
+def _as_day(value: Scalar) -> float | None:
+    """Days since 1970-01-01 of a date written as text, or None."""
+    parsed = parse_date(value) if isinstance(value, str) else None
+    return None if parsed is None else float((parsed - datetime.date(1970, 1, 1)).days)
+
+
+def _value_text(value: Scalar | list[Scalar]) -> str:
+    """A filter value as a person writes it: 2021.0 -> "2021"."""
+    if isinstance(value, list):
+        return ", ".join(_value_text(v) for v in value)
+    if isinstance(value, float):
+        return _plain(_float_decimal(value)) if math.isfinite(value) else str(value)
+    return value.strip()
+
+
+def _where(filters: Sequence[tuple[Filter, Column]]) -> str:
+    """Filters as text: " where Country = Canada and Date in 2021" (empty without filters)."""
+    symbols = {"eq": "=", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+    parts = []
+    for f, col in filters:
+        if f.op in symbols:
+            parts.append(f"{col.name} {symbols[f.op]} {_value_text(f.value)}")
+        elif f.op == "contains":
+            parts.append(f'{col.name} contains "{_value_text(f.value)}"')
+        elif f.op == "in":
+            parts.append(f"{col.name} in ({_value_text(f.value)})")
+        elif f.op == "between":
+            low, high = f.value  # type: ignore[misc]  # validated: two values
+            parts.append(f"{col.name} between {_value_text(low)} and {_value_text(high)}")
+        else:
+            parts.append(f"{col.name} in {_value_text(f.value)}")
+    return " where " + " and ".join(parts) if parts else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Filters
+# ---------------------------------------------------------------------------------------------
+
+
+def _compare(key: np.ndarray, op: str, values: list[float]) -> np.ndarray:
+    """Comparison of a float key (NaN never matches) with converted filter values."""
+    with np.errstate(invalid="ignore"):
+        if op == "eq":
+            return key == values[0]
+        if op == "ne":
+            return ~np.isnan(key) & (key != values[0])
+        if op == "gt":
+            return key > values[0]
+        if op == "ge":
+            return key >= values[0]
+        if op == "lt":
+            return key < values[0]
+        if op == "le":
+            return key <= values[0]
+        if op == "in":
+            return np.isin(key, values)
+        low, high = sorted(values)  # between, inclusive; "between 2022 and 2020" means the same range
+        return (key >= low) & (key <= high)
+
+
+def _text_mask(sheet: SheetFrame, col: Column, op: str, values: list[Scalar]) -> np.ndarray:
+    """Case-insensitive, whitespace-trimmed text comparison."""
+    norm = sheet._norm(col.position)
+    wanted = [_norm_text(_value_text(v)) for v in values]
+    if op == "eq":
+        return np.equal(norm, wanted[0])
+    if op == "ne":
+        return ~sheet._blank(col.position) & np.not_equal(norm, wanted[0])
+    if op == "in":
+        return pd.Series(norm, dtype=object).isin(set(wanted)).to_numpy(bool)
+    # Alphabetical order (casefolded) for gt/ge/lt/le/between over words.
+    filled = ~sheet._blank(col.position)
+    texts = np.where(filled, norm, "")
+    if op == "between":
+        low, high = sorted(wanted)
+        return filled & (texts >= low) & (texts <= high)
+    compare = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}[op]
+    return filled & compare(texts, wanted[0]).astype(bool)
+
+
+def _date_key_and_values(
+    sheet: SheetFrame, col: Column, f: Filter, values: list[Scalar]
+) -> tuple[np.ndarray, list[float]] | None:
+    """Compare on years when every value is a bare year, on days when every value is a date; else None."""
+    years = [_as_year(v) for v in values]
+    if all(y is not None for y in years):
+        if f.op == "between":  # a range of years covers whole years: 1 Jan of the first to 31 Dec of the last
+            low, high = sorted(years)  # type: ignore[type-var]
+            first = (datetime.date(low, 1, 1) - datetime.date(1970, 1, 1)).days
+            last = (datetime.date(high, 12, 31) - datetime.date(1970, 1, 1)).days
+            return sheet._days(col.position), [float(first), float(last)]
+        return _years(sheet, col.position), [float(y) for y in years]  # type: ignore[arg-type]
+    days = [_as_day(v) for v in values]
+    if all(d is not None for d in days):
+        return sheet._days(col.position), days  # type: ignore[return-value]
+    mixed = [(_as_day(v) if y is None else None) for v, y in zip(values, years, strict=True)]
+    if f.op == "between" and all(y is not None or d is not None for y, d in zip(years, mixed, strict=True)):
+        bounds = sorted(
+            (
+                (d if y is None else float((datetime.date(y, 1, 1) - datetime.date(1970, 1, 1)).days), y)
+                for y, d in zip(years, mixed, strict=True)
+            ),
+            key=lambda bound: bound[0],
+        )
+        (low, _), (high, high_year) = bounds
+        if high_year is not None:  # the upper bound is a whole year: include it to 31 Dec
+            high = float((datetime.date(high_year, 12, 31) - datetime.date(1970, 1, 1)).days)
+        return sheet._days(col.position), [low, high]  # type: ignore[list-item]
+    return None
+
+
+def _years(sheet: SheetFrame, pos: int) -> np.ndarray:
+    def build() -> np.ndarray:
+        days = sheet._days(pos)
+        out = np.full(len(days), np.nan)
+        ok = ~np.isnan(days)
+        out[ok] = days[ok].astype(np.int64).astype("datetime64[D]").astype("datetime64[Y]").astype(np.int64) + 1970
+        return out
+
+    return sheet._view("years", pos, build)
+
+
+def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
+    """Rows matching one filter (empty cells never match)."""
+    values: list[Scalar] = list(f.value) if isinstance(f.value, list) else [f.value]
+    pos = col.position
+    if f.op == "contains":
+        needle = _norm_text(_value_text(f.value))  # type: ignore[arg-type]  # validated: one value
+        return np.fromiter((t is not None and needle in t for t in sheet._norm(pos)), bool, sheet.n_rows)
+    if f.op == "year":
+        year = float(_as_year(values[0]))  # type: ignore[arg-type]  # validated: a year
+        if col.dtype in ("number", "currency", "percent"):  # a "Year" column of numbers
+            return sheet._numbers(pos) == year
+        return _years(sheet, pos) == year
+    order_op = f.op in ("gt", "ge", "lt", "le", "between")
+    if col.dtype in ("number", "currency", "percent"):
+        numbers = [_as_number(v) for v in values]
+        if all(n is not None for n in numbers):
+            return _compare(sheet._numbers(pos), f.op, numbers)  # type: ignore[arg-type]
+        if order_op:
+            raise TableError(f"{col.name} holds numbers; {_value_text(f.value)!r} is not a number to compare with.")
+        return _text_mask(sheet, col, f.op, values)  # e.g. "n/a" in a numeric column
+    if col.dtype == "date":
+        if f.op == "in":  # each value may be a date or a year: any of them
+            masks = [_filter_mask(sheet, col, Filter(column=f.column, op="eq", value=v)) for v in values]
+            return np.logical_or.reduce(masks)
+        found = _date_key_and_values(sheet, col, f, values)
+        if found is not None:
+            return _compare(found[0], f.op, found[1])
+        if order_op:
+            raise TableError(
+                f"{col.name} holds dates; {_value_text(f.value)!r} is not a date or year "
+                "(write e.g. 2021-03-05, 5 Mar 2021 or 2021)."
+            )
+        return _text_mask(sheet, col, f.op, values)
+    # A text column: order comparisons with numbers or dates compare the cells that read as such.
+    if order_op:
+        numbers = [_as_number(v) for v in values]
+        if all(n is not None for n in numbers):
+            return _compare(sheet._numbers(pos), f.op, numbers)  # type: ignore[arg-type]
+        days = [_as_day(v) for v in values]
+        if all(d is not None for d in days):
+            return _compare(sheet._days(pos), f.op, days)  # type: ignore[arg-type]
+    return _text_mask(sheet, col, f.op, values)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact numbers and their display
+# ---------------------------------------------------------------------------------------------
+
+
+def _float_decimal(x: float) -> Decimal:
+    """The decimal a float was written as: repr is the shortest text that reads back as the same float."""
+    return Decimal(repr(float(x)))
+
+
+def _plain(d: Decimal) -> str:
+    """Shortest exact decimal text: no exponent, no trailing zeros, integers without ".0"."""
+    text = format(d.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def _grouped(d: Decimal) -> str:
+    """As _plain, with thousands separators (for descriptions)."""
+    text = format(d.normalize(), ",f")
+    return "0" if text in ("-0", "0") else text
+
+
+def _rounded(d: Decimal) -> Decimal:
+    """Rounded (half away from zero, as Excel) to SIGNIFICANT_DIGITS, keeping every integer digit."""
+    if d == 0:
+        return Decimal(0)
+    places = max(0, SIGNIFICANT_DIGITS - 1 - d.adjusted())
+    with localcontext() as ctx:
+        ctx.prec = max(SIGNIFICANT_DIGITS, d.adjusted() + 1) + 2
+        return d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _units(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Exact integers and a scale such that values == units / 10**scale, for exact sums.
+
+    Each float is the nearest double to the decimal in its cell; with a scale at which every value times
+    10**scale rounds to an integer n that divides back to the same float, n/10**scale IS that decimal
+    (both n and 10**scale are exact doubles below 2**53, and IEEE division is correctly rounded).
+    When no scale up to 15 fits, Decimal(repr(x)) per value is the fallback.
+    """
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64), 0
+    top = float(np.max(np.abs(values)))
+    for scale in range(16):
+        factor = 10.0**scale
+        if top * factor >= 2**53:
+            break
+        units = np.round(values * factor)
+        if np.array_equal(units / factor, values):
+            ints = units.astype(np.int64)
+            # Python ints when an int64 sum could overflow.
+            if top * factor * len(values) >= 2**62:
+                return ints.astype(object), scale
+            return ints, scale
+    return np.array([_float_decimal(v) for v in values], dtype=object), 0
+
+
+def _exact(unit: Any, scale: int) -> Decimal:
+    if isinstance(unit, Decimal):
+        return unit
+    return Decimal(int(unit)).scaleb(-scale)
+
+
+def _dividing(numerator: Decimal, denominator: int | Decimal) -> Decimal:
+    """Quotient with enough precision that rounding to SIGNIFICANT_DIGITS afterwards is exact."""
+    with localcontext() as ctx:
+        ctx.prec = max(40, numerator.adjusted() + 20)
+        return numerator / Decimal(denominator)
+
+
+# ---------------------------------------------------------------------------------------------
+# Citations
+# ---------------------------------------------------------------------------------------------
+
+
+def _cite(sheet: SheetFrame, row: int, col: Column) -> Citation:
+    """The citation of one cell; its value is the stored text."""
+    return Citation(
+        kind="cell",
+        document_id=sheet.document_id,
+        title=sheet.title,
+        sheet=sheet.sheet,
+        row_id=int(sheet._row_ids()[row]),
+        column=col.name,
+        ref=cell_ref(sheet.sheet, col.letter, int(sheet._row_numbers()[row])),
+        value=sheet._raw(col.position)[row],
+    )
+
+
+def _citations(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -> list[Citation]:
+    """The non-empty cells of `columns` in `rows`, row by row, at most MAX_CITATIONS."""
+    unique_cols = list({c.position: c for c in columns}.values())
+    out: list[Citation] = []
+    for row in rows:
+        for col in unique_cols:
+            if not sheet._blank(col.position)[row]:
+                out.append(_cite(sheet, int(row), col))
+                if len(out) >= MAX_CITATIONS:
+                    return out
+        if len(out) >= MAX_CITATIONS:
+            break
+    return out
+
+
+def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str) -> str | None:
+    """ "Funding!F2:F308 (48 cells where Country = Canada)" for the non-empty cells of `col` in `rows`."""
+    rows = rows[~sheet._blank(col.position)[rows]]
+    if len(rows) == 0:
+        return None
+    numbers = sheet._row_numbers()[rows]
+    first, last = int(numbers.min()), int(numbers.max())
+    start = cell_ref(sheet.sheet, col.letter, first)
+    span = start if first == last else f"{start}:{col.letter}{last}"
+    return f"{span} ({len(rows):,} cell{'s' if len(rows) != 1 else ''}{condition})"
+
+
+def _cells_count(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -> int:
+    unique = {c.position for c in columns}
+    return sum(int((~sheet._blank(pos)[rows]).sum()) for pos in unique)
+
+
+def _cited_range(
+    sheet: SheetFrame,
+    col: Column,
+    cited: tuple[np.ndarray, Sequence[Column], str],
+    read: tuple[np.ndarray, str],
+) -> str | None:
+    """The A1 range of `col` that a result rests on, when its cells are too many to cite one by one.
+
+    `cited` is (rows, columns, condition) of the cells behind the answer: when they are over
+    MAX_CITATIONS the range describes them (the citations hold the first ones).  Otherwise, when the
+    computation compared more than MAX_CITATIONS cells to find the answer (a max, a top-k), the range
+    describes those `read` (rows, condition).
+    """
+    rows, columns, condition = cited
+    if _cells_count(sheet, rows, columns) > MAX_CITATIONS:
+        return _range_text(sheet, col, rows, condition)
+    read_rows, read_condition = read
+    if _cells_count(sheet, read_rows, [col]) > MAX_CITATIONS:
+        return _range_text(sheet, col, read_rows, read_condition)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Running an operation
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Ctx:
+    """An operation with its columns resolved and its filters applied."""
+
+    sheet: SheetFrame
+    op: TableOp
+    filters: list[tuple[Filter, Column]]
+    rows: np.ndarray  # positions of the matching rows, in sheet order
+    where: str
+
+    @property
+    def filter_columns(self) -> list[Column]:
+        return [col for _, col in self.filters]
+
+    def key_column(self, select: Sequence[Column] = ()) -> Column:
+        """What a lookup answers with: the first text column (of `select` if given), else its first column."""
+        pool = list(select) or list(self.sheet.columns)
+        return next((c for c in pool if c.dtype == "text"), pool[0])
+
+
+def run_table_op(sheet: SheetFrame, op: TableOp) -> TableResult:
+    """Compute `op` exactly over the whole sheet and cite the cells it used."""
+    if not sheet.columns:
+        raise TableError(f"Sheet {sheet.sheet!r} has no columns.")
+    filters = [(f, resolve_column(sheet, f.column)) for f in op.filters]
+    mask = np.ones(sheet.n_rows, dtype=bool)
+    for f, col in filters:
+        mask &= _filter_mask(sheet, col, f)
+    ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), _where(filters))
+    if op.distinct is not None:
+        return _run_distinct(ctx, resolve_column(sheet, op.distinct))
+    if op.aggregate is not None or op.group_by is not None:
+        return _run_aggregate(ctx)
+    return _run_rows(ctx)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _label(sheet: SheetFrame, col: Column, row: int) -> str:
+    text = sheet._raw(col.position)[row]
+    return "" if text is None else " ".join(text.split())
+
+
+def _top_positions(key: np.ndarray, descending: bool, limit: int | None, drop_missing: bool) -> np.ndarray:
+    """Indices of `key` ordered (stable, NaN last), cut to `limit` keeping ties at the boundary."""
+    index = np.arange(len(key))
+    if drop_missing:
+        index = index[~np.isnan(key)]
+    sort_key = -key[index] if descending else key[index]
+    ordered = index[np.argsort(sort_key, kind="stable")]
+    if limit is not None and len(ordered) > limit:
+        boundary = key[ordered[limit - 1]]
+        extra = ordered[limit:]
+        ties = extra[key[extra] == boundary] if not np.isnan(boundary) else extra[:0]
+        # Ties are adjacent after a stable sort, so the kept rows stay in order.
+        ordered = np.concatenate([ordered[:limit], ties])
+    return ordered
+
+
+# -- rows ------------------------------------------------------------------------------------
+
+
+def _run_rows(ctx: _Ctx) -> TableResult:
+    """Filtered rows, optionally sorted by a column and cut to the top k (ties kept)."""
+    sheet, op = ctx.sheet, ctx.op
+    select = [resolve_column(sheet, name) for name in op.select]
+    shown = select or list(sheet.columns)
+    key_col = ctx.key_column(select)
+    sort_col = None
+    if op.sort_by is not None:
+        if _norm_text(op.sort_by) == "value" and not any(_norm_text(c.name) == "value" for c in sheet.columns):
+            raise TableError("Sorting by 'value' needs an aggregate; name a column to sort rows by.")
+        sort_col = resolve_column(sheet, op.sort_by)
+    rows = ctx.rows
+    read = rows
+    if sort_col is not None:
+        _, order = sheet._order(sort_col.position)
+        # For a top-k, rows without a value to rank are not candidates; a full listing puts them last.
+        picked = _top_positions(order[rows], op.descending, op.limit, drop_missing=op.limit is not None)
+        read = rows[~np.isnan(order[rows])] if op.limit is not None else rows
+        rows = rows[picked]
+    elif op.limit is not None:
+        rows = rows[: op.limit]
+    n_matched = len(ctx.rows)
+    listed = rows[:MAX_LISTED_ROWS]
+    table = [["" if (t := sheet._raw(c.position)[r]) is None else t for c in shown] for r in listed]
+    values = [_label(sheet, key_col, r) for r in listed]
+    cited_cols = [key_col] + ([sort_col] if sort_col else []) + select
+    if len(listed) <= FILTER_CELLS_MAX_ROWS:
+        cited_cols += ctx.filter_columns
+    citations = _citations(sheet, listed, cited_cols)
+    primary = sort_col or key_col
+    top = f", top {op.limit} by {sort_col.name}" if sort_col is not None and op.limit is not None else ""
+    listed_condition = ctx.where + top
+    read_rows = listed if sort_col is None else read
+    cited_range = _cited_range(sheet, primary, (listed, cited_cols, listed_condition), (read_rows, ctx.where))
+    description = _rows_description(ctx, n_matched, rows, listed, key_col, sort_col)
+    return TableResult(op, [c.name for c in shown], table, values, citations, cited_range, n_matched, description)
+
+
+def _rows_description(
+    ctx: _Ctx, n_matched: int, rows: np.ndarray, listed: np.ndarray, key_col: Column, sort_col: Column | None
+) -> str:
+    sheet, op = ctx.sheet, ctx.op
+    if n_matched == 0:
+        return f"no rows matched{ctx.where}"
+    head = _plural(n_matched, "row") + " matched" + ctx.where
+    if sort_col is not None:
+        head += f", sorted by {sort_col.name} {'descending' if op.descending else 'ascending'}"
+    if op.limit is not None:
+        head += f", top {op.limit}" + (f" ({len(rows)} with ties)" if len(rows) > op.limit else "")
+    items = []
+    for r in listed[:_DESCRIBED]:
+        item = _label(sheet, key_col, r) or "(empty)"
+        if sort_col is not None and sort_col.position != key_col.position:
+            item += f" ({sort_col.name} = {_label(sheet, sort_col, r) or 'empty'})"
+        items.append(item)
+    more = len(rows) - len(items)
+    tail = f"; … {_plural(more, 'more row')}" if more > 0 else ""
+    shown = f" (first {len(listed):,} returned)" if len(listed) < len(rows) else ""
+    return f"{head}{shown}: " + "; ".join(items) + tail
+
+
+# -- distinct --------------------------------------------------------------------------------
+
+
+def _run_distinct(ctx: _Ctx, col: Column) -> TableResult:
+    """Distinct non-empty values of a column among the matching rows, in first-appearance order."""
+    sheet, op = ctx.sheet, ctx.op
+    rows = ctx.rows[~sheet._blank(col.position)[ctx.rows]]
+    codes, _ = pd.factorize(sheet._keys(col.position)[rows])
+    first = np.full(codes.max() + 1 if len(codes) else 0, -1, dtype=np.int64)
+    first[codes[::-1]] = np.arange(len(codes))[::-1]  # the last write wins: reversed, the first occurrence
+    firsts = rows[first]  # one row per distinct value, in appearance order
+    if op.sort_by is not None:
+        if resolve_column(sheet, op.sort_by).position != col.position:
+            raise TableError(f"Distinct values of {col.name} can only be sorted by {col.name} itself.")
+        _, order = sheet._order(col.position)
+        firsts = firsts[_top_positions(order[firsts], op.descending, None, drop_missing=False)]
+    if op.limit is not None:
+        firsts = firsts[: op.limit]
+    values = [_label(sheet, col, r) for r in firsts]
+    citations = _citations(sheet, firsts, [col])
+    cited_range = _cited_range(sheet, col, (firsts, [col], ctx.where), (rows, ctx.where))
+    total = len(first)
+    if total == 0:
+        description = (
+            f"no rows matched{ctx.where}"
+            if len(ctx.rows) == 0
+            else f"{col.name} is empty in every matching row{ctx.where}"
+        )
+    else:
+        listed = ", ".join(values[:_DESCRIBED]) + (
+            f", … {len(values) - _DESCRIBED:,} more" if len(values) > _DESCRIBED else ""
+        )
+        cut = f" (first {len(values)} shown)" if len(values) < total else ""
+        description = f"{_plural(total, 'distinct value')} of {col.name}{ctx.where} over {_plural(len(rows), 'row')}{cut}: {listed}"
+    return TableResult(op, [col.name], [[v] for v in values], values, citations, cited_range, len(rows), description)
+
+
+# -- aggregates ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Groups:
+    """One aggregate computed per group over the rows used."""
+
+    present: np.ndarray  # bool per group: it has a value (count always does)
+    key: np.ndarray  # float per group to rank by value (exact for sums, whose ties must tie)
+    n_used: np.ndarray  # cells (or rows, for a row count) per group
+    display: Callable[[int], str]  # plain text of group g's value
+    cited: Callable[[np.ndarray], np.ndarray]  # row positions cited for the given groups, in sheet order
+    read: np.ndarray  # row positions whose cells were read
+    skipped: np.ndarray  # row positions of non-empty cells that could not be used (not numbers)
+
+
+def _func_text(func: str, col: Column | None) -> str:
+    """ "sum of Amount", "average of Amount", "count of rows", "distinct count of Country"."""
+    if col is None:
+        return "count of rows"
+    names = {"avg": "average", "count_distinct": "distinct count"}
+    return f"{names.get(func, func)} of {col.name}"
+
+
+def _aggregate(
+    sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarray, codes: np.ndarray, n: int
+) -> _Groups:
+    """Compute `func` of `col` per group code (0..n-1) over `rows`."""
+    empty = rows[:0]
+    if col is None:  # count rows
+        counts = np.bincount(codes, minlength=n)
+        return _Groups(counts > 0, counts.astype(float), counts, lambda g: str(counts[g]),
+                       lambda gs: rows[np.isin(codes, gs)], rows, empty)  # fmt: skip
+    pos = col.position
+    filled = ~sheet._blank(pos)[rows]
+    if func in ("count", "count_distinct"):
+        used_rows, used_codes = rows[filled], codes[filled]
+        if func == "count":
+            counts = np.bincount(used_codes, minlength=n)
+            return _Groups(np.ones(n, dtype=bool), counts.astype(float), counts, lambda g: str(counts[g]),
+                           lambda gs: used_rows[np.isin(used_codes, gs)], used_rows, empty)  # fmt: skip
+        value_codes, _ = pd.factorize(sheet._keys(pos)[used_rows])
+        pairs = used_codes.astype(np.int64) * (int(value_codes.max(initial=0)) + 1) + value_codes
+        _, first = np.unique(pairs, return_index=True)
+        first.sort()  # one row per (group, value), in sheet order
+        distinct = np.bincount(used_codes[first], minlength=n)
+        return _Groups(np.ones(n, dtype=bool), distinct.astype(float), np.bincount(used_codes, minlength=n),
+                       lambda g: str(distinct[g]), lambda gs: used_rows[first][np.isin(used_codes[first], gs)],
+                       used_rows, empty)  # fmt: skip
+    if func in ("min", "max"):
+        kind, order = sheet._order(pos)
+    elif col.dtype == "date":
+        raise TableError(f"{col.name} holds dates: {func} needs numbers (min and max work on dates).")
+    else:
+        kind, order = "number", sheet._numbers(pos)
+    values = order[rows]
+    usable = ~np.isnan(values)
+    skipped = rows[filled & ~usable] if kind == "number" else empty
+    if not usable.any() and filled.any() and col.dtype == "text" and kind == "number":
+        raise TableError(f"{col.name} holds text, not numbers: {func} needs a numeric column.")
+    used_rows, used_codes, used = rows[usable], codes[usable], values[usable]
+    counts = np.bincount(used_codes, minlength=n)
+    present = counts > 0
+    suffix = "%" if col.dtype == "percent" else ""
+
+    def cited_all(groups: np.ndarray) -> np.ndarray:
+        return used_rows[np.isin(used_codes, groups)]
+
+    if func in ("min", "max"):
+        extreme = np.full(n, np.inf if func == "min" else -np.inf)
+        (np.minimum if func == "min" else np.maximum).at(extreme, used_codes, used)
+        holders = used_rows[used == extreme[used_codes]]  # every row holding its group's extreme (ties)
+        holder_codes = used_codes[used == extreme[used_codes]]
+        first_holder = {int(g): int(r) for g, r in zip(holder_codes[::-1], holders[::-1], strict=True)}
+
+        def show_extreme(g: int) -> str:
+            row = first_holder[g]
+            if kind == "number":
+                return _plain(_float_decimal(sheet._numbers(pos)[row])) + suffix
+            if kind == "date":
+                return str(np.datetime64(int(sheet._days(pos)[row]), "D"))
+            return _label(sheet, col, row)
+
+        return _Groups(present, extreme, counts, show_extreme, lambda gs: holders[np.isin(holder_codes, gs)],
+                       used_rows, skipped)  # fmt: skip
+    units, scale = _units(used)
+    if func in ("sum", "avg"):
+        sums = np.zeros(n, dtype=units.dtype)
+        np.add.at(sums, used_codes, units)
+        if func == "sum":
+            key = np.array([float(_exact(s, scale)) for s in sums]) if sums.dtype == object else sums / 10.0**scale
+            return _Groups(present, key, counts, lambda g: _plain(_exact(sums[g], scale)) + suffix, cited_all,
+                           used_rows, skipped)  # fmt: skip
+        safe = np.maximum(counts, 1)
+        key = (
+            np.array([float(_exact(s, scale)) for s in sums]) / safe
+            if sums.dtype == object
+            else sums / 10.0**scale / safe
+        )
+        return _Groups(present, key, counts,
+                       lambda g: _plain(_rounded(_dividing(_exact(sums[g], scale), int(counts[g])))) + suffix,
+                       cited_all, used_rows, skipped)  # fmt: skip
+    # median: sort by group then value; the middle one or two of each group
+    order_idx = np.lexsort((used, used_codes))
+    sorted_units = units[order_idx]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    low = starts + np.maximum(counts - 1, 0) // 2
+    high = starts + counts // 2
+    safe_low, safe_high = np.minimum(low, max(len(used) - 1, 0)), np.minimum(high, max(len(used) - 1, 0))
+
+    def median(g: int) -> Decimal:
+        return (_exact(sorted_units[safe_low[g]], scale) + _exact(sorted_units[safe_high[g]], scale)) / 2
+
+    key = np.full(n, np.nan)
+    if len(used):
+        # Twice the median in units: exact integers, so equal medians tie when ranking groups.
+        doubled = sorted_units[safe_low] + sorted_units[safe_high]
+        key[present] = doubled[present].astype(float)
+    return _Groups(present, key, counts, lambda g: _plain(_rounded(median(g))) + suffix, cited_all, used_rows, skipped)
+
+
+def _run_aggregate(ctx: _Ctx) -> TableResult:
+    """An aggregate over the matching rows, or per group with optional ordering and top-k."""
+    sheet, op = ctx.sheet, ctx.op
+    agg = op.aggregate or Aggregate(func="count")  # group_by alone counts rows per group
+    agg_col = resolve_column(sheet, agg.column) if agg.column is not None else None
+    group_col = resolve_column(sheet, op.group_by) if op.group_by is not None else None
+    func_text = _func_text(agg.func, agg_col)
+    rows = ctx.rows
+    if group_col is not None:
+        codes, _ = pd.factorize(sheet._keys(group_col.position)[rows])  # -1: an empty group cell
+        rows, codes = rows[codes >= 0], codes[codes >= 0]  # rows with an empty group cell belong to no group
+        n_groups = int(codes.max()) + 1 if len(codes) else 0
+    else:
+        codes = np.zeros(len(rows), dtype=np.int64)
+        n_groups = 1
+    groups = _aggregate(sheet, agg.func, agg_col, rows, codes, n_groups)
+    counting = agg.func in ("count", "count_distinct")
+    primary = agg_col or ctx.key_column()
+
+    if group_col is None:
+        if len(ctx.rows) == 0 or not groups.present[0]:
+            return _empty_aggregate(ctx, func_text, agg_col, counting, groups)
+        value = groups.display(0)
+        cited_rows = groups.cited(np.array([0]))
+        cols = [primary] + (ctx.filter_columns if len(cited_rows) <= FILTER_CELLS_MAX_ROWS else [])
+        if agg.func in ("min", "max"):
+            cols.insert(1, ctx.key_column())  # whose value is the extreme
+        citations = _citations(sheet, cited_rows, cols)
+        n_used = len(rows) if agg_col is None else int(groups.n_used[0])
+        description = f"{func_text}{ctx.where} = {_describe_value(value)}"
+        if not (agg.func == "count" and agg_col is None):  # "count of rows = 48 over 48 rows" says it twice
+            description += f" over {_plural(n_used, 'row')}"
+        description += _skipped_note(sheet, agg_col, groups)
+        cited_range = _cited_range(sheet, primary, (cited_rows, cols, ctx.where), (groups.read, ctx.where))
+        return TableResult(op, [func_text], [[value]], [value], citations, cited_range, n_used, description)
+
+    first = np.full(n_groups, -1, dtype=np.int64)
+    first[codes[::-1]] = rows[::-1]  # each group's first row, for its label
+    candidates = np.flatnonzero(groups.present)  # groups without a usable value have no answer to rank
+    limit = op.limit
+    sort_by = op.sort_by if op.sort_by is not None else ("value" if limit is not None else None)
+    if sort_by is None:
+        chosen = candidates
+    elif _norm_text(sort_by) == "value":
+        chosen = candidates[_top_positions(groups.key[candidates], op.descending, limit, drop_missing=True)]
+    else:
+        if resolve_column(sheet, sort_by).position != group_col.position:
+            raise TableError(
+                f"Groups can be sorted by 'value' (the {agg.func}) or by {group_col.name}, not {sort_by!r}."
+            )
+        _, order = sheet._order(group_col.position)
+        chosen = candidates[_top_positions(order[first[candidates]], op.descending, limit, drop_missing=False)]
+    if limit is not None and (sort_by is None or _norm_text(sort_by) != "value"):
+        chosen = chosen[:limit]  # ties only matter when ranking by value
+
+    labels = [_label(sheet, group_col, int(first[g])) for g in chosen]
+    shown = [groups.display(int(g)) for g in chosen]
+    table = [[label, value] for label, value in zip(labels, shown, strict=True)]
+    values = labels if limit is not None else shown
+    cited_rows = groups.cited(chosen)
+    # Cite group by group, in the order the groups are shown.
+    group_of_row = np.full(sheet.n_rows, -1, dtype=np.int64)
+    group_of_row[rows] = codes
+    rank = np.full(n_groups, len(chosen), dtype=np.int64)
+    rank[chosen] = np.arange(len(chosen))
+    cited_rows = cited_rows[np.argsort(rank[group_of_row[cited_rows]], kind="stable")]
+    n_used = int(groups.n_used[chosen].sum()) if agg_col is not None else len(cited_rows)
+    extra = [group_col, *ctx.filter_columns] if len(cited_rows) <= FILTER_CELLS_MAX_ROWS else []
+    cols = [primary, *extra]
+    citations = _citations(sheet, cited_rows, cols)
+    if limit is not None and len(chosen) < len(candidates):
+        restriction = _restriction(group_col, labels)
+        condition = (ctx.where + " and " if ctx.where else " where ") + restriction
+    else:
+        condition = ctx.where
+    cited_range = _cited_range(sheet, primary, (cited_rows, cols, condition), (groups.read, ctx.where))
+    if len(chosen) == 0:
+        description = (
+            f"no rows matched{ctx.where}" if len(ctx.rows) == 0 else f"no group has a value of {func_text}{ctx.where}"
+        )
+    else:
+        description = _groups_description(
+            ctx, func_text, group_col, labels, shown, groups, chosen, len(candidates), sort_by
+        )
+    return TableResult(op, [group_col.name, func_text], table, values, citations, cited_range, n_used, description)
+
+
+def _restriction(col: Column, labels: list[str]) -> str:
+    if len(labels) == 1:
+        return f"{col.name} = {labels[0]}"
+    named = ", ".join(labels[:5]) + (", …" if len(labels) > 5 else "")
+    return f"{col.name} in ({named})"
+
+
+def _describe_value(value: str) -> str:
+    """A display value with thousands separators when it is a number ("239,300,000", "12.5%")."""
+    body, suffix = (value[:-1], "%") if value.endswith("%") else (value, "")
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", body):
+        return _grouped(Decimal(body)) + suffix
+    return value
+
+
+def _skipped_note(sheet: SheetFrame, col: Column | None, groups: _Groups) -> str:
+    if col is None or len(groups.skipped) == 0:
+        return ""
+    refs = ", ".join(cell_ref(sheet.sheet, col.letter, int(sheet._row_numbers()[r])) for r in groups.skipped[:3])
+    more = ", …" if len(groups.skipped) > 3 else ""
+    return f" ({_plural(len(groups.skipped), 'non-numeric cell')} skipped: {refs}{more})"
+
+
+def _empty_aggregate(ctx: _Ctx, func_text: str, agg_col: Column | None, counting: bool, groups: _Groups) -> TableResult:
+    """No matching rows (or no usable cell): a count is 0, anything else has no value."""
+    op = ctx.op
+    if len(ctx.rows) == 0:
+        description = f"no rows matched{ctx.where}"
+    else:
+        description = f"no usable cells for {func_text} in the {_plural(len(ctx.rows), 'matching row')}{ctx.where}"
+        description += _skipped_note(ctx.sheet, agg_col, groups)
+    if counting:
+        return TableResult(op, [func_text], [["0"]], ["0"], [], None, 0, f"{description}; {func_text} = 0")
+    return TableResult(op, [func_text], [], [], [], None, 0, description)
+
+
+def _groups_description(
+    ctx: _Ctx,
+    func_text: str,
+    group_col: Column,
+    labels: list[str],
+    shown: list[str],
+    groups: _Groups,
+    chosen: np.ndarray,
+    n_candidates: int,
+    sort_by: str | None,
+) -> str:
+    op = ctx.op
+    head = f"{func_text} by {group_col.name}{ctx.where}"
+    if op.limit is not None:
+        direction = "top" if op.descending else "bottom"
+        ranked = "by value" if sort_by is not None and _norm_text(sort_by) == "value" else f"by {group_col.name}"
+        head += f", {direction} {op.limit} of {_plural(n_candidates, 'group')} {ranked}"
+        if len(chosen) > op.limit:
+            head += f" ({len(chosen)} with ties)"
+    else:
+        head += f" ({_plural(n_candidates, 'group')})"
+    items = [
+        f"{label or '(empty)'} = {_describe_value(value)} ({_plural(int(groups.n_used[g]), 'row')})"
+        for label, value, g in zip(labels[:_DESCRIBED], shown[:_DESCRIBED], chosen[:_DESCRIBED], strict=True)
+    ]
+    more = len(labels) - len(items)
+    tail = f"; … {_plural(more, 'more group')}" if more > 0 else ""
+    agg_col = resolve_column(ctx.sheet, op.aggregate.column) if op.aggregate and op.aggregate.column else None
+    return f"{head}: " + "; ".join(items) + tail + _skipped_note(ctx.sheet, agg_col, groups)

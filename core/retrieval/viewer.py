@@ -1,0 +1,168 @@
+"""The PDF page viewer: one stored page rendered to PNG, with a cited passage highlighted."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import pymupdf
+from psycopg.rows import dict_row
+
+from core.db import Database, q
+from core.errors import DocumentNotFound, WorkbenchError
+from core.ingest.pdf import MUPDF_LOCK, Box, find_quote_boxes
+
+
+class NotAPdf(WorkbenchError):
+    """The document is a spreadsheet, or a file that failed to ingest: there is no page to show."""
+
+
+class PageOutOfRange(WorkbenchError):
+    """The requested page number is not in the document."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A stored chunk of a PDF: the passage a citation points at."""
+
+    chunk_index: int
+    page: int  # 1-based
+    text: str
+    boxes: tuple[Box, ...]  # PDF points, top-left origin, page as displayed
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """A rendered page and what was highlighted on it."""
+
+    document_id: int
+    title: str
+    room: str
+    page: int  # 1-based
+    page_count: int
+    png: bytes
+    width: int  # pixels
+    height: int
+    highlighted: bool  # the passage was drawn on this page
+    passage: Passage | None  # the requested chunk (possibly on another page), None if none was asked or found
+    render_ms: float
+
+
+class _BytesCache:
+    """The last few documents' bytes: paging through a PDF should not fetch the whole file every time."""
+
+    def __init__(self, max_bytes: int = 256 * 1024 * 1024) -> None:
+        self._items: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._max = max_bytes
+        self._lock = threading.Lock()
+
+    def get(self, db: Database, document_id: int, checksum: str) -> bytes:
+        key = (document_id, checksum)
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        with db.connection() as conn:
+            row = conn.execute(q("viewer_document_bytes"), {"document_id": document_id}).fetchone()
+        if row is None:
+            raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
+        data = bytes(row[0])
+        with self._lock:
+            self._items[key] = data
+            while sum(map(len, self._items.values())) > self._max and len(self._items) > 1:
+                self._items.popitem(last=False)
+        return data
+
+
+_bytes = _BytesCache()
+
+
+def _document(db: Database, document_id: int) -> dict:
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(q("viewer_document"), {"document_id": document_id}).fetchone()
+    if row is None:
+        raise DocumentNotFound(
+            f"There is no document {document_id}: the link is wrong or the file was removed. "
+            "Pick a PDF from the list instead."
+        )
+    if row["status"] == "failed":
+        reason = f": {row['error']}" if row["error"] else "."
+        raise NotAPdf(f"{row['title']} could not be read{reason}")
+    if row["kind"] != "pdf":
+        what = "a spreadsheet" if row["kind"] == "sheet" else "not a PDF"
+        where = ": open it on the Sheet page" if row["kind"] == "sheet" else ""
+        raise NotAPdf(f"{row['title']} is {what}{where}.")
+    if row["status"] != "ready" or not row["has_file"]:
+        raise NotAPdf(f"{row['title']} is still being read, or its file is missing: try again in a moment.")
+    return row
+
+
+def find_passage(db: Database, document_id: int, chunk_index: int) -> Passage | None:
+    """The stored passage `chunk_index` of a PDF, or None if the document has no such chunk."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(q("viewer_chunk"), {"document_id": document_id, "chunk_index": chunk_index}).fetchone()
+    if row is None:
+        return None
+    boxes = row["boxes"]
+    if isinstance(boxes, str):
+        boxes = json.loads(boxes)
+    return Passage(
+        chunk_index=row["chunk_index"],
+        page=row["page_number"],
+        text=row["content"],
+        boxes=tuple(tuple(float(v) for v in box) for box in boxes or ()),  # type: ignore[misc]
+    )
+
+
+def render_page(
+    db: Database, document_id: int, page: int | None = None, chunk_index: int | None = None, dpi: int = 150
+) -> RenderedPage:
+    """Render page `page` (1-based; default: the passage's page, else 1) as PNG, highlighting passage `chunk_index`."""
+    started = time.perf_counter()
+    doc_row = _document(db, document_id)
+    passage = find_passage(db, document_id, chunk_index) if chunk_index is not None else None
+    if page is None:
+        page = passage.page if passage else 1
+    page_count = int(doc_row["page_count"] or 0)
+    if not 1 <= page <= page_count:
+        raise PageOutOfRange(f"{doc_row['title']} has {page_count} page(s): there is no page {page}.")
+    data = _bytes.get(db, document_id, doc_row["checksum"])
+    boxes: list[Box] = []
+    if passage is not None and passage.page == page:
+        boxes = list(passage.boxes)
+        if not boxes:  # chunks stored before boxes existed, or a passage the layout could not place
+            boxes = find_quote_boxes(data, page, passage.text)
+    with MUPDF_LOCK:
+        try:
+            pdf = pymupdf.open(stream=data, filetype="pdf")
+        except Exception as exc:  # MuPDF reports bad input as several error types
+            raise NotAPdf(f"{doc_row['title']} cannot be opened as a PDF any more: upload it again.") from exc
+        with pdf:
+            if page > pdf.page_count:
+                raise PageOutOfRange(f"{doc_row['title']} has {pdf.page_count} page(s): there is no page {page}.")
+            pdf_page = pdf.load_page(page - 1)
+            if boxes:
+                # Boxes are in the displayed page's space; annotations take unrotated page coordinates.
+                rects = [pymupdf.Rect(box) for box in boxes]
+                if pdf_page.rotation:
+                    rects = [(rect * pdf_page.derotation_matrix).normalize() for rect in rects]
+                pdf_page.add_highlight_annot(quads=[rect.quad for rect in rects])
+            pixmap = pdf_page.get_pixmap(dpi=dpi, annots=True)
+            png = pixmap.tobytes("png")
+            width, height = pixmap.width, pixmap.height
+    return RenderedPage(
+        document_id=document_id,
+        title=doc_row["title"],
+        room=doc_row["room_name"],
+        page=page,
+        page_count=page_count,
+        png=png,
+        width=width,
+        height=height,
+        highlighted=bool(boxes),
+        passage=passage,
+        render_ms=(time.perf_counter() - started) * 1000,
+    )

@@ -1,0 +1,118 @@
+"""Who is asking: the local user (laptop), an account in the database (team), or a Supabase Auth user.
+
+WORKBENCH_AUTH picks the mode:
+- ``none`` (default): one implicit user, the owner of every room (core.db.LOCAL_USER);
+- ``accounts``: users with e-mail and password stored in the database, hashed with argon2id
+  (argon2-cffi); `workbench user add` creates them, the app shows a sign-in form;
+- ``supabase``: sign-in through Supabase Auth (supabase-py, SUPABASE_URL and SUPABASE_ANON_KEY); the
+  Supabase user's id is the database user, so the same row-level security policies apply.
+Whatever the mode, a signed-in user is a `User`, and `Database.as_user(user.id)` is their view.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+
+import psycopg
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from core.config import Settings
+from core.db import LOCAL_USER, Database, q
+from core.errors import WorkbenchError
+
+_HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+MIN_PASSWORD = 10
+# Compared against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password.
+_DUMMY_HASH = _HASHER.hash("not a password of anyone")
+
+
+class AuthError(WorkbenchError):
+    """Signing in or creating an account failed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in user."""
+
+    id: str
+    display_name: str
+    email: str | None = None
+
+
+LOCAL = User(id=LOCAL_USER, display_name="Local user")
+
+
+def create_account(db: Database, email: str, display_name: str, password: str) -> User:
+    """A new account with an argon2id password hash."""
+    email = email.strip()
+    if not _EMAIL.match(email):
+        raise AuthError(f"{email!r} is not an e-mail address.")
+    if len(password) < MIN_PASSWORD:
+        raise AuthError(f"Choose a password of at least {MIN_PASSWORD} characters.")
+    name = display_name.strip() or email.split("@")[0]
+    try:
+        with db.connection() as conn:
+            row = conn.execute(
+                q("create_account"),
+                {"id": str(uuid.uuid4()), "email": email, "name": name, "hash": _HASHER.hash(password)},
+            ).fetchone()
+    except psycopg.errors.UniqueViolation as exc:
+        raise AuthError(f"There is already an account for {email}: sign in instead.") from exc
+    assert row is not None
+    return User(id=row[0], display_name=name, email=email)
+
+
+def sign_in(db: Database, email: str, password: str) -> User:
+    """The account's user when the password matches; one message for every failure (no account probing)."""
+    with db.connection() as conn:
+        row = conn.execute(q("credentials"), {"email": email.strip()}).fetchone()
+    failed = AuthError("Wrong e-mail or password.")
+    if row is None or not row[2]:
+        try:
+            _HASHER.verify(_DUMMY_HASH, password)
+        except VerificationError:
+            pass
+        raise failed
+    user_id, name, stored = row
+    try:
+        _HASHER.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError) as exc:
+        raise failed from exc
+    if _HASHER.check_needs_rehash(stored):
+        with db.connection() as conn:
+            conn.execute(q("set_password_hash"), {"id": user_id, "hash": _HASHER.hash(password)})
+    return User(id=user_id, display_name=name, email=email.strip())
+
+
+def find_user(db: Database, email: str) -> User | None:
+    """The user with this e-mail (to add them to a room), None if there is no such account."""
+    with db.connection() as conn:
+        row = conn.execute(q("find_user"), {"email": email.strip()}).fetchone()
+    return User(id=row[0], display_name=row[1], email=email.strip()) if row else None
+
+
+def supabase_sign_in(db: Database, settings: Settings, email: str, password: str) -> User:
+    """Sign in with Supabase Auth (e-mail + password); the Supabase user id becomes the database user."""
+    if not (settings.supabase_url and settings.supabase_anon_key):
+        raise AuthError("Set SUPABASE_URL and SUPABASE_ANON_KEY to sign in with Supabase.")
+    from supabase import create_client  # imported here: only this mode needs it
+
+    client = create_client(settings.supabase_url, settings.supabase_anon_key)
+    try:
+        response = client.auth.sign_in_with_password({"email": email.strip(), "password": password})
+    except Exception as exc:
+        message = str(exc) or type(exc).__name__
+        if "invalid" in message.lower() or "credentials" in message.lower():
+            raise AuthError("Wrong e-mail or password.") from exc
+        raise AuthError(f"Supabase Auth at {settings.supabase_url} did not sign you in: {message}") from exc
+    user = response.user
+    if user is None:
+        raise AuthError("Wrong e-mail or password.")
+    name = (user.user_metadata or {}).get("full_name") or (user.email or email).split("@")[0]
+    with db.connection() as conn:
+        conn.execute(q("ensure_user"), {"id": user.id, "email": user.email or email.strip(), "name": name})
+    return User(id=str(user.id), display_name=name, email=user.email or email.strip())

@@ -1,0 +1,134 @@
+"""Rooms and documents: reads and writes that are not ingestion or search."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from pydantic import BaseModel
+
+from core.db import Database, q
+from core.errors import AccessDenied, DocumentNotFound, EmbeddingMismatch, RoomNotFound
+from core.models import Room
+
+
+class RoomRef(BaseModel):
+    """A room's identity and the embedding model its vectors were made with."""
+
+    id: int
+    name: str
+    embedding_model: str | None = None
+
+
+class DocumentInfo(BaseModel):
+    """A row of a room's document list."""
+
+    id: int
+    kind: str | None
+    title: str
+    filename: str
+    status: str
+    error: str | None
+    page_count: int | None
+    n_rows: int | None
+    n_chunks: int
+    size_bytes: int
+    embedded: bool
+    created_at: datetime
+
+
+def get_room(db: Database, name: str) -> RoomRef:
+    """The room called `name`; RoomNotFound names the rooms that exist."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(q("get_room"), {"name": name}).fetchone()
+    if row is None:
+        names = ", ".join(room.name for room in list_rooms(db)) or "none yet"
+        raise RoomNotFound(
+            f"No data room named {name!r} (rooms: {names}). Create it by ingesting a file: "
+            f"workbench ingest FILE --room {name!r}"
+        )
+    return RoomRef(**row)
+
+
+def ensure_room(db: Database, name: str) -> RoomRef:
+    """The room called `name`, created (and owned by the current user) if it does not exist."""
+    name = name.strip()
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(q("get_room"), {"name": name}).fetchone()
+        if row is None:
+            try:
+                with conn.transaction():
+                    cur.execute(q("create_room"), {"name": name})
+            except psycopg.errors.UniqueViolation:
+                pass  # created meanwhile by another process, or another user's room
+            row = cur.execute(q("get_room"), {"name": name}).fetchone()
+        if row is None:
+            # The name is someone else's room (invisible to this user, as row-level security wants).
+            raise RoomNotFound(
+                f"A data room named {name!r} already exists and you are not a member of it: ask its owner "
+                "to add you, or choose another name."
+            )
+    return RoomRef(**row)
+
+
+def list_rooms(db: Database) -> list[Room]:
+    """Every room with its document and chunk counts."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        return [Room(**row) for row in cur.execute(q("list_rooms")).fetchall()]
+
+
+def list_documents(db: Database, room_id: int) -> list[DocumentInfo]:
+    """The room's documents, oldest first, failed ones included."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        rows = cur.execute(q("list_documents"), {"room_id": room_id}).fetchall()
+    return [DocumentInfo(**row) for row in rows]
+
+
+def check_embedding_model(room: RoomRef, model: str) -> None:
+    """Refuse to mix embedding models in one room."""
+    if room.embedding_model and room.embedding_model != model:
+        raise EmbeddingMismatch(
+            f"Room {room.name!r} was indexed with {room.embedding_model}, but {model} is configured. "
+            f"Set WORKBENCH_EMBEDDINGS to the room's provider, or ingest into a new room."
+        )
+
+
+def claim_embedding_model(db: Database, room: RoomRef, model: str) -> RoomRef:
+    """Record `model` as the room's embedding model if it has none; refuse a different one."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(q("claim_embedding_model"), {"room_id": room.id, "model": model})
+        row: dict[str, Any] | None = cur.execute(q("get_room"), {"name": room.name}).fetchone()
+    assert row is not None
+    current = RoomRef(**row)
+    check_embedding_model(current, model)
+    return current
+
+
+def document_bytes(db: Database, document_id: int) -> bytes:
+    """The original bytes of an uploaded document."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT data FROM document_files WHERE document_id = %s", (document_id,)).fetchone()
+    if row is None:
+        raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
+    return bytes(row[0])
+
+
+def delete_document(db: Database, room_id: int, document_id: int) -> str:
+    """Delete a document with everything made from it (owners only); returns its title.
+
+    One transaction: the room's keyword statistics (term_stats, rooms.n_chunks) lose the document's
+    chunks, then the document goes and its pages, sheets, rows, chunks and vectors go with it.
+    """
+    with db.connection() as conn:
+        if conn.execute(q("document_in_room"), {"document_id": document_id, "room_id": room_id}).fetchone() is None:
+            raise DocumentNotFound(f"There is no document {document_id} in this room.")
+        role = conn.execute(q("my_role"), {"room_id": room_id}).fetchone()
+        if role is None or role[0] != "owner":
+            raise AccessDenied("Only an owner of this room can delete its documents.")
+        conn.execute(q("remove_term_stats"), {"room_id": room_id, "document_id": document_id})
+        row = conn.execute(q("delete_room_document"), {"room_id": room_id, "document_id": document_id}).fetchone()
+        if row is None:
+            raise AccessDenied("Only an owner of this room can delete its documents.")
+    return str(row[0])
