@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install demo-data clean
+.PHONY: run test test-fast check install demo-data clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,16 @@ run: $(STAMP)
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m pytest
+
+# Unit and database tests only (no page, browser or slow tests): the quick loop while coding.
+test-fast: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest tests/unit tests/integration -m "not slow and not browser"
+
+# Lint, formatting and types; CI runs it before the tests.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 demo-data: $(STAMP)
 	$(BIN)/python data/generate_demo.py

@@ -1,4 +1,4 @@
-"""`ask` end to end, offline mode, in a room of 50,000 chunks: `python bench/ask_latency.py`.
+"""`ask` end to end, offline mode, in a room of 50,000 chunks: `python -m bench.ask_latency`.
 
 The room is bench/search_latency.py's 50k scenario (50,000 synthetic chunks with vectors; built on
 first use, reused after) cloned into its own database, plus the demo data room's files (the funding
@@ -18,15 +18,11 @@ import argparse
 import json
 import re
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.search_latency import SCENARIOS, prepare_database, room_name, server_url
 from core.config import Settings

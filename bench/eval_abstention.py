@@ -1,6 +1,6 @@
 """FinanceBench abstention: ask each question in its company's room and in another company's room.
 
-Usage: python bench/eval_abstention.py ../shared/eval [--chunk-chars 1200 --overlap 200]
+Usage: python -m bench.eval_abstention ../shared/eval [--chunk-chars 1200 --overlap 200]
 
 Uses the rooms bench/eval_retrieval.py built (run it first with the same chunk settings). For each
 question it records the offline answer in the right room (abstained? cited the evidence page?) and in
@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.eval_retrieval import evidence_pages, load_questions, open_database
 from core.config import Settings

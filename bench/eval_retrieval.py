@@ -1,6 +1,6 @@
 """FinanceBench retrieval: page-hit@5 of the workbench's search next to a BM25-over-pages baseline.
 
-Usage: python bench/eval_retrieval.py ../shared/eval [--chunk-chars 1200 --overlap 200] [--k 5]
+Usage: python -m bench.eval_retrieval ../shared/eval [--chunk-chars 1200 --overlap 200] [--k 5]
 
 Each company's filings form one data room (as a user would set it up); a question scores a hit when
 one of its evidence pages is among the pages of the top-k hits. The eval data is read from the
@@ -20,8 +20,6 @@ from pathlib import Path
 
 import bm25s
 import psycopg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.config import Settings
 from core.db import Database, embedded_url

@@ -1,6 +1,6 @@
 """TAT-QA dev, table part, offline mode: exact match of `ask`'s values against the gold answers.
 
-Usage: python bench/eval_tatqa.py ../shared/eval [--limit N] [--verbose]
+Usage: python -m bench.eval_tatqa ../shared/eval [--limit N] [--verbose]
 
 Each context's table is written as a CSV (its rows as they are, header rows included) into a
 temporary folder outside the repository and ingested into a room of its own (keyword index only);
@@ -22,14 +22,11 @@ import csv
 import io
 import json
 import re
-import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.eval_retrieval import open_database
 from core.config import Settings

@@ -1,6 +1,6 @@
 """WikiTableQuestions dev: accuracy of the offline planner + exact table operations.
 
-Usage: python bench/eval_wtq.py ../shared/eval [--limit N] [--verbose]
+Usage: python -m bench.eval_wtq ../shared/eval [--limit N] [--verbose]
 
 Each question's table (a CSV) is ingested once into a room named after its path (no vectors), the
 OfflinePlanner plans the question over the room's schema, and the plan's table step is run by
@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.eval_retrieval import open_database
 from core.config import Settings

@@ -1,6 +1,6 @@
 """Ingestion benchmark: a ~100-page filing and a generated 100,000-row x 20-column CSV.
 
-Usage: python bench/ingest_speed.py --pdf ../shared/eval/financebench-dev/pdfs/3M_2018_10K.pdf [--runs 3]
+Usage: python -m bench.ingest_speed --pdf ../shared/eval/financebench-dev/pdfs/3M_2018_10K.pdf [--runs 3]
        [--rows 100000] [--embed-rows]
 
 Prints, per file, the median over runs of: seconds until keyword-searchable (parse + one transaction),
@@ -17,14 +17,11 @@ import multiprocessing as mp
 import random
 import resource
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import psycopg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def make_csv(path: Path, rows: int, cols: int = 20, seed: int = 7) -> None:

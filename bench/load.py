@@ -1,6 +1,6 @@
 """Load: 20 concurrent question streams against the demo room while files are ingested into it.
 
-`python bench/load.py [--streams 20] [--seconds 60]`
+`python -m bench.load [--streams 20] [--seconds 60]`
 
 One process, as the app is one process: a Workbench (one connection pool, WORKBENCH_POOL_MAX
 connections, default 10) on a fresh database of the embedded server (or --database-url). The demo
@@ -27,13 +27,11 @@ import statistics
 import sys
 import threading
 import time
-from pathlib import Path
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from bench.search_latency import server_url

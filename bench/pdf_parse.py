@@ -1,4 +1,4 @@
-"""Time core.ingest.pdf.parse_pdf on real PDFs and check its invariants: `python bench/pdf_parse.py PATH...`.
+"""Time core.ingest.pdf.parse_pdf on real PDFs and check its invariants: `python -m bench.pdf_parse PATH...`.
 
 Each file runs in a fresh child process so that its peak RSS is its own. Per file it prints pages, chunks,
 their mean length, the median wall and CPU time of 3 parses, the child's peak RSS (and, in brackets, the RSS after
@@ -18,8 +18,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 RUNS = 3
 

@@ -1,4 +1,4 @@
-"""Hybrid search latency at 50k chunks in one room and at 500k chunks over 100 rooms: `python bench/search_latency.py`.
+"""Hybrid search latency at 50k chunks in one room and at 500k chunks over 100 rooms: `python -m bench.search_latency`.
 
 Each scenario gets its own database (bench_50k, bench_500k) on an embedded server under --pgdata (or on
 --database-url's server), migrated with core.db.migrate and loaded with a seeded synthetic corpus: chunk texts of
@@ -19,7 +19,6 @@ import json
 import re
 import resource
 import statistics
-import sys
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -35,8 +34,6 @@ from pgvector import Vector
 from pgvector.psycopg import register_vector
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.db import QUERIES, Database, migrate, q
 from core.retrieval.search import search

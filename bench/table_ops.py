@@ -1,6 +1,6 @@
 """Table-operation benchmark: exact ops over a generated 100,000-row x 20-column sheet stored in Postgres.
 
-Usage: python bench/table_ops.py [--rows 100000] [--runs 5] [--pgdata .workbench/bench-tables-pg]
+Usage: python -m bench.table_ops [--rows 100000] [--runs 5] [--pgdata .workbench/bench-tables-pg]
 
 Ingests the sheet into a fresh database on the embedded server (as bench/ingest_speed.py does), then
 prints the median over runs, in milliseconds, of: load_sheet cold (cache cleared), load_sheet warm
@@ -17,15 +17,12 @@ import csv
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 COUNTRIES = ["United States", "Canada", "Germany", "France", "United Kingdom", "Japan", "India", "Brazil"]
 SECTORS = ["Fintech", "Biotech", "Robotics", "Energy", "Retail", "Logistics", "Media", "Security", "Health",
