@@ -77,6 +77,17 @@ def workbench(settings, db):
     return Workbench(settings, db=db)
 
 
+DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
+
+
+@pytest.fixture
+def demo(workbench):
+    """The workbench with the demo sheet and memo in room "Demo" (keyword search only: no embedding)."""
+    for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
+        assert workbench.ingest_upload((DEMO_DIR / name).read_bytes(), name, "Demo", embed=False).status == "ready"
+    return workbench
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """With WORKBENCH_NO_SKIPS set (`make test`, CI), a skipped test fails the run."""
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")

@@ -7,6 +7,8 @@ import io
 import pymupdf
 from openpyxl import Workbook
 
+from core.models import Citation
+
 
 def make_pdf(pages: list[str], *, user_pw: str | None = None, owner_pw: str | None = None) -> bytes:
     """A Letter-size PDF with one text box per page."""
@@ -61,3 +63,26 @@ MEMO_PAGES = [
     "Customer churn rose to 4.2 percent per month during the pilot.",
     "Outlook. Borealis Bio expects its first clinical readout in the third quarter.",
 ]
+
+
+# A passage and a cell citation of the shape the retriever produces (for synthesizer tests).
+PAGE = Citation(
+    kind="page",
+    document_id=1,
+    title="memo.pdf",
+    page=6,
+    chunk_index=3,
+    start_char=0,
+    end_char=90,
+    quote="Harvestquay is led by chief executive Nikhil Yarborough. It plans 1,105 staff by 2025.",
+)
+CELL = Citation(
+    kind="cell",
+    document_id=2,
+    title="funding.csv",
+    sheet="funding",
+    row_id=7,
+    column="Amount",
+    ref="funding!F8",
+    value="12000000",
+)

@@ -85,6 +85,16 @@ Scripted = Reply | Status | Delay | BreakOff
 Script = Scripted | Callable[[dict[str, Any]], Scripted]
 
 
+def send_json(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any]) -> None:
+    """Answer a request with `body` as JSON and a Content-Length (keep-alive friendly)."""
+    data = json.dumps(body).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     return {
         "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
@@ -134,12 +144,7 @@ class OpenAIServer:
                     pass  # the client closed a kept-alive connection (its pool or its timeout): not an error
 
             def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, body)
 
             def _write_chunk(self, data: bytes) -> None:
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
@@ -234,3 +239,16 @@ class OpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def pointed_at(settings: Any, server: OpenAIServer, **update: Any) -> Any:
+    """`settings` with model calls sent to this test server (test key, no retries, 5 s timeout) plus `update`."""
+    return settings.model_copy(
+        update={
+            "openai_api_key": "test-key",
+            "openai_base_url": server.base_url,
+            "openai_max_retries": 0,
+            "openai_timeout": 5.0,
+            **update,
+        }
+    )

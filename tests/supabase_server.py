@@ -13,6 +13,8 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.openai_server import send_json
+
 
 class SupabaseAuthServer:
     """Start with `with SupabaseAuthServer({"ann@example.com": "password"}) as server:`; `server.url`."""
@@ -28,12 +30,7 @@ class SupabaseAuthServer:
                 return None
 
             def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, body)
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")

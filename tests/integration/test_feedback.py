@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import psycopg
 import pytest
 
@@ -21,15 +19,6 @@ from core.qa.feedback import (
 )
 from core.qa.service import ask
 from core.qa.synth import ABSTAIN
-
-DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
-
-
-@pytest.fixture
-def demo(workbench):
-    for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
-        workbench.ingest_upload((DEMO / name).read_bytes(), name, "Demo", embed=False)
-    return workbench
 
 
 def done(wb, question: str, conversation_id: int | None = None) -> tuple[dict, object]:

@@ -22,7 +22,6 @@ from core.workbench import Workbench
 from tests.factories import make_xlsx
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "data" / "demo"
 TABLES = (
     "rooms",
     "documents",
@@ -38,13 +37,6 @@ TABLES = (
     "qa_queries",
     "qa_citations",
 )
-
-
-@pytest.fixture
-def demo(workbench: Workbench) -> Workbench:
-    for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
-        assert workbench.ingest_upload((DEMO / name).read_bytes(), name, "Demo", embed=False).status == "ready"
-    return workbench
 
 
 def _counts(wb: Workbench) -> dict[str, int]:

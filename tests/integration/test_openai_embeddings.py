@@ -12,7 +12,7 @@ from core.errors import ConfigError, EmbeddingMismatch, WorkbenchError
 from core.providers.embeddings import OpenAIEmbedder
 from core.workbench import Workbench
 from tests.factories import MEMO_PAGES, make_pdf
-from tests.openai_server import OpenAIServer
+from tests.openai_server import OpenAIServer, pointed_at
 
 
 @pytest.fixture
@@ -23,15 +23,7 @@ def server() -> Iterator[OpenAIServer]:
 
 @pytest.fixture
 def openai_settings(settings, server: OpenAIServer):
-    return settings.model_copy(
-        update={
-            "embeddings": "openai",
-            "openai_api_key": "test-key",
-            "openai_base_url": server.base_url,
-            "openai_max_retries": 0,
-            "openai_timeout": 5.0,
-        }
-    )
+    return pointed_at(settings, server, embeddings="openai")
 
 
 def test_vectors_are_384_dims_and_unit_length(openai_settings, server: OpenAIServer) -> None:

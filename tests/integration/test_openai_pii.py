@@ -14,7 +14,7 @@ from core.providers.llm import ModelError
 from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_pdf
-from tests.openai_server import OpenAIServer, Reply, Status
+from tests.openai_server import OpenAIServer, Reply, Status, pointed_at
 
 MODEL = "test-chat-model"
 EMAIL, PHONE, IBAN = "mara.quill@acme-robotics.example", "+44 20 7946 0958", "DE89 3704 0044 0532 0130 00"
@@ -71,17 +71,7 @@ def server() -> Iterator[OpenAIServer]:
 
 
 def _workbench(settings, db, server: OpenAIServer, *, redact: bool = True) -> Workbench:
-    llm = settings.model_copy(
-        update={
-            "llm": "openai",
-            "openai_api_key": "test-key",
-            "openai_base_url": server.base_url,
-            "chat_model": MODEL,
-            "openai_max_retries": 0,
-            "openai_timeout": 5.0,
-            "redact_pii": redact,
-        }
-    )
+    llm = pointed_at(settings, server, llm="openai", chat_model=MODEL, redact_pii=redact)
     wb = Workbench(llm, db=db)
     assert wb.ingest_upload(MEMO, "memo.pdf", "Deal", embed=False).status == "ready"
     assert wb.ingest_upload(CONTACTS, "contacts.csv", "Deal", embed=False).status == "ready"

@@ -24,7 +24,7 @@ from core.qa.synth import ABSTAIN
 from core.retrieval.plan import TableStep
 from core.workbench import Workbench
 from tests.factories import make_pdf
-from tests.openai_server import BreakOff, Delay, OpenAIServer, Reply, Status, pieces
+from tests.openai_server import BreakOff, Delay, OpenAIServer, Reply, Status, pieces, pointed_at
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 MODEL = "test-chat-model"
@@ -109,16 +109,7 @@ def server() -> Iterator[OpenAIServer]:
 
 @pytest.fixture
 def llm_settings(settings, server: OpenAIServer):
-    return settings.model_copy(
-        update={
-            "llm": "openai",
-            "openai_api_key": "test-key",
-            "openai_base_url": server.base_url,
-            "chat_model": MODEL,
-            "openai_max_retries": 0,
-            "openai_timeout": 5.0,
-        }
-    )
+    return pointed_at(settings, server, llm="openai", chat_model=MODEL)
 
 
 @pytest.fixture

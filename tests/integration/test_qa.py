@@ -7,20 +7,11 @@ import csv
 import json
 from pathlib import Path
 
-import pytest
-
 from core.qa.service import ask
 from core.qa.synth import ABSTAIN
 from tests.factories import make_pdf
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
-
-
-@pytest.fixture
-def demo(workbench):
-    for name in ("funding_rounds.csv", "portfolio_memo.pdf"):
-        workbench.ingest_upload((DEMO / name).read_bytes(), name, "Demo", embed=False)
-    return workbench
 
 
 def done(wb, question: str, room: str = "Demo", conversation_id: int | None = None) -> dict:

@@ -3,27 +3,7 @@
 from core.models import Citation
 from core.qa.synth import ABSTAIN, coverage, synthesize_offline, verify
 from core.retrieval.retriever import Evidence
-
-PAGE = Citation(
-    kind="page",
-    document_id=1,
-    title="memo.pdf",
-    page=6,
-    chunk_index=3,
-    start_char=0,
-    end_char=90,
-    quote="Harvestquay is led by chief executive Nikhil Yarborough. It plans 1,105 staff by 2025.",
-)
-CELL = Citation(
-    kind="cell",
-    document_id=2,
-    title="funding.csv",
-    sheet="funding",
-    row_id=7,
-    column="Amount",
-    ref="funding!F8",
-    value="12000000",
-)
+from tests.factories import CELL, PAGE
 
 
 def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
