@@ -55,6 +55,7 @@ class ParsedSheet:
     rows: tuple[tuple[str | None, ...], ...]  # cell text as stored; None for an empty cell
     row_numbers: tuple[int, ...]  # 1-based row number in the original file of each data row
     header_row: int  # 1-based row number of the header row
+    title: str | None = None  # title/note lines found above the header ("Fatal accidents by year, 1999-2012")
 
 
 # A dtype must describe at least this share of a column's non-empty values.

@@ -417,7 +417,39 @@ def test_csv_table_under_a_title_line_still_splits() -> None:
     data = b"Quarterly report\n" + b"".join(b"%d,x,y\n" % i for i in range(12))
     sheet = parse_csv(data, "titled")
     assert len(sheet.columns) == 3
-    assert sheet.header_row == 1  # the title is the first non-blank row, so it is the header
+    # A one-cell line above wider records names the table: it is the title, not the header.
+    assert sheet.title == "Quarterly report" and sheet.header_row == 2
+
+
+def test_title_and_note_lines_above_the_header_are_not_the_header() -> None:
+    data = (
+        b'"Fatal accidents by year, 1999-2012"\n\nSource: a safety board\n'
+        b"Year,Fatal accidents,Passengers (m)\n1999,12,100\n2000,9,111\n"
+    )
+    sheet = parse_csv(data, "accidents")
+    assert names(sheet) == ["Year", "Fatal accidents", "Passengers (m)"]
+    assert sheet.header_row == 4 and sheet.row_numbers == (5, 6)
+    assert sheet.title == "Fatal accidents by year, 1999-2012 — Source: a safety board"
+    assert column(sheet, "Fatal accidents") == ["12", "9"]
+
+
+def test_a_one_column_table_keeps_its_first_line_as_header() -> None:
+    sheet = parse_csv(b"Address\nMain St\nElm St\n", "addresses")
+    assert names(sheet) == ["Address"] and sheet.title is None and sheet.header_row == 1
+
+
+def test_xlsx_merged_title_cells_above_the_header() -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Accidents"
+    ws.append(["Fatal accidents by year"])
+    ws.merge_cells("A1:C1")
+    ws.append([])
+    ws.append(["Year", "Fatal accidents", "Passengers (m)"])
+    ws.append([1999, 12, 100])
+    [sheet] = parse_xlsx(workbook_bytes(wb))
+    assert names(sheet) == ["Year", "Fatal accidents", "Passengers (m)"]
+    assert sheet.title == "Fatal accidents by year" and sheet.header_row == 3 and sheet.row_numbers == (4,)
 
 
 def test_csv_ragged_header_still_finds_comma() -> None:

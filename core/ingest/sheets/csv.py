@@ -18,6 +18,8 @@ from core.ingest.sheets.table import build_table
 
 _DELIMITERS = (",", ";", "\t", "|")
 _SNIFF_LINES = 50
+# One-cell lines above a table that the delimiter score leaves out (titles, notes).
+_TITLE_LINES = 5
 _BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32-le"),
     (b"\x00\x00\xfe\xff", "utf-32-be"),
@@ -119,12 +121,24 @@ def _consistency(records: Sequence[Sequence[str]]) -> tuple[bool, float, int]:
 
     "Splits into columns" needs the usual width to exceed 1 and either the first record (the
     header) to split too or 90% of records to agree: a single-column file with a stray ";" in a
-    value or two must not come out as two columns, while a table under a one-cell title line
-    still counts.
+    value or two must not come out as two columns, while a table under one-cell title lines
+    still counts (those lines are left out of the score).
     """
     widths = [len(r) for r in records if r]
     if not widths:
         return (False, 0.0, 0)
+    # One-cell title and note lines above a table (build_table tells them from the header) are left out
+    # when at least three records follow and 90% of those have one width: a table, not stray delimiters.
+    titles = next((i for i, w in enumerate(widths[:_TITLE_LINES]) if w > 1), 0)
+    rest = widths[titles:]
+    filled = [sum(1 for cell in r if cell.strip()) for r in records if r][titles:]
+    if (
+        titles
+        and len(rest) >= 3
+        and Counter(rest).most_common(1)[0][1] >= 0.9 * len(rest)
+        and sum(n >= 2 for n in filled) >= 0.9 * len(rest)
+    ):
+        widths = rest
     width, freq = max(Counter(widths).items(), key=lambda kv: (kv[1], kv[0]))
     share = freq / len(widths)
     return (width > 1 and (widths[0] > 1 or share >= 0.9), share, width)

@@ -40,6 +40,31 @@ def _header_names(raw: Sequence[str], letters: Sequence[str]) -> list[str]:
 
 
 _EMPTY_TO_NONE = {"": None}
+# Title and note lines looked for above a header ("Fatal accidents by year, 1999-2012", "Source: …").
+_MAX_TITLE_ROWS = 5
+
+
+def _distinct_texts(record: Sequence[str]) -> list[str]:
+    """The record's non-empty cell texts, each once (a merged title filled across cells counts once)."""
+    return list(dict.fromkeys(t for t in map(str.strip, record) if t))
+
+
+def _title_rows(records: Sequence[Sequence[str]], nonblank: Sequence[int]) -> int:
+    """How many leading non-blank records are titles or notes rather than the header.
+
+    A title is a record with a single distinct text (one cell, or one merged range filled across cells)
+    above a record with at least two: a table's header names its columns, a title names the table.
+    A one-column table keeps its first record as the header.
+    """
+    skip = 0
+    while skip < min(_MAX_TITLE_ROWS, len(nonblank) - 1):
+        below = nonblank[skip + 1 : skip + 1 + _MAX_TITLE_ROWS]
+        if len(_distinct_texts(records[nonblank[skip]])) != 1 or not any(
+            len(_distinct_texts(records[i])) >= 2 for i in below
+        ):
+            break
+        skip += 1
+    return skip
 
 
 def build_table(
@@ -51,7 +76,8 @@ def build_table(
     """Turn raw records into a ParsedSheet; None when every record is blank.
 
     Each record lists a row's cells from column A, "" for an empty cell.  The header is the first
-    non-blank record (blank: every cell empty or whitespace).  Blank data records are dropped —
+    non-blank record (blank: every cell empty or whitespace) that is not a title or note line above
+    the table (see ``_title_rows``; their text becomes the sheet's ``title``).  Blank data records are dropped —
     their row numbers go with them, so citations stay exact.  Columns with neither a header nor
     any value are dropped too (spacer columns, trailing delimiters, the empty columns left of a
     table that starts in C3); every kept column keeps its original letter.
@@ -60,6 +86,9 @@ def build_table(
     nonblank = list(compress(range(len(records)), map(str.strip, map("".join, records))))
     if not nonblank:
         return None
+    n_titles = _title_rows(records, nonblank)
+    title = " — ".join(_distinct_texts(records[i])[0] for i in nonblank[:n_titles]) or None
+    nonblank = nonblank[n_titles:]
     header_index, data_index = nonblank[0], nonblank[1:]
     header = records[header_index]
     data = [records[i] for i in data_index]
@@ -94,4 +123,5 @@ def build_table(
         rows=rows,
         row_numbers=tuple(row_numbers[i] for i in data_index),
         header_row=row_numbers[header_index],
+        title=title,
     )
