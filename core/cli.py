@@ -46,7 +46,8 @@ class _Bar:
     """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal."""
 
     def __init__(self, name: str, enabled: bool) -> None:
-        self.name, self.enabled, self.bar, self.stage = name, enabled, None, ""
+        self.name, self.enabled, self.stage = name, enabled, ""
+        self.bar: Any = None  # a tqdm bar, made on the first update
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -81,7 +82,7 @@ def migrate(conninfo: str) -> list[str]:
                 if version in done:
                     continue
                 with conn.transaction():
-                    conn.execute(path.read_text())  # type: ignore[arg-type]  # trusted file of ours
+                    conn.execute(path.read_text())
                     conn.execute(
                         "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                         (version, name),
@@ -93,7 +94,15 @@ def migrate(conninfo: str) -> list[str]:
     return applied
 
 
-def _configure(conn: psycopg.Connection) -> None:
+def returned(cur: psycopg.Cursor[Any]) -> Any:
+    """The row an INSERT … RETURNING (or a query sure to match) gave; a missing row is a bug, not user error."""
+    row = cur.fetchone()
+    if row is None:
+        raise RuntimeError("the statement returned no row")
+    return row
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
     # Iterative index scans keep a room-filtered HNSW search from returning fewer rows than asked.
     conn.execute("SET hnsw.iterative_scan = relaxed_order")
@@ -197,7 +206,7 @@ class Database:
         return view
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection inside a transaction (for this view's user), committed on success,
         rolled back on error."""
         with self.pool.connection() as conn:

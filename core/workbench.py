@@ -6,6 +6,7 @@ import copy
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.config import Settings, get_settings
 from core.db import Database, q
@@ -15,6 +16,9 @@ from core.providers.embeddings import Embedder, get_embedder
 from core.retrieval.search import search
 from core.rooms.access import require_writer
 from core.rooms.store import DocumentInfo, RoomRef, ensure_room, get_room, list_documents, list_rooms
+
+if TYPE_CHECKING:
+    from core.ingest.edits import CellEdit, Grid, SheetInfo
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 SUPPORTED_SUFFIXES = {".pdf", ".csv", ".tsv", ".xlsx", ".xlsm"}
@@ -110,13 +114,13 @@ class Workbench:
 
     # -- sheets: the grid, cell edits, stale answers (core.ingest.edits; imported here to keep this file's head as it is)
 
-    def sheets(self, room: str) -> list[SheetInfo]:  # noqa: F821
+    def sheets(self, room: str) -> list[SheetInfo]:
         """The room's sheets, for a picker (one entry per workbook tab)."""
         from core.ingest.edits import room_sheets
 
         return room_sheets(self.db, self.room(room).id)
 
-    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> Grid:  # noqa: F821
+    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> Grid:
         """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
         from core.ingest.edits import load_grid
 
@@ -143,7 +147,7 @@ class Workbench:
         *,
         user_id: str | None = None,
         embed: bool = True,
-    ) -> CellEdit:  # noqa: F821
+    ) -> CellEdit:
         """Edit one cell; then embed its row again when the room has vectors (keyword search is current at once)."""
         import logging
 

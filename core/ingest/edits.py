@@ -12,6 +12,7 @@ import datetime
 import json
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import psycopg
@@ -128,7 +129,7 @@ def room_sheets(db: Database, room_id: int) -> list[SheetInfo]:
     return [SheetInfo(**row) for row in rows]
 
 
-def _sheet_info(cur: psycopg.Cursor, sheet_id: int) -> SheetInfo:
+def _sheet_info(cur: psycopg.Cursor[Any], sheet_id: int) -> SheetInfo:
     row = cur.execute(q("sheet_info"), {"sheet_id": sheet_id}).fetchone()
     if row is None:
         raise CellNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Pick another sheet.")
@@ -252,7 +253,7 @@ def _resolve(columns: list[Column], column: str | int, sheet: str) -> Column:
     raise CellNotFound(f"No column {column!r} in sheet {sheet!r}. Its columns are: {listed}.")
 
 
-def _lexemes(cur: psycopg.Cursor, chunk_id: int) -> set[str]:
+def _lexemes(cur: psycopg.Cursor[Any], chunk_id: int) -> set[str]:
     return {r["lexeme"] for r in cur.execute(q("chunk_lexemes"), {"chunk_id": chunk_id})}
 
 
@@ -303,7 +304,7 @@ def edit_cell(
     return CellEdit(changed=True, new=new, id=recorded["id"], edited_at=recorded["edited_at"], **base)
 
 
-def _reindex_row(cur: psycopg.Cursor, room_id: int, row_id: int, text: str) -> None:
+def _reindex_row(cur: psycopg.Cursor[Any], room_id: int, row_id: int, text: str) -> None:
     """Rewrite a row's chunk text; keep term_stats equal to a recount; drop its vector so it is embedded again."""
     chunk = cur.execute(q("row_chunk"), {"row_id": row_id}).fetchone()
     if chunk is None:  # every stored row has a chunk (core.ingest.pipeline); a missing one is a bug, not a user error

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -131,7 +132,7 @@ def _clean(value: str | None) -> str | None:
 
 
 def _store(
-    conn: psycopg.Connection,
+    conn: psycopg.Connection[Any],
     room: RoomRef,
     parsed: _Parsed,
     *,
@@ -179,7 +180,7 @@ def _store(
 
 
 @contextmanager
-def _copy_into(cur: psycopg.Cursor, table: str, columns: tuple[str, ...]) -> Iterator[psycopg.Copy]:
+def _copy_into(cur: psycopg.Cursor[Any], table: str, columns: tuple[str, ...]) -> Iterator[psycopg.Copy]:
     """COPY rows into `table` through a temporary table (COPY FROM is refused under row-level security;
     INSERT ... SELECT from the temporary table applies the policies and stays a bulk load)."""
     stage = sql.Identifier(f"stage_{table}_{hashlib.blake2b(','.join(columns).encode(), digest_size=4).hexdigest()}")
@@ -197,7 +198,7 @@ def _copy_into(cur: psycopg.Cursor, table: str, columns: tuple[str, ...]) -> Ite
 
 
 def _store_pdf(
-    cur: psycopg.Cursor, room: RoomRef, document_id: int, context: str, parsed: pdf.ParsedPdf, progress: Progress
+    cur: psycopg.Cursor[Any], room: RoomRef, document_id: int, context: str, parsed: pdf.ParsedPdf, progress: Progress
 ) -> None:
     with _copy_into(cur, "pages", ("document_id", "page_number", "text", "width", "height")) as copy:
         for page in parsed.pages:
@@ -236,7 +237,7 @@ def _store_pdf(
 
 
 def _store_sheet(
-    cur: psycopg.Cursor,
+    cur: psycopg.Cursor[Any],
     room: RoomRef,
     document_id: int,
     context: str,

@@ -6,6 +6,7 @@ import datetime
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import psycopg
 
@@ -117,7 +118,7 @@ def infer_markers(text: str, citations: list[Citation]) -> dict[int, list[int]]:
     return dict(zip(order, groups, strict=True)) if len(groups) == len(order) else {}
 
 
-def _room_of(conn: psycopg.Connection, conversation_id: int) -> int | None:
+def _room_of(conn: psycopg.Connection[Any], conversation_id: int) -> int | None:
     row = conn.execute(q("conversation_room"), {"id": conversation_id}).fetchone()
     return int(row[0]) if row else None
 

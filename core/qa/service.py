@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict
 
-from core.db import q
+from core.db import q, returned
 from core.errors import WorkbenchError
 from core.providers.llm import ModelError
 from core.qa.grounding import missing_names
@@ -50,9 +50,11 @@ def _conversation(
 ) -> tuple[int, list[tuple[str, str]]]:
     with wb.db.connection() as conn:
         if conversation_id is None:
-            row = conn.execute(
-                q("create_conversation"), {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}
-            ).fetchone()
+            row = returned(
+                conn.execute(
+                    q("create_conversation"), {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}
+                )
+            )
             return int(row[0]), []
         found = conn.execute(q("conversation_room"), {"id": conversation_id}).fetchone()
         if found is None or found[0] != room_id:
@@ -195,25 +197,27 @@ def _log_failure(
 ) -> int:
     """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
     with wb.db.connection() as conn:
-        row = conn.execute(
-            q("insert_query"),
-            {
-                "room_id": room_id,
-                "user_id": wb.db.user_id,
-                "conversation_id": conversation_id,
-                "question": _logged(wb, question),
-                "answer": _logged(wb, partial) or None,
-                "abstained": False,
-                "error": error,
-                "planner": plan.planner,
-                "model": model,
-                "retrieval_ms": retrieval_ms,
-                "first_token_ms": first_token_ms,
-                "total_ms": total_ms,
-                "context_chars": context_chars,
-                "n_citations": 0,
-            },
-        ).fetchone()
+        row = returned(
+            conn.execute(
+                q("insert_query"),
+                {
+                    "room_id": room_id,
+                    "user_id": wb.db.user_id,
+                    "conversation_id": conversation_id,
+                    "question": _logged(wb, question),
+                    "answer": _logged(wb, partial) or None,
+                    "abstained": False,
+                    "error": error,
+                    "planner": plan.planner,
+                    "model": model,
+                    "retrieval_ms": retrieval_ms,
+                    "first_token_ms": first_token_ms,
+                    "total_ms": total_ms,
+                    "context_chars": context_chars,
+                    "n_citations": 0,
+                },
+            )
+        )
     return int(row[0])
 
 
@@ -247,25 +251,27 @@ def _log(
                 "citations": Jsonb(citations),
             },
         )
-        row = conn.execute(
-            q("insert_query"),
-            {
-                "room_id": room_id,
-                "user_id": wb.db.user_id,
-                "conversation_id": conversation_id,
-                "question": _logged(wb, question),
-                "answer": _logged(wb, answer.text),
-                "abstained": answer.abstained,
-                "error": None,
-                "planner": plan.planner,
-                "model": model,
-                "retrieval_ms": retrieval_ms,
-                "first_token_ms": first_token_ms,
-                "total_ms": total_ms,
-                "context_chars": sum(len(e.content) for e in evidence),
-                "n_citations": len(citations),
-            },
-        ).fetchone()
+        row = returned(
+            conn.execute(
+                q("insert_query"),
+                {
+                    "room_id": room_id,
+                    "user_id": wb.db.user_id,
+                    "conversation_id": conversation_id,
+                    "question": _logged(wb, question),
+                    "answer": _logged(wb, answer.text),
+                    "abstained": answer.abstained,
+                    "error": None,
+                    "planner": plan.planner,
+                    "model": model,
+                    "retrieval_ms": retrieval_ms,
+                    "first_token_ms": first_token_ms,
+                    "total_ms": total_ms,
+                    "context_chars": sum(len(e.content) for e in evidence),
+                    "n_citations": len(citations),
+                },
+            )
+        )
         query_id = int(row[0])
         with conn.cursor() as cur:
             cur.executemany(

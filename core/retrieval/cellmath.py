@@ -182,9 +182,7 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
         words = max(fits, key=len, default=set())
         if not words or len(words) > MAX_LABEL_WORDS:
             continue
-        if not any(
-            row.values[i] and parse_number(row.values[i]) is not None for i in value_columns if i < len(row.values)
-        ):
+        if not any((v := row.values[i]) and parse_number(v) is not None for i in value_columns if i < len(row.values)):
             continue
         key = (len(words), -index)
         if best is None or key > best[:2]:
@@ -244,7 +242,7 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
         picked = named
     else:
         return None
-    if any(i >= len(row.values) or not row.values[i] or parse_number(row.values[i]) is None for i in picked):
+    if any(i >= len(row.values) or not (v := row.values[i]) or parse_number(v) is None for i in picked):
         if operation != "value":
             return None
     column_texts = [labels[i] for i in picked]

@@ -64,7 +64,7 @@ def _tsquery_literal(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def keyword_terms(cur: psycopg.Cursor, room_id: int, query: str) -> KeywordTerms | None:
+def keyword_terms(cur: psycopg.Cursor[Any], room_id: int, query: str) -> KeywordTerms | None:
     """Weigh the query's words by their rarity in the room (BM25's IDF); None when no word is in the room."""
     rows = cur.execute(q("query_terms"), {"room_id": room_id, "text": " ".join(query_words(query))}).fetchall()
     present = [(r["lexeme"], r["df"], r["n_chunks"]) for r in rows if r["df"] > 0]
@@ -97,7 +97,7 @@ def _name_words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in query_words(text.replace("_", " ")))
 
 
-def named_documents(cur: psycopg.Cursor, room_id: int, query: str) -> list[int]:
+def named_documents(cur: psycopg.Cursor[Any], room_id: int, query: str) -> list[int]:
     """The documents whose file names share the most words with the query, when that singles some out.
 
     "FY2018 capex of 3M" names 3M_2018_10K.pdf over 3M_2022_10K.pdf: both share "3M", only one "2018".

@@ -20,12 +20,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from core.cells import Dtype, parse_date
 from core.db import Database, q
-from core.retrieval.cellmath import CellsStep, GridRow, plan_cells
-from core.retrieval.plan import Plan, SearchStep, TableStep
+from core.retrieval.cellmath import GridRow, plan_cells
+from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 from core.retrieval.tables import Aggregate, Filter, TableOp
 
 __all__ = [
@@ -1061,10 +1061,10 @@ def _value_mentions(question: _Question, sheet: SheetInfo, columns: list[_Column
     taken: set[int] = set()
     chosen: list[_ValueMention] = []
     for _, mention in candidates:
-        span = set(range(mention.start, mention.end))
-        if span & taken:
+        covered = set(range(mention.start, mention.end))
+        if covered & taken:
             continue
-        taken |= span
+        taken |= covered
         chosen.append(mention)
     return sorted(chosen, key=lambda m: m.start)
 
@@ -1144,7 +1144,8 @@ def _key_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
     """What a row is called: the first text column not already used (unique ones first)."""
     texts = [c for c in sheet.columns if c.position not in exclude and c.dtype == "text" and not _quantity(c)]
     unique = [c for c in texts if not c.repeats]
-    return (unique or texts or [c for c in sheet.columns if c.position not in exclude] or [None])[0]
+    candidates = unique or texts or [c for c in sheet.columns if c.position not in exclude]
+    return candidates[0] if candidates else None
 
 
 def _person_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
@@ -1234,7 +1235,7 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
         by_column.setdefault(mention.column.position, []).append(mention)
     for pos, mentions in by_column.items():
         col = mentions[0].column
-        values: list[str] = []
+        values: list[str | float] = []
         for m in mentions:
             values.extend(v for v in m.values if v not in values)
         # Several values of one column ("Canada or France") cannot all hold: any of them.
@@ -1260,22 +1261,22 @@ def _filters(question: _Question, link: _Link, draft: _Draft) -> None:
     dated = next((c for c in cols if c.dtype == "date"), None) or next((c for c in cols if _datish(c)), None)
     for span in question.dates:
         if dated is not None:
-            value: str | list[str | float] = list(span.values) if span.op == "between" else span.values[0]
-            draft.filters.append(Filter(column=dated.name, op=span.op, value=value))  # type: ignore[arg-type]
+            when: str | list[str | float] = list(span.values) if span.op == "between" else span.values[0]
+            draft.filters.append(Filter(column=dated.name, op=span.op, value=when))  # type: ignore[arg-type]
             draft.filter_cols.add(dated.position)
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
     for comparison in question.comparisons:
-        col = _comparison_column(link, comparison, draft)
-        if col is None:
+        compared = _comparison_column(link, comparison, draft)
+        if compared is None:
             continue
         texts = [_num_text(v) for v in comparison.values]
-        if col.dtype == "date" and not all(_YEAR_RE.fullmatch(t) for t in texts):
+        if compared.dtype == "date" and not all(_YEAR_RE.fullmatch(t) for t in texts):
             continue
-        value = list(texts) if comparison.op == "between" else texts[0]
-        draft.filters.append(Filter(column=col.name, op=comparison.op, value=value))  # type: ignore[arg-type]
-        draft.filter_cols.add(col.position)
-        draft.open_cols.add(col.position)
+        bound: str | list[str | float] = list(texts) if comparison.op == "between" else texts[0]
+        draft.filters.append(Filter(column=compared.name, op=comparison.op, value=bound))  # type: ignore[arg-type]
+        draft.filter_cols.add(compared.position)
+        draft.open_cols.add(compared.position)
 
 
 _EXCLUDING = (("other", "than"), ("besides",), ("aside", "from"), ("apart", "from"), ("except",), ("excluding",),
@@ -1845,7 +1846,7 @@ def _describe_filters(filters: Sequence[Filter]) -> str:
         elif f.op == "in":
             parts.append(f"{f.column} is one of {', '.join(map(str, f.value))}")  # type: ignore[arg-type]
         elif f.op == "between":
-            low, high = f.value  # type: ignore[misc]
+            low, high = cast(list[Any], f.value)
             parts.append(f"{f.column} between {low} and {high}")
         else:
             parts.append(f"{f.column} {symbols[f.op]} {f.value}")
@@ -1934,7 +1935,7 @@ class OfflinePlanner:
 
     # -- steps -----------------------------------------------------------------------------------
 
-    def _steps(self, question: str, schema: RoomSchema) -> tuple[list[TableStep | SearchStep | CellsStep], str]:
+    def _steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str]:
         for sheet in schema.sheets:
             if sheet.grid:
                 cells = plan_cells(question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid)
@@ -1946,7 +1947,7 @@ class OfflinePlanner:
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
         only_sheet = len(links) == 1 and not schema.documents
         documents_asked = bool(set(read.words) & _DOCUMENT_WORDS) or _names_document(read, schema)
-        steps: list[TableStep | SearchStep | CellsStep] = []
+        steps: list[Step] = []
         reasons: list[str] = []
         beyond = False
         if best is not None and (best.score > 0 or only_sheet):
@@ -2023,10 +2024,10 @@ def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:
         new_link = _link(new_q, sheet)
         old_link = _link(prev_q, sheet)
         for mention in new_link.values:
-            old = next((m for m in old_link.values if m.column.position == mention.column.position), None)
+            earlier = next((m for m in old_link.values if m.column.position == mention.column.position), None)
             new_words = _question_words(question, mention, new_q)
-            if old is not None:
-                old_text = _span_text(previous, prev_q, old)
+            if earlier is not None:
+                old_text = _span_text(previous, prev_q, earlier)
                 if old_text:
                     text = _replace_words(text, old_text, new_words)
                     changed = True

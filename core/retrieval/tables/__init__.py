@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -289,7 +289,7 @@ class SheetFrame:
         return self._view("norm", pos, lambda: _normalise(self._raw(pos)))
 
     def _blank(self, pos: int) -> np.ndarray:
-        return self._view("blank", pos, lambda: np.equal(self._norm(pos), None))
+        return self._view("blank", pos, lambda: np.equal(self._norm(pos), None))  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
 
     def _numbers(self, pos: int) -> np.ndarray:
         """Float per cell as parse_number reads it (NaN when empty or not a number), any dtype."""
@@ -376,7 +376,7 @@ class _Filled:
 
 
 def _filled(texts: np.ndarray) -> _Filled:
-    present = np.not_equal(texts, None)
+    present = np.not_equal(texts, None)  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
     values: list[str] = texts[present].tolist()
     joined = "\n".join(values)
     one_line_each = values and joined.count("\n") == len(values) - 1
@@ -432,7 +432,7 @@ def _typed_array(raw: np.ndarray, dtype: Dtype) -> np.ndarray:
     if dtype == "date":
         return _parse_dates(raw)
     cells = _filled(raw)
-    if len(cells.values) == int(np.not_equal(raw, None).sum()):
+    if len(cells.values) == int(np.not_equal(raw, None).sum()):  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
         return raw  # no whitespace-only cells: the texts themselves (shared, never mutated)
     typed = np.full(len(raw), None, dtype=object)
     typed[cells.mask] = cells.values
@@ -456,7 +456,7 @@ def _days_of(dates: np.ndarray) -> np.ndarray:
 def _text_ranks(norm: np.ndarray) -> np.ndarray:
     """Alphabetical rank (casefolded) of each text as a float, NaN for blank."""
     out = np.full(len(norm), np.nan)
-    filled = ~np.equal(norm, None)
+    filled = ~np.equal(norm, None)  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
     if filled.any():
         codes, _ = pd.factorize(norm[filled], sort=True)
         out[filled] = codes
@@ -610,7 +610,7 @@ def _where(filters: Sequence[tuple[Filter, Column]]) -> str:
         elif f.op == "in":
             parts.append(f"{col.name} in ({_value_text(f.value)})")
         elif f.op == "between":
-            low, high = f.value  # type: ignore[misc]  # validated: two values
+            low, high = cast(list[Scalar], f.value)  # validated: two values
             parts.append(f"{col.name} between {_value_text(low)} and {_value_text(high)}")
         else:
             parts.append(f"{col.name} in {_value_text(f.value)}")
@@ -668,29 +668,36 @@ def _date_key_and_values(
 ) -> tuple[np.ndarray, list[float]] | None:
     """Compare on years when every value is a bare year, on days when every value is a date; else None."""
     years = [_as_year(v) for v in values]
-    if all(y is not None for y in years):
+    whole_years = [y for y in years if y is not None]
+    if len(whole_years) == len(years):
         if f.op == "between":  # a range of years covers whole years: 1 Jan of the first to 31 Dec of the last
-            low, high = sorted(years)  # type: ignore[type-var]
+            low, high = sorted(whole_years)
             first = (datetime.date(low, 1, 1) - datetime.date(1970, 1, 1)).days
             last = (datetime.date(high, 12, 31) - datetime.date(1970, 1, 1)).days
             return sheet._days(col.position), [float(first), float(last)]
-        return _years(sheet, col.position), [float(y) for y in years]  # type: ignore[arg-type]
+        return _years(sheet, col.position), [float(y) for y in whole_years]
     days = [_as_day(v) for v in values]
-    if all(d is not None for d in days):
-        return sheet._days(col.position), days  # type: ignore[return-value]
+    known_days = [d for d in days if d is not None]
+    if len(known_days) == len(days):
+        return sheet._days(col.position), known_days
     mixed = [(_as_day(v) if y is None else None) for v, y in zip(values, years, strict=True)]
     if f.op == "between" and all(y is not None or d is not None for y, d in zip(years, mixed, strict=True)):
-        bounds = sorted(
+        bounds: list[tuple[float, int | None]] = sorted(
             (
-                (d if y is None else float((datetime.date(y, 1, 1) - datetime.date(1970, 1, 1)).days), y)
+                (
+                    float((datetime.date(y, 1, 1) - datetime.date(1970, 1, 1)).days)
+                    if y is not None
+                    else float(d or 0),
+                    y,
+                )
                 for y, d in zip(years, mixed, strict=True)
             ),
             key=lambda bound: bound[0],
         )
-        (low, _), (high, high_year) = bounds
-        if high_year is not None:  # the upper bound is a whole year: include it to 31 Dec
-            high = float((datetime.date(high_year, 12, 31) - datetime.date(1970, 1, 1)).days)
-        return sheet._days(col.position), [low, high]  # type: ignore[list-item]
+        (start, _), (end, end_year) = bounds
+        if end_year is not None:  # the upper bound is a whole year: include it to 31 Dec
+            end = float((datetime.date(end_year, 12, 31) - datetime.date(1970, 1, 1)).days)
+        return sheet._days(col.position), [start, end]
     return None
 
 
@@ -710,7 +717,7 @@ def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
     values: list[Scalar] = list(f.value) if isinstance(f.value, list) else [f.value]
     pos = col.position
     if f.op == "contains":
-        needle = _norm_text(_value_text(f.value))  # type: ignore[arg-type]  # validated: one value
+        needle = _norm_text(_value_text(f.value))
         return np.fromiter((t is not None and needle in t for t in sheet._norm(pos)), bool, sheet.n_rows)
     if f.op == "year":
         year = float(_as_year(values[0]))  # type: ignore[arg-type]  # validated: a year
