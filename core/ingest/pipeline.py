@@ -186,15 +186,12 @@ def _copy_into(cur: psycopg.Cursor[Any], table: str, columns: tuple[str, ...]) -
     stage = sql.Identifier(f"stage_{table}_{hashlib.blake2b(','.join(columns).encode(), digest_size=4).hexdigest()}")
     cols = sql.SQL(", ").join(map(sql.Identifier, columns))
     # Empty at every use: emptied after each load, on commit, and by the rollback of a failed file.
-    cur.execute(
-        sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ON COMMIT DELETE ROWS AS SELECT {} FROM {} WITH NO DATA").format(
-            stage, cols, sql.Identifier(table)
-        )
-    )
-    with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(stage, cols)) as copy:
+    names = {"stage": stage, "cols": cols, "table": sql.Identifier(table)}
+    cur.execute(sql.SQL(q("stage_create")).format(**names))
+    with cur.copy(sql.SQL(q("stage_copy")).format(**names)) as copy:
         yield copy
-    cur.execute(sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {}").format(sql.Identifier(table), cols, cols, stage))
-    cur.execute(sql.SQL("TRUNCATE {}").format(stage))
+    cur.execute(sql.SQL(q("stage_insert")).format(**names))
+    cur.execute(sql.SQL(q("stage_truncate")).format(**names))
 
 
 def _store_pdf(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict
 
-from core.db import Database
+from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsStep, run_cells
@@ -13,12 +13,6 @@ from core.retrieval.plan import LookupStep, Plan, SearchStep, TableStep
 from core.retrieval.search import search
 from core.retrieval.tables import TableResult, load_sheet, run_table_op
 from core.rooms.store import RoomRef
-
-_LOOKUP_PAGES = """
-SELECT d.id, d.title, p.page_number, p.text
-FROM pages p JOIN documents d ON d.id = p.document_id
-WHERE d.room_id = %(room_id)s AND (d.id, p.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]))
-"""
 
 
 class Evidence(BaseModel):
@@ -92,7 +86,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
         elif isinstance(step, LookupStep):
             with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
                 rows = cur.execute(
-                    _LOOKUP_PAGES,
+                    q("lookup_pages"),
                     {
                         "room_id": room.id,
                         "docs": [d for d, _ in step.pages],

@@ -109,7 +109,7 @@ def claim_embedding_model(db: Database, room: RoomRef, model: str) -> RoomRef:
 def document_bytes(db: Database, document_id: int) -> bytes:
     """The original bytes of an uploaded document."""
     with db.connection() as conn:
-        row = conn.execute("SELECT data FROM document_files WHERE document_id = %s", (document_id,)).fetchone()
+        row = conn.execute(q("document_file"), {"document_id": document_id}).fetchone()
     if row is None:
         raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
     return bytes(row[0])

@@ -8,10 +8,6 @@ ON CONFLICT (query_id, user_id) DO UPDATE
     SET helpful = EXCLUDED.helpful, comment = EXCLUDED.comment, created_at = now()
 RETURNING id
 
--- name: query_feedback
-SELECT helpful, comment FROM qa_feedback
-WHERE query_id = %(query_id)s AND user_id IS NOT DISTINCT FROM %(user_id)s
-
 -- name: conversation_history
 -- Each assistant message with the question before it, its logged query and the user's vote. core.qa.service
 -- writes a turn's two messages and its qa_queries row in one transaction, so they share created_at

@@ -143,9 +143,6 @@ WHERE c.id = ANY(%(ids)s)
 SELECT sheet_id, position, name, letter, dtype FROM sheet_columns
 WHERE sheet_id = ANY(%(sheet_ids)s) ORDER BY sheet_id, position
 
--- name: page_text
-SELECT text FROM pages WHERE document_id = %(document_id)s AND page_number = %(page_number)s
-
 -- name: add_term_stats
 -- Called in the ingesting transaction, after the document's chunks are written.
 WITH added AS (
@@ -217,3 +214,26 @@ RETURNING id
 -- name: insert_query_citation
 INSERT INTO qa_citations (query_id, position, kind, document_id, citation)
 VALUES (%(query_id)s, %(position)s, %(kind)s, %(document_id)s, %(citation)s)
+
+-- name: lookup_pages
+SELECT d.id, d.title, p.page_number, p.text
+FROM pages p JOIN documents d ON d.id = p.document_id
+WHERE d.room_id = %(room_id)s AND (d.id, p.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]));
+
+-- name: document_file
+SELECT data FROM document_files WHERE document_id = %(document_id)s;
+
+-- Bulk loads under row-level security (COPY FROM is refused there): COPY into an empty temporary twin of the
+-- table, then INSERT ... SELECT, which applies the policies.  {stage}, {table} and {cols} are identifiers
+-- filled by psycopg.sql (core/ingest/pipeline.py).
+-- name: stage_create
+CREATE TEMP TABLE IF NOT EXISTS {stage} ON COMMIT DELETE ROWS AS SELECT {cols} FROM {table} WITH NO DATA;
+
+-- name: stage_copy
+COPY {stage} ({cols}) FROM STDIN;
+
+-- name: stage_insert
+INSERT INTO {table} ({cols}) SELECT {cols} FROM {stage};
+
+-- name: stage_truncate
+TRUNCATE {stage};

@@ -55,108 +55,8 @@ MAX_HISTORY = 10
 
 Trend = Literal["up", "down", ""]
 
-# ---------------------------------------------------------------------------------------------
-# SQL (parameterised constants; queries.sql belongs to the storage layer)
-# ---------------------------------------------------------------------------------------------
-
-# Ready documents: the schema cache key.  A new, failed-then-fixed or deleted document changes it.
-# The schema's cache key: the ready documents, and the sheets' edit versions (a cell edit bumps one).
-_READY_SQL = """
-SELECT count(*), coalesce(max(d.id), 0),
-       coalesce((SELECT sum(s.version) FROM sheets s JOIN documents e ON e.id = s.document_id
-                 WHERE e.room_id = %(room_id)s), 0)
-FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready'
-"""
-_SHEETS_SQL = """
-SELECT s.id, s.document_id, d.title, s.name, s.n_rows
-FROM sheets s JOIN documents d ON d.id = s.document_id
-WHERE d.room_id = %(room_id)s AND d.status = 'ready'
-ORDER BY d.created_at, d.id, s.position
-"""
 # Every row of the short sheets: statement-like grids are planned cell by cell (core.retrieval.cellmath).
 GRID_MAX_ROWS = 200
-_GRID_SQL = """
-SELECT r.sheet_id, r.id, r.values::text FROM sheet_rows r
-WHERE r.sheet_id = ANY(%(sheet_ids)s) ORDER BY r.sheet_id, r.row_index
-"""
-_PDFS_SQL = """
-SELECT id, title FROM documents
-WHERE room_id = %(room_id)s AND status = 'ready' AND kind = 'pdf'
-ORDER BY created_at, id
-"""
-# First rows of each sheet, per column: filled cells, distinct (trimmed) texts and the first few of them.
-# A column with more than MAX_VALUES distinct texts here has more overall: its values are not listed
-# and the full pass below skips it (on a 100,000-row sheet that pass is what costs).
-_PROBE_SQL = """
-WITH cells AS (
-    SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
-    FROM sheet_rows r
-    CROSS JOIN LATERAL jsonb_array_elements_text(r.values) WITH ORDINALITY AS e(v, i)
-    WHERE r.sheet_id = ANY(%(sheet_ids)s) AND r.row_index < %(probe_rows)s
-),
-firsts AS (
-    SELECT sheet_id, position, v, min(row_index) AS first_row, count(*) AS n
-    FROM cells WHERE v <> ''
-    GROUP BY sheet_id, position, v
-)
-SELECT sheet_id, position, count(*) AS n_distinct, sum(n)::bigint AS n_filled,
-       (array_agg(v ORDER BY first_row, v))[1:%(n_samples)s]
-FROM firsts
-GROUP BY sheet_id, position
-"""
-# Every row, for the (sheet, column) pairs asked: filled cells, distinct texts and — up to
-# %(max_values)s of them — the texts in order of first appearance (jsonb ->> position per pair).
-_VALUES_SQL = """
-WITH wanted AS (
-    SELECT * FROM unnest(%(sheet_ids)s::bigint[], %(positions)s::int[]) AS w(sheet_id, position)
-),
-cells AS (
-    SELECT w.sheet_id, w.position, r.row_index, btrim(r.values ->> w.position) AS v
-    FROM wanted w JOIN sheet_rows r ON r.sheet_id = w.sheet_id
-),
-firsts AS (
-    SELECT sheet_id, position, v, min(row_index) AS first_row, count(*) AS n
-    FROM cells WHERE v <> ''
-    GROUP BY sheet_id, position, v
-),
-ranked AS (
-    SELECT sheet_id, position, v, n,
-           count(*) OVER (PARTITION BY sheet_id, position) AS n_distinct,
-           row_number() OVER (PARTITION BY sheet_id, position ORDER BY first_row, v) AS rank
-    FROM firsts
-)
-SELECT sheet_id, position, n_distinct, sum(n)::bigint AS n_filled,
-       array_agg(v ORDER BY rank) FILTER (WHERE n_distinct <= %(max_values)s OR rank <= %(n_samples)s)
-FROM ranked
-GROUP BY sheet_id, position, n_distinct
-"""
-# Whether a column's numbers (or ISO dates) only ever go up or down the rows: such a column stands
-# in for the row order ("the last one") since a TableOp sorts by columns, not by row positions.
-# Only for sheets of at most TREND_MAX_ROWS rows: questions about row order are asked of short lists.
-_TRENDS_SQL = """
-WITH cells AS (
-    SELECT r.sheet_id, (e.i - 1)::int AS position, r.row_index, btrim(e.v) AS v
-    FROM sheet_rows r
-    CROSS JOIN LATERAL jsonb_array_elements_text(r.values) WITH ORDINALITY AS e(v, i)
-    WHERE r.sheet_id = ANY(%(sheet_ids)s)
-),
-keyed AS (
-    SELECT sheet_id, position, row_index,
-           CASE WHEN v ~ '^-?[0-9]{1,3}(,[0-9]{3})*(\\.[0-9]+)?$' OR v ~ '^-?[0-9]+(\\.[0-9]+)?$'
-                THEN replace(v, ',', '')::numeric
-                WHEN v ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN replace(v, '-', '')::numeric
-           END AS x
-    FROM cells WHERE v <> ''
-),
-steps AS (
-    SELECT sheet_id, position, x - lag(x) OVER (PARTITION BY sheet_id, position ORDER BY row_index) AS step
-    FROM keyed WHERE x IS NOT NULL
-)
-SELECT sheet_id, position, count(*) + 1 AS n_keyed,
-       bool_and(step > 0), bool_and(step >= 0), bool_and(step < 0), bool_and(step <= 0)
-FROM steps WHERE step IS NOT NULL
-GROUP BY sheet_id, position
-"""
 
 # ---------------------------------------------------------------------------------------------
 # Words
@@ -572,7 +472,7 @@ def clear_schema_cache() -> None:
 def load_schema(db: Database, room_id: int) -> RoomSchema:
     """The room's schema, read once per process until its ready documents change."""
     with db.connection() as conn:
-        n_ready, last_id, edits = conn.execute(_READY_SQL, {"room_id": room_id}).fetchone()  # type: ignore[misc]
+        n_ready, last_id, edits = conn.execute(q("schema_version"), {"room_id": room_id}).fetchone()  # type: ignore[misc]
     # The server is part of the key: every test database numbers its rooms from 1.
     key, version = (db.conninfo, room_id), (int(n_ready), int(last_id), int(edits))
     with _SCHEMA_LOCK:
@@ -591,15 +491,15 @@ def load_schema(db: Database, room_id: int) -> RoomSchema:
 
 def _read_schema(db: Database, room_id: int) -> RoomSchema:
     with db.connection() as conn:
-        sheets = conn.execute(_SHEETS_SQL, {"room_id": room_id}).fetchall()
-        pdfs = conn.execute(_PDFS_SQL, {"room_id": room_id}).fetchall()
+        sheets = conn.execute(q("schema_sheets"), {"room_id": room_id}).fetchall()
+        pdfs = conn.execute(q("schema_pdfs"), {"room_id": room_id}).fetchall()
         ids = [row[0] for row in sheets]
         n_rows = {row[0]: int(row[4]) for row in sheets}
         columns = conn.execute(q("sheet_columns"), {"sheet_ids": ids}).fetchall() if ids else []
         probe = {
             (r[0], r[1]): (int(r[2]), int(r[3]), tuple(r[4] or ()))
             for r in conn.execute(
-                _PROBE_SQL, {"sheet_ids": ids, "probe_rows": PROBE_ROWS, "n_samples": N_SAMPLES}
+                q("schema_probe"), {"sheet_ids": ids, "probe_rows": PROBE_ROWS, "n_samples": N_SAMPLES}
             ).fetchall()
         }
         # The probe is the whole story for short sheets and for columns it already shows to be long.
@@ -614,15 +514,15 @@ def _read_schema(db: Database, room_id: int) -> RoomSchema:
         if pairs:
             params = {"sheet_ids": [s for s, _ in pairs], "positions": [p for _, p in pairs],
                       "max_values": MAX_VALUES, "n_samples": N_SAMPLES}  # fmt: skip
-            for r in conn.execute(_VALUES_SQL, params).fetchall():
+            for r in conn.execute(q("schema_values"), params).fetchall():
                 stats[(r[0], r[1])] = (int(r[2]), int(r[3]), tuple(r[4] or ()))
         short_sheets = [s for s in ids if n_rows[s] <= GRID_MAX_ROWS]
         grids: dict[int, list[GridRow]] = {}
         if short_sheets:
-            for sheet_id, row_id, values in conn.execute(_GRID_SQL, {"sheet_ids": short_sheets}):
+            for sheet_id, row_id, values in conn.execute(q("schema_grid_rows"), {"sheet_ids": short_sheets}):
                 grids.setdefault(sheet_id, []).append(GridRow(row_id=int(row_id), values=tuple(json.loads(values))))
         ordered = [s for s in ids if n_rows[s] <= TREND_MAX_ROWS]
-        trends = conn.execute(_TRENDS_SQL, {"sheet_ids": ordered}).fetchall() if ordered else []
+        trends = conn.execute(q("schema_trends"), {"sheet_ids": ordered}).fetchall() if ordered else []
     trend_of: dict[tuple[int, int], tuple[int, Trend, bool]] = {}
     for sheet_id, pos, n_keyed, up_strict, up, down_strict, down in trends:
         if up or down:

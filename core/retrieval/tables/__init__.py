@@ -64,20 +64,6 @@ Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "y
 Func = Literal["sum", "avg", "min", "max", "count", "count_distinct", "median"]
 Scalar = str | float
 
-# Sheet metadata and the cache version in one indexed lookup.  Sheets are written once, in the same
-# transaction as their document; a cell edit (core.ingest.edits) bumps sheets.version.  So the document's
-# created_at, the sheet's shape and its version identify the stored rows without scanning them.
-SHEET_META_SQL = """
-SELECT s.document_id, s.name, s.n_rows, s.n_cols, d.title, d.created_at, s.version
-FROM sheets s JOIN documents d ON d.id = s.document_id
-WHERE s.id = %(sheet_id)s
-"""
-# jsonb as text: one json.loads over the joined rows is far faster than psycopg loading 100k jsonb values.
-SHEET_ROWS_SQL = """
-SELECT id, row_number, values::text FROM sheet_rows
-WHERE sheet_id = %(sheet_id)s ORDER BY row_index
-"""
-
 
 class TableError(WorkbenchError):
     """A table operation cannot be computed as asked; the message says why and what would work."""
@@ -505,7 +491,7 @@ def _cached(key: tuple[str, int], version: tuple[Any, ...]) -> SheetFrame | None
 def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
     """The stored sheet `sheet_id`, loaded once per process and version (SheetNotFound if absent)."""
     with db.connection() as conn, conn.cursor() as cur:
-        meta = cur.execute(SHEET_META_SQL, {"sheet_id": sheet_id}).fetchone()
+        meta = cur.execute(q("sheet_meta"), {"sheet_id": sheet_id}).fetchone()
     if meta is None:
         raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
     document_id, name, n_rows, n_cols, title, created_at, edits = meta
@@ -524,7 +510,7 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         with gc_paused():
             with db.connection() as conn, conn.cursor() as cur:
                 col_rows = cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]}).fetchall()
-                stored = cur.execute(SHEET_ROWS_SQL, {"sheet_id": sheet_id}).fetchall()
+                stored = cur.execute(q("sheet_frame_rows"), {"sheet_id": sheet_id}).fetchall()
             # sheet_columns rows: (sheet_id, position, name, letter, dtype)
             columns = tuple(Column(position=r[1], name=r[2], letter=r[3], dtype=r[4]) for r in col_rows)
             ids = [r[0] for r in stored]

@@ -1,0 +1,34 @@
+-- Queries of core/db.py: applying migrations, and what every pooled connection and transaction sets.
+
+-- One migrator at a time (a session-level advisory lock; its key is a parameter).
+-- name: migration_lock
+SELECT pg_advisory_lock(%(key)s);
+
+-- name: migration_unlock
+SELECT pg_advisory_unlock(%(key)s);
+
+-- name: create_migrations_table
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- name: applied_migrations
+SELECT version FROM schema_migrations;
+
+-- name: record_migration
+INSERT INTO schema_migrations (version, name) VALUES (%(version)s, %(name)s);
+
+-- Every pooled connection.  Iterative index scans keep a room-filtered HNSW search from returning fewer
+-- rows than asked; ef_search 100 let a query land in the wrong neighbourhood in bench/search_latency.py
+-- and 200 cost nothing measurable; generic plans of the prepared search query were ~2x slower (and went
+-- parallel) than custom plans, while planning the search afresh costs ~0.4 ms.
+-- name: session_settings
+SET hnsw.iterative_scan = relaxed_order;
+SET hnsw.ef_search = 200;
+SET plan_cache_mode = force_custom_plan;
+
+-- The user every row-level security policy reads, for this transaction only.
+-- name: set_user
+SELECT set_config('app.user_id', %(user_id)s, true);
