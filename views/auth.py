@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.rooms.auth import LOCAL, AuthError, User, sign_in, supabase_sign_in
+from core.errors import AuthError
+from core.rooms.auth import LOCAL, User, sign_in, supabase_sign_in
 from core.workbench import Workbench
 
 

@@ -16,8 +16,8 @@ import streamlit as st
 from st_aggrid import AgGrid, JsCode
 
 from core.cells import cell_ref
-from core.errors import AccessDenied
-from core.ingest.edits import EditError, Grid, field_of
+from core.errors import AccessDenied, EditError
+from core.ingest.edits import Grid, field_of
 from views.common import page_room
 
 # Rows sent to the browser at once.  Measured in tests/browser/test_sheet.py on a 100,000 x 20 sheet:

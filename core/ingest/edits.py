@@ -20,7 +20,7 @@ from psycopg.rows import dict_row
 
 from core.cells import Column, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
-from core.errors import WorkbenchError
+from core.errors import CellNotFound, EditError, InvalidValue
 from core.ingest.pipeline import row_text
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef
@@ -47,18 +47,6 @@ __all__ = [
 
 # Excel's own limit for the text of one cell.
 MAX_CELL_CHARS = 32_767
-
-
-class EditError(WorkbenchError):
-    """A cell edit was refused; the message says why and what would be accepted."""
-
-
-class InvalidValue(EditError):
-    """The new text does not fit the column's type (an amount, a percentage, a date...)."""
-
-
-class CellNotFound(EditError):
-    """The row or column to edit is not in the sheet (deleted, or a stale page)."""
 
 
 @dataclass(frozen=True)

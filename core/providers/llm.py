@@ -11,7 +11,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from core.config import Settings
-from core.errors import ConfigError, WorkbenchError
+from core.errors import ConfigError, ModelError
 
 if TYPE_CHECKING:
     import openai
@@ -22,14 +22,6 @@ __all__ = ["OFFLINE_FIX", "ModelError", "client", "create_chat", "failure", "pro
 OFFLINE_FIX = (
     "Check OPENAI_BASE_URL and OPENAI_API_KEY, or set WORKBENCH_LLM=offline (or unset OPENAI_API_KEY) for offline mode."
 )
-
-
-class ModelError(WorkbenchError):
-    """The model server failed (unreachable, timed out, refused the key, answered an error, broke off)."""
-
-    def __init__(self, message: str, *, partial: str = "") -> None:
-        super().__init__(message)
-        self.partial = partial  # what the model had streamed before it failed (kept in the query log)
 
 
 _CLIENTS: dict[tuple[str, str | None, float, int], openai.OpenAI] = {}

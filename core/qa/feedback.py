@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from core.db import Database, q
-from core.errors import WorkbenchError
+from core.errors import ConversationNotInRoom, FeedbackError
 from core.models import Citation
 from core.qa.exports import neutralise_cell
 from core.qa.synth import ABSTAIN
@@ -31,14 +31,6 @@ __all__ = [
 _MARKER = re.compile(r"\[(\d+)\]")
 # Longer comments are refused rather than cut: the analyst sees why and can shorten theirs.
 MAX_COMMENT_CHARS = 4000
-
-
-class FeedbackError(WorkbenchError):
-    """Feedback could not be recorded (unknown query, comment too long); the message says why."""
-
-
-class ConversationNotInRoom(WorkbenchError):
-    """The conversation does not exist, or belongs to another room."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator, Sequence
 
 from core.config import Settings
-from core.providers.llm import ModelError, client, create_chat, provider_error, server_name
+from core.errors import ModelError
+from core.providers.llm import client, create_chat, provider_error, server_name
 from core.qa.pii import redact_evidence
 from core.qa.synth import ABSTAIN, Answer, _answer
 from core.retrieval.retriever import Evidence

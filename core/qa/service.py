@@ -11,8 +11,7 @@ from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict
 
 from core.db import q, returned
-from core.errors import WorkbenchError
-from core.providers.llm import ModelError
+from core.errors import ConversationNotFound, ModelError
 from core.qa.grounding import missing_names
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, load_schema
@@ -39,10 +38,6 @@ class Event(BaseModel):
     evidence: list[Evidence] = []
     answer: Answer | None = None
     result: dict[str, Any] | None = None  # on done: the `workbench ask --json` object
-
-
-class ConversationNotFound(WorkbenchError):
-    """The conversation id does not exist in this room."""
 
 
 def _conversation(

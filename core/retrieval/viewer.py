@@ -12,16 +12,8 @@ import pymupdf
 from psycopg.rows import dict_row
 
 from core.db import Database, q
-from core.errors import DocumentNotFound, WorkbenchError
+from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange
 from core.ingest.pdf import MUPDF_LOCK, Box, find_quote_boxes
-
-
-class NotAPdf(WorkbenchError):
-    """The document is a spreadsheet, or a file that failed to ingest: there is no page to show."""
-
-
-class PageOutOfRange(WorkbenchError):
-    """The requested page number is not in the document."""
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,7 @@ from datetime import date, datetime
 from psycopg.rows import dict_row
 
 from core.db import Database, q
-from core.errors import WorkbenchError
-
-
-class BadRange(WorkbenchError):
-    """The date range is empty or reversed."""
+from core.errors import BadRange
 
 
 @dataclass(frozen=True)

@@ -21,17 +21,13 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from core.config import Settings
 from core.db import LOCAL_USER, Database, q
-from core.errors import WorkbenchError
+from core.errors import AuthError
 
 _HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD = 10
 # Compared against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password.
 _DUMMY_HASH = _HASHER.hash("not a password of anyone")
-
-
-class AuthError(WorkbenchError):
-    """Signing in or creating an account failed; the message says what to do."""
 
 
 @dataclass(frozen=True)

@@ -12,21 +12,11 @@ from datetime import UTC, datetime, timedelta
 
 from core.config import get_settings
 from core.db import Database, q
-from core.errors import WorkbenchError
+from core.errors import RateLimited
 
 __all__ = ["WINDOW", "RateLimited", "check_and_count"]
 
 WINDOW = timedelta(hours=1)
-
-
-class RateLimited(WorkbenchError):
-    """The user has asked the room's limit of questions within the last hour."""
-
-    def __init__(self, message: str, *, retry_at: datetime, asked: int, limit: int) -> None:
-        super().__init__(message)
-        self.retry_at = retry_at
-        self.asked = asked
-        self.limit = limit
 
 
 def _minute_up(moment: datetime) -> datetime:

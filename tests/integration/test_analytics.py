@@ -11,8 +11,9 @@ import numpy as np
 import psycopg
 import pytest
 
+from core.errors import BadRange
 from core.qa.service import ask
-from core.rooms.analytics import BadRange, report, span
+from core.rooms.analytics import report, span
 
 START, END = date(2026, 3, 1), date(2026, 3, 5)
 

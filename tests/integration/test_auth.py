@@ -6,7 +6,8 @@ import psycopg
 import pytest
 
 from core.config import Settings
-from core.rooms.auth import AuthError, create_account, find_user, sign_in, supabase_sign_in
+from core.errors import AuthError
+from core.rooms.auth import create_account, find_user, sign_in, supabase_sign_in
 from core.workbench import Workbench
 from tests.supabase_server import SupabaseAuthServer
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.db import Database
-from core.ingest.edits import CellNotFound, InvalidValue, edit_cell, load_grid, room_sheets, stale_citations
+from core.errors import CellNotFound, InvalidValue
+from core.ingest.edits import edit_cell, load_grid, room_sheets, stale_citations
 from core.qa.service import ask
 from core.retrieval import tables
 from tests.factories import FUNDING_CSV

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from core.providers.llm import ModelError
+from core.errors import ModelError
 from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_pdf

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from core.providers.llm import ModelError
+from core.errors import ModelError
 from core.qa.service import Event, ask
 from core.qa.synth import ABSTAIN
 from core.retrieval.plan import TableStep

@@ -14,8 +14,9 @@ import psycopg
 import pytest
 
 from core.config import Settings
+from core.errors import RateLimited
 from core.qa.service import ask
-from core.rooms.ratelimit import RateLimited, check_and_count
+from core.rooms.ratelimit import check_and_count
 from core.rooms.store import ensure_room
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +130,8 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
 _WORKER = """
 import sys
 from core.db import Database
-from core.rooms.ratelimit import RateLimited, check_and_count
+from core.rooms.ratelimit import check_and_count
+from core.errors import RateLimited
 db = Database(sys.argv[1], max_size=2, run_migrations=False)
 print("ready", flush=True)
 sys.stdin.readline()  # start together

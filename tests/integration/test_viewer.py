@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from core.errors import DocumentNotFound
-from core.retrieval.viewer import NotAPdf, PageOutOfRange, find_passage, render_page
+from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange
+from core.retrieval.viewer import find_passage, render_page
 from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
 
 DPI = 150

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from core.config import Settings
-from core.errors import ConfigError
+from core.errors import ConfigError, TableError
 from core.qa.llm_planner import RESPONSE_FORMAT, SYSTEM, InvalidPlan, LLMPlanner, PlanOut, planner_messages, to_plan
 from core.qa.planner import RoomSchema
 from core.retrieval.plan import LookupStep, SearchStep, TableStep
-from core.retrieval.tables import Filter, TableError
+from core.retrieval.tables import Filter
 from tests.unit.test_planner import INJECTION, demo_sheet
 
 SCHEMA = RoomSchema(room_id=1, sheets=(demo_sheet(),), documents=((4, "portfolio_memo.pdf"),))

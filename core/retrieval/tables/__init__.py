@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.cells import Column, Dtype, ParsedSheet, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
-from core.errors import WorkbenchError
+from core.errors import SheetNotFound, TableError, UnknownColumn
 from core.models import Citation
 
 __all__ = [
@@ -63,18 +63,6 @@ _DESCRIBED = 10
 Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "year"]
 Func = Literal["sum", "avg", "min", "max", "count", "count_distinct", "median"]
 Scalar = str | float
-
-
-class TableError(WorkbenchError):
-    """A table operation cannot be computed as asked; the message says why and what would work."""
-
-
-class UnknownColumn(TableError):
-    """A column named in a table operation is not in the sheet; the message lists the columns."""
-
-
-class SheetNotFound(TableError):
-    """No stored sheet has the requested id (its document may have been deleted)."""
 
 
 # ---------------------------------------------------------------------------------------------
