@@ -7,23 +7,84 @@ question it records the offline answer in the right room (abstained? cited the e
 a wrong room (abstained?), checks that every citation resolves to a real page whose text holds the
 quote, and sweeps the synthesizer's coverage threshold (the share of the question's content words the
 best passage must hold) to show the trade-off the shipped MIN_COVERAGE sits on.
+
+Then metrics absent from a room: for each company room and each metric whose name its filings never
+print (a plain substring test over the stored page text, independent of the product's full-text check),
+three phrasings are asked; the share answered "I don't have enough information" is reported, for the
+metrics of core.qa.metrics' lexicon and, separately, for metric names outside it (held out: the lexicon
+was not written for them).  Metrics the filings do print are asked the same way to show over-firing: the
+share whose step says "no column or passage about" must be 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 from bench.eval_retrieval import evidence_pages, load_questions, open_database
 from core.config import Settings
 from core.db import Database
 from core.qa.grounding import missing_names
+from core.qa.metrics import METRICS
 from core.qa.service import ask
 from core.qa.synth import MIN_COVERAGE, coverage
 from core.workbench import Workbench
 
 THRESHOLDS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+# Metric names the lexicon does not list: how the check does on wordings nobody tuned it for.
+HELD_OUT_METRICS = (
+    "net interest margin",
+    "book-to-bill ratio",
+    "average revenue per user",
+    "occupancy rate",
+    "combined ratio",
+    "loss ratio",
+    "order backlog",
+    "bookings",
+    "deferred revenue",
+    "customer count",
+    "days sales outstanding",
+    "weighted average cost of capital",
+)
+PHRASINGS = (
+    "What was {company}'s {metric} in FY2022?",
+    "How did the {metric} of {company} change between FY2021 and FY2022?",
+    "What is the {metric} reported by {company}?",
+)
+
+
+def _printed(wording: str, text: str) -> bool:
+    """Whether `text` (lower-cased, whitespace folded) prints `wording` as whole words ("EBIT" is not in "debit")."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(wording.lower())}(?![a-z0-9])", text) is not None
+
+
+def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[str, float]]:
+    """Abstention on metrics a room's text never prints (lexicon and held-out), and over-firing on printed ones."""
+    outcome: dict[str, list[bool]] = {"lexicon_absent": [], "held_out_absent": [], "present_flagged": []}
+    for company in companies:
+        with wb.db.connection() as conn:
+            text = " ".join(
+                r[0]
+                for r in conn.execute(
+                    "SELECT p.text FROM pages p JOIN documents d ON d.id = p.document_id WHERE d.room_id = %s",
+                    (wb.room(company).id,),
+                )
+            )
+        text = " ".join(text.lower().split())
+        asked = [(name, "lexicon", any(_printed(w, text) for w in words)) for name, words in METRICS.items()]
+        asked += [(name, "held_out", _printed(name, text)) for name in HELD_OUT_METRICS]
+        for metric, source, present in asked:
+            for phrasing in PHRASINGS:
+                events = list(ask(wb, phrasing.format(company=company, metric=metric), company))
+                result = events[-1].result or {}
+                flagged = any(e.type == "step" and "no column or passage about" in (e.text or "") for e in events)
+                if present:
+                    outcome["present_flagged"].append(flagged)
+                else:
+                    outcome[f"{source}_absent"].append(bool(result.get("abstained")))
+    return {k: {"n": len(v), "rate": (sum(v) / len(v)) if v else 0.0} for k, v in outcome.items()}
 
 
 def run(wb: Workbench, question: str, room: str) -> tuple[dict, float, bool]:
@@ -92,6 +153,13 @@ def main() -> None:
         print(f"  {t:.1f}               {rn:.3f}                {wn:.3f}")
     print(f"answers citing an evidence page (right room, shipped threshold): {cited_hits}/{n}")
     print(f"answers whose every citation resolves verbatim: {integrity}/{n}")
+    absent = absent_metric_rates(wb, companies)
+    print(
+        f"metrics absent from the room: abstained {absent['lexicon_absent']['rate']:.3f} of "
+        f"{absent['lexicon_absent']['n']} (lexicon), {absent['held_out_absent']['rate']:.3f} of "
+        f"{absent['held_out_absent']['n']} (held out); printed metrics wrongly flagged "
+        f"{absent['present_flagged']['rate']:.3f} of {absent['present_flagged']['n']}"
+    )
     print(
         json.dumps(
             {
@@ -104,6 +172,7 @@ def main() -> None:
                 },
                 "cited_evidence_page": cited_hits,
                 "citations_resolve": integrity,
+                "absent_metrics": absent,
             }
         )
     )

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from core.db import q, returned
 from core.errors import ConversationNotFound, ModelError
 from core.qa.grounding import missing_names
+from core.qa.metrics import unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, load_schema
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
@@ -106,9 +107,15 @@ def ask(
     missing = (
         [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id, plan.standalone_question)
     )
+    # Likewise a metric the room holds in no wording (EBITDA in a room of revenue figures): answering from
+    # the columns its other words match would cite a figure of another metric.
+    unlinked = [] if missing else unlinked_metrics(wb.db, ref.id, plan.standalone_question)
     if missing:
         yield Event(type="step", text=f"This room never mentions {', '.join(missing)}: nothing to answer from")
         evidence: list[Evidence] = []
+    elif unlinked:
+        yield Event(type="step", text=f"This room has no column or passage about {', '.join(unlinked)}")
+        evidence = []
     else:
         evidence = retrieve(wb.db, ref, plan, embedder=embedder)
     retrieval_ms = (time.perf_counter() - started) * 1000

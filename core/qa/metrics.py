@@ -1,0 +1,164 @@
+"""Is the metric a question asks about in the room at all? Each metric must be linked to the room's text.
+
+A question about "EBITDA" in a room whose sheets hold revenue and headcount finds columns and passages
+that match its other words ("Company 03", "2021"); answering from them gives a cited figure of another
+metric.  So every metric the question names (from the lexicon below) must occur in the room — as a column name, a cell (row chunks hold both), a passage or a title — in any
+of its usual wordings: "capex" is found as "purchases of property, plant and equipment", "revenue" as
+"net sales".  The check is a full-text phrase query per wording (the room-scoped index; see
+core/sql/grounding.sql), so it costs a few milliseconds and runs before retrieval.  Names and acronyms
+outside the lexicon (a company, "ARR" written as such) are core.qa.grounding's name check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.db import Database, q, returned
+
+# Metric -> the wordings filings, models and dashboards use for it.  The first wording names it in a message.
+# A question mentioning any wording asks for the metric; the room holds it when it holds any wording.
+METRICS: dict[str, tuple[str, ...]] = {
+    "revenue": (
+        "revenue",
+        "revenues",
+        "net revenue",
+        "net revenues",
+        "net sales",
+        "sales",
+        "turnover",
+        "total revenue",
+        "top line",
+    ),
+    "EBITDA": ("EBITDA", "earnings before interest, taxes, depreciation and amortization", "adjusted EBITDA"),
+    "EBIT": ("EBIT", "operating income", "operating profit", "income from operations", "operating earnings"),
+    "operating income": (
+        "operating income",
+        "operating profit",
+        "income from operations",
+        "operating earnings",
+        "EBIT",
+    ),
+    "net income": (
+        "net income",
+        "net earnings",
+        "net profit",
+        "net loss",
+        "profit attributable",
+        "net income attributable",
+        "earnings",
+    ),
+    "gross margin": ("gross margin", "gross profit", "gross profit margin"),
+    "gross profit": ("gross profit", "gross margin"),
+    "operating margin": ("operating margin", "operating income", "operating profit"),
+    "EPS": ("EPS", "earnings per share", "per share"),
+    "capital expenditure": (
+        "capital expenditure",
+        "capital expenditures",
+        "capex",
+        "purchases of property, plant and equipment",
+        "purchases of property and equipment",
+        "additions to property, plant and equipment",
+        "additions to property and equipment",
+        "capital spending",
+        "property and equipment",
+    ),
+    "free cash flow": ("free cash flow", "FCF"),
+    "operating cash flow": (
+        "operating cash flow",
+        "cash from operations",
+        "cash provided by operating activities",
+        "cash flow from operations",
+        "operating activities",
+    ),
+    "ARR": ("ARR", "annual recurring revenue", "annualized recurring revenue"),
+    "MRR": ("MRR", "monthly recurring revenue"),
+    "net revenue retention": ("net revenue retention", "NRR", "net dollar retention", "NDR", "net retention"),
+    "churn": ("churn", "churn rate", "attrition"),
+    "customer acquisition cost": ("customer acquisition cost", "CAC"),
+    "lifetime value": ("lifetime value", "LTV", "CLV", "customer lifetime value"),
+    "burn rate": ("burn rate", "cash burn", "burn"),
+    "runway": ("runway", "cash runway"),
+    "headcount": ("headcount", "employees", "staff", "FTE", "full-time employees", "workforce"),
+    "dividend": ("dividend", "dividends", "dividend per share"),
+    "market capitalisation": ("market capitalisation", "market capitalization", "market cap"),
+    "valuation": ("valuation", "post-money", "pre-money", "enterprise value"),
+    "return on equity": ("return on equity", "ROE"),
+    "return on assets": ("return on assets", "ROA"),
+    "return on invested capital": ("return on invested capital", "ROIC"),
+    "total assets": ("total assets",),
+    "total liabilities": ("total liabilities",),
+    "shareholders' equity": ("shareholders' equity", "stockholders' equity", "shareholders equity", "total equity"),
+    "inventory": ("inventory", "inventories"),
+    "accounts receivable": ("accounts receivable", "receivables", "trade receivables"),
+    "accounts payable": ("accounts payable", "payables", "trade payables"),
+    "total debt": ("total debt", "long-term debt", "borrowings", "debt", "notes payable"),
+    "cost of goods sold": ("cost of goods sold", "COGS", "cost of sales", "cost of revenue", "cost of revenues"),
+    "SG&A": ("SG&A", "selling, general and administrative", "selling, general, and administrative"),
+    "R&D": ("R&D", "research and development"),
+    "interest expense": ("interest expense", "interest paid"),
+    "depreciation and amortization": ("depreciation and amortization", "depreciation", "amortization", "D&A"),
+    "effective tax rate": ("effective tax rate", "tax rate"),
+    "quick ratio": ("quick ratio", "acid-test ratio"),
+    "current ratio": ("current ratio",),
+    "debt-to-equity ratio": ("debt-to-equity", "debt to equity", "leverage ratio"),
+    "same-store sales": ("same-store sales", "comparable sales", "comparable store sales", "like-for-like sales"),
+    "gross merchandise value": ("gross merchandise value", "GMV"),
+}
+_WORD = re.compile(r"[a-z0-9&']+")
+# A clause that allows for the metric's absence: "if X is not (a useful metric | available | reported) …".
+_CONDITIONAL = re.compile(r"\b(?:if|unless|where|when)\b[^.?;]*?\b(?:not|no|n't|isn't|unavailable)\b[^.?;]*")
+
+
+@dataclass(frozen=True)
+class AskedMetric:
+    """A metric the question names, and every wording that would show the room holds it."""
+
+    name: str
+    wordings: tuple[str, ...]
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(_WORD.findall(text.lower().replace("’", "'"))) + " "
+
+
+def asked_metrics(question: str) -> list[AskedMetric]:
+    """The metrics `question` names, by the lexicon's wordings (longest first: "earnings per share" is EPS)."""
+    text = _words(question)
+    found: dict[str, AskedMetric] = {}
+    at: dict[str, int] = {}  # where the question first names each metric: the result is in question order
+    taken: list[str] = []
+    wordings = sorted(((w, name) for name, ws in METRICS.items() for w in ws), key=lambda x: -len(x[0]))
+    for wording, name in wordings:
+        needle = _words(wording)
+        if needle in text and not any(needle in t for t in taken):
+            taken.append(needle)
+            if name not in found or text.find(needle) < at[name]:
+                found[name], at[name] = AskedMetric(name, METRICS[name]), text.find(needle)
+    # "If operating margin is not a useful metric for a company like this, say so": the question expects the
+    # metric may be missing, so its absence is an answer to give, not a reason to abstain.
+    anticipated = {
+        name for clause in _CONDITIONAL.findall(question.lower()) for name in found if _mentions(clause, METRICS[name])
+    }
+    return [found[name] for name in sorted(found, key=at.__getitem__) if name not in anticipated]
+
+
+def _mentions(text: str, wordings: tuple[str, ...]) -> bool:
+    words = _words(text)
+    return any(_words(w) in words for w in wordings)
+
+
+def unlinked_metrics(db: Database, room_id: int, question: str) -> list[str]:
+    """The metrics `question` names that nothing in the room holds, in any wording (empty: all linked)."""
+    asked = asked_metrics(question)
+    if not asked:
+        return []
+    missing: list[str] = []
+    with db.connection() as conn:
+        for metric in asked:
+            if not any(
+                returned(conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": wording}))[0]
+                for wording in metric.wordings
+            ):
+                missing.append(metric.name)
+    return missing
