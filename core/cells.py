@@ -56,6 +56,8 @@ class ParsedSheet:
     row_numbers: tuple[int, ...]  # 1-based row number in the original file of each data row
     header_row: int  # 1-based row number of the header row
     title: str | None = None  # title/note lines found above the header ("Fatal accidents by year, 1999-2012")
+    # Formula cells with no value saved by Excel, as (A1 ref, "=formula"); their cells are empty.
+    uncalculated: tuple[tuple[str, str], ...] = ()
 
 
 # A dtype must describe at least this share of a column's non-empty values.

@@ -61,6 +61,15 @@ class SheetInfo:
     n_sheets: int  # sheets in the same document
     n_rows: int
     n_cols: int
+    sheet_title: str | None = None  # title/note lines above the header ("Fatal accidents by year")
+    # Formula cells Excel never calculated, as (A1 ref, formula): their cells are stored empty.
+    uncalculated: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> SheetInfo:
+        """A SheetInfo from a `room_sheets` / `sheet_info` row."""
+        listed = tuple((f["ref"], f["formula"]) for f in row.get("uncalculated") or ())
+        return cls(**{**row, "uncalculated": listed})
 
     @property
     def label(self) -> str:
@@ -114,14 +123,14 @@ def room_sheets(db: Database, room_id: int) -> list[SheetInfo]:
     """The room's sheets (ready documents), in upload order and tab order."""
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(q("room_sheets"), {"room_id": room_id}).fetchall()
-    return [SheetInfo(**row) for row in rows]
+    return [SheetInfo.from_row(row) for row in rows]
 
 
 def _sheet_info(cur: psycopg.Cursor[Any], sheet_id: int) -> SheetInfo:
     row = cur.execute(q("sheet_info"), {"sheet_id": sheet_id}).fetchone()
     if row is None:
         raise CellNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Pick another sheet.")
-    return SheetInfo(**row)
+    return SheetInfo.from_row(row)
 
 
 def load_grid(

@@ -17,6 +17,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 
 from core.cells import Column, ParsedSheet
 from core.config import Settings
@@ -254,6 +255,8 @@ def _store_sheet(
             "header_row": sheet.header_row,
             "n_rows": len(sheet.rows),
             "n_cols": len(sheet.columns),
+            "title": sheet.title,
+            "uncalculated": Jsonb([{"ref": ref, "formula": formula} for ref, formula in sheet.uncalculated]),
         },
     ).fetchone()
     assert row is not None

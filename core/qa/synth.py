@@ -117,7 +117,15 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     passages = [e for e in evidence if e.kind != "table"]
     best = max(passages, key=lambda e: coverage(question, e.content), default=None)
     passage_coverage = coverage(question, best.content) if best else 0.0
-    tables = [e for e in evidence if e.kind == "table" and coverage(question, e.description) >= passage_coverage]
+    # A result whose cells are all empty (blank cells, formulas Excel never calculated) holds no figure
+    # to give: it is no answer, however well its description matches.
+    tables = [
+        e
+        for e in evidence
+        if e.kind == "table"
+        and coverage(question, e.description) >= passage_coverage
+        and (not e.values or any(v.strip() for v in e.values))
+    ]
     parts: list[str] = []
     values: list[str] = []
     for table in tables:

@@ -22,14 +22,16 @@ ORDER BY m.id
 
 -- name: room_sheets
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
-       count(*) OVER (PARTITION BY s.document_id)::int AS n_sheets, s.n_rows, s.n_cols
+       count(*) OVER (PARTITION BY s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
+       s.title AS sheet_title, s.uncalculated
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position
 
 -- name: sheet_info
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
-       (SELECT count(*) FROM sheets o WHERE o.document_id = s.document_id)::int AS n_sheets, s.n_rows, s.n_cols
+       (SELECT count(*) FROM sheets o WHERE o.document_id = s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
+       s.title AS sheet_title, s.uncalculated
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE s.id = %(sheet_id)s
 

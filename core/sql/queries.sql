@@ -40,8 +40,9 @@ RETURNING id
 INSERT INTO document_files (document_id, data) VALUES (%(document_id)s, %(data)s)
 
 -- name: insert_sheet
-INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols)
-VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s)
+INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated)
+VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s, %(title)s,
+        %(uncalculated)s)
 RETURNING id
 
 -- name: sheet_row_ids

@@ -596,7 +596,9 @@ CREATE TABLE public.sheets (
     header_row integer NOT NULL,
     n_rows integer NOT NULL,
     n_cols integer NOT NULL,
-    version integer DEFAULT 0 NOT NULL
+    version integer DEFAULT 0 NOT NULL,
+    title text,
+    uncalculated jsonb DEFAULT '[]'::jsonb NOT NULL
 );
 
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 import pytest
 
 from core.qa.service import ask
+from tests.factories import make_xlsx
 
 SECTORS = ("Fintech", "Healthtech", "Climate", "Logistics")
 
@@ -141,3 +142,39 @@ def test_a_metric_the_room_lacks_is_not_answered_with_another_column(rounds) -> 
     for question in ("What was the EBITDA of Company 03?", "Which sector had the highest ARR?"):
         result = _done(wb, question, "Traps")
         assert result["abstained"] and not result["citations"], (question, result["answer"])
+
+
+def test_which_group_has_the_most_aggregates_over_the_group(rounds) -> None:
+    wb, rows = rounds
+    totals: dict[str, int] = defaultdict(int)
+    for _, sector, _, amount in rows:
+        totals[sector] += amount
+    best = max(totals, key=lambda s: totals[s])
+    biggest_row_sector = max(rows, key=lambda r: r[3])[1]
+    assert best != biggest_row_sector  # the data sets the trap
+    _right_or_silent(_done(wb, "Which sector raised the most?", "Traps"), [best])
+
+
+def test_a_comparison_answers_per_item(rounds) -> None:
+    wb, rows = rounds
+    totals: dict[str, int] = defaultdict(int)
+    for _, sector, _, amount in rows:
+        totals[sector] += amount
+    result = _done(wb, "How much did Fintech raise compared with Healthtech?", "Traps")
+    assert not result["abstained"], result["answer"]
+    # Both figures, each its own sector's: never one sum of the two.
+    assert sorted(map(int, result["values"])) == sorted([totals["Fintech"], totals["Healthtech"]]), result["values"]
+    assert "Fintech" in result["answer"] and "Healthtech" in result["answer"], result["answer"]
+
+
+def test_a_formula_without_a_cached_value_is_never_a_figure(workbench) -> None:
+    data = make_xlsx(
+        {"Model": [["Item", "Revenue", "Cost", "Margin"], ["A", 100, 60, "=B2-C2"], ["B", 80, 50, "=B3-C3"]]}
+    )
+    assert workbench.ingest_upload(data, "model.xlsx", "Formulas", embed=False).status == "ready"
+    result = _done(workbench, "What is the margin of item A?", "Formulas")
+    # Excel never calculated D2: there is no figure to give (not the formula's text, not 0, not 40).
+    assert result["values"] in ([], [""]) or result["abstained"], (result["values"], result["answer"])
+    assert "=B2-C2" not in result["answer"] and "40" not in result["answer"], result["answer"]
+    [sheet] = workbench.sheets("Formulas")
+    assert sheet.uncalculated == (("D2", "=B2-C2"), ("D3", "=B3-C3"))

@@ -82,15 +82,19 @@ AMOUNT = "Amount Raised (USD)"
 # -- the demo questions ------------------------------------------------------------------------
 
 
-def test_which_company_raised_the_most_is_the_largest_single_round(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    # Choice: without "total" the question is read as one round (the row with the highest amount);
-    # "in total" sums each company's rounds (next test).
+def test_which_company_raised_the_most_groups_unless_one_round_is_asked(
+    planner: OfflinePlanner, schema: RoomSchema
+) -> None:
+    # A company has several rounds: "the most" is its total; "the largest single round" is one row.
     op = table_op(planner.plan("Which company raised the most?", schema))
-    assert op.sheet_id == 7
-    assert op.group_by is None and op.aggregate is None
-    assert op.sort_by == AMOUNT and op.descending and op.limit == 1
-    assert op.select == ["Company"]
-    assert op.filters == []
+    assert op.sheet_id == 7 and op.filters == []
+    assert op.group_by == "Company" and op.aggregate is not None
+    assert (op.aggregate.func, op.aggregate.column) == ("sum", AMOUNT)
+    assert op.sort_by == "value" and op.descending and op.limit == 1
+    for question in ("Which company raised the largest single round?",):
+        op = table_op(planner.plan(question, schema))
+        assert op.group_by is None and op.aggregate is None, question
+        assert op.sort_by == AMOUNT and op.descending and op.limit == 1 and op.select == ["Company"], question
 
 
 def test_which_company_raised_the_most_in_total_groups_and_sums(planner: OfflinePlanner, schema: RoomSchema) -> None:

@@ -834,7 +834,7 @@ def test_xlsx_values_rendering() -> None:
     assert typed_value(sheet.rows[1][4], "percent") == 15.37
 
 
-def test_xlsx_formula_without_cached_value_gives_formula_text() -> None:
+def test_xlsx_formula_without_cached_value_is_empty_and_listed() -> None:
     # openpyxl never calculates, so its files hold formulas with no cached value.
     wb = openpyxl.Workbook()
     ws = wb.active
@@ -844,8 +844,11 @@ def test_xlsx_formula_without_cached_value_gives_formula_text() -> None:
     ws.append(["b", 20])
     ws.append(["Total", "=SUM(B2:B3)"])
     sheet = parse_xlsx(workbook_bytes(wb))[0]
-    assert sheet.rows[-1] == ("Total", "=SUM(B2:B3)")
+    # No value was ever saved: the cell is empty (never "=SUM(B2:B3)" read as text, nor 0), and the
+    # sheet lists the formula so the page can say what to do.
+    assert sheet.rows[-1] == ("Total", None)
     assert sheet.row_numbers[-1] == 4
+    assert sheet.uncalculated == (("B4", "=SUM(B2:B3)"),)
 
 
 def test_xlsx_formula_with_cached_value() -> None:
@@ -1044,7 +1047,8 @@ def test_xlsx_shared_formula_without_cache_is_translated() -> None:
         '<row r="4"><c r="A4"><v>3</v></c><c r="B4"><f t="shared" si="0"/><v>6</v></c></row>'
     )
     sheet = parse_xlsx(raw_xlsx([("F", sheet_xml(rows))]))[0]
-    assert column(sheet, "double") == ["=A2*2", "=A3*2", "6"]
+    assert column(sheet, "double") == [None, None, "6"]
+    assert sheet.uncalculated == (("B2", "=A2*2"), ("B3", "=A3*2"))
 
 
 def test_xlsx_cached_empty_string_stays_empty() -> None:
@@ -1055,8 +1059,9 @@ def test_xlsx_cached_empty_string_stays_empty() -> None:
         '<c r="C2" t="str"><f>IF(A2&gt;5,"big","small")</f></c></row>'
     )
     sheet = parse_xlsx(raw_xlsx([("E", sheet_xml(rows))]))[0]
-    # B2 was calculated to "" (kept empty); C2 was never calculated (formula text shown).
-    assert sheet.rows == (("1", None, '=IF(A2>5,"big","small")'),)
+    # B2 was calculated to "" (kept empty); C2 was never calculated (empty, and listed).
+    assert sheet.rows == (("1", None, None),)
+    assert sheet.uncalculated == (("C2", '=IF(A2>5,"big","small")'),)
 
 
 def test_xlsx_date1904_workbook() -> None:

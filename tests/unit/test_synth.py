@@ -75,3 +75,16 @@ def test_a_passage_that_covers_the_question_beats_a_weak_table_guess() -> None:
     )
     answer = synthesize_offline("Who is the chief executive of Harvestquay?", [weak, passage(2, PAGE.quote)])
     assert answer.values == [] and answer.citations == [PAGE]
+
+
+def test_a_table_result_of_empty_cells_is_no_answer() -> None:
+    empty = Evidence(
+        n=1,
+        kind="table",
+        content="Margin of the rows where Item = A: (empty)",
+        citations=[CELL],
+        values=[""],
+        description="Margin of the rows where Item = A: (empty)",
+    )
+    answer = synthesize_offline("What is the margin of item A?", [empty])
+    assert answer.abstained and answer.text == ABSTAIN and not answer.citations

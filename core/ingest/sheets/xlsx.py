@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 import posixpath
@@ -295,6 +296,8 @@ class _SheetReader:
         self.currency_formatted: list[int] = []  # per column: numbers shown as money
         self.date_texts: dict[tuple[str, str], str] = {}
         self.shared_formulas: dict[str, tuple[str, str]] = {}  # id -> (formula, origin cell)
+        # Formula cells Excel never calculated: (A1 ref, "=formula"); their cells are left empty.
+        self.uncalculated: list[tuple[str, str]] = []
 
     def read(self, title: str, path: str) -> ParsedSheet | None:
         ns = self.workbook.ns
@@ -367,7 +370,10 @@ class _SheetReader:
 
         if merges and records:
             records, row_numbers = _fill_merges(records, row_numbers, merges)
-        return build_table(title, records, row_numbers, self.currency_formatted)
+        sheet = build_table(title, records, row_numbers, self.currency_formatted)
+        if sheet is None or not self.uncalculated:
+            return sheet
+        return dataclasses.replace(sheet, uncalculated=tuple(self.uncalculated))
 
     def _number_cell(self, v: str, kind: str | None, col: int) -> str:
         """Text of a numeric cell given its number-format kind (see _Workbook._read_styles)."""
@@ -414,7 +420,11 @@ class _SheetReader:
             # an empty <v> on a text result is a cached empty string).
             uncached = v is None or (not v and t not in ("str", "s", "inlineStr", "e"))
             if uncached:
-                return "=" + formula if formula else ""
+                # No value to read, answer or add up: the cell stays empty and the sheet lists the
+                # formula, so the page can say so ("open it in Excel, save, upload again").
+                if formula:
+                    self.uncalculated.append((ref, "=" + formula))
+                return ""
         if t == "inlineStr":
             is_el = c.find(self.is_tag)
             return self.workbook.text_of(is_el) if is_el is not None else ""

@@ -1316,9 +1316,35 @@ _SUMMARY_RE = re.compile(r"(?:(?:grand|team|overall)\s+)?totals?\b.{0,20}|sum|ov
 def _plan_table(question: _Question, link: _Link) -> _Draft:
     """The TableOp for a question over the chosen sheet, leaving out summary rows when computing."""
     draft = _plan_rows(question, link)
+    _per_item(question, draft)
     if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
         _skip_summary_rows(draft)
     return draft
+
+
+_COMPARING = frozenset("vs versus compared compare comparison against respectively each".split())
+
+
+def _per_item(question: _Question, draft: _Draft) -> None:
+    """ "Fintech vs Healthtech", "Japan and France each": one figure per item, side by side, not one sum of both.
+
+    An aggregate over rows matching any of several values of one column is grouped by that column when the
+    question compares them (vs, compared with, each, respectively), unless it asks for them together
+    ("combined", "in total").
+    """
+    if draft.aggregate is None or draft.group_by is not None or draft.sort_by is not None:
+        return
+    if any(w in _TOTAL_WORDS for w in question.words) or question.has("in all"):
+        return
+    # "Votes for Del Norte and El Dorado", "games in Paris or Rome" add up; only a comparison is split.
+    if not any(w in _COMPARING for w in question.words):
+        return
+    several = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) > 1]
+    if len(several) != 1:
+        return
+    group = next((c for c in draft.sheet.columns if c.name == several[0].column), None)
+    if group is not None:
+        draft.group_by = group
 
 
 def _skip_summary_rows(draft: _Draft) -> None:
@@ -1475,7 +1501,13 @@ def _plan_superlative(
     measure = measure or _fallback_measure(cols, exclude)
     if measure is None:
         return _lookup(draft, target)
-    if target is not None and total and target.repeats and measure.numeric:
+    if (
+        target is not None
+        and target.repeats
+        and measure.numeric
+        and (total or _group_superlative(question, pos, measure))
+    ):
+        # "Which sector raised the most?" over one row per round: the sector whose rounds add up to most.
         _rank_groups(question, draft, target, "sum", measure, word)
         return draft
     draft.sort_by, draft.descending = measure.name, _sort_dir(word, measure)
@@ -1643,6 +1675,34 @@ def _fallback_measure(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnIn
     if totals:
         return totals[0]
     return quantities[-1] if quantities else None
+
+
+# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
+_AMOUNT_SUPERLATIVES = frozenset("most highest largest biggest greatest top least lowest smallest fewest".split())
+# Words of a measure that adding up would not make sense of: rates, averages, positions, prices, dates.
+_NOT_ADDITIVE = frozenset(
+    """rate rates ratio percent percentage pct average avg mean median price score rank ranking position place
+    year age rating height weight margin growth share yield per time speed temperature""".split()
+)
+# Words saying the question is about one row: "the largest single round", "in one deal".
+_ONE_ROW = frozenset("single individual one each".split())
+# Nouns naming a row after the superlative ("the largest round"): a row, not a group's total.
+_ROW_NOUNS = frozenset(
+    """round rounds deal deals transaction transactions investment investments game games match matches race
+    event events order orders contract contracts loan loans trade trades payment payments project projects
+    film song episode record day week month""".split()
+)
+
+
+def _group_superlative(question: _Question, pos: int, measure: ColumnInfo) -> bool:
+    """Whether "which X … the most <amount>" ranks X's groups by their total rather than single rows."""
+    words = question.words
+    if words[pos] not in _AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
+        return False
+    if _yearish(measure) or any(w in _NOT_ADDITIVE for w in measure.words):
+        return False
+    after = words[pos + 1 : pos + 3]
+    return not any(w in _ONE_ROW for w in words) and not any(w in _ROW_NOUNS for w in after)
 
 
 def _rank_groups(
