@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.cells import parse_number
 from core.models import Citation
-from core.retrieval.tables import SheetFrame, _cite
+from core.retrieval.tables import SheetFrame, cite
 
 Operation = Literal["value", "change", "pct_change", "average", "sum", "argmax", "argmin"]
 
@@ -288,15 +288,15 @@ def _period(label: str) -> str:
 
 def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     """Read the step's cells from the stored sheet and compute its answer exactly."""
-    row_ids = sheet._row_ids()
+    row_ids = sheet.row_ids()
     matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
     if not matches:
         raise LookupError(f"row {step.row_id} is no longer in sheet {sheet.sheet}")
     row = matches[0]
     by_name = {c.name: c for c in sheet.columns}
     columns = [by_name[name] for name in step.columns]
-    texts = [sheet._raw(c.position)[row] or "" for c in columns]
-    citations = [_cite(sheet, row, c) for c in columns]
+    texts = [sheet.texts(c.position)[row] or "" for c in columns]
+    citations = [cite(sheet, row, c) for c in columns]
     periods = [_period(label) for label in step.column_labels]
     label = step.row_label
     if step.operation == "value":

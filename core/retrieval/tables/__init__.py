@@ -237,7 +237,8 @@ class SheetFrame:
 
     # -- derived views (cached) ----------------------------------------------------------------
 
-    def _view(self, name: str, pos: int, build: Callable[[], Any]) -> Any:
+    def view(self, name: str, pos: int, build: Callable[[], Any]) -> Any:
+        """The derived array `name` of column `pos` (-1: of the rows), built by `build` once and kept."""
         key = (name, pos)
         found = self._views.get(key)
         if found is None:
@@ -245,75 +246,79 @@ class SheetFrame:
             self._views[key] = found
         return found
 
-    def _raw(self, pos: int) -> np.ndarray:
+    def texts(self, pos: int) -> np.ndarray:
         """Cell texts as stored (object array, None for empty)."""
-        return self._view("raw", pos, lambda: self.raw.iloc[:, pos].to_numpy(dtype=object))
+        return self.view("raw", pos, lambda: self.raw.iloc[:, pos].to_numpy(dtype=object))
 
-    def _typed(self, pos: int) -> np.ndarray:
-        return self._view("typed", pos, lambda: self.frame.iloc[:, pos].to_numpy())
+    def typed(self, pos: int) -> np.ndarray:
+        """Typed values of column `pos` (float, datetime64 or text; NaN/NaT/None when empty or unparsed)."""
+        return self.view("typed", pos, lambda: self.frame.iloc[:, pos].to_numpy())
 
-    def _row_ids(self) -> np.ndarray:
-        return self._view("row_ids", -1, lambda: self.frame.iloc[:, len(self.columns)].to_numpy(np.int64))
+    def row_ids(self) -> np.ndarray:
+        """The stored row id of each row (what a cell citation names)."""
+        return self.view("row_ids", -1, lambda: self.frame.iloc[:, len(self.columns)].to_numpy(np.int64))
 
-    def _row_numbers(self) -> np.ndarray:
-        return self._view("row_numbers", -1, lambda: self.frame.iloc[:, len(self.columns) + 1].to_numpy(np.int64))
+    def row_numbers(self) -> np.ndarray:
+        """Each row's row number in the original file (the 12 of Funding!E12)."""
+        return self.view("row_numbers", -1, lambda: self.frame.iloc[:, len(self.columns) + 1].to_numpy(np.int64))
 
-    def _norm(self, pos: int) -> np.ndarray:
+    def normalised(self, pos: int) -> np.ndarray:
         """Texts trimmed, inner whitespace collapsed and casefolded (None for blank): text equality."""
-        return self._view("norm", pos, lambda: _normalise(self._raw(pos)))
+        return self.view("norm", pos, lambda: _normalise(self.texts(pos)))
 
-    def _blank(self, pos: int) -> np.ndarray:
-        return self._view("blank", pos, lambda: np.equal(self._norm(pos), None))  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
+    def blank(self, pos: int) -> np.ndarray:
+        """Whether each cell of column `pos` is empty or whitespace."""
+        return self.view("blank", pos, lambda: np.equal(self.normalised(pos), None))  # type: ignore[call-overload]  # numpy stubs: None is a valid operand
 
-    def _numbers(self, pos: int) -> np.ndarray:
+    def numbers(self, pos: int) -> np.ndarray:
         """Float per cell as parse_number reads it (NaN when empty or not a number), any dtype."""
         col = self.columns[pos]
         if col.dtype in ("number", "currency", "percent"):
-            return self._typed(pos)
-        return self._view("numbers", pos, lambda: _parse_numbers(self._raw(pos)))
+            return self.typed(pos)
+        return self.view("numbers", pos, lambda: _parse_numbers(self.texts(pos)))
 
-    def _days(self, pos: int) -> np.ndarray:
+    def days(self, pos: int) -> np.ndarray:
         """Days since 1970-01-01 per cell as parse_date reads it (NaN when not a date), any dtype."""
 
         def build() -> np.ndarray:
-            dates = self._typed(pos) if self.columns[pos].dtype == "date" else _parse_dates(self._raw(pos))
+            dates = self.typed(pos) if self.columns[pos].dtype == "date" else _parse_dates(self.texts(pos))
             return _days_of(dates)
 
-        return self._view("days", pos, build)
+        return self.view("days", pos, build)
 
-    def _mostly_numbers(self, pos: int) -> bool:
+    def mostly_numbers(self, pos: int) -> bool:
         """Whether a text column's non-empty cells are mostly numbers (then it sorts as numbers)."""
 
         def build() -> bool:
-            filled = int((~self._blank(pos)).sum())
-            return filled > 0 and int((~np.isnan(self._numbers(pos))).sum()) * 2 > filled
+            filled = int((~self.blank(pos)).sum())
+            return filled > 0 and int((~np.isnan(self.numbers(pos))).sum()) * 2 > filled
 
-        return self._view("mostly_numbers", pos, build)
+        return self.view("mostly_numbers", pos, build)
 
-    def _order(self, pos: int) -> tuple[Literal["number", "date", "text"], np.ndarray]:
+    def order(self, pos: int) -> tuple[Literal["number", "date", "text"], np.ndarray]:
         """A float sort key per cell (NaN when the cell cannot be ordered) and what it orders."""
         col = self.columns[pos]
         if col.dtype in ("number", "currency", "percent"):
-            return "number", self._typed(pos)
+            return "number", self.typed(pos)
         if col.dtype == "date":
-            return "date", self._days(pos)
-        if self._mostly_numbers(pos):
-            return "number", self._numbers(pos)
-        return "text", self._view("text_rank", pos, lambda: _text_ranks(self._norm(pos)))
+            return "date", self.days(pos)
+        if self.mostly_numbers(pos):
+            return "number", self.numbers(pos)
+        return "text", self.view("text_rank", pos, lambda: _text_ranks(self.normalised(pos)))
 
-    def _keys(self, pos: int) -> np.ndarray:
+    def keys(self, pos: int) -> np.ndarray:
         """Identity of each cell's value for grouping and distinct: the typed value, else its normalised text."""
 
         def build() -> np.ndarray:
             col = self.columns[pos]
-            keys = self._norm(pos).copy()
+            keys = self.normalised(pos).copy()
             if col.dtype in ("number", "currency", "percent", "date"):
-                typed = self._numbers(pos) if col.dtype != "date" else self._days(pos)
+                typed = self.numbers(pos) if col.dtype != "date" else self.days(pos)
                 ok = ~np.isnan(typed)
                 keys[ok] = typed[ok]
             return keys
 
-        return self._view("keys", pos, build)
+        return self.view("keys", pos, build)
 
 
 def _frame(series: list[pd.Series], ids: np.ndarray, numbers: np.ndarray, labels: list[str]) -> pd.DataFrame:
@@ -619,16 +624,16 @@ def _compare(key: np.ndarray, op: str, values: list[float]) -> np.ndarray:
 
 def _text_mask(sheet: SheetFrame, col: Column, op: str, values: list[Scalar]) -> np.ndarray:
     """Case-insensitive, whitespace-trimmed text comparison."""
-    norm = sheet._norm(col.position)
+    norm = sheet.normalised(col.position)
     wanted = [_norm_text(_value_text(v)) for v in values]
     if op == "eq":
         return np.equal(norm, wanted[0])
     if op == "ne":
-        return ~sheet._blank(col.position) & np.not_equal(norm, wanted[0])
+        return ~sheet.blank(col.position) & np.not_equal(norm, wanted[0])
     if op == "in":
         return pd.Series(norm, dtype=object).isin(set(wanted)).to_numpy(bool)
     # Alphabetical order (casefolded) for gt/ge/lt/le/between over words.
-    filled = ~sheet._blank(col.position)
+    filled = ~sheet.blank(col.position)
     texts = np.where(filled, norm, "")
     if op == "between":
         low, high = sorted(wanted)
@@ -648,12 +653,12 @@ def _date_key_and_values(
             low, high = sorted(whole_years)
             first = (datetime.date(low, 1, 1) - datetime.date(1970, 1, 1)).days
             last = (datetime.date(high, 12, 31) - datetime.date(1970, 1, 1)).days
-            return sheet._days(col.position), [float(first), float(last)]
+            return sheet.days(col.position), [float(first), float(last)]
         return _years(sheet, col.position), [float(y) for y in whole_years]
     days = [_as_day(v) for v in values]
     known_days = [d for d in days if d is not None]
     if len(known_days) == len(days):
-        return sheet._days(col.position), known_days
+        return sheet.days(col.position), known_days
     mixed = [(_as_day(v) if y is None else None) for v, y in zip(values, years, strict=True)]
     if f.op == "between" and all(y is not None or d is not None for y, d in zip(years, mixed, strict=True)):
         bounds: list[tuple[float, int | None]] = sorted(
@@ -671,19 +676,19 @@ def _date_key_and_values(
         (start, _), (end, end_year) = bounds
         if end_year is not None:  # the upper bound is a whole year: include it to 31 Dec
             end = float((datetime.date(end_year, 12, 31) - datetime.date(1970, 1, 1)).days)
-        return sheet._days(col.position), [start, end]
+        return sheet.days(col.position), [start, end]
     return None
 
 
 def _years(sheet: SheetFrame, pos: int) -> np.ndarray:
     def build() -> np.ndarray:
-        days = sheet._days(pos)
+        days = sheet.days(pos)
         out = np.full(len(days), np.nan)
         ok = ~np.isnan(days)
         out[ok] = days[ok].astype(np.int64).astype("datetime64[D]").astype("datetime64[Y]").astype(np.int64) + 1970
         return out
 
-    return sheet._view("years", pos, build)
+    return sheet.view("years", pos, build)
 
 
 def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
@@ -692,17 +697,17 @@ def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
     pos = col.position
     if f.op == "contains":
         needle = _norm_text(_value_text(f.value))
-        return np.fromiter((t is not None and needle in t for t in sheet._norm(pos)), bool, sheet.n_rows)
+        return np.fromiter((t is not None and needle in t for t in sheet.normalised(pos)), bool, sheet.n_rows)
     if f.op == "year":
         year = float(_as_year(values[0]))  # type: ignore[arg-type]  # validated: a year
         if col.dtype in ("number", "currency", "percent"):  # a "Year" column of numbers
-            return sheet._numbers(pos) == year
+            return sheet.numbers(pos) == year
         return _years(sheet, pos) == year
     order_op = f.op in ("gt", "ge", "lt", "le", "between")
     if col.dtype in ("number", "currency", "percent"):
         numbers = [_as_number(v) for v in values]
         if all(n is not None for n in numbers):
-            return _compare(sheet._numbers(pos), f.op, numbers)  # type: ignore[arg-type]
+            return _compare(sheet.numbers(pos), f.op, numbers)  # type: ignore[arg-type]
         if order_op:
             raise TableError(f"{col.name} holds numbers; {_value_text(f.value)!r} is not a number to compare with.")
         return _text_mask(sheet, col, f.op, values)  # e.g. "n/a" in a numeric column
@@ -723,10 +728,10 @@ def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
     if order_op:
         numbers = [_as_number(v) for v in values]
         if all(n is not None for n in numbers):
-            return _compare(sheet._numbers(pos), f.op, numbers)  # type: ignore[arg-type]
+            return _compare(sheet.numbers(pos), f.op, numbers)  # type: ignore[arg-type]
         days = [_as_day(v) for v in values]
         if all(d is not None for d in days):
-            return _compare(sheet._days(pos), f.op, days)  # type: ignore[arg-type]
+            return _compare(sheet.days(pos), f.op, days)  # type: ignore[arg-type]
     return _text_mask(sheet, col, f.op, values)
 
 
@@ -805,17 +810,17 @@ def _dividing(numerator: Decimal, denominator: int | Decimal) -> Decimal:
 # ---------------------------------------------------------------------------------------------
 
 
-def _cite(sheet: SheetFrame, row: int, col: Column) -> Citation:
-    """The citation of one cell; its value is the stored text."""
+def cite(sheet: SheetFrame, row: int, col: Column) -> Citation:
+    """The citation of one cell, at row position `row` (not its id) of column `col`; its value is the stored text."""
     return Citation(
         kind="cell",
         document_id=sheet.document_id,
         title=sheet.title,
         sheet=sheet.sheet,
-        row_id=int(sheet._row_ids()[row]),
+        row_id=int(sheet.row_ids()[row]),
         column=col.name,
-        ref=cell_ref(sheet.sheet, col.letter, int(sheet._row_numbers()[row])),
-        value=sheet._raw(col.position)[row],
+        ref=cell_ref(sheet.sheet, col.letter, int(sheet.row_numbers()[row])),
+        value=sheet.texts(col.position)[row],
     )
 
 
@@ -825,8 +830,8 @@ def _citations(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -
     out: list[Citation] = []
     for row in rows:
         for col in unique_cols:
-            if not sheet._blank(col.position)[row]:
-                out.append(_cite(sheet, int(row), col))
+            if not sheet.blank(col.position)[row]:
+                out.append(cite(sheet, int(row), col))
                 if len(out) >= MAX_CITATIONS:
                     return out
         if len(out) >= MAX_CITATIONS:
@@ -836,10 +841,10 @@ def _citations(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -
 
 def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str) -> str | None:
     """ "Funding!F2:F308 (48 cells where Country = Canada)" for the non-empty cells of `col` in `rows`."""
-    rows = rows[~sheet._blank(col.position)[rows]]
+    rows = rows[~sheet.blank(col.position)[rows]]
     if len(rows) == 0:
         return None
-    numbers = sheet._row_numbers()[rows]
+    numbers = sheet.row_numbers()[rows]
     first, last = int(numbers.min()), int(numbers.max())
     start = cell_ref(sheet.sheet, col.letter, first)
     span = start if first == last else f"{start}:{col.letter}{last}"
@@ -848,7 +853,7 @@ def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str
 
 def _cells_count(sheet: SheetFrame, rows: np.ndarray, columns: Sequence[Column]) -> int:
     unique = {c.position for c in columns}
-    return sum(int((~sheet._blank(pos)[rows]).sum()) for pos in unique)
+    return sum(int((~sheet.blank(pos)[rows]).sum()) for pos in unique)
 
 
 def _cited_range(
@@ -919,7 +924,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _label(sheet: SheetFrame, col: Column, row: int) -> str:
-    text = sheet._raw(col.position)[row]
+    text = sheet.texts(col.position)[row]
     return "" if text is None else " ".join(text.split())
 
 
@@ -956,7 +961,7 @@ def _run_rows(ctx: _Ctx) -> TableResult:
     rows = ctx.rows
     read = rows
     if sort_col is not None:
-        _, order = sheet._order(sort_col.position)
+        _, order = sheet.order(sort_col.position)
         # For a top-k, rows without a value to rank are not candidates; a full listing puts them last.
         picked = _top_positions(order[rows], op.descending, op.limit, drop_missing=op.limit is not None)
         read = rows[~np.isnan(order[rows])] if op.limit is not None else rows
@@ -965,7 +970,7 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         rows = rows[: op.limit]
     n_matched = len(ctx.rows)
     listed = rows[:MAX_LISTED_ROWS]
-    table = [["" if (t := sheet._raw(c.position)[r]) is None else t for c in shown] for r in listed]
+    table = [["" if (t := sheet.texts(c.position)[r]) is None else t for c in shown] for r in listed]
     values = [_label(sheet, key_col, r) for r in listed]
     cited_cols = [key_col] + ([sort_col] if sort_col else []) + select
     if len(listed) <= FILTER_CELLS_MAX_ROWS:
@@ -1009,15 +1014,15 @@ def _rows_description(
 def _run_distinct(ctx: _Ctx, col: Column) -> TableResult:
     """Distinct non-empty values of a column among the matching rows, in first-appearance order."""
     sheet, op = ctx.sheet, ctx.op
-    rows = ctx.rows[~sheet._blank(col.position)[ctx.rows]]
-    codes, _ = pd.factorize(sheet._keys(col.position)[rows])
+    rows = ctx.rows[~sheet.blank(col.position)[ctx.rows]]
+    codes, _ = pd.factorize(sheet.keys(col.position)[rows])
     first = np.full(codes.max() + 1 if len(codes) else 0, -1, dtype=np.int64)
     first[codes[::-1]] = np.arange(len(codes))[::-1]  # the last write wins: reversed, the first occurrence
     firsts = rows[first]  # one row per distinct value, in appearance order
     if op.sort_by is not None:
         if resolve_column(sheet, op.sort_by).position != col.position:
             raise TableError(f"Distinct values of {col.name} can only be sorted by {col.name} itself.")
-        _, order = sheet._order(col.position)
+        _, order = sheet.order(col.position)
         firsts = firsts[_top_positions(order[firsts], op.descending, None, drop_missing=False)]
     if op.limit is not None:
         firsts = firsts[: op.limit]
@@ -1074,14 +1079,14 @@ def _aggregate(
         return _Groups(counts > 0, counts.astype(float), counts, lambda g: str(counts[g]),
                        lambda gs: rows[np.isin(codes, gs)], rows, empty)  # fmt: skip
     pos = col.position
-    filled = ~sheet._blank(pos)[rows]
+    filled = ~sheet.blank(pos)[rows]
     if func in ("count", "count_distinct"):
         used_rows, used_codes = rows[filled], codes[filled]
         if func == "count":
             counts = np.bincount(used_codes, minlength=n)
             return _Groups(np.ones(n, dtype=bool), counts.astype(float), counts, lambda g: str(counts[g]),
                            lambda gs: used_rows[np.isin(used_codes, gs)], used_rows, empty)  # fmt: skip
-        value_codes, _ = pd.factorize(sheet._keys(pos)[used_rows])
+        value_codes, _ = pd.factorize(sheet.keys(pos)[used_rows])
         pairs = used_codes.astype(np.int64) * (int(value_codes.max(initial=0)) + 1) + value_codes
         _, first = np.unique(pairs, return_index=True)
         first.sort()  # one row per (group, value), in sheet order
@@ -1090,11 +1095,11 @@ def _aggregate(
                        lambda g: str(distinct[g]), lambda gs: used_rows[first][np.isin(used_codes[first], gs)],
                        used_rows, empty)  # fmt: skip
     if func in ("min", "max"):
-        kind, order = sheet._order(pos)
+        kind, order = sheet.order(pos)
     elif col.dtype == "date":
         raise TableError(f"{col.name} holds dates: {func} needs numbers (min and max work on dates).")
     else:
-        kind, order = "number", sheet._numbers(pos)
+        kind, order = "number", sheet.numbers(pos)
     values = order[rows]
     usable = ~np.isnan(values)
     skipped = rows[filled & ~usable] if kind == "number" else empty
@@ -1118,9 +1123,9 @@ def _aggregate(
         def show_extreme(g: int) -> str:
             row = first_holder[g]
             if kind == "number":
-                return _plain(_float_decimal(sheet._numbers(pos)[row])) + suffix
+                return _plain(_float_decimal(sheet.numbers(pos)[row])) + suffix
             if kind == "date":
-                return str(np.datetime64(int(sheet._days(pos)[row]), "D"))
+                return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
             return _label(sheet, col, row)
 
         return _Groups(present, extreme, counts, show_extreme, lambda gs: holders[np.isin(holder_codes, gs)],
@@ -1170,7 +1175,7 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     func_text = _func_text(agg.func, agg_col)
     rows = ctx.rows
     if group_col is not None:
-        codes, _ = pd.factorize(sheet._keys(group_col.position)[rows])  # -1: an empty group cell
+        codes, _ = pd.factorize(sheet.keys(group_col.position)[rows])  # -1: an empty group cell
         rows, codes = rows[codes >= 0], codes[codes >= 0]  # rows with an empty group cell belong to no group
         n_groups = int(codes.max()) + 1 if len(codes) else 0
     else:
@@ -1211,7 +1216,7 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
             raise TableError(
                 f"Groups can be sorted by 'value' (the {agg.func}) or by {group_col.name}, not {sort_by!r}."
             )
-        _, order = sheet._order(group_col.position)
+        _, order = sheet.order(group_col.position)
         chosen = candidates[_top_positions(order[first[candidates]], op.descending, limit, drop_missing=False)]
     if limit is not None and (sort_by is None or _norm_text(sort_by) != "value"):
         chosen = chosen[:limit]  # ties only matter when ranking by value
@@ -1266,7 +1271,7 @@ def _describe_value(value: str) -> str:
 def _skipped_note(sheet: SheetFrame, col: Column | None, groups: _Groups) -> str:
     if col is None or len(groups.skipped) == 0:
         return ""
-    refs = ", ".join(cell_ref(sheet.sheet, col.letter, int(sheet._row_numbers()[r])) for r in groups.skipped[:3])
+    refs = ", ".join(cell_ref(sheet.sheet, col.letter, int(sheet.row_numbers()[r])) for r in groups.skipped[:3])
     more = ", …" if len(groups.skipped) > 3 else ""
     return f" ({_plural(len(groups.skipped), 'non-numeric cell')} skipped: {refs}{more})"
 
