@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.errors import WorkbenchError
+from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
 from core.qa.exports import escape_markdown
-from core.qa.feedback import ConversationNotInRoom, Turn, answer_memo
+from core.qa.feedback import Turn, answer_memo
 from views._shared.common import open_citation, page_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).
