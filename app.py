@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from views.auth import session_workbench
-from views.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
+from views._shared.auth import session_workbench
+from views._shared.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
 

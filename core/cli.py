@@ -5,17 +5,24 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import BaseModel
 
 from core.errors import WorkbenchError
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
-def _workbench():
+    from core.rooms.access import Role
+    from core.workbench import Workbench
+
+
+def _workbench() -> Workbench:
+    # Imported here: `workbench --help` need not load the parsers, the planner and the models.
     from core.workbench import Workbench
 
     return Workbench()
@@ -47,20 +54,21 @@ class _Bar:
 
     def __init__(self, name: str, enabled: bool) -> None:
         self.name, self.enabled, self.stage = name, enabled, ""
-        self.bar: Any = None  # a tqdm bar, made on the first update
+        self.bar: tqdm | None = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
         from tqdm import tqdm
 
-        if stage != self.stage or self.bar is None:
+        bar = self.bar
+        if stage != self.stage or bar is None:
             self.close()
             self.stage = stage
-            self.bar = tqdm(total=total, desc=f"{self.name}: {stage}", unit="", leave=False, file=sys.stderr)
-        self.bar.total = total
-        self.bar.n = done
-        self.bar.refresh()
+            bar = self.bar = tqdm(total=total, desc=f"{self.name}: {stage}", unit="", leave=False, file=sys.stderr)
+        bar.total = total
+        bar.n = done
+        bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:
@@ -68,15 +76,29 @@ class _Bar:
             self.bar = None
 
 
-def _run(fn: Callable[[], int | None]) -> None:
-    try:
-        code = fn()
-    except WorkbenchError as exc:
-        raise click.ClickException(str(exc)) from exc
-    sys.exit(code or 0)
+class _Command(click.Command):
+    """A command whose return value is its exit code and whose WorkbenchError is a one-line message (exit 1).
+
+    The one error boundary of the CLI: core raises WorkbenchError with the fix in its message; anything
+    else is a bug and keeps its traceback.
+    """
+
+    def invoke(self, ctx: click.Context) -> None:
+        try:
+            code = super().invoke(ctx)
+        except WorkbenchError as exc:
+            raise click.ClickException(str(exc)) from exc
+        ctx.exit(code or 0)
 
 
-@click.group()
+class _Group(click.Group):
+    """A group whose commands (and subgroups) are _Command and _Group."""
+
+    command_class = _Command
+    group_class = type
+
+
+@click.group(cls=_Group)
 @click.option("-v", "--verbose", is_flag=True, help="Log what the workbench does to stderr.")
 def cli(verbose: bool) -> None:
     """Analyst Workbench: ingest spreadsheets and PDFs into data rooms and search them with citations."""
@@ -95,38 +117,34 @@ def cli(verbose: bool) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help='JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.',
 )
-def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> None:
+def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> int:
     """Ingest PDF, CSV and XLSX files (or folders of them) into a room. Exits 1 if any file failed."""
-
-    def work() -> int:
-        wb = _workbench()
-        jobs: list[tuple[str, Path]] = []
-        if batch:
-            jobs = [(str(item["room"]), Path(item["path"])) for _, item in _read_batch(batch)]
-            json_out = True
-        else:
-            if not room or not paths:
-                raise click.UsageError("Give PATH... and --room NAME (or --batch FILE.jsonl).")
-            jobs = [(room, p) for p in paths]
-            json_out = as_json
-        failed = 0
-        for room_name, path in jobs:
-            bar = _Bar(path.name, sys.stderr.isatty())
-            for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
-                bar.close()
-                failed += result.status == "failed"
-                if json_out:
-                    click.echo(_dump(result))
-                elif result.status == "failed":
-                    click.echo(f"FAILED  {result.title}: {result.error}")
-                else:
-                    size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
-                    note = " (already in the room)" if result.duplicate else ""
-                    note += f"\n        warning: {result.error}" if result.error else ""
-                    click.echo(f"ready   {result.title}: {size}, {result.chunks} chunks, {result.seconds:.1f} s{note}")
-        return 1 if failed else 0
-
-    _run(work)
+    wb = _workbench()
+    jobs: list[tuple[str, Path]] = []
+    if batch:
+        jobs = [(str(item["room"]), Path(item["path"])) for _, item in _read_batch(batch)]
+        json_out = True
+    else:
+        if not room or not paths:
+            raise click.UsageError("Give PATH... and --room NAME (or --batch FILE.jsonl).")
+        jobs = [(room, p) for p in paths]
+        json_out = as_json
+    failed = 0
+    for room_name, path in jobs:
+        bar = _Bar(path.name, sys.stderr.isatty())
+        for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
+            bar.close()
+            failed += result.status == "failed"
+            if json_out:
+                click.echo(_dump(result))
+            elif result.status == "failed":
+                click.echo(f"FAILED  {result.title}: {result.error}")
+            else:
+                size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
+                note = " (already in the room)" if result.duplicate else ""
+                note += f"\n        warning: {result.error}" if result.error else ""
+                click.echo(f"ready   {result.title}: {size}, {result.chunks} chunks, {result.seconds:.1f} s{note}")
+    return 1 if failed else 0
 
 
 @cli.command("search")
@@ -140,33 +158,29 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help='JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.',
 )
-def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> None:
+def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> int:
     """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
-
-    def work() -> int:
-        wb = _workbench()
-        if batch:
-            for _, item in _read_batch(batch):
-                try:
-                    hits = wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)
-                    click.echo(_dump(hits))
-                except WorkbenchError as exc:
-                    click.echo(json.dumps({"error": str(exc)}))
-            return 0
-        if not query or not room:
-            raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
-        hits = wb.search(query, room, k=k, mmr=mmr)
-        if as_json:
-            click.echo(_dump(hits))
-            return 0
-        if not hits:
-            click.echo("No hits.")
-        for n, hit in enumerate(hits, start=1):
-            where = hit.ref if hit.kind == "cell" else f"{hit.title} p. {hit.page}"
-            click.echo(f"[{n}] {where}  (score {hit.score:.4f})\n    {hit.preview[:200].replace(chr(10), ' ')}")
+    wb = _workbench()
+    if batch:
+        for _, item in _read_batch(batch):
+            try:
+                hits = wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)
+                click.echo(_dump(hits))
+            except WorkbenchError as exc:
+                click.echo(json.dumps({"error": str(exc)}))
         return 0
-
-    _run(work)
+    if not query or not room:
+        raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
+    hits = wb.search(query, room, k=k, mmr=mmr)
+    if as_json:
+        click.echo(_dump(hits))
+        return 0
+    if not hits:
+        click.echo("No hits.")
+    for n, hit in enumerate(hits, start=1):
+        where = hit.ref if hit.kind == "cell" else f"{hit.title} p. {hit.page}"
+        click.echo(f"[{n}] {where}  (score {hit.score:.4f})\n    {hit.preview[:200].replace(chr(10), ' ')}")
+    return 0
 
 
 @cli.command("ask")
@@ -181,113 +195,93 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
 )
 def ask_command(
     question: str | None, room: str | None, conversation: int | None, as_json: bool, batch: Path | None
-) -> None:
+) -> int:
     """Answer a question from the room's documents, citing cells and pages (or say it cannot)."""
-    from core.qa.service import ask
 
-    def answer(wb, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:
+    def answer(wb: Workbench, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:
         done = None
-        for event in ask(wb, text, room_name, conversation_id=conversation_id):
+        for event in wb.ask(text, room_name, conversation_id=conversation_id):
             if event.type == "done":
                 done = event.result
         assert done is not None
         return done
 
-    def work() -> int:
-        wb = _workbench()
-        if batch:
-            for _, item in _read_batch(batch):
-                try:
-                    click.echo(
-                        json.dumps(
-                            answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")),
-                            ensure_ascii=False,
-                        )
+    wb = _workbench()
+    if batch:
+        for _, item in _read_batch(batch):
+            try:
+                click.echo(
+                    json.dumps(
+                        answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")),
+                        ensure_ascii=False,
                     )
-                except WorkbenchError as exc:
-                    click.echo(json.dumps({"error": str(exc)}))
-            return 0
-        if not question or not room:
-            raise click.UsageError("Give QUESTION and --room NAME (or --batch FILE.jsonl).")
-        result = answer(wb, question, room, conversation)
-        if as_json:
-            click.echo(json.dumps(result, ensure_ascii=False))
-            return 0
-        click.echo(result["answer"])
-        for n, citation in enumerate(result["citations"], start=1):
-            where = citation["ref"] if citation["kind"] == "cell" else f"{citation['title']} p. {citation['page']}"
-            click.echo(f"  [{n}] {where}")
-        click.echo(f"(conversation {result['conversation_id']}; {result['timings']['total_ms']:.0f} ms)")
+                )
+            except WorkbenchError as exc:
+                click.echo(json.dumps({"error": str(exc)}))
         return 0
-
-    _run(work)
+    if not question or not room:
+        raise click.UsageError("Give QUESTION and --room NAME (or --batch FILE.jsonl).")
+    result = answer(wb, question, room, conversation)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return 0
+    click.echo(result["answer"])
+    for n, citation in enumerate(result["citations"], start=1):
+        where = citation["ref"] if citation["kind"] == "cell" else f"{citation['title']} p. {citation['page']}"
+        click.echo(f"  [{n}] {where}")
+    click.echo(f"(conversation {result['conversation_id']}; {result['timings']['total_ms']:.0f} ms)")
+    return 0
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of rooms.")
-def rooms(as_json: bool) -> None:
+def rooms(as_json: bool) -> int:
     """List data rooms with their document and chunk counts."""
-
-    def work() -> int:
-        found = _workbench().rooms()
-        if as_json:
-            click.echo(_dump(found))
-            return 0
-        if not found:
-            click.echo("No rooms yet: workbench ingest FILE --room NAME")
-        for room in found:
-            click.echo(
-                f"{room.name}: {room.ready} documents ready, {room.failed} failed, "
-                f"{room.chunks} chunks ({room.embedded_chunks} embedded, {room.embedding_model or 'no model yet'})"
-            )
+    found = _workbench().rooms()
+    if as_json:
+        click.echo(_dump(found))
         return 0
-
-    _run(work)
+    if not found:
+        click.echo("No rooms yet: workbench ingest FILE --room NAME")
+    for room in found:
+        click.echo(
+            f"{room.name}: {room.ready} documents ready, {room.failed} failed, "
+            f"{room.chunks} chunks ({room.embedded_chunks} embedded, {room.embedding_model or 'no model yet'})"
+        )
+    return 0
 
 
 @cli.command()
 @click.option("--room", required=True, help="Room whose pending chunks to embed.")
-def embed(room: str) -> None:
+def embed(room: str) -> int:
     """Embed chunks stored with --no-embed (or left by an interrupted run)."""
-
-    def work() -> int:
-        bar = _Bar(room, sys.stderr.isatty())
-        count = _workbench().embed_pending(room, progress=bar)
-        bar.close()
-        click.echo(f"embedded {count} chunks")
-        return 0
-
-    _run(work)
+    bar = _Bar(room, sys.stderr.isatty())
+    count = _workbench().embed_pending(room, progress=bar)
+    bar.close()
+    click.echo(f"embedded {count} chunks")
+    return 0
 
 
 @cli.command()
 @click.option("--no-embed", is_flag=True, help="Store text only; the app embeds it in the background.")
 @click.option("--quiet", is_flag=True, help="Print nothing when all is well.")
-def demo(no_embed: bool, quiet: bool) -> None:
+def demo(no_embed: bool, quiet: bool) -> int:
     """Load the bundled demo data room (files already there are left alone)."""
-
-    def work() -> int:
-        results = _workbench().ensure_demo(embed=not no_embed)
-        for result in results:
-            if not quiet or result.status == "failed":
-                click.echo(_dump(result))
-        return 1 if any(r.status == "failed" for r in results) else 0
-
-    _run(work)
+    results = _workbench().ensure_demo(embed=not no_embed)
+    for result in results:
+        if not quiet or result.status == "failed":
+            click.echo(_dump(result))
+    return 1 if any(r.status == "failed" for r in results) else 0
 
 
 @cli.command()
 @click.argument("document_id", type=int)
 @click.option("--room", required=True, help="The room holding the document.")
-def delete(document_id: int, room: str) -> None:
+def delete(document_id: int, room: str) -> int:
     """Delete a document and everything made from it (room owners only)."""
-
-    def work() -> int:
-        title = _workbench().delete_document(room, document_id)
-        click.echo(f"deleted {title}")
-        return 0
-
-    _run(work)
+    title = _workbench().delete_document(room, document_id)
+    click.echo(f"deleted {title}")
+    return 0
 
 
 @cli.group()
@@ -299,17 +293,11 @@ def user() -> None:
 @click.argument("email")
 @click.option("--name", default="", help="Display name (default: the part of the e-mail before @).")
 @click.password_option("--password", help="At least 10 characters (asked for when not given).")
-def user_add(email: str, name: str, password: str) -> None:
+def user_add(email: str, name: str, password: str) -> int:
     """Create an account (password hashed with argon2id)."""
-
-    def work() -> int:
-        from core.rooms.auth import create_account
-
-        account = create_account(_workbench().db, email, name, password)
-        click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
-        return 0
-
-    _run(work)
+    account = _workbench().create_account(email, name, password)
+    click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
+    return 0
 
 
 @cli.group()
@@ -321,38 +309,24 @@ def member() -> None:
 @click.argument("room")
 @click.argument("email")
 @click.option("--role", type=click.Choice(["owner", "editor", "viewer"]), default="viewer", show_default=True)
-def member_add(room: str, email: str, role: str) -> None:
+def member_add(room: str, email: str, role: Role) -> int:
     """Give the account EMAIL a role in ROOM."""
-
-    def work() -> int:
-        from core.rooms.access import set_member
-        from core.rooms.auth import find_user
-
-        wb = _workbench()
-        account = find_user(wb.db, email)
-        if account is None:
-            raise WorkbenchError(f"No account for {email}: create it with `workbench user add {email}`.")
-        set_member(wb.db, wb.room(room).id, account.id, role)  # type: ignore[arg-type]
-        click.echo(f"{email} is now {role} of {room}")
-        return 0
-
-    _run(work)
+    wb = _workbench()
+    account = wb.find_user(email)
+    if account is None:
+        raise WorkbenchError(f"No account for {email}: create it with `workbench user add {email}`.")
+    wb.set_member(room, account.id, role)
+    click.echo(f"{email} is now {role} of {room}")
+    return 0
 
 
 @member.command("list")
 @click.argument("room")
-def member_list(room: str) -> None:
+def member_list(room: str) -> int:
     """The members of ROOM and their roles."""
-
-    def work() -> int:
-        from core.rooms.access import members
-
-        wb = _workbench()
-        for m in members(wb.db, wb.room(room).id):
-            click.echo(f"{m.role:<7} {m.display_name} {m.email or ''}".rstrip())
-        return 0
-
-    _run(work)
+    for m in _workbench().members(room):
+        click.echo(f"{m.role:<7} {m.display_name} {m.email or ''}".rstrip())
+    return 0
 
 
 def main() -> None:

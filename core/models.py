@@ -31,10 +31,10 @@ class Citation(BaseModel):
 
     @property
     def label(self) -> str:
-        """A short label for a chip: `Funding!E12` or `10-K 2022 · p. 47`."""
+        """The short name of a source, as chips and memos show it: `Funding!E12`, `10-K 2022 · p. 47`."""
         if self.kind == "cell":
-            return self.ref or f"{self.title} row {self.row_id}"
-        return f"{self.title} · p. {self.page}"
+            return self.ref or self.title or "cell"
+        return f"{(self.title or 'document').rsplit('.', 1)[0]} · p. {self.page}"
 
 
 class SearchHit(Citation):

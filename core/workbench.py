@@ -1,27 +1,44 @@
-"""The workbench facade: one object the CLI, the pages and the tests call."""
+"""The workbench facade: one object the CLI, the pages and the tests call.
+
+Every way in goes through it (the pages and the CLI never hand a Database to a core function): each method
+is a thin, typed call into the module that does the work, acting as this workbench's user.
+"""
 
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Iterable, Iterator
+from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from core.config import Settings, get_settings
 from core.db import Database, q
-from core.ingest.pipeline import Progress, embed_pending, ingest_bytes, ingest_path
+from core.errors import WorkbenchError
+from core.ingest import edits
+from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
+from core.qa import feedback, service
+from core.qa.planner import Planner
+from core.qa.synth import Synthesizer
+from core.retrieval import viewer
 from core.retrieval.search import search
-from core.rooms.access import require_writer
-from core.rooms.store import DocumentInfo, RoomRef, ensure_room, get_room, list_documents, list_rooms
+from core.rooms import access, analytics, auth
+from core.rooms.store import (
+    DocumentInfo,
+    RoomRef,
+    delete_document,
+    ensure_room,
+    get_room,
+    list_documents,
+    list_rooms,
+)
 
-if TYPE_CHECKING:
-    from core.ingest.edits import CellEdit, Grid, SheetInfo
+log = logging.getLogger(__name__)
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
-SUPPORTED_SUFFIXES = {".pdf", ".csv", ".tsv", ".xlsx", ".xlsm"}
 
 
 def _quiet(stage: str, done: int, total: int) -> None:
@@ -74,7 +91,7 @@ class Workbench:
     ) -> Iterator[IngestResult]:
         """Ingest files into a room (created if needed), one result per file, failures included."""
         ref = self.room(room, create=True)
-        require_writer(self.db, ref.id, ref.name)
+        access.require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
         for path in expand_paths(paths):
             yield ingest_path(self.db, ref, path, self.settings, embedder=embedder, progress=progress)
@@ -84,20 +101,18 @@ class Workbench:
     ) -> IngestResult:
         """Ingest one uploaded file's bytes."""
         ref = self.room(room, create=True)
-        require_writer(self.db, ref.id, ref.name)
+        access.require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
         return ingest_bytes(self.db, ref, data, filename, self.settings, embedder=embedder, progress=progress)
 
     def delete_document(self, room: str, document_id: int) -> str:
         """Delete a document of the room and everything made from it (owners only); returns its title."""
-        from core.rooms.store import delete_document
-
         return delete_document(self.db, self.room(room).id, document_id)
 
     def embed_pending(self, room: str, *, progress: Progress = _quiet) -> int:
         """Embed whatever the room has not embedded yet."""
         ref = self.room(room)
-        require_writer(self.db, ref.id, ref.name)
+        access.require_writer(self.db, ref.id, ref.name)
         return embed_pending(self.db, ref, self.embedder, progress=progress)
 
     def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
@@ -112,31 +127,99 @@ class Workbench:
         files = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES)
         return list(self.ingest(files, self.settings.demo_room, embed=embed))
 
-    # -- sheets: the grid, cell edits, stale answers (core.ingest.edits; imported here to keep this file's head as it is)
+    # -- asking, and what an analyst does with answers (core.qa)
 
-    def sheets(self, room: str) -> list[SheetInfo]:
+    def ask(
+        self,
+        question: str,
+        room: str,
+        *,
+        conversation_id: int | None = None,
+        planner: Planner | None = None,
+        synthesizer: Synthesizer | None = None,
+    ) -> Iterator[service.Event]:
+        """Answer `question` from the room's documents alone, as a stream of events; the last is `done`."""
+        return service.ask(
+            self, question, room, conversation_id=conversation_id, planner=planner, synthesizer=synthesizer
+        )
+
+    def conversation_history(self, room: str, conversation_id: int) -> list[feedback.Turn]:
+        """The answered turns of one of the room's conversations, oldest first, with votes and stale cells."""
+        return feedback.conversation_history(self.db, self.room(room).id, conversation_id)
+
+    def recent_conversations(self, room: str) -> list[feedback.ConversationSummary]:
+        """The room's conversations with an answer, most recently active first."""
+        return feedback.recent_conversations(self.db, self.room(room).id)
+
+    def record_feedback(self, query_id: int, helpful: bool, comment: str | None = None) -> int:
+        """This user's vote (and comment) on an answer; a second vote replaces the first."""
+        return feedback.record_feedback(self.db, query_id, helpful, comment)
+
+    def analytics_span(self, room_ids: list[int]) -> analytics.Span:
+        """How many questions the rooms logged, and on which first and last days."""
+        return analytics.span(self.db, room_ids)
+
+    def analytics_report(self, room_ids: list[int], start: date, end: date) -> analytics.Report:
+        """Questions, abstentions, latency, citations and votes of the rooms, per UTC day from `start` to `end`."""
+        return analytics.report(self.db, room_ids, start, end)
+
+    # -- PDFs (core.retrieval.viewer)
+
+    def render_page(
+        self, document_id: int, page: int | None = None, chunk_index: int | None = None
+    ) -> viewer.RenderedPage:
+        """A PDF page as PNG (default: the passage's page), the passage `chunk_index` highlighted."""
+        return viewer.render_page(self.db, document_id, page, chunk_index)
+
+    # -- people: accounts and room members (core.rooms.auth, core.rooms.access)
+
+    def sign_in(self, email: str, password: str) -> auth.User:
+        """The account with this e-mail and password (Supabase Auth when WORKBENCH_AUTH=supabase)."""
+        if self.settings.auth_mode == "supabase":
+            return auth.supabase_sign_in(self.db, self.settings, email, password)
+        return auth.sign_in(self.db, email, password)
+
+    def create_account(self, email: str, display_name: str, password: str) -> auth.User:
+        """A new account (WORKBENCH_AUTH=accounts), its password hashed with argon2id."""
+        return auth.create_account(self.db, email, display_name, password)
+
+    def find_user(self, email: str) -> auth.User | None:
+        """The account with this e-mail, None when there is none."""
+        return auth.find_user(self.db, email)
+
+    def members(self, room: str) -> list[access.Member]:
+        """The room's members and their roles (none when this user is not one)."""
+        return access.members(self.db, self.room(room).id)
+
+    def my_role(self, room: str) -> access.Role | None:
+        """This user's role in the room, None when not a member."""
+        return access.my_role(self.db, self.room(room).id)
+
+    def set_member(self, room: str, user_id: str, role: access.Role) -> None:
+        """Give a user a role in the room (owners only)."""
+        access.set_member(self.db, self.room(room).id, user_id, role)
+
+    def remove_member(self, room: str, user_id: str) -> bool:
+        """Take a user out of the room (owners only); False when they were not in it."""
+        return access.remove_member(self.db, self.room(room).id, user_id)
+
+    # -- sheets: the grid, cell edits, stale answers (core.ingest.edits)
+
+    def sheets(self, room: str) -> list[edits.SheetInfo]:
         """The room's sheets, for a picker (one entry per workbook tab)."""
-        from core.ingest.edits import room_sheets
+        return edits.room_sheets(self.db, self.room(room).id)
 
-        return room_sheets(self.db, self.room(room).id)
-
-    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> Grid:
+    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> edits.Grid:
         """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
-        from core.ingest.edits import load_grid
-
-        return load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
+        return edits.load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
 
     def row_position(self, sheet_id: int, row_id: int) -> int | None:
         """The 0-based position of a row in its sheet (None when it is not there)."""
-        from core.ingest.edits import row_position
-
-        return row_position(self.db, sheet_id, row_id)
+        return edits.row_position(self.db, sheet_id, row_id)
 
     def document_room(self, document_id: int) -> str | None:
         """The name of the room holding a document (a link may point into another room)."""
-        from core.ingest.edits import document_room
-
-        return document_room(self.db, document_id)
+        return edits.document_room(self.db, document_id)
 
     def edit_cell(
         self,
@@ -147,31 +230,26 @@ class Workbench:
         *,
         user_id: str | None = None,
         embed: bool = True,
-    ) -> CellEdit:
+    ) -> edits.CellEdit:
         """Edit one cell; then embed its row again when the room has vectors (keyword search is current at once)."""
-        import logging
-
-        from core.errors import WorkbenchError
-        from core.ingest.edits import edit_cell, reembed_row
-
         with self.db.connection() as conn:
             found = conn.execute(q("sheet_room"), {"sheet_id": sheet_id}).fetchone()
         if found is not None:  # (an unknown sheet is edit_cell's to report)
-            require_writer(self.db, found[0], found[1])  # a viewer is told so, before anything is tried
+            access.require_writer(self.db, found[0], found[1])  # a viewer is told so, before anything is tried
         # The edit is the current user's unless the caller says whose (the audit row names them).
-        edit = edit_cell(self.db, sheet_id, row_id, column, value, user_id if user_id is not None else self.db.user_id)
+        edit = edits.edit_cell(
+            self.db, sheet_id, row_id, column, value, user_id if user_id is not None else self.db.user_id
+        )
         if edit.changed and embed:
             room = next((r for r in self.rooms() if r.id == edit.room_id), None)
             if room is not None and room.embedding_model:
                 ref = RoomRef(id=room.id, name=room.name, embedding_model=room.embedding_model)
                 try:
-                    reembed_row(self.db, ref, self.embedder, row_id)
+                    edits.reembed_row(self.db, ref, self.embedder, row_id)
                 except WorkbenchError as exc:  # the row stays keyword-searchable; `workbench embed` finishes it
-                    logging.getLogger(__name__).warning("re-embedding row %s: %s", row_id, exc)
+                    log.warning("re-embedding row %s: %s", row_id, exc)
         return edit
 
     def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
         """Assistant message id -> refs of its cited cells edited since it was written."""
-        from core.ingest.edits import stale_citations
-
-        return stale_citations(self.db, conversation_id)
+        return edits.stale_citations(self.db, conversation_id)

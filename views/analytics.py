@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.rooms.analytics import Day, report, span
-from views.common import PAGES, page_room
+from core.rooms.analytics import Day
+from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Analytics")
 
@@ -23,7 +23,7 @@ chosen = filters[0].multiselect(
     placeholder="Pick one or more rooms",
 )
 room_ids = [ids[name] for name in chosen]
-logged = span(wb.db, room_ids)
+logged = wb.analytics_span(room_ids)
 if not room_ids:
     st.info("Pick at least one data room.")
     st.stop()
@@ -45,7 +45,7 @@ if not isinstance(picked, tuple) or len(picked) != 2:
 start, end = picked
 
 try:
-    result = report(wb.db, room_ids, start, end)
+    result = wb.analytics_report(room_ids, start, end)
 except WorkbenchError as exc:
     st.error(str(exc))
     st.stop()

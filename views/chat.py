@@ -7,29 +7,21 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.errors import WorkbenchError
+from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
-from core.qa.feedback import (
-    ConversationNotInRoom,
-    Turn,
-    answer_memo,
-    conversation_history,
-    recent_conversations,
-    record_feedback,
-)
-from core.qa.service import ask
-from views.common import citation_label, open_citation, page_room
+from core.qa.exports import escape_markdown
+from core.qa.feedback import Turn, answer_memo
+from views._shared.common import open_citation, page_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).
 SHOWN_CHIPS = 8
 
 wb, room = page_room("Chat")
-room_id = wb.room(room).id
 
 
 def escape(text: str) -> str:
     """Markdown-safe: Streamlit reads `$...$` as LaTeX, and answers are full of dollar amounts."""
-    return text.replace("$", "\\$")
+    return escape_markdown(text, math_only=True)
 
 
 def active_conversation() -> int | None:
@@ -60,10 +52,9 @@ def tooltip(citation: Citation) -> str:
 
 def chip(turn: Turn, index: int, key: str) -> None:
     citation = turn.citations[index]
-    data = citation.model_dump(mode="json")
     stale = citation.kind == "cell" and citation.ref in turn.stale
-    if st.button(citation_label(data), key=f"{key}_{index}", help=tooltip(citation), icon="⚠️" if stale else None):
-        open_citation(data)
+    if st.button(citation.label, key=f"{key}_{index}", help=tooltip(citation), icon="⚠️" if stale else None):
+        open_citation(citation)
 
 
 def chips(turn: Turn, key: str) -> None:
@@ -107,7 +98,7 @@ def feedback(turn: Turn, key: str) -> None:
             st.caption(f"Feedback saved: {'helpful' if turn.helpful else 'not helpful'}{said}")
         return
     try:
-        record_feedback(wb.db, turn.query_id, helpful, comment)
+        wb.record_feedback(turn.query_id, helpful, comment)
     except WorkbenchError as exc:
         st.error(str(exc))
         return
@@ -128,7 +119,7 @@ def follow_clicked_chip(turns: list[Turn]) -> None:
         key = turn_key(turn)
         for index, citation in enumerate(turn.citations):
             if st.session_state.get(f"{key}_{index}") is True:
-                open_citation(citation.model_dump(mode="json"))
+                open_citation(citation)
 
 
 def answer(turn: Turn) -> None:
@@ -169,7 +160,7 @@ def stream_answer(question: str, conversation_id: int | None) -> int | None:
     def tokens() -> Iterator[str]:
         steps = 0
         writing = False
-        for event in ask(wb, question, room, conversation_id=conversation_id):
+        for event in wb.ask(question, room, conversation_id=conversation_id):
             if event.type == "step":
                 steps += 1
                 note(f"- {escape(event.text)}")
@@ -207,7 +198,7 @@ conversation = active_conversation()
 turns: list[Turn] = []
 if conversation is not None:
     try:
-        turns = conversation_history(wb.db, room_id, conversation)
+        turns = wb.conversation_history(room, conversation)
     except ConversationNotInRoom as exc:
         st.warning(str(exc))
         conversation = None
@@ -218,7 +209,7 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     if st.button("New conversation", key="chat_new", disabled=not turns):
         set_conversation(None)
         st.rerun()
-    recent = recent_conversations(wb.db, room_id)
+    recent = wb.recent_conversations(room)
     with st.popover("Recent conversations", disabled=not recent):
         for summary in recent:
             when = summary.last_at.strftime("%d %b %H:%M")

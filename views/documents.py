@@ -10,9 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.retrieval.viewer import render_page
-from core.rooms.access import my_role
-from views.common import PAGES, page_room
+from core.qa.exports import escape_markdown
+from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Documents")
 docs = wb.documents(room)
@@ -45,8 +44,7 @@ def _picked() -> None:
 def _markdown_text(text: str) -> str:
     """Passage text shown literally (markdown and LaTeX markers escaped), reflowed: the PDF's line ends are
     layout, not meaning, in a column narrower than the page; paragraph breaks are kept."""
-    escaped = re.sub(r"([\\`*_{}\[\]<>()#+\-!|~$])", r"\\\1", text)
-    return re.sub(r"(?<!\n)\n(?!\n)", " ", escaped)
+    return re.sub(r"(?<!\n)\n(?!\n)", " ", escape_markdown(text))
 
 
 if st.session_state.get("documents_room", room) != room:
@@ -64,7 +62,7 @@ if doc_id is None:
 else:
     rendered = None
     try:
-        rendered = render_page(wb.db, doc_id, page, chunk)
+        rendered = wb.render_page(doc_id, page, chunk)
     except WorkbenchError as exc:
         st.error(str(exc))
     options = list(pdfs)
@@ -176,7 +174,7 @@ sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
 for d in sheets:
     st.page_link(PAGES["sheet"][0], label=f"Open {d.title} on the Sheet page", query_params={"doc": str(d.id)})
 
-if my_role(wb.db, wb.room(room).id) == "owner":
+if wb.my_role(room) == "owner":
     with st.expander("Delete a document"):
         doomed = st.selectbox("Document", docs, format_func=lambda d: f"{d.title} ({d.status})", key="delete_doc")
         sure = st.checkbox("Delete it, with its pages, rows and everything cited from it", key="delete_sure")

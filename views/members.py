@@ -3,13 +3,10 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.rooms.access import members, my_role, remove_member, set_member
-from core.rooms.auth import find_user
-from views.common import page_room
+from views._shared.common import page_room
 
 wb, room = page_room("Members")
-ref = wb.room(room)
-role = my_role(wb.db, ref.id)
+role = wb.my_role(room)
 if wb.settings.auth_mode == "none":
     st.info(
         "Single-user mode: you own every room. Set WORKBENCH_AUTH=accounts (or Supabase's variables) to let a "
@@ -24,7 +21,7 @@ st.caption(
 )
 
 ROLES = ["owner", "editor", "viewer"]
-people = members(wb.db, ref.id)
+people = wb.members(room)
 owners = [p for p in people if p.role == "owner"]
 for person in people:
     cols = st.columns([4, 2, 1])
@@ -35,10 +32,10 @@ for person in people:
             "Role", ROLES, index=ROLES.index(person.role), key=f"role_{person.user_id}", label_visibility="collapsed"
         )
         if new_role != person.role:
-            set_member(wb.db, ref.id, person.user_id, new_role)
+            wb.set_member(room, person.user_id, new_role)
             st.rerun()
         if cols[2].button("Remove", key=f"remove_{person.user_id}"):
-            remove_member(wb.db, ref.id, person.user_id)
+            wb.remove_member(room, person.user_id)
             st.rerun()
     else:
         cols[1].write(person.role)
@@ -49,12 +46,12 @@ if role == "owner" and wb.settings.auth_mode != "none":
         email = st.text_input("E-mail of an existing account", key="add_member_email")
         new_role = st.selectbox("Role", ["viewer", "editor", "owner"], key="add_member_role")
         if st.form_submit_button("Add"):
-            account = find_user(wb.db, email)
+            account = wb.find_user(email)
             if account is None:
                 st.error(f"No account for {email!r}: create it first (`workbench user add {email}`).")
             else:
                 try:
-                    set_member(wb.db, ref.id, account.id, new_role)
+                    wb.set_member(room, account.id, new_role)
                     st.success(f"{account.display_name} is now {new_role} of {room}.")
                 except WorkbenchError as exc:
                     st.error(str(exc))

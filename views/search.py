@@ -3,7 +3,8 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
-from views.common import page_room
+from core.qa.exports import escape_markdown
+from views._shared.common import page_room
 
 wb, room = page_room("Search")
 
@@ -24,4 +25,4 @@ if query:
             else:
                 st.markdown(f"**[{n}] {hit.title} · p. {hit.page}**")
             # Escaped so "$4.2M ... $5M" in a filing is not read as LaTeX.
-            st.caption(hit.preview.replace("$", "\\$"))
+            st.caption(escape_markdown(hit.preview, math_only=True))

@@ -18,7 +18,8 @@ from st_aggrid import AgGrid, JsCode
 from core.cells import cell_ref
 from core.errors import AccessDenied, EditError
 from core.ingest.edits import Grid, field_of
-from views.common import page_room
+from core.qa.exports import escape_markdown
+from views._shared.common import page_room
 
 # Rows sent to the browser at once.  Measured in tests/browser/test_sheet.py on a 100,000 x 20 sheet:
 # every row at once took 48.6 s from click to highlighted cell (a 21 MB frame, 5 s to load it), a window
@@ -32,11 +33,6 @@ if not sheets:
     st.info("This room has no sheets yet: add a CSV or XLSX file from the sidebar.")
     st.stop()
 by_id = {s.sheet_id: s for s in sheets}
-
-
-def _md(text: str) -> str:
-    """Cell text shown literally in markdown (no emphasis, links or $...$ math)."""
-    return re.sub(r"([\\`*_{}\[\]<>()#+\-!|~$])", r"\\\1", text)
 
 
 def _param(name: str) -> str:
@@ -146,9 +142,10 @@ if target_row is not None:
         if target_col is not None:
             value = hit[field_of(target_col)].iloc[0]
             shown = "(empty)" if value is None else value
-            st.caption(f"Cited cell **{_md(cell_ref(sheet.name, target_col.letter, number))}** = **{_md(shown)}**")
+            cited = cell_ref(sheet.name, target_col.letter, number)
+            st.caption(f"Cited cell **{escape_markdown(cited)}** = **{escape_markdown(shown)}**")
         else:
-            st.caption(f"Cited row **{number}** of {_md(sheet.name)}")
+            st.caption(f"Cited row **{number}** of {escape_markdown(sheet.name)}")
 
 # -- edits: diff what the grid returns against what it was given ------------------------------------
 grid_key = f"sheet_grid_{sheet.sheet_id}_{window}"

@@ -39,11 +39,18 @@ log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]
 """Called as progress(stage, done, total) while a file is ingested and embedded."""
 
-SHEET_EXTENSIONS = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".txt": "text/csv"}
-XLSX_EXTENSIONS = {
-    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
+# The file types the workbench reads: suffix -> (parser, mime type). Folders are searched for these and the
+# upload box offers them (in this order).
+FILE_TYPES: dict[str, tuple[str, str]] = {
+    ".pdf": ("pdf", "application/pdf"),
+    ".csv": ("csv", "text/csv"),
+    ".tsv": ("csv", "text/tab-separated-values"),
+    ".xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    ".xlsm": ("xlsx", "application/vnd.ms-excel.sheet.macroEnabled.12"),
 }
+SUPPORTED_SUFFIXES = tuple(FILE_TYPES)
+# A .txt file named on purpose is read as CSV (exports often are), but not picked out of a folder or offered.
+TEXT_AS_CSV = {".txt": ("csv", "text/csv")}
 EMBED_BATCH = 128
 
 
@@ -62,12 +69,11 @@ class _Parsed:
 def _detect(data: bytes, filename: str) -> tuple[str, str]:
     """(format, mime type) from the name and the first bytes; UnsupportedFile otherwise."""
     suffix = Path(filename).suffix.lower()
-    if data[:5] == b"%PDF-" or suffix == ".pdf":
-        return "pdf", "application/pdf"
-    if suffix in XLSX_EXTENSIONS:
-        return "xlsx", XLSX_EXTENSIONS[suffix]
-    if suffix in SHEET_EXTENSIONS:
-        return "csv", SHEET_EXTENSIONS[suffix]
+    if data[:5] == b"%PDF-":
+        return FILE_TYPES[".pdf"]
+    found = FILE_TYPES.get(suffix) or TEXT_AS_CSV.get(suffix)
+    if found is not None:
+        return found
     if suffix == ".xls":
         raise UnsupportedFile(
             f"{filename} is a legacy .xls workbook. Open it in Excel or LibreOffice, save it as .xlsx and upload that."

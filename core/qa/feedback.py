@@ -149,22 +149,15 @@ def recent_conversations(db: Database, room_id: int, *, limit: int = 20) -> list
     return [ConversationSummary(id=r[0], title=r[1], created_at=r[2], last_at=r[3], turns=r[4]) for r in rows]
 
 
-def _label(citation: Citation) -> str:
-    # As the chat page's chips say (views.common.citation_label, which core cannot import).
-    if citation.kind == "cell":
-        return citation.ref or citation.title or "cell"
-    return f"{citation.title.rsplit('.', 1)[0]} · p. {citation.page}"
-
-
 def _cited(citation: Citation) -> str:
     if citation.kind == "cell":
         column = f", {citation.column}" if citation.column else ""
         # neutralise_cell: a memo pasted into a spreadsheet must not run a cell's "=HYPERLINK(...)" (OWASP).
-        return f"{_label(citation)} ({citation.title}{column}) = {neutralise_cell(citation.value) or '(empty)'}"
+        return f"{citation.label} ({citation.title}{column}) = {neutralise_cell(citation.value) or '(empty)'}"
     quote = " ".join((citation.quote or "").split())
     if len(quote) > 400:
         quote = quote[:399].rstrip() + "…"
-    return f"{_label(citation)} ({citation.title}, page {citation.page}): “{quote}”"
+    return f"{citation.label} ({citation.title}, page {citation.page}): “{quote}”"
 
 
 def answer_memo(turn: Turn, room: str) -> str:

@@ -41,7 +41,8 @@ Rules:
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 
 
-def _label(item: Evidence) -> str:
+def _source(item: Evidence) -> str:
+    # What kind of source the model reads (a computed result, a row, a page), not a chip's Citation.label.
     first = item.citations[0] if item.citations else None
     if first is None:
         return item.kind
@@ -60,7 +61,7 @@ def evidence_block(evidence: Sequence[Evidence]) -> str:
         content = item.content.strip()
         if len(content) > MAX_ITEM_CHARS:
             content = content[:MAX_ITEM_CHARS] + " …"
-        text = f"[{item.n}] ({_label(item)})\n{content}"
+        text = f"[{item.n}] ({_source(item)})\n{content}"
         if len(text) > budget and parts:
             break
         parts.append(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import wait_idle
-from views.common import DEFAULT_PAGE, PAGES
+from views._shared.common import DEFAULT_PAGE, PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.qa.feedback import conversation_history
 from core.qa.synth import ABSTAIN
-from views.common import citation_label
 
 CELL_QUESTION = "How much was raised in Canada in 2021?"
 PAGE_QUESTION = "Who is the CEO of Harvestquay?"
@@ -35,7 +31,7 @@ def chips(app: AppTest, query_id: int) -> list:
 
 def history(workbench, app: AppTest) -> list:
     conversation = int(app.query_params["conversation"])
-    return conversation_history(workbench.db, workbench.room("Demo").id, conversation)
+    return workbench.conversation_history("Demo", conversation)
 
 
 def test_a_cell_answer_shows_markers_and_one_chip_per_citation(chat: AppTest, workbench) -> None:
@@ -48,7 +44,7 @@ def test_a_cell_answer_shows_markers_and_one_chip_per_citation(chat: AppTest, wo
     # Dollar signs are escaped for Streamlit's markdown (else "$...$" is read as LaTeX); the [n] stays visible.
     assert turn.answer.replace("$", "\\$") in texts
     found = chips(chat, turn.query_id)
-    assert [b.label for b in found] == [citation_label(c.model_dump(mode="json")) for c in turn.citations]
+    assert [b.label for b in found] == [c.label for c in turn.citations]
     assert len(found) == len(turn.citations) > 8  # the ones past eight sit in a "+N more" popover
     assert found[0].label.startswith("funding_rounds!")
     assert chat.session_state["chat_conversation"] == int(chat.query_params["conversation"])
@@ -158,7 +154,7 @@ def test_a_conversation_of_another_room_is_not_shown(chat: AppTest, workbench) -
 @pytest.fixture
 def llm_chat(settings, monkeypatch):
     """The chat page with the openai provider pointed at the scripted local server."""
-    from tests.integration.conftest import _app_test
+    from tests.app.conftest import APP, app_test
     from tests.integration.test_openai_qa import MODEL, model
     from tests.openai_server import OpenAIServer
 
@@ -168,7 +164,7 @@ def llm_chat(settings, monkeypatch):
                             "WORKBENCH_CHAT_MODEL": MODEL, "WORKBENCH_OPENAI_MAX_RETRIES": "0",
                             "WORKBENCH_OPENAI_TIMEOUT": "5"}.items():  # fmt: skip
             monkeypatch.setenv(name, value)
-        for app in _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch):
+        for app in app_test(APP, settings, monkeypatch):
             app.run()
             app.switch_page("views/chat.py").run()
             yield app, server

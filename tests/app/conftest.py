@@ -12,20 +12,24 @@ from streamlit.testing.v1 import AppTest
 
 from core.config import get_settings
 
+APP = Path(__file__).resolve().parents[2] / "app.py"
 
-def _wait_for_background_embedding() -> None:
+
+def wait_for_background_embedding() -> None:
+    """Wait for the sidebar's background embedding threads (a test's database is dropped after it)."""
     for thread in threading.enumerate():
         if thread.name.startswith("embed-"):
             thread.join(timeout=300)
 
 
-def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
+def app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
+    """An AppTest of `script` on the test's database, with fresh settings and resources before and after."""
     monkeypatch.setenv("DATABASE_URL", settings.database_url)
     monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
     get_settings.cache_clear()
     st.cache_resource.clear()
     yield AppTest.from_file(str(script), default_timeout=120)
-    _wait_for_background_embedding()
+    wait_for_background_embedding()
     st.cache_resource.clear()
     get_settings.cache_clear()
 
@@ -33,10 +37,10 @@ def _app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
 @pytest.fixture
 def app(settings, monkeypatch) -> Iterator[AppTest]:
     """The whole app (app.py with its navigation)."""
-    yield from _app_test(Path(__file__).resolve().parents[2] / "app.py", settings, monkeypatch)
+    yield from app_test(APP, settings, monkeypatch)
 
 
 @pytest.fixture
 def sidebar_app(settings, monkeypatch) -> Iterator[AppTest]:
     """The sidebar alone (see sidebar_app.py for why)."""
-    yield from _app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)
+    yield from app_test(Path(__file__).resolve().parent / "sidebar_app.py", settings, monkeypatch)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.conftest import wait_for_background_embedding
 from tests.factories import FUNDING_CSV
-from tests.integration.conftest import _wait_for_background_embedding
 
 
 def test_first_start_loads_the_demo_room(app: AppTest) -> None:
@@ -21,7 +21,7 @@ def test_first_start_loads_the_demo_room(app: AppTest) -> None:
 
 def test_search_page_shows_cited_hits(app: AppTest) -> None:
     app.run()
-    _wait_for_background_embedding()
+    wait_for_background_embedding()
     app.switch_page("views/search.py").run()
     app.text_input(key="search_query").input("Who is the CEO of Harvestquay?").run()
     assert not app.exception

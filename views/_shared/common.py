@@ -1,4 +1,4 @@
-"""What every page shares: the workbench resource, the room picker and the upload sidebar."""
+"""What every page shares: the page table, the workbench resource, citation links, the room picker and uploads."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import threading
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import Workbench
-from views.auth import session_workbench, sign_out_button
+from core.models import Citation
+from core.workbench import SUPPORTED_SUFFIXES, Workbench
+from views._shared.auth import session_workbench, sign_out_button
 
 log = logging.getLogger(__name__)
 _embed_lock = threading.Lock()
@@ -27,38 +28,29 @@ PAGES: dict[str, tuple[str, str]] = {
 DEFAULT_PAGE = "chat"
 
 
-def citation_link(citation: dict) -> tuple[str, dict[str, str]]:
-    """The page file and query parameters that show a citation (a Citation's JSON form).
+def citation_link(citation: Citation) -> tuple[str, dict[str, str]]:
+    """The page file and query parameters that show a citation.
 
     Cells open the sheet page at `?doc=<document id>&sheet=<sheet name>&cell=<A1 ref without the sheet>`
     (plus `row=<sheet_rows id>&col=<column name>` so the grid can find the row by id); pages open the
     documents page at `?doc=<document id>&page=<1-based page>&chunk=<chunk index>`.
     """
-    if citation["kind"] == "cell":
-        ref = citation.get("ref") or ""
+    if citation.kind == "cell":
         params = {
-            "doc": str(citation["document_id"]),
-            "sheet": citation.get("sheet") or "",
-            "cell": ref.rsplit("!", 1)[-1],
-            "row": str(citation.get("row_id") or ""),
-            "col": citation.get("column") or "",
+            "doc": str(citation.document_id),
+            "sheet": citation.sheet or "",
+            "cell": (citation.ref or "").rsplit("!", 1)[-1],
+            "row": str(citation.row_id or ""),
+            "col": citation.column or "",
         }
         return PAGES["sheet"][0], params
-    params = {"doc": str(citation["document_id"]), "page": str(citation.get("page") or 1)}
-    if citation.get("chunk_index") is not None:
-        params["chunk"] = str(citation["chunk_index"])
+    params = {"doc": str(citation.document_id), "page": str(citation.page or 1)}
+    if citation.chunk_index is not None:
+        params["chunk"] = str(citation.chunk_index)
     return PAGES["documents"][0], params
 
 
-def citation_label(citation: dict) -> str:
-    """A chip label: `Funding!E12` for a cell, `<title> · p. 47` for a page."""
-    if citation["kind"] == "cell":
-        return citation.get("ref") or citation.get("title") or "cell"
-    title = (citation.get("title") or "document").rsplit(".", 1)[0]
-    return f"{title} · p. {citation.get('page')}"
-
-
-def open_citation(citation: dict) -> None:
+def open_citation(citation: Citation) -> None:
     """Go to the page that shows `citation` (call inside an `if st.button(...)` branch)."""
     page, params = citation_link(citation)
     st.session_state["citation_nonce"] = st.session_state.get("citation_nonce", 0) + 1
@@ -146,7 +138,7 @@ def _create_room(wb: Workbench) -> None:
 def _uploads(wb: Workbench, room: str) -> None:
     files = st.file_uploader(
         "Add files (PDF, CSV, XLSX)",
-        type=["pdf", "csv", "tsv", "xlsx", "xlsm"],
+        type=[suffix.lstrip(".") for suffix in SUPPORTED_SUFFIXES],
         accept_multiple_files=True,
         key=f"sidebar_upload_{st.session_state.get('upload_round', 0)}",
     )

@@ -7,7 +7,7 @@ through this script; the real app is covered by the browser tests.
 
 import streamlit as st
 
-from views.common import get_workbench, sidebar
+from views._shared.common import get_workbench, sidebar
 
 room = sidebar(get_workbench())
 st.write(f"room: {room}")

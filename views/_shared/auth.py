@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import AuthError
-from core.rooms.auth import LOCAL, User, sign_in, supabase_sign_in
+from core.rooms.auth import LOCAL, User
 from core.workbench import Workbench
 
 
@@ -40,11 +40,7 @@ def _sign_in_form(wb: Workbench) -> None:
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
         try:
-            user = (
-                supabase_sign_in(wb.db, wb.settings, email, password)
-                if mode == "supabase"
-                else sign_in(wb.db, email, password)
-            )
+            user = wb.sign_in(email, password)
         except AuthError as exc:
             st.error(str(exc))
             return
