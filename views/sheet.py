@@ -80,6 +80,16 @@ sheet = by_id[
         key="sheet_pick", on_change=_picked,
     )
 ]  # fmt: skip
+if sheet.sheet_title:
+    st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
+if sheet.uncalculated:
+    listed = ", ".join(f"{escape_markdown(ref)} `{formula}`" for ref, formula in sheet.uncalculated[:5])
+    more = f" and {len(sheet.uncalculated) - 5:,} more" if len(sheet.uncalculated) > 5 else ""
+    st.warning(
+        f"{len(sheet.uncalculated):,} formula cell(s) have no value saved in the file ({listed}{more}): "
+        "they are shown empty and never used in answers. Open the workbook in Excel, save it so the values are "
+        "calculated, and upload it again."
+    )
 
 # -- the cited cell, when the URL names one in this sheet -------------------------------------------
 target_row: int | None = None

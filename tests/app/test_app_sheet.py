@@ -97,3 +97,20 @@ def test_find_rows_searches_the_whole_sheet(app: AppTest) -> None:
     app.text_input(key="sheet_find_1").input("no such text anywhere").run()
     assert "No cell of 'funding_rounds' holds 'no such text anywhere'" in app.info[0].value
     assert not app.get("component_instance")
+
+
+def test_formula_cells_without_saved_values_are_flagged(app: AppTest) -> None:
+    from core.workbench import Workbench
+    from tests.factories import make_xlsx
+
+    data = make_xlsx({"Model": [["Item", "Revenue", "Cost", "Margin"], ["A", 100, 60, "=B2-C2"], ["B", 80, 50, 30]]})
+    wb = Workbench(get_settings())
+    try:
+        assert wb.ingest_upload(data, "model.xlsx", "Demo", embed=False).status == "ready"
+        [sheet] = [s for s in wb.sheets("Demo") if s.title == "model.xlsx"]
+    finally:
+        wb.db.close()
+    open_sheet_page(app, doc=str(sheet.document_id), sheet="Model")
+    assert not app.exception
+    [warning] = [w.value for w in app.warning if "formula cell" in w.value]
+    assert "D2 `=B2-C2`" in warning and "Open the workbook in Excel" in warning
