@@ -20,13 +20,14 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Protocol, cast
+from typing import Literal, Protocol
 
 from core.cells import Dtype, parse_date
 from core.db import Database, q
 from core.retrieval.cellmath import GridRow, plan_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables.operators import describe
 
 __all__ = [
     "ColumnInfo",
@@ -1798,18 +1799,10 @@ def _nearest(question: _Question, draft: _Draft) -> None:
 
 
 def _describe_filters(filters: Sequence[Filter]) -> str:
-    symbols = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "contains": "contains"}
-    parts = []
-    for f in filters:
-        if f.op == "year":
-            parts.append(f"{f.column} in {f.value}")
-        elif f.op == "in":
-            parts.append(f"{f.column} is one of {', '.join(map(str, f.value))}")  # type: ignore[arg-type]
-        elif f.op == "between":
-            low, high = cast(list[Any], f.value)
-            parts.append(f"{f.column} between {low} and {high}")
-        else:
-            parts.append(f"{f.column} {symbols[f.op]} {f.value}")
+    parts = [
+        describe(f.op, f.column, [str(v) for v in (f.value if isinstance(f.value, list) else [f.value])], style="plan")
+        for f in filters
+    ]
     return " where " + " and ".join(parts) if parts else ""
 
 

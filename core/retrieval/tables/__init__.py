@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -29,10 +29,15 @@ from core.cells import Column, Dtype, ParsedSheet, cell_ref, gc_paused, parse_da
 from core.db import Database, q
 from core.errors import SheetNotFound, TableError, UnknownColumn
 from core.models import Citation
+from core.retrieval.tables.operators import OPERATORS, Operator, describe
 
 __all__ = [
+    "AGGREGATES",
+    "OPERATORS",
     "Aggregate",
+    "Aggregation",
     "Filter",
+    "Operator",
     "SheetFrame",
     "SheetNotFound",
     "TableError",
@@ -81,17 +86,18 @@ class Filter(BaseModel):
 
     @model_validator(mode="after")
     def _check_value(self) -> Filter:
-        """Between takes two values, in takes a list, year takes a year, the rest one value."""
-        if self.op == "between":
+        """The value fits the operator's arity: a [low, high] pair, a non-empty list, a year, or one value."""
+        arity = OPERATORS[self.op].arity
+        if arity == "pair":
             if not isinstance(self.value, list) or len(self.value) != 2:
-                raise ValueError("'between' takes a list of two values [low, high]")
-        elif self.op == "in":
+                raise ValueError(f"'{self.op}' takes a list of two values [low, high]")
+        elif arity == "list":
             if not isinstance(self.value, list) or not self.value:
-                raise ValueError("'in' takes a non-empty list of values")
+                raise ValueError(f"'{self.op}' takes a non-empty list of values")
         elif isinstance(self.value, list):
             raise ValueError(f"'{self.op}' takes one value, not a list (use 'in' for several)")
-        elif self.op == "year" and _as_year(self.value) is None:
-            raise ValueError(f"'year' takes a year such as 2021, not {self.value!r}")
+        elif arity == "year" and _as_year(self.value) is None:
+            raise ValueError(f"'{self.op}' takes a year such as 2021, not {self.value!r}")
         return self
 
 
@@ -579,21 +585,12 @@ def _value_text(value: Scalar | list[Scalar]) -> str:
 
 def _where(filters: Sequence[tuple[Filter, Column]]) -> str:
     """Filters as text: " where Country = Canada and Date in 2021" (empty without filters)."""
-    symbols = {"eq": "=", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
-    parts = []
-    for f, col in filters:
-        if f.op in symbols:
-            parts.append(f"{col.name} {symbols[f.op]} {_value_text(f.value)}")
-        elif f.op == "contains":
-            parts.append(f'{col.name} contains "{_value_text(f.value)}"')
-        elif f.op == "in":
-            parts.append(f"{col.name} in ({_value_text(f.value)})")
-        elif f.op == "between":
-            low, high = cast(list[Scalar], f.value)  # validated: two values
-            parts.append(f"{col.name} between {_value_text(low)} and {_value_text(high)}")
-        else:
-            parts.append(f"{col.name} in {_value_text(f.value)}")
+    parts = [describe(f.op, col.name, [_value_text(v) for v in _listed(f.value)], style="result") for f, col in filters]
     return " where " + " and ".join(parts) if parts else ""
+
+
+def _listed(value: Scalar | list[Scalar]) -> list[Scalar]:
+    return list(value) if isinstance(value, list) else [value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -603,43 +600,18 @@ def _where(filters: Sequence[tuple[Filter, Column]]) -> str:
 
 def _compare(key: np.ndarray, op: str, values: list[float]) -> np.ndarray:
     """Comparison of a float key (NaN never matches) with converted filter values."""
+    compare = OPERATORS[op].keys
+    assert compare is not None, f"{op} does not compare keys"
     with np.errstate(invalid="ignore"):
-        if op == "eq":
-            return key == values[0]
-        if op == "ne":
-            return ~np.isnan(key) & (key != values[0])
-        if op == "gt":
-            return key > values[0]
-        if op == "ge":
-            return key >= values[0]
-        if op == "lt":
-            return key < values[0]
-        if op == "le":
-            return key <= values[0]
-        if op == "in":
-            return np.isin(key, values)
-        low, high = sorted(values)  # between, inclusive; "between 2022 and 2020" means the same range
-        return (key >= low) & (key <= high)
+        return compare(key, values)
 
 
 def _text_mask(sheet: SheetFrame, col: Column, op: str, values: list[Scalar]) -> np.ndarray:
-    """Case-insensitive, whitespace-trimmed text comparison."""
-    norm = sheet.normalised(col.position)
+    """Case-insensitive, whitespace-trimmed text comparison (order operators: alphabetical, casefolded)."""
+    compare = OPERATORS[op].texts
+    assert compare is not None, f"{op} is not a plain text comparison"
     wanted = [_norm_text(_value_text(v)) for v in values]
-    if op == "eq":
-        return np.equal(norm, wanted[0])
-    if op == "ne":
-        return ~sheet.blank(col.position) & np.not_equal(norm, wanted[0])
-    if op == "in":
-        return pd.Series(norm, dtype=object).isin(set(wanted)).to_numpy(bool)
-    # Alphabetical order (casefolded) for gt/ge/lt/le/between over words.
-    filled = ~sheet.blank(col.position)
-    texts = np.where(filled, norm, "")
-    if op == "between":
-        low, high = sorted(wanted)
-        return filled & (texts >= low) & (texts <= high)
-    compare = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}[op]
-    return filled & compare(texts, wanted[0]).astype(bool)
+    return compare(sheet.normalised(col.position), ~sheet.blank(col.position), wanted)
 
 
 def _date_key_and_values(
@@ -703,7 +675,7 @@ def _filter_mask(sheet: SheetFrame, col: Column, f: Filter) -> np.ndarray:
         if col.dtype in ("number", "currency", "percent"):  # a "Year" column of numbers
             return sheet.numbers(pos) == year
         return _years(sheet, pos) == year
-    order_op = f.op in ("gt", "ge", "lt", "le", "between")
+    order_op = OPERATORS[f.op].order
     if col.dtype in ("number", "currency", "percent"):
         numbers = [_as_number(v) for v in values]
         if all(n is not None for n in numbers):
@@ -1065,35 +1037,42 @@ def _func_text(func: str, col: Column | None) -> str:
     """ "sum of Amount", "average of Amount", "count of rows", "distinct count of Country"."""
     if col is None:
         return "count of rows"
-    names = {"avg": "average", "count_distinct": "distinct count"}
-    return f"{names.get(func, func)} of {col.name}"
+    return f"{AGGREGATES[func].reads} of {col.name}"
 
 
-def _aggregate(
-    sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarray, codes: np.ndarray, n: int
-) -> _Groups:
-    """Compute `func` of `col` per group code (0..n-1) over `rows`."""
-    empty = rows[:0]
-    if col is None:  # count rows
-        counts = np.bincount(codes, minlength=n)
-        return _Groups(counts > 0, counts.astype(float), counts, lambda g: str(counts[g]),
-                       lambda gs: rows[np.isin(codes, gs)], rows, empty)  # fmt: skip
+@dataclass
+class _Cells:
+    """The cells one aggregate reads: column `col` at row positions `rows`, in groups `codes` (0..n-1)."""
+
+    sheet: SheetFrame
+    col: Column
+    rows: np.ndarray
+    codes: np.ndarray
+    n: int
+    filled: np.ndarray  # per row of `rows`: the cell is not blank
+
+
+@dataclass
+class _Values:
+    """The usable values of the cells (numbers, or for min/max dates or text order keys), per group."""
+
+    kind: Literal["number", "date", "text"]
+    rows: np.ndarray  # row positions of usable cells
+    codes: np.ndarray
+    values: np.ndarray
+    counts: np.ndarray  # usable cells per group
+    skipped: np.ndarray  # non-empty cells that are not numbers
+    suffix: str  # "%" for a percent column
+
+    def cited_all(self, groups: np.ndarray) -> np.ndarray:
+        """Every usable row of the given groups."""
+        return self.rows[np.isin(self.codes, groups)]
+
+
+def _values(cells: _Cells, func: str) -> _Values:
+    """Read the cells as numbers (min and max also order dates and text); TableError when none can be."""
+    sheet, col, rows = cells.sheet, cells.col, cells.rows
     pos = col.position
-    filled = ~sheet.blank(pos)[rows]
-    if func in ("count", "count_distinct"):
-        used_rows, used_codes = rows[filled], codes[filled]
-        if func == "count":
-            counts = np.bincount(used_codes, minlength=n)
-            return _Groups(np.ones(n, dtype=bool), counts.astype(float), counts, lambda g: str(counts[g]),
-                           lambda gs: used_rows[np.isin(used_codes, gs)], used_rows, empty)  # fmt: skip
-        value_codes, _ = pd.factorize(sheet.keys(pos)[used_rows])
-        pairs = used_codes.astype(np.int64) * (int(value_codes.max(initial=0)) + 1) + value_codes
-        _, first = np.unique(pairs, return_index=True)
-        first.sort()  # one row per (group, value), in sheet order
-        distinct = np.bincount(used_codes[first], minlength=n)
-        return _Groups(np.ones(n, dtype=bool), distinct.astype(float), np.bincount(used_codes, minlength=n),
-                       lambda g: str(distinct[g]), lambda gs: used_rows[first][np.isin(used_codes[first], gs)],
-                       used_rows, empty)  # fmt: skip
     if func in ("min", "max"):
         kind, order = sheet.order(pos)
     elif col.dtype == "date":
@@ -1102,68 +1081,139 @@ def _aggregate(
         kind, order = "number", sheet.numbers(pos)
     values = order[rows]
     usable = ~np.isnan(values)
-    skipped = rows[filled & ~usable] if kind == "number" else empty
-    if not usable.any() and filled.any() and col.dtype == "text" and kind == "number":
+    skipped = rows[cells.filled & ~usable] if kind == "number" else rows[:0]
+    if not usable.any() and cells.filled.any() and col.dtype == "text" and kind == "number":
         raise TableError(f"{col.name} holds text, not numbers: {func} needs a numeric column.")
-    used_rows, used_codes, used = rows[usable], codes[usable], values[usable]
-    counts = np.bincount(used_codes, minlength=n)
-    present = counts > 0
-    suffix = "%" if col.dtype == "percent" else ""
+    used_codes = cells.codes[usable]
+    return _Values(kind, rows[usable], used_codes, values[usable], np.bincount(used_codes, minlength=cells.n), skipped,
+                   "%" if col.dtype == "percent" else "")  # fmt: skip
 
-    def cited_all(groups: np.ndarray) -> np.ndarray:
-        return used_rows[np.isin(used_codes, groups)]
 
-    if func in ("min", "max"):
-        extreme = np.full(n, np.inf if func == "min" else -np.inf)
-        (np.minimum if func == "min" else np.maximum).at(extreme, used_codes, used)
-        holders = used_rows[used == extreme[used_codes]]  # every row holding its group's extreme (ties)
-        holder_codes = used_codes[used == extreme[used_codes]]
-        first_holder = {int(g): int(r) for g, r in zip(holder_codes[::-1], holders[::-1], strict=True)}
+def _count(cells: _Cells) -> _Groups:
+    used_rows, used_codes = cells.rows[cells.filled], cells.codes[cells.filled]
+    counts = np.bincount(used_codes, minlength=cells.n)
+    return _Groups(np.ones(cells.n, dtype=bool), counts.astype(float), counts, lambda g: str(counts[g]),
+                   lambda gs: used_rows[np.isin(used_codes, gs)], used_rows, cells.rows[:0])  # fmt: skip
 
-        def show_extreme(g: int) -> str:
-            row = first_holder[g]
-            if kind == "number":
-                return _plain(_float_decimal(sheet.numbers(pos)[row])) + suffix
-            if kind == "date":
-                return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
-            return _label(sheet, col, row)
 
-        return _Groups(present, extreme, counts, show_extreme, lambda gs: holders[np.isin(holder_codes, gs)],
-                       used_rows, skipped)  # fmt: skip
-    units, scale = _units(used)
-    if func in ("sum", "avg"):
-        sums = np.zeros(n, dtype=units.dtype)
-        np.add.at(sums, used_codes, units)
-        if func == "sum":
-            key = np.array([float(_exact(s, scale)) for s in sums]) if sums.dtype == object else sums / 10.0**scale
-            return _Groups(present, key, counts, lambda g: _plain(_exact(sums[g], scale)) + suffix, cited_all,
-                           used_rows, skipped)  # fmt: skip
-        safe = np.maximum(counts, 1)
-        key = (
-            np.array([float(_exact(s, scale)) for s in sums]) / safe
-            if sums.dtype == object
-            else sums / 10.0**scale / safe
-        )
-        return _Groups(present, key, counts,
-                       lambda g: _plain(_rounded(_dividing(_exact(sums[g], scale), int(counts[g])))) + suffix,
-                       cited_all, used_rows, skipped)  # fmt: skip
-    # median: sort by group then value; the middle one or two of each group
-    order_idx = np.lexsort((used, used_codes))
-    sorted_units = units[order_idx]
+def _count_distinct(cells: _Cells) -> _Groups:
+    used_rows, used_codes = cells.rows[cells.filled], cells.codes[cells.filled]
+    value_codes, _ = pd.factorize(cells.sheet.keys(cells.col.position)[used_rows])
+    pairs = used_codes.astype(np.int64) * (int(value_codes.max(initial=0)) + 1) + value_codes
+    _, first = np.unique(pairs, return_index=True)
+    first.sort()  # one row per (group, value), in sheet order
+    distinct = np.bincount(used_codes[first], minlength=cells.n)
+    return _Groups(np.ones(cells.n, dtype=bool), distinct.astype(float), np.bincount(used_codes, minlength=cells.n),
+                   lambda g: str(distinct[g]), lambda gs: used_rows[first][np.isin(used_codes[first], gs)],
+                   used_rows, cells.rows[:0])  # fmt: skip
+
+
+def _extreme(cells: _Cells, func: str) -> _Groups:
+    v = _values(cells, func)
+    sheet, col, pos = cells.sheet, cells.col, cells.col.position
+    extreme = np.full(cells.n, np.inf if func == "min" else -np.inf)
+    (np.minimum if func == "min" else np.maximum).at(extreme, v.codes, v.values)
+    holders = v.rows[v.values == extreme[v.codes]]  # every row holding its group's extreme (ties)
+    holder_codes = v.codes[v.values == extreme[v.codes]]
+    first_holder = {int(g): int(r) for g, r in zip(holder_codes[::-1], holders[::-1], strict=True)}
+
+    def show_extreme(g: int) -> str:
+        row = first_holder[g]
+        if v.kind == "number":
+            return _plain(_float_decimal(sheet.numbers(pos)[row])) + v.suffix
+        if v.kind == "date":
+            return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
+        return _label(sheet, col, row)
+
+    return _Groups(v.counts > 0, extreme, v.counts, show_extreme, lambda gs: holders[np.isin(holder_codes, gs)],
+                   v.rows, v.skipped)  # fmt: skip
+
+
+def _sums(cells: _Cells, func: str) -> tuple[_Values, np.ndarray, np.ndarray, int]:
+    """Exact per-group sums in integer units (see _units): the values, their units, the sums and the scale."""
+    v = _values(cells, func)
+    units, scale = _units(v.values)
+    sums = np.zeros(cells.n, dtype=units.dtype)
+    np.add.at(sums, v.codes, units)
+    return v, units, sums, scale
+
+
+def _sum(cells: _Cells) -> _Groups:
+    v, _, sums, scale = _sums(cells, "sum")
+    key = np.array([float(_exact(s, scale)) for s in sums]) if sums.dtype == object else sums / 10.0**scale
+    return _Groups(v.counts > 0, key, v.counts, lambda g: _plain(_exact(sums[g], scale)) + v.suffix, v.cited_all,
+                   v.rows, v.skipped)  # fmt: skip
+
+
+def _avg(cells: _Cells) -> _Groups:
+    v, _, sums, scale = _sums(cells, "avg")
+    counts = v.counts
+    safe = np.maximum(counts, 1)
+    key = (
+        np.array([float(_exact(s, scale)) for s in sums]) / safe if sums.dtype == object else sums / 10.0**scale / safe
+    )
+    return _Groups(counts > 0, key, counts,
+                   lambda g: _plain(_rounded(_dividing(_exact(sums[g], scale), int(counts[g])))) + v.suffix,
+                   v.cited_all, v.rows, v.skipped)  # fmt: skip
+
+
+def _median(cells: _Cells) -> _Groups:
+    v = _values(cells, "median")
+    units, scale = _units(v.values)
+    counts, present = v.counts, v.counts > 0
+    # Sort by group then value; the middle one or two of each group.
+    sorted_units = units[np.lexsort((v.values, v.codes))]
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     low = starts + np.maximum(counts - 1, 0) // 2
     high = starts + counts // 2
-    safe_low, safe_high = np.minimum(low, max(len(used) - 1, 0)), np.minimum(high, max(len(used) - 1, 0))
+    last = max(len(v.values) - 1, 0)
+    safe_low, safe_high = np.minimum(low, last), np.minimum(high, last)
 
     def median(g: int) -> Decimal:
         return (_exact(sorted_units[safe_low[g]], scale) + _exact(sorted_units[safe_high[g]], scale)) / 2
 
-    key = np.full(n, np.nan)
-    if len(used):
+    key = np.full(cells.n, np.nan)
+    if len(v.values):
         # Twice the median in units: exact integers, so equal medians tie when ranking groups.
         doubled = sorted_units[safe_low] + sorted_units[safe_high]
         key[present] = doubled[present].astype(float)
-    return _Groups(present, key, counts, lambda g: _plain(_rounded(median(g))) + suffix, cited_all, used_rows, skipped)
+    return _Groups(present, key, counts, lambda g: _plain(_rounded(median(g))) + v.suffix, v.cited_all, v.rows,
+                   v.skipped)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """One aggregate function: how a description reads it and how it is computed per group."""
+
+    name: str
+    reads: str  # "sum of Amount", "average of Amount", "distinct count of Country"
+    compute: Callable[[_Cells], _Groups]
+
+
+AGGREGATES: dict[str, Aggregation] = {
+    a.name: a
+    for a in (
+        Aggregation("sum", "sum", _sum),
+        Aggregation("avg", "average", _avg),
+        Aggregation("median", "median", _median),
+        Aggregation("min", "min", lambda cells: _extreme(cells, "min")),
+        Aggregation("max", "max", lambda cells: _extreme(cells, "max")),
+        Aggregation("count", "count", _count),
+        Aggregation("count_distinct", "distinct count", _count_distinct),
+    )
+}
+
+
+def _aggregate(
+    sheet: SheetFrame, func: str, col: Column | None, rows: np.ndarray, codes: np.ndarray, n: int
+) -> _Groups:
+    """Compute `func` of `col` per group code (0..n-1) over `rows` (no column: count the rows)."""
+    if col is None:
+        counts = np.bincount(codes, minlength=n)
+        return _Groups(counts > 0, counts.astype(float), counts, lambda g: str(counts[g]),
+                       lambda gs: rows[np.isin(codes, gs)], rows, rows[:0])  # fmt: skip
+    filled = ~sheet.blank(col.position)[rows]
+    return AGGREGATES[func].compute(_Cells(sheet, col, rows, codes, n, filled))
 
 
 def _run_aggregate(ctx: _Ctx) -> TableResult:
