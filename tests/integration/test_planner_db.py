@@ -95,9 +95,11 @@ def test_seed_round_count(db: Database, demo: RoomSchema, frame: pd.DataFrame) -
     assert int(result.values[0]) == int((frame["Round"] == "Seed").sum())
 
 
-def test_largest_single_round(db: Database, demo: RoomSchema, frame: pd.DataFrame) -> None:
+def test_largest_single_round_and_largest_total(db: Database, demo: RoomSchema, frame: pd.DataFrame) -> None:
     top = frame.loc[frame[AMOUNT] == frame[AMOUNT].max(), "Company"]
-    assert answer(db, demo, "Which company raised the most?").values == list(top)
+    assert answer(db, demo, "Which company raised the largest single round?").values == list(top)
+    totals = frame.groupby("Company")[AMOUNT].sum()
+    assert answer(db, demo, "Which company raised the most?").values == [totals.idxmax()]
 
 
 def test_most_raised_in_total(db: Database, demo: RoomSchema, frame: pd.DataFrame) -> None:
