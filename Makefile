@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast check schema install demo-data clean
+.PHONY: run test test-fast check schema golden install demo-data clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ check: $(STAMP)
 # core/sql/schema.sql: the schema the migrations build, dumped from a freshly migrated database.
 schema: $(STAMP)
 	WORKBENCH_WRITE_SCHEMA=1 $(BIN)/python -m pytest -q tests/integration/test_schema.py
+
+# tests/golden/planner_plans.json: the offline planner's plans, frozen (review the diff before committing).
+golden: $(STAMP)
+	WORKBENCH_WRITE_GOLDEN=1 HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q tests/integration/test_planner_golden.py
 
 demo-data: $(STAMP)
 	$(BIN)/python data/generate_demo.py
