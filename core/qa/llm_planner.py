@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.config import Settings
 from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
-from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, _describe
+from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
 from core.retrieval.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.retrieval.tables import Aggregate, Filter, TableOp
 
@@ -276,7 +276,7 @@ def to_plan(
                     check_op(op)
                 except Exception as exc:  # a TableError, whatever its subclass: the model may fix it
                     raise InvalidPlan(f"{where} cannot run: {exc}") from exc
-            steps.append(TableStep(op=op, reason=_describe(op, sheet)))
+            steps.append(TableStep(op=op, reason=describe_op(op, sheet)))
         elif step.kind == "search":
             query = " ".join((step.query or "").split()) or standalone
             unknown = sorted(set(step.document_ids or ()) - document_ids)

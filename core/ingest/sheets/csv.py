@@ -128,12 +128,15 @@ def _consistency(records: Sequence[Sequence[str]]) -> tuple[bool, float, int]:
     if not widths:
         return (False, 0.0, 0)
     # One-cell title and note lines above a table (build_table tells them from the header) are left out
-    # when at least three records follow and 90% of those have one width: a table, not stray delimiters.
+    # when they read as prose (several words: "Fatal accidents by year") and at least three records follow,
+    # 90% of them of one width with two or more filled cells: a table, not stray delimiters in one column.
+    kept = [r for r in records if r]
     titles = next((i for i, w in enumerate(widths[:_TITLE_LINES]) if w > 1), 0)
     rest = widths[titles:]
-    filled = [sum(1 for cell in r if cell.strip()) for r in records if r][titles:]
+    filled = [sum(1 for cell in r if cell.strip()) for r in kept][titles:]
     if (
         titles
+        and all(len(kept[i][0].split()) >= 2 or not kept[i][0].strip() for i in range(titles))
         and len(rest) >= 3
         and Counter(rest).most_common(1)[0][1] >= 0.9 * len(rest)
         and sum(n >= 2 for n in filled) >= 0.9 * len(rest)

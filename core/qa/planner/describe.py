@@ -1,0 +1,52 @@
+"""A plan in one plain sentence: "Sum of Amount Raised (USD) where Country = Canada (funding_rounds.csv)."."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.qa.planner.schema import LOOKUP_LIMIT, SheetInfo
+from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables.operators import describe
+
+# -- describing ----------------------------------------------------------------------------------
+
+
+def describe_filters(filters: Sequence[Filter]) -> str:
+    parts = [
+        describe(f.op, f.column, [str(v) for v in (f.value if isinstance(f.value, list) else [f.value])], style="plan")
+        for f in filters
+    ]
+    return " where " + " and ".join(parts) if parts else ""
+
+
+def describe_op(op: TableOp, sheet: SheetInfo) -> str:
+    """One plain sentence: "Sum of Amount Raised (USD) where Country = Canada and Date in 2021 (funding_rounds.csv)."""
+    where = describe_filters(op.filters)
+    names = {"sum": "Sum", "avg": "Average", "median": "Median", "min": "Minimum", "max": "Maximum",
+             "count": "Count", "count_distinct": "Number of distinct"}  # fmt: skip
+    if op.distinct is not None:
+        text = f"Distinct values of {op.distinct}{where}"
+    elif op.aggregate is not None or op.group_by is not None:
+        agg = op.aggregate or Aggregate(func="count")
+        if agg.func == "count" and agg.column is None:
+            what = "Number of rows"
+        elif agg.func == "count_distinct":
+            what = f"Number of distinct {agg.column}"
+        else:
+            what = f"{names[agg.func]} of {agg.column}"
+        if op.group_by is not None:
+            what = f"{what} per {op.group_by}"
+            if op.limit is not None:
+                rank = "highest" if op.descending else "lowest"
+                what = f"{what}, the {op.limit} {rank}" if op.limit > 1 else f"{what}, the {rank}"
+        text = what + where
+    else:
+        shown = ", ".join(op.select) if op.select else "rows"
+        text = f"{shown} of the rows{where}" if where else shown
+        if op.sort_by is not None:
+            order = "highest" if op.descending else "lowest"
+            text += f" with the {order} {op.sort_by}" + (f" (top {op.limit})" if op.limit and op.limit > 1 else "")
+        elif op.limit is not None and op.limit < LOOKUP_LIMIT:
+            text += f", the first {op.limit}" if op.limit > 1 else ", the first one"
+        text = text[0].upper() + text[1:]
+    return f"{text} ({sheet.label})."
