@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +14,7 @@ from core.errors import ConversationNotInRoom, FeedbackError
 from core.models import Citation
 from core.qa.exports import neutralise_cell
 from core.qa.synth import ABSTAIN
+from core.text import MARKER
 
 __all__ = [
     "ConversationNotInRoom",
@@ -28,7 +28,6 @@ __all__ = [
     "record_feedback",
 ]
 
-_MARKER = re.compile(r"\[(\d+)\]")
 # Longer comments are refused rather than cut: the analyst sees why and can shorten theirs.
 MAX_COMMENT_CHARS = 4000
 
@@ -92,7 +91,7 @@ def infer_markers(text: str, citations: list[Citation]) -> dict[int, list[int]]:
     the answer has one marker, or one citation per marker; otherwise citations are grouped into
     sources (a page passage; a run of cells of one sheet) and matched when there is one source a marker.
     """
-    order = list(dict.fromkeys(int(m) for m in _MARKER.findall(text)))
+    order = list(dict.fromkeys(int(m) for m in MARKER.findall(text)))
     if not order or not citations:
         return {}
     if len(order) == 1:

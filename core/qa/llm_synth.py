@@ -19,6 +19,7 @@ from core.providers.llm import client, create_chat, provider_error, server_name
 from core.qa.pii import redact_evidence
 from core.qa.synth import ABSTAIN, Answer, _answer
 from core.retrieval.retriever import Evidence
+from core.text import MARKER
 
 __all__ = ["LLMSynthesizer", "evidence_block", "synth_messages"]
 
@@ -76,7 +77,7 @@ def synth_messages(question: str, evidence: Sequence[Evidence]) -> list[dict[str
 
 
 def _is_abstention(text: str) -> bool:
-    words = _NOT_WORD.sub(" ", re.sub(r"\[\d+\]", "", text.casefold().replace("’", "'"))).split()
+    words = _NOT_WORD.sub(" ", MARKER.sub("", text.casefold().replace("’", "'"))).split()
     return " ".join(words) == " ".join(_NOT_WORD.sub(" ", ABSTAIN.casefold()).split())
 
 

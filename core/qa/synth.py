@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.models import Citation
 from core.retrieval.retriever import Evidence
+from core.text import MARKER, STOP_WORDS
 
 ABSTAIN = "I don't have enough information in this data room to answer that."
 # A passage answers only when it holds at least this share of the question's content words.
@@ -20,13 +21,10 @@ MIN_COVERAGE = 0.3
 # Passages besides the best one that an offline answer quotes (one sentence each).
 SUPPORTING = 2
 
-_STOP = frozenset(
-    "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
-    "there this to was were what when where which who whom whose why will with would you your about according "
-    "give me tell please can could should much many any all".split()
+_STOP = STOP_WORDS | frozenset(
+    "whom will would you your about according give me tell please can could should much many any all".split()
 )
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
-_MARKER = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
@@ -69,15 +67,15 @@ def verify(text: str, evidence: Sequence[Evidence]) -> tuple[str, list[str]]:
     kept: list[str] = []
     dropped: list[str] = []
     for sentence in _SENTENCE.split(text.strip()):
-        cited = [int(m) for m in _MARKER.findall(sentence) if int(m) in by_n]
-        clean = _MARKER.sub(lambda m: m.group(0) if int(m.group(1)) in by_n else "", sentence).strip()
+        cited = [int(m) for m in MARKER.findall(sentence) if int(m) in by_n]
+        clean = MARKER.sub(lambda m: m.group(0) if int(m.group(1)) in by_n else "", sentence).strip()
         clean = re.sub(r"\s+([.,;])", r"\1", clean)
         if not cited:
             if clean:
                 dropped.append(clean)
             continue
         support = " ".join(by_n[n].content + " " + " ".join(c.value or "" for c in by_n[n].citations) for n in cited)
-        claimed = _numbers(_MARKER.sub("", clean)) - {str(n) for n in cited}
+        claimed = _numbers(MARKER.sub("", clean)) - {str(n) for n in cited}
         if claimed - _numbers(support):
             dropped.append(clean)
             continue
@@ -92,7 +90,7 @@ def _answer(text: str, values: list[str], evidence: Sequence[Evidence]) -> Answe
     citations: list[Citation] = []
     markers: dict[int, list[int]] = {}
     by_n = {e.n: e for e in evidence}
-    for n in dict.fromkeys(int(m) for m in _MARKER.findall(checked)):
+    for n in dict.fromkeys(int(m) for m in MARKER.findall(checked)):
         markers[n] = list(range(len(citations), len(citations) + len(by_n[n].citations)))
         citations.extend(by_n[n].citations)
     return Answer(text=checked, values=values, citations=citations, markers=markers, flagged=dropped)

@@ -22,16 +22,12 @@ from pydantic import BaseModel, ConfigDict
 from core.cells import parse_number
 from core.models import Citation
 from core.retrieval.tables import SheetFrame, cite
+from core.text import STOP_WORDS, YEAR
 
 Operation = Literal["value", "change", "pct_change", "average", "sum", "argmax", "argmin"]
 
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an and are as at be by did do does for from had has have how i in is it its of on or that the their "
-    "there this to was were what when where which who whose why with would respectively year years fiscal "
-    "during between end period as".split()
-)
+_STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period".split())
 # Words of the question that ask for arithmetic rather than name the line item.
 _OPERATION_WORDS = frozenset(
     "change changes increase increased decrease decreased difference growth percentage percent average mean "
@@ -126,7 +122,7 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
     for row in rows:
         label = row.values[label_pos] if label_pos < len(row.values) else None
         cells = [v for i, v in enumerate(row.values) if i != label_pos and v]
-        header_like = cells and all(parse_number(v) is None or _YEAR.fullmatch(v.strip()) for v in cells)
+        header_like = cells and all(parse_number(v) is None or YEAR.fullmatch(v.strip()) for v in cells)
         if label and not header_like:
             break
         if not cells and label:
@@ -144,7 +140,7 @@ def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]
     for i, label in enumerate(labels):
         if i == label_pos:
             continue
-        for year in dict.fromkeys(_YEAR.findall(label)):
+        for year in dict.fromkeys(YEAR.findall(label)):
             found.setdefault(year, []).append(i)
     return found
 
@@ -166,13 +162,13 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
     named = [
         i
         for i, label in enumerate(labels)
-        if corner_blank and i != label_pos and not _YEAR.search(label) and _content(label) and _content(label) <= wanted
+        if corner_blank and i != label_pos and not YEAR.search(label) and _content(label) and _content(label) <= wanted
     ]
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
     text = question.lower()
-    asked_years = list(dict.fromkeys(y for y in _YEAR.findall(question) if y in years))
+    asked_years = list(dict.fromkeys(y for y in YEAR.findall(question) if y in years))
     # The line item: the most specific label whose every word the question holds.
     best: tuple[int, int, GridRow, str] | None = None
     for index, row in enumerate(rows[n_header:]):
@@ -282,7 +278,7 @@ def _round2(d: Decimal) -> Decimal:
 
 
 def _period(label: str) -> str:
-    years = _YEAR.findall(label)
+    years = YEAR.findall(label)
     return years[0] if years else label
 
 

@@ -18,6 +18,7 @@ from core.db import Database, q
 from core.models import SearchHit
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model
+from core.text import YEAR
 
 RRF_K = 60
 # all-MiniLM-L6-v2 alone ranks filing pages far worse than the IDF-weighted keywords (FinanceBench dev
@@ -32,7 +33,6 @@ TITLE_BOOST = 1 / (60 + 1)
 _NO_VECTOR = np.eye(1, 384, dtype=np.float32)[0]
 _WORD = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*", re.UNICODE)
 _PHRASE = re.compile(r'"([^"]+)"')
-_YEAR_IN_WORD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
 def query_words(text: str) -> list[str]:
@@ -41,7 +41,7 @@ def query_words(text: str) -> list[str]:
     rest = _PHRASE.sub(" ", text)
     # "or" and "and" are operators or stop words to websearch_to_tsquery: leave them out.
     words = [w for w in _WORD.findall(rest) if w.lower() not in {"or", "and", "not"}]
-    years = [m for w in words for m in _YEAR_IN_WORD.findall(w) if m != w]
+    years = [m for w in words for m in YEAR.findall(w) if m != w]
     return list(dict.fromkeys(phrases + words + years))
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from core.text import STOP_WORDS
+
 # ---------------------------------------------------------------------------------------------
 # Words
 # ---------------------------------------------------------------------------------------------
@@ -40,13 +42,11 @@ PLACE_BEFORE = frozenset("placed finished came ranked ranking rank took position
 PLACE_AFTER = frozenset("place position spot overall finish ranked".split())
 
 # Question glue: never evidence that a column or a value is meant.
-STOP = frozenset(
-    """a an the of in on at to for from by with and or is are was were be been being do does did done has have
-    had what which who whom whose when where why how that this these those there their its it as than then much
-    many any all each every me tell give list show please i you we they he she his her them our your one ones
-    after before during since until most least more less number total amount count average mean sum per
-    same other only also just not no yes but if so into out up down over under about between first last
-    next previous get got made make""".split()
+STOP = STOP_WORDS | frozenset(
+    """about after all also amount any average been before being between but count done down during each
+    every first get give got he her his if into just last least less list made make many me mean more
+    most much next no not number one ones only other our out over per please previous same she show
+    since so sum tell than them then these they those total under until up we whom yes you your""".split()
 )
 # Words of a column name that say little about it on their own.
 WEAK_COLUMN_WORDS = frozenset("no number of the a total name s".split())
