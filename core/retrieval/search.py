@@ -45,11 +45,6 @@ def query_words(text: str) -> list[str]:
     return list(dict.fromkeys(phrases + words + years))
 
 
-def keyword_query(text: str) -> str:
-    """A websearch_to_tsquery string matching any of the text's words (quoted phrases kept whole)."""
-    return " or ".join(query_words(text))
-
-
 @dataclass(frozen=True)
 class KeywordTerms:
     """The query's lexemes with their IDF in the room, and the tsquery that picks keyword candidates."""

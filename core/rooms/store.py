@@ -106,15 +106,6 @@ def claim_embedding_model(db: Database, room: RoomRef, model: str) -> RoomRef:
     return current
 
 
-def document_bytes(db: Database, document_id: int) -> bytes:
-    """The original bytes of an uploaded document."""
-    with db.connection() as conn:
-        row = conn.execute(q("document_file"), {"document_id": document_id}).fetchone()
-    if row is None:
-        raise DocumentNotFound(f"Document {document_id} has no stored file; upload it again.")
-    return bytes(row[0])
-
-
 def delete_document(db: Database, room_id: int, document_id: int) -> str:
     """Delete a document with everything made from it (owners only); returns its title.
 

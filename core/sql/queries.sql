@@ -221,9 +221,6 @@ SELECT d.id, d.title, p.page_number, p.text
 FROM pages p JOIN documents d ON d.id = p.document_id
 WHERE d.room_id = %(room_id)s AND (d.id, p.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]));
 
--- name: document_file
-SELECT data FROM document_files WHERE document_id = %(document_id)s;
-
 -- Bulk loads under row-level security (COPY FROM is refused there): COPY into an empty temporary twin of the
 -- table, then INSERT ... SELECT, which applies the policies.  {stage}, {table} and {cols} are identifiers
 -- filled by psycopg.sql (core/ingest/pipeline.py).

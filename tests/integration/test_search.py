@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.errors import EmbeddingMismatch
-from core.retrieval.search import keyword_query, search
+from core.retrieval.search import query_words, search
 from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf
 
 
@@ -17,9 +17,9 @@ def room_with_files(workbench):
     return workbench
 
 
-def test_keyword_query_ors_words_and_keeps_phrases() -> None:
-    assert keyword_query('Who leads "Acme Robotics" or Cobalt?') == '"Acme Robotics" or Who or leads or Cobalt'
-    assert keyword_query("  ,,, ") == ""
+def test_query_words_keep_phrases_whole() -> None:
+    assert query_words('Who leads "Acme Robotics" or Cobalt?') == ['"Acme Robotics"', "Who", "leads", "Cobalt"]
+    assert query_words("  ,,, ") == []
 
 
 def test_page_hit_cites_the_passage(room_with_files, db) -> None:

@@ -46,8 +46,15 @@ def sheet_from_csv(header: list[str], rows: list[list[str]], name: str = "Fundin
     writer.writerow(header)
     writer.writerows(rows)
     parsed = parse_csv(buffer.getvalue().encode(), name)
-    return SheetFrame.from_parsed(
-        parsed, sheet_id=3, document_id=9, title=f"{name}.csv", row_ids=range(1001, 1001 + len(parsed.rows))
+    return SheetFrame.from_rows(
+        parsed.columns,
+        parsed.rows,
+        row_numbers=parsed.row_numbers,
+        row_ids=range(1001, 1001 + len(parsed.rows)),
+        sheet=parsed.name,
+        sheet_id=3,
+        document_id=9,
+        title=f"{name}.csv",
     )
 
 

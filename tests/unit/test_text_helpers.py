@@ -5,7 +5,7 @@ import pytest
 from core.cells import Column
 from core.errors import UnsupportedFile
 from core.ingest.pipeline import _detect, context_for, row_text
-from core.retrieval.search import _name_words, keyword_query, query_words
+from core.retrieval.search import _name_words, query_words
 
 
 def test_detect_by_magic_bytes_and_suffix() -> None:
@@ -31,5 +31,5 @@ def test_file_names_become_words() -> None:
 
 def test_query_words_keep_phrases_and_expose_years() -> None:
     assert query_words('Capex in FY2018 for "3M Company"?') == ['"3M Company"', "Capex", "in", "FY2018", "for", "2018"]
-    assert keyword_query("revenue or margin and not cost") == "revenue or margin or cost"
+    assert query_words("revenue or margin and not cost") == ["revenue", "margin", "cost"]
     assert query_words("FY20180 and 12019") == ["FY20180", "12019"]

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from core.cells import Column, Dtype, ParsedSheet, cell_ref, gc_paused, parse_date, parse_number
+from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
 from core.errors import SheetNotFound, TableError, UnknownColumn
 from core.models import Citation
@@ -213,28 +213,6 @@ class SheetFrame:
         raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
         typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
         return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame)
-
-    @classmethod
-    def from_parsed(
-        cls,
-        parsed: ParsedSheet,
-        *,
-        sheet_id: int = 0,
-        document_id: int = 0,
-        title: str = "",
-        row_ids: Sequence[int] | None = None,
-    ) -> SheetFrame:
-        """Build a SheetFrame from a parsed CSV/XLSX table, as ingestion would store it."""
-        return cls.from_rows(
-            parsed.columns,
-            parsed.rows,
-            row_numbers=parsed.row_numbers,
-            row_ids=row_ids,
-            sheet=parsed.name,
-            sheet_id=sheet_id,
-            document_id=document_id,
-            title=title or parsed.name,
-        )
 
     @property
     def n_rows(self) -> int:
