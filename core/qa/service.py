@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+import psycopg
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict
 
@@ -199,27 +200,19 @@ def _log_failure(
 ) -> int:
     """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
     with wb.db.connection() as conn:
-        row = returned(
-            conn.execute(
-                q("insert_query"),
-                {
-                    "room_id": room_id,
-                    "user_id": wb.db.user_id,
-                    "conversation_id": conversation_id,
-                    "question": _logged(wb, question),
-                    "answer": _logged(wb, partial) or None,
-                    "abstained": False,
-                    "error": error,
-                    "planner": plan.planner,
-                    "model": model,
-                    "retrieval_ms": retrieval_ms,
-                    "first_token_ms": first_token_ms,
-                    "total_ms": total_ms,
-                    "context_chars": context_chars,
-                    "n_citations": 0,
-                },
-            )
-        )
+        return _insert_query(
+            conn, wb, room_id=room_id, conversation_id=conversation_id, question=question,
+            answer=_logged(wb, partial) or None, abstained=False, error=error, planner=plan.planner, model=model,
+            retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
+            context_chars=context_chars, n_citations=0,
+        )  # fmt: skip
+
+
+def _insert_query(conn: psycopg.Connection[Any], wb: Workbench, *, question: str, **fields: Any) -> int:
+    """One qa_queries row for the current user, the question redacted as the settings say; its id."""
+    row = returned(
+        conn.execute(q("insert_query"), {"user_id": wb.db.user_id, "question": _logged(wb, question), **fields})
+    )
     return int(row[0])
 
 
@@ -253,28 +246,12 @@ def _log(
                 "citations": Jsonb(citations),
             },
         )
-        row = returned(
-            conn.execute(
-                q("insert_query"),
-                {
-                    "room_id": room_id,
-                    "user_id": wb.db.user_id,
-                    "conversation_id": conversation_id,
-                    "question": _logged(wb, question),
-                    "answer": _logged(wb, answer.text),
-                    "abstained": answer.abstained,
-                    "error": None,
-                    "planner": plan.planner,
-                    "model": model,
-                    "retrieval_ms": retrieval_ms,
-                    "first_token_ms": first_token_ms,
-                    "total_ms": total_ms,
-                    "context_chars": sum(len(e.content) for e in evidence),
-                    "n_citations": len(citations),
-                },
-            )
-        )
-        query_id = int(row[0])
+        query_id = _insert_query(
+            conn, wb, room_id=room_id, conversation_id=conversation_id, question=question,
+            answer=_logged(wb, answer.text), abstained=answer.abstained, error=None, planner=plan.planner,
+            model=model, retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
+            context_chars=sum(len(e.content) for e in evidence), n_citations=len(citations),
+        )  # fmt: skip
         with conn.cursor() as cur:
             cur.executemany(
                 q("insert_query_citation"),

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
-from core.retrieval.cellmath import CellsStep, run_cells
+from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
 from core.retrieval.plan import LookupStep, Plan, SearchStep, TableStep
 from core.retrieval.search import search
 from core.retrieval.tables import TableResult, load_sheet, run_table_op
@@ -29,19 +29,24 @@ class Evidence(BaseModel):
     description: str = ""  # a table step's one-line account of what was computed
 
 
-def _table_evidence(n: int, result: TableResult) -> Evidence:
-    header = " | ".join(result.columns)
-    body = "\n".join(" | ".join(row) for row in result.rows[:20])
-    more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
+def _computed(n: int, result: TableResult | CellsResult, body: str) -> Evidence:
+    """Evidence of an exact computation: its description and `body` (the rows, or the cells it read)."""
     return Evidence(
         n=n,
         kind="table",
-        content=f"{result.description}\n{header}\n{body}{more}",
+        content=f"{result.description}\n{body}",
         citations=result.citations,
         score=1.0,
         values=result.values,
         description=result.description,
     )
+
+
+def _table_evidence(n: int, result: TableResult) -> Evidence:
+    header = " | ".join(result.columns)
+    body = "\n".join(" | ".join(row) for row in result.rows[:20])
+    more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
+    return _computed(n, result, f"{header}\n{body}{more}")
 
 
 def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | None) -> list[Evidence]:
@@ -54,17 +59,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
         elif isinstance(step, CellsStep):
             result = run_cells(load_sheet(db, step.sheet_id), step)
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
-            evidence.append(
-                Evidence(
-                    n=len(evidence) + 1,
-                    kind="table",
-                    content=f"{result.description}\n{cells}",
-                    citations=result.citations,
-                    score=1.0,
-                    values=result.values,
-                    description=result.description,
-                )
-            )
+            evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):
             for hit in search(db, room, step.query, k=step.k, embedder=embedder):
                 if step.document_ids and hit.document_id not in step.document_ids:
