@@ -222,6 +222,8 @@ def ask_command(
     if not question or not room:
         raise click.UsageError("Give QUESTION and --room NAME (or --batch FILE.jsonl).")
     result = answer(wb, question, room, conversation)
+    if result["note"]:  # the model failed and the answer was written offline: say so, apart from the answer
+        click.echo(f"Note: {result['note']}", err=True)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return 0

@@ -134,6 +134,8 @@ def answer(turn: Turn) -> None:
         with st.status(label, state="complete", expanded=False):
             for line in lines:
                 st.markdown(line)
+    if turn.note:
+        st.warning(escape(turn.note), icon="⚠️")
     if turn.abstained:
         st.info(escape(turn.answer), icon=":material/search_off:")
         st.caption("No passage or cell in this data room supports an answer, so none is given.")

@@ -47,6 +47,7 @@ class Turn:
     stale: list[str] = field(default_factory=list)  # refs of cited cells edited since the answer
     helpful: bool | None = None  # the user's vote, if any
     comment: str | None = None
+    note: str | None = None  # the model failed and this answer was written offline: what happened
 
 
 @dataclass(frozen=True)
@@ -130,13 +131,13 @@ def conversation_history(db: Database, room_id: int, conversation_id: int, *, us
         ).fetchall()
     stale = stale_citations(db, conversation_id) if rows else {}
     turns = []
-    for message_id, question, answer, cited, created_at, query_id, abstained, helpful, comment in rows:
+    for message_id, question, answer, cited, created_at, query_id, abstained, note, helpful, comment in rows:
         citations = [Citation.model_validate(c) for c in json.loads(cited)]
         turns.append(Turn(
             message_id=message_id, question=question, answer=answer, citations=citations,
             abstained=bool(abstained) if abstained is not None else answer.strip() == ABSTAIN,
             query_id=query_id, created_at=created_at, markers=infer_markers(answer, citations),
-            stale=stale.get(message_id, []), helpful=helpful, comment=comment,
+            stale=stale.get(message_id, []), helpful=helpful, comment=comment, note=note,
         ))  # fmt: skip
     return turns
 

@@ -90,7 +90,8 @@ def ask(
 ) -> Iterator[Event]:
     """Answer `question` in `room` from its documents alone, yielding events; the last is `done`.
 
-    A model failure while writing the answer is logged (qa_queries.error) and raised as ModelError.
+    When the model fails while writing the answer, the answer is written offline from the same evidence and
+    says so (result "note", qa_queries.error): a model outage is not a dead chat.
     """
     started = time.perf_counter()
     ref = wb.room(room)
@@ -126,6 +127,7 @@ def ask(
     answer: Answer | None = None
     first_token_ms: float | None = None
     parts: list[str] = []
+    note: str | None = None
     try:
         for item in synthesizer.stream(plan.standalone_question, evidence):
             if isinstance(item, Answer):
@@ -137,11 +139,17 @@ def ask(
             yield Event(type="token", text=item)
     except ModelError as exc:
         log.warning("Answer failed for query in room %s: %s", room, exc)
-        _log_failure(wb, ref.id, conversation_id, question, plan, synthesizer.name, str(exc),
-                     partial=exc.partial or "".join(parts), context_chars=sum(len(e.content) for e in evidence),
-                     retrieval_ms=retrieval_ms, first_token_ms=first_token_ms,
-                     total_ms=(time.perf_counter() - started) * 1000)  # fmt: skip
-        raise
+        note = f"{exc} This answer was written offline from the same evidence."
+        yield Event(type="step", text=f"The model failed; writing the answer offline. {exc}")
+        offline = OfflineSynthesizer()
+        synthesizer, answer = offline, None
+        if parts:  # what the model had streamed stays on screen above the offline answer
+            yield Event(type="token", text="\n\n")
+        for item in offline.stream(plan.standalone_question, evidence):
+            if isinstance(item, Answer):
+                answer = item
+                continue
+            yield Event(type="token", text=item)
     assert answer is not None, "a synthesizer ends its stream with the Answer"
     first_token_ms = first_token_ms if first_token_ms is not None else (time.perf_counter() - started) * 1000
     total_ms = (time.perf_counter() - started) * 1000
@@ -157,6 +165,7 @@ def ask(
         retrieval_ms=retrieval_ms,
         first_token_ms=first_token_ms,
         total_ms=total_ms,
+        error=note,
     )
     result = {
         "answer": answer.text,
@@ -174,6 +183,7 @@ def ask(
         },
         "query_id": query_id,
         "conversation_id": conversation_id,
+        "note": note,
     }
     yield Event(type="done", answer=answer, result=result)
 
@@ -181,31 +191,6 @@ def ask(
 def _logged(wb: Workbench, text: str) -> str:
     """The query log's copy of a question or answer: PII redacted when WORKBENCH_REDACT_PII (documents keep it)."""
     return redact(text) if wb.settings.redact_pii else text
-
-
-def _log_failure(
-    wb: Workbench,
-    room_id: int,
-    conversation_id: int,
-    question: str,
-    plan: Plan,
-    model: str,
-    error: str,
-    *,
-    partial: str,
-    context_chars: int,
-    retrieval_ms: float,
-    first_token_ms: float | None,
-    total_ms: float,
-) -> int:
-    """Log a question whose answer failed: the error and whatever had been streamed (no conversation turn)."""
-    with wb.db.connection() as conn:
-        return _insert_query(
-            conn, wb, room_id=room_id, conversation_id=conversation_id, question=question,
-            answer=_logged(wb, partial) or None, abstained=False, error=error, planner=plan.planner, model=model,
-            retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
-            context_chars=context_chars, n_citations=0,
-        )  # fmt: skip
 
 
 def _insert_query(conn: psycopg.Connection[Any], wb: Workbench, *, question: str, **fields: Any) -> int:
@@ -229,8 +214,9 @@ def _log(
     retrieval_ms: float,
     first_token_ms: float,
     total_ms: float,
+    error: str | None = None,
 ) -> int:
-    """Store the turn and the query log in one transaction."""
+    """Store the turn and the query log in one transaction (`error`: a model failure the answer recovered from)."""
     citations = [c.model_dump(mode="json") for c in answer.citations]
     with wb.db.connection() as conn:
         conn.execute(
@@ -248,7 +234,7 @@ def _log(
         )
         query_id = _insert_query(
             conn, wb, room_id=room_id, conversation_id=conversation_id, question=question,
-            answer=_logged(wb, answer.text), abstained=answer.abstained, error=None, planner=plan.planner,
+            answer=_logged(wb, answer.text), abstained=answer.abstained, error=error, planner=plan.planner,
             model=model, retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
             context_chars=sum(len(e.content) for e in evidence), n_citations=len(citations),
         )  # fmt: skip

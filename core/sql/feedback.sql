@@ -11,9 +11,10 @@ RETURNING id
 -- name: conversation_history
 -- Each assistant message with the question before it, its logged query and the user's vote. core.qa.service
 -- writes a turn's two messages and its qa_queries row in one transaction, so they share created_at
--- (now() is the transaction's time); failed questions have a query row (error set) but no messages.
+-- (now() is the transaction's time); failed questions have a query row (error set) but no messages, and an
+-- answer written offline after a model failure has both (its error is the note shown with it).
 SELECT a.id AS message_id, u.content AS question, a.content AS answer, a.citations::text AS citations,
-       a.created_at, qq.id AS query_id, qq.abstained, f.helpful, f.comment
+       a.created_at, qq.id AS query_id, qq.abstained, qq.error AS note, f.helpful, f.comment
 FROM messages a
 JOIN LATERAL (
     SELECT content FROM messages u
@@ -21,9 +22,9 @@ JOIN LATERAL (
     ORDER BY u.id DESC LIMIT 1
 ) u ON true
 LEFT JOIN LATERAL (
-    SELECT id, abstained FROM qa_queries qq
+    SELECT id, abstained, error FROM qa_queries qq
     WHERE qq.conversation_id = a.conversation_id AND qq.created_at = a.created_at
-      AND qq.error IS NULL AND qq.question = u.content
+      AND qq.question = u.content
     ORDER BY qq.id LIMIT 1
 ) qq ON true
 LEFT JOIN qa_feedback f ON f.query_id = qq.id AND f.user_id IS NOT DISTINCT FROM %(user_id)s
