@@ -17,7 +17,7 @@ from core.config import Settings
 from core.errors import ModelError
 from core.providers.llm import client, create_chat, provider_error, server_name
 from core.qa.pii import redact_evidence
-from core.qa.synth import ABSTAIN, Answer, _answer
+from core.qa.synth import ABSTAIN, Answer, checked_answer
 from core.retrieval.retriever import Evidence
 from core.text import MARKER
 
@@ -85,7 +85,7 @@ def finish(text: str, evidence: Sequence[Evidence]) -> Answer:
     """The checked Answer of the model's whole reply."""
     if not text.strip() or _is_abstention(text):
         return Answer(text=ABSTAIN, abstained=True)
-    checked = _answer(text, [], evidence)
+    checked = checked_answer(text, [], evidence)
     if checked.abstained:
         return checked
     by_n = {e.n: e for e in evidence}

@@ -83,7 +83,8 @@ def verify(text: str, evidence: Sequence[Evidence]) -> tuple[str, list[str]]:
     return " ".join(kept), dropped
 
 
-def _answer(text: str, values: list[str], evidence: Sequence[Evidence]) -> Answer:
+def checked_answer(text: str, values: list[str], evidence: Sequence[Evidence]) -> Answer:
+    """The Answer of a written text after verify(): its markers mapped to citations, or the abstention."""
     checked, dropped = verify(text, evidence)
     if not checked:
         return Answer(text=ABSTAIN, abstained=True, flagged=dropped)
@@ -151,7 +152,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
                 parts.append(f"{body} [{item.n}]{end}")
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
-    return _answer(" ".join(parts), values, evidence)
+    return checked_answer(" ".join(parts), values, evidence)
 
 
 def _place(item: Evidence) -> tuple[int, int | None, int | None]:
