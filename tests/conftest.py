@@ -77,6 +77,15 @@ def workbench(settings, db):
     return Workbench(settings, db=db)
 
 
+@pytest.fixture
+def server():
+    """A local server speaking the OpenAI protocol (tests/openai_server.py), with scripted replies."""
+    from tests.openai_server import OpenAIServer
+
+    with OpenAIServer() as running:
+        yield running
+
+
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 

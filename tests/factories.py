@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import csv
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pymupdf
 from openpyxl import Workbook
 
 from core.models import Citation
+from core.retrieval.retriever import Evidence
 
 
 def make_pdf(pages: list[str], *, user_pw: str | None = None, owner_pw: str | None = None) -> bytes:
@@ -86,3 +92,31 @@ CELL = Citation(
     ref="funding!F8",
     value="12000000",
 )
+
+
+def table_evidence(n: int, text: str, values: list[str], citation: Citation = CELL) -> Evidence:
+    """A table result as the retriever hands it to a synthesizer: `text` is its content and description."""
+    return Evidence(n=n, kind="table", content=text, citations=[citation], values=values, description=text)
+
+
+def csv_bytes(rows: list[list[object]]) -> bytes:
+    """A CSV file of `rows` (the first is the header), quoted as any spreadsheet exports it."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue().encode()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_workbench(*args: str, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`python -m core ARGS` in a child process with `env` over this one's (offline), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args],
+        cwd=ROOT,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+    )

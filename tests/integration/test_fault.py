@@ -17,7 +17,7 @@ import pytest
 
 from core.qa.service import ask
 from core.workbench import Workbench
-from tests.factories import FUNDING_CSV, make_pdf
+from tests.factories import FUNDING_CSV, make_pdf, run_workbench
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "data" / "demo"
@@ -131,15 +131,7 @@ def test_an_ingestion_killed_mid_write_leaves_the_room_consistent_and_a_retry_su
         assert ("big.csv", "ready") not in titles  # absent (or failed), never ready with part of its rows
         assert conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == 4
         _assert_room_consistent(conn, "Deal")
-    retry = subprocess.run(
-        [sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed", "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    retry = run_workbench("ingest", str(path), "--room", "Deal", "--no-embed", "--json", env=env, timeout=600)
     assert retry.returncode == 0, retry.stderr
     assert '"status": "ready"' in retry.stdout and f'"rows": {ROWS}' in retry.stdout
     with psycopg.connect(db_url, autocommit=True) as conn:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -19,7 +17,7 @@ from core.qa.exports import sheet_csv
 from core.qa.feedback import answer_memo, conversation_history
 from core.qa.service import ask
 from core.workbench import Workbench
-from tests.factories import make_xlsx
+from tests.factories import make_xlsx, run_workbench
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = (
@@ -51,22 +49,8 @@ def _done(wb: Workbench, question: str, room: str = "Demo") -> dict:
 
 
 def _cli(settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": settings.database_url,
-        "WORKBENCH_HOME": str(settings.home),
-        "HF_HUB_OFFLINE": "1",
-        "WORKBENCH_RATE_LIMIT": "0",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "core", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    env = {"DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(settings.home), "WORKBENCH_RATE_LIMIT": "0"}
+    return run_workbench(*args, env=env)
 
 
 def _long_question(n: int = 20_000) -> str:
@@ -255,10 +239,12 @@ def test_files_over_the_size_limit_are_refused_in_core_and_on_the_command_line(s
     path = tmp_path / "big.csv"
     path.write_bytes(data)
     env_settings = small.model_copy(update={"home": tmp_path / "home"})
-    run = subprocess.run([sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal"], cwd=ROOT,
-                         env={**os.environ, "DATABASE_URL": env_settings.database_url, "WORKBENCH_MAX_FILE_MB": "0.5",
-                              "WORKBENCH_HOME": str(env_settings.home), "HF_HUB_OFFLINE": "1"},
-                         capture_output=True, text=True, check=False, timeout=300)  # fmt: skip
+    env = {
+        "DATABASE_URL": env_settings.database_url,
+        "WORKBENCH_MAX_FILE_MB": "0.5",
+        "WORKBENCH_HOME": str(env_settings.home),
+    }
+    run = run_workbench("ingest", str(path), "--room", "Deal", env=env)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "FAILED  big.csv" in run.stdout and "over the 0.5 MB limit" in run.stdout
 

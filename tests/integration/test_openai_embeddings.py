@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
@@ -13,12 +11,6 @@ from core.providers.embeddings import OpenAIEmbedder
 from core.workbench import Workbench
 from tests.factories import MEMO_PAGES, make_pdf
 from tests.openai_server import OpenAIServer, pointed_at
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as running:
-        yield running
 
 
 @pytest.fixture

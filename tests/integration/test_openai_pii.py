@@ -5,10 +5,7 @@ speaking the OpenAI protocol recorded (tests/openai_server.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from core.qa.service import ask
 from core.workbench import Workbench
@@ -61,12 +58,6 @@ def echo_model(body: dict[str, Any]) -> Reply:
     evidence = user[user.index("<evidence>") :]
     line = next(ln for ln in evidence.splitlines() if "chief executive" in ln)
     return Reply(f"{line.strip()} [1].")
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as running:
-        yield running
 
 
 def _workbench(settings, db, server: OpenAIServer, *, redact: bool = True) -> Workbench:

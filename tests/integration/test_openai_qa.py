@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,12 +98,6 @@ def model(
 
 
 # -- fixtures and helpers --------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as running:
-        yield running
 
 
 @pytest.fixture

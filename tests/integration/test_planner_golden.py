@@ -9,9 +9,7 @@ tests/golden/planner_plans.json in the commit.
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 import json
 import os
 from pathlib import Path
@@ -19,18 +17,13 @@ from pathlib import Path
 import pytest
 
 from core.qa.planner import OfflinePlanner, load_schema
+from tests.factories import csv_bytes
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "planner_plans.json"
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 
 
-def _csv(rows: list[list[object]]) -> bytes:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue().encode()
-
-
-STATEMENT = _csv(
+STATEMENT = csv_bytes(
     [
         ["Consolidated statement of income (in millions)"],
         ["", "2022", "2021", "2020"],
@@ -43,7 +36,7 @@ STATEMENT = _csv(
         ["Net debt", "(32,120)", "(34,370)", "(36,130)"],
     ]
 )
-STAFF = _csv(
+STAFF = csv_bytes(
     [
         ["Headcount by office, end of year"],
         ["Office", "Region", "Engineers", "Sales", "Opened"],
@@ -56,11 +49,11 @@ STAFF = _csv(
         ["Total", "", 505, 205, ""],
     ]
 )
-LEAGUE = _csv(
+LEAGUE = csv_bytes(
     [["Rank", "Team", "Played", "Won", "Lost", "Points"]]
     + [[i + 1, f"Team {chr(65 + i)}", 20, 15 - i, 5 + i, 45 - 3 * i] for i in range(10)]
 )
-SCHEDULE = _csv(
+SCHEDULE = csv_bytes(
     [["Date", "Opponent", "Venue", "Attendance", "Result"]]
     + [[f"2023-0{1 + i % 9}-1{i % 9}", f"Club {i % 5}", "Home" if i % 2 else "Away", 1000 + 37 * i, "W" if i % 3 else "L"]
        for i in range(18)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from core.errors import RateLimited
 from core.qa.service import ask
 from core.rooms.ratelimit import check_and_count
 from core.rooms.store import ensure_room
+from tests.factories import run_workbench
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 3, 2, 14, 0, 0, tzinfo=UTC)
@@ -187,22 +187,8 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
 def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
     room = ensure_room(db, "Deal")
     check_and_count(db, db.user_id, room.id, 1)  # the command line asks as the local user
-    env = {
-        **os.environ,
-        "DATABASE_URL": settings.database_url,
-        "WORKBENCH_HOME": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "WORKBENCH_RATE_LIMIT": "1",
-    }
-    run = subprocess.run(
-        [sys.executable, "-m", "core", "ask", "How much?", "--room", "Deal"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    env = {"DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path), "WORKBENCH_RATE_LIMIT": "1"}
+    run = run_workbench("ask", "How much?", "--room", "Deal", env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "You have asked 1 question in this room in the last hour (the limit is 1)" in run.stderr
     assert "you can ask again at" in run.stderr

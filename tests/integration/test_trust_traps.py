@@ -7,8 +7,6 @@ is expected to answer (not merely to stay silent), the test says so with `answer
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 from collections import defaultdict
 from decimal import Decimal
@@ -16,15 +14,9 @@ from decimal import Decimal
 import pytest
 
 from core.qa.service import ask
-from tests.factories import make_xlsx
+from tests.factories import csv_bytes, make_xlsx
 
 SECTORS = ("Fintech", "Healthtech", "Climate", "Logistics")
-
-
-def _csv(rows: list[list[object]]) -> bytes:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue().encode()
 
 
 def _done(wb, question: str, room: str) -> dict:
@@ -75,7 +67,7 @@ def rounds(workbench):
     smallest = min(totals, key=lambda s: totals[s])
     rows.append(["Company 99", smallest, 2022, max(totals.values()) - totals[smallest] - 1])
     grand = sum(r[3] for r in rows)
-    data = _csv([header, *rows, ["Total", "", "", grand]])
+    data = csv_bytes([header, *rows, ["Total", "", "", grand]])
     assert workbench.ingest_upload(data, "rounds.csv", "Traps", embed=False).status == "ready"
     return workbench, rows
 
@@ -101,7 +93,7 @@ def test_an_average_leaves_the_total_row_out(rounds) -> None:
 
 def test_a_title_row_above_the_header_is_not_the_header(workbench) -> None:
     rows = [[2000 + i, 10 + (i * 7) % 13, 100 + i * 11] for i in range(13)]
-    data = _csv([["Fatal accidents by year, 2000-2012"], [], ["Year", "Fatal accidents", "Passengers (m)"], *rows])
+    data = csv_bytes([["Fatal accidents by year, 2000-2012"], [], ["Year", "Fatal accidents", "Passengers (m)"], *rows])
     assert workbench.ingest_upload(data, "accidents.csv", "Titles", embed=False).status == "ready"
     worst = max(rows, key=lambda r: r[1])
     _right_or_silent(
@@ -112,7 +104,7 @@ def test_a_title_row_above_the_header_is_not_the_header(workbench) -> None:
 
 def test_named_entities_match_exactly_before_fuzzily(workbench) -> None:
     stations = [("BBC Radio 1", 8_100_000), ("BBC Radio 2", 14_500_000), ("BBC Radio 4", 10_600_000)]
-    data = _csv([["Station", "Weekly listeners"], *[[s, n] for s, n in stations]])
+    data = csv_bytes([["Station", "Weekly listeners"], *[[s, n] for s, n in stations]])
     assert workbench.ingest_upload(data, "listeners.csv", "Radio", embed=False).status == "ready"
     result = _done(workbench, "How many weekly listeners does BBC Radio 4 have?", "Radio")
     _right_or_silent(result, ["10600000"], answered=True)
@@ -123,13 +115,13 @@ def test_the_sheet_whose_rows_are_the_things_counted(workbench) -> None:
     companies = [[f"Co {i}", 2010 + i % 9, "London"] for i in range(21)]
     assert (
         workbench.ingest_upload(
-            _csv([["Company", "Year", "Amount"], *rounds]), "rounds_by_year.csv", "Sheets", embed=False
+            csv_bytes([["Company", "Year", "Amount"], *rounds]), "rounds_by_year.csv", "Sheets", embed=False
         ).status
         == "ready"
     )
     assert (
         workbench.ingest_upload(
-            _csv([["Company", "Founded", "City"], *companies]), "companies.csv", "Sheets", embed=False
+            csv_bytes([["Company", "Founded", "City"], *companies]), "companies.csv", "Sheets", embed=False
         ).status
         == "ready"
     )

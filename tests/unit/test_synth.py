@@ -3,7 +3,7 @@
 from core.models import Citation
 from core.qa.synth import ABSTAIN, coverage, synthesize_offline, verify
 from core.retrieval.retriever import Evidence
-from tests.factories import CELL, PAGE
+from tests.factories import CELL, PAGE, table_evidence
 
 
 def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
@@ -11,14 +11,7 @@ def passage(n: int, text: str, citation: Citation = PAGE) -> Evidence:
 
 
 def table(n: int) -> Evidence:
-    return Evidence(
-        n=n,
-        kind="table",
-        content="sum of Amount where Country = Canada = 12,000,000 over 1 row",
-        citations=[CELL],
-        values=["12000000"],
-        description="sum of Amount where Country = Canada = 12,000,000 over 1 row",
-    )
+    return table_evidence(n, "sum of Amount where Country = Canada = 12,000,000 over 1 row", ["12000000"])
 
 
 def test_markers_that_point_nowhere_are_removed() -> None:
@@ -65,26 +58,12 @@ def test_coverage_counts_content_words_only() -> None:
 
 
 def test_a_passage_that_covers_the_question_beats_a_weak_table_guess() -> None:
-    weak = Evidence(
-        n=1,
-        kind="table",
-        content="Lead Investor where Company = Harvestquay: Harbor Peak",
-        citations=[CELL],
-        values=["Harbor Peak"],
-        description="Lead Investor of the rows where Company = Harvestquay",
-    )
+    weak = table_evidence(1, "Lead Investor of the rows where Company = Harvestquay", ["Harbor Peak"])
     answer = synthesize_offline("Who is the chief executive of Harvestquay?", [weak, passage(2, PAGE.quote)])
     assert answer.values == [] and answer.citations == [PAGE]
 
 
 def test_a_table_result_of_empty_cells_is_no_answer() -> None:
-    empty = Evidence(
-        n=1,
-        kind="table",
-        content="Margin of the rows where Item = A: (empty)",
-        citations=[CELL],
-        values=[""],
-        description="Margin of the rows where Item = A: (empty)",
-    )
+    empty = table_evidence(1, "Margin of the rows where Item = A: (empty)", [""])
     answer = synthesize_offline("What is the margin of item A?", [empty])
     assert answer.abstained and answer.text == ABSTAIN and not answer.citations
