@@ -126,6 +126,13 @@ def _line(name: str, values: list, **style: object) -> go.Scatter:
     return go.Scatter(x=x, y=values, name=name, mode="lines+markers", connectgaps=False, **style)
 
 
+def _rate_figure(title: str, name: str, rates: list, parts: list[list[int]], of: str) -> go.Figure:
+    """A share per day (0-100%), its hover saying "n of m"."""
+    hover = "%{y:.0%} (%{customdata[0]} of %{customdata[1]}" + of + ")"
+    return _figure(title, [_line(name, rates, customdata=parts, hovertemplate=hover)],
+                   yaxis={"tickformat": ".0%", "range": [0, 1.05]}, showlegend=False)  # fmt: skip
+
+
 most = max((d.questions for d in days), default=0)
 asked = _figure(
     "Questions per day",
@@ -137,19 +144,12 @@ asked = _figure(
     barmode="stack",
     yaxis={"dtick": 1 if most <= 8 else None},
 )
-abstention = _figure(
-    "Abstention rate per day",
-    [
-        _line(
-            "Abstention rate",
-            [d.abstention_rate for d in days],
-            customdata=[[d.abstained, d.questions] for d in days],
-            hovertemplate="%{y:.0%} (%{customdata[0]} of %{customdata[1]})",
-        ),
-    ],
-    yaxis={"tickformat": ".0%", "range": [0, 1.05]},
-    showlegend=False,
-)
+
+
+abstention = _rate_figure(
+    "Abstention rate per day", "Abstention rate", [d.abstention_rate for d in days],
+    [[d.abstained, d.questions] for d in days], "",
+)  # fmt: skip
 latency = _figure(
     "Latency per day (ms)",
     [
@@ -178,19 +178,10 @@ citations.update_layout(
     yaxis={"title": "answers", "dtick": 1 if max(counts.values(), default=0) <= 8 else None},
     **{**LAYOUT, "hovermode": "closest"},
 )
-helpful = _figure(
-    "Helpful votes per day",
-    [
-        _line(
-            "Helpful rate",
-            [d.helpful_rate for d in days],
-            customdata=[[d.helpful, d.votes] for d in days],
-            hovertemplate="%{y:.0%} (%{customdata[0]} of %{customdata[1]} votes)",
-        ),
-    ],
-    yaxis={"tickformat": ".0%", "range": [0, 1.05]},
-    showlegend=False,
-)
+helpful = _rate_figure(
+    "Helpful votes per day", "Helpful rate", [d.helpful_rate for d in days],
+    [[d.helpful, d.votes] for d in days], " votes",
+)  # fmt: skip
 
 left, right = st.columns(2)
 left.plotly_chart(asked, key="analytics_questions", alt="Questions per day")
