@@ -277,6 +277,8 @@ def _store_sheet(
     ids = [r["id"] for r in cur.execute(q("sheet_row_ids"), {"sheet_id": sheet_id})]
     if n_sheets > 1:
         context = f"{context} · {sheet.name}"
+    if sheet.title:  # the title above the header ("Gross profit", "in millions") names what the rows are
+        context = f"{context} · {sheet.title}"
     with _copy_into(cur, "chunks", ("room_id", "document_id", "chunk_index", "row_id", "context", "content")) as copy:
         for index, (row_id, values) in enumerate(zip(ids, rows, strict=True)):
             copy.write_row((room.id, document_id, base + index, row_id, context, row_text(sheet.columns, values)))
