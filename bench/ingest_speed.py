@@ -24,6 +24,17 @@ from pathlib import Path
 import psycopg
 
 
+def random_value(rng: random.Random, kind: str) -> str:
+    """A random cell of a number, currency, percent or date column, as a spreadsheet exports it."""
+    if kind == "number":
+        return str(rng.randint(0, 10_000_000))
+    if kind == "currency":
+        return f"${rng.randint(0, 999_999):,}.{rng.randint(0, 99):02d}"
+    if kind == "percent":
+        return f"{rng.random() * 100:.1f}%"
+    return f"20{rng.randint(10, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+
+
 def make_csv(path: Path, rows: int, cols: int = 20, seed: int = 7) -> None:
     """A CSV of mixed text, number, currency, percent and date columns."""
     rng = random.Random(seed)
@@ -35,19 +46,8 @@ def make_csv(path: Path, rows: int, cols: int = 20, seed: int = 7) -> None:
         writer = csv.writer(handle)
         writer.writerow(header)
         for n in range(rows):
-            row = []
-            for i in range(cols):
-                kind = i % 5
-                if kind == 0:
-                    row.append(f"{rng.choice(words)} {n}")
-                elif kind == 1:
-                    row.append(str(rng.randint(0, 10_000_000)))
-                elif kind == 2:
-                    row.append(f"${rng.randint(0, 999_999):,}.{rng.randint(0, 99):02d}")
-                elif kind == 3:
-                    row.append(f"{rng.random() * 100:.1f}%")
-                else:
-                    row.append(f"20{rng.randint(10, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}")
+            kinds = ("text", "number", "currency", "percent", "date")
+            row = [f"{rng.choice(words)} {n}" if i % 5 == 0 else random_value(rng, kinds[i % 5]) for i in range(cols)]
             writer.writerow(row)
 
 

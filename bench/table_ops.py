@@ -24,6 +24,8 @@ from pathlib import Path
 
 import psycopg
 
+from bench.ingest_speed import random_value
+
 COUNTRIES = ["United States", "Canada", "Germany", "France", "United Kingdom", "Japan", "India", "Brazil"]
 SECTORS = ["Fintech", "Biotech", "Robotics", "Energy", "Retail", "Logistics", "Media", "Security", "Health",
            "Climate", "Education", "Gaming"]  # fmt: skip
@@ -49,16 +51,9 @@ def make_csv(path: Path, rows: int, seed: int = 7) -> None:
                 f"20{rng.randint(10, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
                 str(rng.randint(1, 5000)),
             ]
+            kinds = ("note", "number", "currency", "percent")
             for i in range(len(row), 20):
-                kind = i % 4
-                if kind == 0:
-                    row.append(f"note {rng.randint(0, 10_000)}")
-                elif kind == 1:
-                    row.append(str(rng.randint(0, 10_000_000)))
-                elif kind == 2:
-                    row.append(f"${rng.randint(0, 999_999):,}.{rng.randint(0, 99):02d}")
-                else:
-                    row.append(f"{rng.random() * 100:.1f}%")
+                row.append(f"note {rng.randint(0, 10_000)}" if i % 4 == 0 else random_value(rng, kinds[i % 4]))
             writer.writerow(row)
 
 
