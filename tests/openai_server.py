@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 def hashed_embedding(text: str, dimensions: int) -> list[float]:
@@ -115,7 +115,22 @@ def _chunk(body: dict[str, Any], delta: dict[str, Any], finish_reason: str | Non
     return f"data: {json.dumps(data)}\n\n".encode()
 
 
-class OpenAIServer:
+class LocalServer:
+    """A test HTTP server on 127.0.0.1 run in a thread while used as a context manager."""
+
+    _server: ThreadingHTTPServer
+    _thread: threading.Thread
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+class OpenAIServer(LocalServer):
     """Start with `with OpenAIServer() as server:`; `server.base_url` ends in /v1."""
 
     def __init__(self) -> None:
@@ -231,14 +246,6 @@ class OpenAIServer:
     def chat_requests(self) -> list[dict[str, Any]]:
         """The chat completion requests received so far, oldest first."""
         return [r for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions")]
-
-    def __enter__(self) -> OpenAIServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 def pointed_at(settings: Any, server: OpenAIServer, **update: Any) -> Any:

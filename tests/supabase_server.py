@@ -13,10 +13,10 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.openai_server import send_json
+from tests.openai_server import LocalServer, send_json
 
 
-class SupabaseAuthServer:
+class SupabaseAuthServer(LocalServer):
     """Start with `with SupabaseAuthServer({"ann@example.com": "password"}) as server:`; `server.url`."""
 
     def __init__(self, accounts: dict[str, str]) -> None:
@@ -67,11 +67,3 @@ class SupabaseAuthServer:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> SupabaseAuthServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
