@@ -237,32 +237,30 @@ def _best_column(columns: list[dict[str, Any]], values: list[str | None], query:
 
 
 def _hit(row: dict[str, Any], score: float, columns: dict[int, list[dict[str, Any]]], query: str) -> SearchHit:
+    """A hit from a chunk row: its page passage, or the cell of its sheet row that best matches the query."""
+    where: dict[str, Any]
     if row["row_id"] is None:
-        return SearchHit(
-            kind="page",
-            document_id=row["document_id"],
-            title=row["title"],
-            page=row["page_number"],
-            chunk_index=row["chunk_index"],
-            start_char=row["start_char"],
-            end_char=row["end_char"],
-            quote=row["content"],
-            score=score,
-            preview=row["content"][:400],
-        )
-    cols = columns.get(row["sheet_id"], [])
-    values: list[str | None] = row["values"]
-    position = _best_column(cols, values, query)
-    column = next((c for c in cols if c["position"] == position), None)
+        where = {
+            "kind": "page",
+            "page": row["page_number"],
+            "chunk_index": row["chunk_index"],
+            "start_char": row["start_char"],
+            "end_char": row["end_char"],
+            "quote": row["content"],
+        }
+    else:
+        cols = columns.get(row["sheet_id"], [])
+        values: list[str | None] = row["values"]
+        position = _best_column(cols, values, query)
+        column = next((c for c in cols if c["position"] == position), None)
+        where = {
+            "kind": "cell",
+            "sheet": row["sheet_name"],
+            "row_id": row["row_id"],
+            "column": column["name"] if column else None,
+            "ref": cell_ref(row["sheet_name"], column["letter"], row["row_number"]) if column else None,
+            "value": values[position] if position < len(values) else None,
+        }
     return SearchHit(
-        kind="cell",
-        document_id=row["document_id"],
-        title=row["title"],
-        sheet=row["sheet_name"],
-        row_id=row["row_id"],
-        column=column["name"] if column else None,
-        ref=cell_ref(row["sheet_name"], column["letter"], row["row_number"]) if column else None,
-        value=values[position] if position < len(values) else None,
-        score=score,
-        preview=row["content"][:400],
+        document_id=row["document_id"], title=row["title"], score=score, preview=row["content"][:400], **where
     )
