@@ -82,72 +82,66 @@ AMOUNT = "Amount Raised (USD)"
 # -- the demo questions ------------------------------------------------------------------------
 
 
-def test_which_company_raised_the_most_groups_unless_one_round_is_asked(
-    planner: OfflinePlanner, schema: RoomSchema
+@pytest.mark.parametrize(
+    ("question", "group_by", "aggregate", "limit"),
+    [
+        # A company has several rounds: "the most" is its total, not its largest row.
+        ("Which company raised the most?", "Company", ("sum", AMOUNT), 1),
+        ("Which company has raised the most money in total?", "Company", ("sum", AMOUNT), 1),
+        ("Top 3 sectors by total amount raised", "Sector", ("sum", AMOUNT), 3),
+        # Rounds led: rows counted per investor.
+        ("Which investor led the most rounds?", "Lead Investor", ("count", None), 1),
+    ],
+)
+def test_the_most_ranks_groups_by_their_aggregate(
+    planner: OfflinePlanner,
+    schema: RoomSchema,
+    question: str,
+    group_by: str,
+    aggregate: tuple[str, str | None],
+    limit: int,
 ) -> None:
-    # A company has several rounds: "the most" is its total; "the largest single round" is one row.
-    op = table_op(planner.plan("Which company raised the most?", schema))
+    op = table_op(planner.plan(question, schema))
     assert op.sheet_id == 7 and op.filters == []
-    assert op.group_by == "Company" and op.aggregate is not None
-    assert (op.aggregate.func, op.aggregate.column) == ("sum", AMOUNT)
-    assert op.sort_by == "value" and op.descending and op.limit == 1
-    for question in ("Which company raised the largest single round?",):
-        op = table_op(planner.plan(question, schema))
-        assert op.group_by is None and op.aggregate is None, question
-        assert op.sort_by == AMOUNT and op.descending and op.limit == 1 and op.select == ["Company"], question
+    assert op.group_by == group_by
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == aggregate
+    assert op.sort_by == "value" and op.descending and op.limit == limit
 
 
-def test_which_company_raised_the_most_in_total_groups_and_sums(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    op = table_op(planner.plan("Which company has raised the most money in total?", schema))
-    assert op.group_by == "Company"
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("sum", AMOUNT)
-    assert op.sort_by == "value" and op.descending and op.limit == 1
+def test_the_largest_single_round_is_one_row(planner: OfflinePlanner, schema: RoomSchema) -> None:
+    op = table_op(planner.plan("Which company raised the largest single round?", schema))
+    assert op.group_by is None and op.aggregate is None
+    assert op.sort_by == AMOUNT and op.descending and op.limit == 1 and op.select == ["Company"]
 
 
-def test_how_much_in_canada_in_2021(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    plan = planner.plan("How much was raised in Canada in 2021?", schema)
+@pytest.mark.parametrize(
+    ("question", "aggregate", "expected_filters"),
+    [
+        (
+            "How much was raised in Canada in 2021?",
+            ("sum", AMOUNT),
+            {("Country", "eq", "Canada"), ("Date", "year", "2021")},
+        ),
+        # Not Pre-seed: whole values only.
+        ("How many seed rounds were there?", ("count", None), {("Round", "eq", "Seed")}),
+        ("What is the average amount raised in Germany?", ("avg", AMOUNT), {("Country", "eq", "Germany")}),
+        ("How many different countries are there?", ("count_distinct", "Country"), set()),
+    ],
+)
+def test_an_aggregate_over_the_rows_asked(
+    planner: OfflinePlanner,
+    schema: RoomSchema,
+    question: str,
+    aggregate: tuple[str, str | None],
+    expected_filters: set[tuple[str, str, object]],
+) -> None:
+    plan = planner.plan(question, schema)
     op = table_op(plan)
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("sum", AMOUNT)
-    assert filters(op) == {("Country", "eq", "Canada"), ("Date", "year", "2021")}
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == aggregate
+    assert filters(op) == expected_filters
     assert op.group_by is None
     assert not searches(plan)  # a clear table question: no passage search
     assert plan.reasoning and all(step.reason for step in plan.steps)
-
-
-def test_how_many_seed_rounds(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    op = table_op(planner.plan("How many seed rounds were there?", schema))
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count", None)
-    assert filters(op) == {("Round", "eq", "Seed")}  # not Pre-seed: whole values only
-
-
-def test_average_amount_in_germany(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    op = table_op(planner.plan("What is the average amount raised in Germany?", schema))
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("avg", AMOUNT)
-    assert filters(op) == {("Country", "eq", "Germany")}
-
-
-def test_how_many_different_countries(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    plan = planner.plan("How many different countries are there?", schema)
-    op = table_op(plan)
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count_distinct", "Country")
-    assert op.filters == []
-    assert not searches(plan)
-
-
-def test_top_3_sectors_by_total_amount(planner: OfflinePlanner, schema: RoomSchema) -> None:
-    op = table_op(planner.plan("Top 3 sectors by total amount raised", schema))
-    assert op.group_by == "Sector"
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("sum", AMOUNT)
-    assert op.sort_by == "value" and op.descending and op.limit == 3
-
-
-def test_which_investor_led_the_most_rounds_counts_rows_per_investor(
-    planner: OfflinePlanner, schema: RoomSchema
-) -> None:
-    op = table_op(planner.plan("Which investor led the most rounds?", schema))
-    assert op.group_by == "Lead Investor"
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count", None)
-    assert op.sort_by == "value" and op.descending and op.limit == 1
 
 
 def test_ceo_question_searches_the_documents(planner: OfflinePlanner, schema: RoomSchema) -> None:
