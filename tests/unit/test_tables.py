@@ -6,7 +6,9 @@ import csv
 import datetime
 import io
 import re
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -119,6 +121,28 @@ def test_sheet_frame_types_and_raw(funding: SheetFrame) -> None:
     assert list(frame["row_number"]) == list(range(2, 9)) and list(frame["row_id"]) == list(range(1001, 1008))
 
 
+def assert_cellwise(
+    texts: list[str | None],
+    vectorised: Callable[[np.ndarray], np.ndarray],
+    scalar: Callable[[str], Any],
+    is_missing: Callable[[Any], Any],
+    same: Callable[[Any, Any], Any],
+) -> None:
+    """`vectorised` parses `texts` as `scalar` does, cell by cell: a blank or rejected cell is missing."""
+    got = vectorised(np.array(texts, dtype=object))
+    for text, value in zip(texts, got, strict=True):
+        expected = None if text is None or not text.strip() else scalar(text)
+        if expected is None:
+            assert is_missing(value), text
+        else:
+            assert same(value, expected), text
+
+
+def _same_number(value: float, expected: float) -> bool:
+    """The same number, the sign of a zero included."""
+    return bool(value == expected and np.signbit(value) == np.signbit(expected))
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
@@ -133,13 +157,7 @@ def test_sheet_frame_types_and_raw(funding: SheetFrame) -> None:
     )
 )
 def test_parse_numbers_equals_parse_number(texts: list[str | None]) -> None:
-    got = _parse_numbers(np.array(texts, dtype=object))
-    for text, value in zip(texts, got, strict=True):
-        expected = None if text is None or not text.strip() else parse_number(text)
-        if expected is None:
-            assert np.isnan(value), text
-        else:
-            assert value == expected and np.signbit(value) == np.signbit(expected), text
+    assert_cellwise(texts, _parse_numbers, parse_number, np.isnan, _same_number)
 
 
 @settings(max_examples=100, deadline=None)
@@ -155,13 +173,9 @@ def test_parse_numbers_equals_parse_number(texts: list[str | None]) -> None:
     )
 )
 def test_parse_dates_equals_parse_date(texts: list[str | None]) -> None:
-    got = _parse_dates(np.array(texts, dtype=object))
-    for text, value in zip(texts, got, strict=True):
-        expected = None if text is None or not text.strip() else parse_date(text)
-        if expected is None:
-            assert np.isnat(value), text
-        else:
-            assert value == np.datetime64(expected, "s"), text
+    assert_cellwise(
+        texts, _parse_dates, parse_date, np.isnat, lambda value, expected: value == np.datetime64(expected, "s")
+    )
 
 
 @settings(max_examples=100, deadline=None)
