@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_number, typed_value
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.sheets import parse_csv, parse_xlsx
+from tests.factories import make_xlsx
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -753,17 +754,14 @@ def test_csv_large_mixed_table_types() -> None:
 
 
 def test_xlsx_multiple_sheets_and_empty_sheet_skipped() -> None:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Funding"
-    ws.append(["Project", "Amount"])
-    ws.append(["Alpha", 12000000.0])
-    ws.append(["Beta", 0.15])
-    wb.create_sheet("Empty")
-    q1 = wb.create_sheet("Q1 Data")
-    q1.append(["Region", "Sales"])
-    q1.append(["North", 5])
-    sheets = parse_xlsx(workbook_bytes(wb))
+    data = make_xlsx(
+        {
+            "Funding": [["Project", "Amount"], ["Alpha", 12000000.0], ["Beta", 0.15]],
+            "Empty": [],
+            "Q1 Data": [["Region", "Sales"], ["North", 5]],
+        }
+    )
+    sheets = parse_xlsx(data)
     assert [s.name for s in sheets] == ["Funding", "Q1 Data"]
     funding, q1_data = sheets
     assert funding.rows == (("Alpha", "12000000"), ("Beta", "0.15"))
@@ -834,16 +832,12 @@ def test_xlsx_values_rendering() -> None:
     assert typed_value(sheet.rows[1][4], "percent") == 15.37
 
 
+# A total written as a formula. openpyxl never calculates, so its files hold the formula with no cached value.
+TOTAL_BY_FORMULA: list[list[object]] = [["Item", "Amount"], ["a", 10], ["b", 20], ["Total", "=SUM(B2:B3)"]]
+
+
 def test_xlsx_formula_without_cached_value_is_empty_and_listed() -> None:
-    # openpyxl never calculates, so its files hold formulas with no cached value.
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Calc"
-    ws.append(["Item", "Amount"])
-    ws.append(["a", 10])
-    ws.append(["b", 20])
-    ws.append(["Total", "=SUM(B2:B3)"])
-    sheet = parse_xlsx(workbook_bytes(wb))[0]
+    sheet = parse_xlsx(make_xlsx({"Calc": TOTAL_BY_FORMULA}))[0]
     # No value was ever saved: the cell is empty (never "=SUM(B2:B3)" read as text, nor 0), and the
     # sheet lists the formula so the page can say what to do.
     assert sheet.rows[-1] == ("Total", None)
@@ -852,13 +846,7 @@ def test_xlsx_formula_without_cached_value_is_empty_and_listed() -> None:
 
 
 def test_xlsx_formula_with_cached_value() -> None:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.append(["Item", "Amount"])
-    ws.append(["a", 10])
-    ws.append(["b", 20])
-    ws.append(["Total", "=SUM(B2:B3)"])
-    data = workbook_bytes(wb)
+    data = make_xlsx({"Sheet": TOTAL_BY_FORMULA})
     assert "<v />" in zipfile.ZipFile(io.BytesIO(data)).read("xl/worksheets/sheet1.xml").decode()
     # Simulate Excel having saved the file: store the computed result next to the formula.
     data = rewrite_member(data, "xl/worksheets/sheet1.xml", lambda x: x.replace("<v />", "<v>30</v>"))
