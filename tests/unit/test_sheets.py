@@ -1019,20 +1019,34 @@ def test_xlsx_inline_strings_missing_refs_and_bad_dimension() -> None:
     assert sheet.row_numbers == (2, 5)
 
 
-def test_xlsx_prefixed_namespace() -> None:
-    rows = (
-        '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>h</x:t></x:is></x:c></x:row>'
-        '<x:row r="2"><x:c r="A2"><x:v>4</x:v></x:c></x:row>'
-    )
-    prefixed = f'<?xml version="1.0"?><x:worksheet xmlns:x="{MAIN_NS}"><x:sheetData>{rows}</x:sheetData></x:worksheet>'
-    assert parse_xlsx(raw_xlsx([("P", prefixed)]))[0].rows == (("4",),)
+STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+HEADER_AND_4 = '<row r="1"><c r="A1" t="inlineStr"><is><t>h</t></is></c></row><row r="2"><c r="A2"><v>4</v></c></row>'
+PREFIXED_SHEET = (
+    f'<?xml version="1.0"?><x:worksheet xmlns:x="{MAIN_NS}"><x:sheetData>'
+    '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>h</x:t></x:is></x:c></x:row>'
+    '<x:row r="2"><x:c r="A2"><x:v>4</x:v></x:c></x:row></x:sheetData></x:worksheet>'
+)
+DATE_STYLES = f'<styleSheet xmlns="{MAIN_NS}"><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>'
+DATE_IN_A2 = (
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>d</t></is></c></row><row r="2"><c r="A2" s="1"><v>1</v></c></row>'
+)
 
 
-def test_xlsx_strict_ooxml_namespace() -> None:
-    strict = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-    rows = '<row r="1"><c r="A1" t="inlineStr"><is><t>h</t></is></c></row><row r="2"><c r="A2"><v>4</v></c></row>'
-    data = raw_xlsx([("S", sheet_xml(rows, ns=strict))], ns=strict)
-    assert parse_xlsx(data)[0].rows == (("4",),)
+# Workbooks spelled as some writers spell them, each a header and one value under it: the value reads the same.
+@pytest.mark.parametrize(
+    ("data", "value"),
+    [
+        pytest.param(raw_xlsx([("P", PREFIXED_SHEET)]), "4", id="prefixed namespace"),
+        pytest.param(raw_xlsx([("S", sheet_xml(HEADER_AND_4, ns=STRICT_NS))], ns=STRICT_NS), "4", id="strict OOXML"),
+        pytest.param(
+            raw_xlsx([("D", sheet_xml(DATE_IN_A2))], styles=DATE_STYLES, workbook_pr='<workbookPr date1904="1"/>'),
+            "1904-01-02",
+            id="1904 date system",
+        ),
+    ],
+)
+def test_xlsx_workbook_spellings(data: bytes, value: str) -> None:
+    assert parse_xlsx(data)[0].rows == ((value,),)
 
 
 def test_xlsx_shared_formula_without_cache_is_translated() -> None:
@@ -1059,13 +1073,6 @@ def test_xlsx_cached_empty_string_stays_empty() -> None:
     # B2 was calculated to "" (kept empty); C2 was never calculated (empty, and listed).
     assert sheet.rows == (("1", None, None),)
     assert sheet.uncalculated == (("C2", '=IF(A2>5,"big","small")'),)
-
-
-def test_xlsx_date1904_workbook() -> None:
-    styles = f'<styleSheet xmlns="{MAIN_NS}"><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>'
-    rows = '<row r="1"><c r="A1" t="inlineStr"><is><t>d</t></is></c></row><row r="2"><c r="A2" s="1"><v>1</v></c></row>'
-    data = raw_xlsx([("D", sheet_xml(rows))], styles=styles, workbook_pr='<workbookPr date1904="1"/>')
-    assert parse_xlsx(data)[0].rows == (("1904-01-02",),)
 
 
 def test_xlsx_merged_header_and_whole_row_merge() -> None:
