@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,21 @@ def _read_batch(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 if not isinstance(item, dict):
                     raise click.ClickException(f"{path}:{number} must be a JSON object.")
                 yield number, item
+
+
+def _batch_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The --batch option of the commands that read a JSONL file of jobs."""
+    return click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path), help=help_text)
+
+
+def _echo_each(batch: Path, work: Callable[[dict[str, Any]], str]) -> int:
+    """One output line per job of a JSONL batch: the work's JSON, or {"error": ...} where the workbench refused."""
+    for _, item in _read_batch(batch):
+        try:
+            click.echo(work(item))
+        except WorkbenchError as exc:
+            click.echo(json.dumps({"error": str(exc)}))
+    return 0
 
 
 class _Bar:
@@ -112,11 +127,7 @@ def cli(verbose: bool) -> None:
 @click.option("--room", help="Data room to ingest into (created if needed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
 @click.option("--no-embed", is_flag=True, help="Store text only (keyword-searchable); embed later.")
-@click.option(
-    "--batch",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help='JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.',
-)
+@_batch_option('JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.')
 def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> int:
     """Ingest PDF, CSV and XLSX files (or folders of them) into a room. Exits 1 if any file failed."""
     wb = _workbench()
@@ -153,22 +164,15 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
 @click.option("--k", default=10, show_default=True, help="Number of hits.")
 @click.option("--mmr", is_flag=True, help="Diversify hits with maximal marginal relevance.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of hits.")
-@click.option(
-    "--batch",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help='JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.',
-)
+@_batch_option('JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.')
 def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> int:
     """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
     wb = _workbench()
     if batch:
-        for _, item in _read_batch(batch):
-            try:
-                hits = wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)
-                click.echo(_dump(hits))
-            except WorkbenchError as exc:
-                click.echo(json.dumps({"error": str(exc)}))
-        return 0
+        return _echo_each(
+            batch,
+            lambda item: _dump(wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)),
+        )
     if not query or not room:
         raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
     hits = wb.search(query, room, k=k, mmr=mmr)
@@ -188,11 +192,7 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
 @click.option("--room", help="Data room to ask.")
 @click.option("--conversation", type=int, help="Continue this conversation (its id is in the --json output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, values, citations, steps, timings.")
-@click.option(
-    "--batch",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help='JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.',
-)
+@_batch_option('JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.')
 def ask_command(
     question: str | None, room: str | None, conversation: int | None, as_json: bool, batch: Path | None
 ) -> int:
@@ -208,17 +208,12 @@ def ask_command(
 
     wb = _workbench()
     if batch:
-        for _, item in _read_batch(batch):
-            try:
-                click.echo(
-                    json.dumps(
-                        answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")),
-                        ensure_ascii=False,
-                    )
-                )
-            except WorkbenchError as exc:
-                click.echo(json.dumps({"error": str(exc)}))
-        return 0
+        return _echo_each(
+            batch,
+            lambda item: json.dumps(
+                answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")), ensure_ascii=False
+            ),
+        )
     if not question or not room:
         raise click.UsageError("Give QUESTION and --room NAME (or --batch FILE.jsonl).")
     result = answer(wb, question, room, conversation)
