@@ -50,6 +50,12 @@ def open_database(home: Path, name: str, database_url: str | None) -> str:
     return psycopg.conninfo.make_conninfo(base, dbname=name)
 
 
+def drop_database(home: Path, name: str, database_url: str | None) -> None:
+    """Drop a benchmark database made by open_database (to ingest again after a parsing change)."""
+    with psycopg.connect(database_url or embedded_url(home), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def ingest_rooms(wb: Workbench, questions: list[dict], pdf_dir: Path) -> dict[str, float]:
     """One room per company holding all its filings; returns ingest seconds per room."""
     companies: dict[str, list[Path]] = defaultdict(list)

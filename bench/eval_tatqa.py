@@ -1,6 +1,14 @@
-"""TAT-QA dev, table part, offline mode: exact match of `ask`'s values against the gold answers.
+"""TAT-QA dev, offline mode: exact match of `ask`'s values against the gold answers.
 
-Usage: python -m bench.eval_tatqa ../shared/eval [--limit N] [--verbose]
+Usage: python -m bench.eval_tatqa ../shared/eval [--limit N] [--verbose] [--pdf]
+
+With --pdf, each context becomes one PDF: its table drawn as an unruled statement on page 1 (labels left,
+figures right-aligned in columns, no lines: bench.pdf_tables.render) and each paragraph on a page of its
+own after it; every question of the context (from the table, the text or both) is asked, so the PDF-table
+path (core/ingest/pdf_tables.py -> a sheet of the PDF -> cell arithmetic) and the passages are measured
+together. Exact match is broken down by where the answer comes from.
+
+Without --pdf (below): the table part alone, as a CSV.
 
 Each context's table is written as a CSV (its rows as they are, header rows included) into a
 temporary folder outside the repository and ingested into a room of its own (keyword index only);
@@ -28,7 +36,10 @@ from collections import Counter, defaultdict
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+import pymupdf
+
 from bench.eval_retrieval import open_database
+from bench.pdf_tables import render
 from core.config import Settings
 from core.db import Database
 from core.qa.service import ask
@@ -84,6 +95,18 @@ def numeric(gold: list[str] | str | float) -> bool:
     return all(as_number(str(g)) is not None for g in golds)
 
 
+def context_pdf(context: dict) -> bytes:
+    """A context as a small report: the table as an unruled statement on page 1, one paragraph a page after it."""
+    data = render([[str(c) for c in row] for row in context["table"]["table"]], None, None, ruled=False)
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    for paragraph in sorted(context["paragraphs"], key=lambda p: p["order"]):
+        page = doc.new_page(width=612, height=792)
+        page.insert_textbox(pymupdf.Rect(72, 72, 540, 740), paragraph["text"], fontsize=9, fontname="helv")
+    out = doc.tobytes()
+    doc.close()
+    return out
+
+
 def main() -> None:
     """Ingest every table, ask its table questions, print exact match and its breakdown."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -91,12 +114,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N contexts")
     parser.add_argument("--home", type=Path, default=Path(".workbench/eval-tatqa"))
     parser.add_argument("--verbose", action="store_true", help="print every wrong answer")
+    parser.add_argument("--pdf", action="store_true", help="each context as a PDF (table + paragraphs)")
     args = parser.parse_args()
 
     contexts = load_contexts(args.eval_dir)
     if args.limit:
         contexts = contexts[: args.limit]
-    url = open_database(args.home, "tatqa_dev", None)
+    url = open_database(args.home, "tatqa_dev_pdf" if args.pdf else "tatqa_dev", None)
     # No rate limit: a benchmark asks far more than a person's 60 questions an hour.
     env = {"DATABASE_URL": url, "WORKBENCH_LOAD_DEMO": "false", "WORKBENCH_RATE_LIMIT": "0"}
     wb = Workbench(Settings.from_env(env), db=Database(url))
@@ -107,22 +131,27 @@ def main() -> None:
         for context in contexts:
             uid = context["table"]["uid"]
             room = f"tatqa-{uid[:8]}"
-            path = Path(tmp) / f"table_{uid[:8]}.csv"
-            buffer = io.StringIO()
-            csv.writer(buffer).writerows(context["table"]["table"])
-            path.write_text(buffer.getvalue(), encoding="utf-8")
+            if args.pdf:
+                path = Path(tmp) / f"report_{uid[:8]}.pdf"
+                path.write_bytes(context_pdf(context))
+            else:
+                path = Path(tmp) / f"table_{uid[:8]}.csv"
+                buffer = io.StringIO()
+                csv.writer(buffer).writerows(context["table"]["table"])
+                path.write_text(buffer.getvalue(), encoding="utf-8")
             [result] = list(wb.ingest([path], room, embed=False))
             if result.status != "ready":
                 print(f"{room}: {result.error}")
                 continue
             for question in context["questions"]:
-                if question["answer_from"] != "table":
+                if question["answer_from"] != "table" and not args.pdf:
                     continue
                 t0 = time.perf_counter()
                 done = next(e for e in ask(wb, question["question"], room) if e.type == "done").result
                 timings.append(time.perf_counter() - t0)
                 ok = correct(question["answer"], done["values"])
-                kinds = ["all", question["answer_type"]] + (["numeric"] if numeric(question["answer"]) else [])
+                kinds = ["all", question["answer_type"], f"from {question['answer_from']}"]
+                kinds += ["numeric"] if numeric(question["answer"]) else []
                 for kind in kinds:
                     tally[kind]["n"] += 1
                     tally[kind]["ok"] += ok
@@ -132,10 +161,22 @@ def main() -> None:
                         f"| got {done['values']} | {done['answer'][:120]}"
                     )
     print(
-        f"TAT-QA dev, table questions, offline: {len(contexts)} tables, {tally['all']['n']} questions, "
+        f"TAT-QA dev, {'PDF contexts' if args.pdf else 'table questions'}, offline: {len(contexts)} contexts, "
+        f"{tally['all']['n']} questions, "
         f"{time.perf_counter() - started:.0f} s (median ask {sorted(timings)[len(timings) // 2] * 1000:.0f} ms)"
     )
-    for kind in ["all", "numeric", "span", "multi-span", "arithmetic", "count"]:
+    kinds = [
+        "all",
+        "numeric",
+        "span",
+        "multi-span",
+        "arithmetic",
+        "count",
+        "from table",
+        "from text",
+        "from table-text",
+    ]
+    for kind in kinds:
         n, ok = tally[kind]["n"], tally[kind]["ok"]
         if n:
             print(f"  {kind:<11} exact match {ok / n:.3f}  ({ok}/{n})")

@@ -67,6 +67,14 @@ _DTYPE_SHARE = 0.9
 # ---------------------------------------------------------------------------------------------
 
 
+def col_index(letters: str) -> int:
+    """0-based column index of A1 letters: "A" -> 0, "AA" -> 26 (the inverse of col_letter)."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
 def col_letter(index: int) -> str:
     """Return the A1 letters of a 0-based column index: 0 -> "A", 25 -> "Z", 26 -> "AA"."""
     if index < 0:

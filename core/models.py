@@ -21,7 +21,7 @@ class Citation(BaseModel):
     column: str | None = None
     ref: str | None = None  # A1 address as in the original file, e.g. "Funding!D12"
     value: str | None = None  # the cell's text as stored
-    # pages
+    # pages (and the page of a cell of a table read from a PDF)
     page: int | None = None  # 1-based
     chunk_index: int | None = None
     start_char: int | None = None
@@ -31,10 +31,14 @@ class Citation(BaseModel):
 
     @property
     def label(self) -> str:
-        """The short name of a source, as chips and memos show it: `Funding!E12`, `10-K 2022 · p. 47`."""
+        """The short name of a source, as chips and memos show it: `Funding!E12`, `10-K 2022 · p. 47`,
+        `10-K 2022 · p. 47 · 2022` (a cell of a table read from a PDF page)."""
+        stem = (self.title or "document").rsplit(".", 1)[0]
+        if self.kind == "cell" and self.page is not None:  # a cell of a table read from a PDF page
+            return f"{stem} · p. {self.page} · {self.column}"
         if self.kind == "cell":
             return self.ref or self.title or "cell"
-        return f"{(self.title or 'document').rsplit('.', 1)[0]} · p. {self.page}"
+        return f"{stem} · p. {self.page}"
 
 
 class SearchHit(Citation):
@@ -58,6 +62,15 @@ class IngestResult(BaseModel):
     embedded: bool = False
     searchable_seconds: float = 0.0
     seconds: float = 0.0
+    tables: int | None = None  # a PDF's tables stored as sheets of it (None: not a PDF, or already in the room)
+
+    @property
+    def size(self) -> str:
+        """What the file holds, as the sidebar and the CLI say it: "107 pages, 12 tables", "4 rows"."""
+        if self.kind != "pdf":
+            return f"{self.rows} row{'' if self.rows == 1 else 's'}"
+        tables = f", {self.tables} table{'' if self.tables == 1 else 's'}" if self.tables else ""
+        return f"{self.pages} page{'' if self.pages == 1 else 's'}{tables}"
 
 
 class Room(BaseModel):

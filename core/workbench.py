@@ -166,10 +166,15 @@ class Workbench:
     # -- PDFs (core.retrieval.viewer)
 
     def render_page(
-        self, document_id: int, page: int | None = None, chunk_index: int | None = None
+        self,
+        document_id: int,
+        page: int | None = None,
+        chunk_index: int | None = None,
+        cell: tuple[int, str] | None = None,
     ) -> viewer.RenderedPage:
-        """A PDF page as PNG (default: the passage's page), the passage `chunk_index` highlighted."""
-        return viewer.render_page(self.db, document_id, page, chunk_index)
+        """A PDF page as PNG (default: the cited page), the passage `chunk_index` or the table cell
+        `cell` (row id, column name) highlighted."""
+        return viewer.render_page(self.db, document_id, page, chunk_index, cell=cell)
 
     # -- people: accounts and room members (core.rooms.auth, core.rooms.access)
 

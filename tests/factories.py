@@ -31,6 +31,65 @@ def make_pdf(pages: list[str], *, user_pw: str | None = None, owner_pw: str | No
     return data
 
 
+# An income statement as filings print it: heading, unit line, a two-line period header, "$" apart from the
+# figure, right-aligned columns, a section line, a label wrapped over two lines, negatives in parentheses.
+STATEMENT_HEADING = "CONSOLIDATED STATEMENT OF INCOME"
+STATEMENT_UNIT = "(in millions, except per share amounts)"
+STATEMENT_YEARS = ("2022", "2021", "2020")
+STATEMENT_ROWS: list[tuple[str, tuple[str, ...]]] = [
+    ("Net Revenue", ("$ 86,392", "$ 79,474", "$ 70,372")),
+    ("Cost of sales", ("40,576", "37,075", "31,797")),
+    ("Gross profit", ("45,816", "42,399", "38,575")),
+    ("Operating expenses:", ()),
+    ("Selling, general and administrative expenses", ("34,459", "31,237", "28,453")),
+    ("Impairment and other charges", ("(3,166)", "-", "(205)")),
+    ("Operating Profit", ("11,512", "11,162", "10,080")),
+]
+STATEMENT_PROSE = (
+    "Management's discussion. Net revenue grew in every division, led by beverages in Latin America. "
+    "Productivity savings offset part of the cost inflation."
+)
+
+
+def make_statement_pdf(*, running_header: str = "Table of Contents") -> bytes:
+    """A two-page filing excerpt: page 1 prose, page 2 the income statement above (with a running header and a
+    page number), text placed word by word as a filing's PDF places it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 300), STATEMENT_PROSE, fontsize=10, fontname="helv")
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 40), running_header, fontsize=8, fontname="helv")
+    page.insert_text((300, 770), "47", fontsize=8, fontname="helv")
+    page.insert_text((190, 90), STATEMENT_HEADING, fontsize=11, fontname="hebo")
+    page.insert_text((210, 106), STATEMENT_UNIT, fontsize=9, fontname="helv")
+    rights = (400, 470, 540)  # the figures' right edges
+
+    def right(text: str, edge: float, y: float, font: str = "helv") -> None:
+        page.insert_text((edge - pymupdf.get_text_length(text, fontname=font, fontsize=9), y), text, fontsize=9,
+                         fontname=font)  # fmt: skip
+
+    right("Year Ended December 31,", 540, 134)
+    for year, edge in zip(STATEMENT_YEARS, rights, strict=True):
+        right(year, edge, 148, "hebo")
+    y = 166.0
+    for label, figures in STATEMENT_ROWS:
+        if len(label) > 40:  # wrapped over two lines, the figures on the second
+            cut = label.rfind(" ", 0, 40)
+            page.insert_text((72, y), label[:cut], fontsize=9, fontname="helv")
+            y += 12
+            label = "  " + label[cut + 1 :]
+        page.insert_text((72, y), label, fontsize=9, fontname="helv")
+        for figure, edge in zip(figures, rights, strict=False):
+            if figure.startswith("$ "):
+                page.insert_text((edge - 62, y), "$", fontsize=9, fontname="helv")
+                figure = figure[2:]
+            right(figure, edge, y)
+        y += 15
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 def make_image_pdf() -> bytes:
     """A PDF whose only page holds a drawing and no text (as a scan without OCR)."""
     doc = pymupdf.open()

@@ -54,15 +54,17 @@ st.session_state["documents_room"] = room
 doc_id = _int_param("doc")
 page = _int_param("page")
 chunk = _int_param("chunk")
+cell_row, cell_column = _int_param("row"), st.query_params.get("col")
+cell = (cell_row, cell_column) if cell_row is not None and cell_column else None
 if doc_id is None:
-    doc_id, chunk = (next(iter(pdfs)) if pdfs else None), None
+    doc_id, chunk, cell = (next(iter(pdfs)) if pdfs else None), None, None
 
 if doc_id is None:
     st.info("This room has no PDFs yet: add some from the sidebar, or pick a sheet below.")
 else:
     rendered = None
     try:
-        rendered = wb.render_page(doc_id, page, chunk)
+        rendered = wb.render_page(doc_id, page, chunk, cell)
     except WorkbenchError as exc:
         st.error(str(exc))
     options = list(pdfs)
@@ -106,6 +108,8 @@ else:
         link = {"doc": str(rendered.document_id), "page": str(rendered.page)}
         if chunk is not None:
             link["chunk"] = str(chunk)
+        if cell is not None:
+            link.update(row=str(cell[0]), col=cell[1])
         bar[4].markdown(f"[Open in new tab ↗](?{'&'.join(f'{k}={v}' for k, v in link.items())})")
         # Keep the URL telling the truth (e.g. a link without a page opens at the passage's page).
         if st.query_params.get("doc") != link["doc"] or st.query_params.get("page") != link["page"]:
@@ -125,7 +129,26 @@ else:
             f"rendered in {rendered.render_ms:.0f} ms"
         )
         with side:
-            passage = rendered.passage
+            passage, cited = rendered.passage, rendered.cell
+            if cell is not None and cited is None:
+                st.warning(
+                    "This PDF has no such table cell: the link may be from an older upload. "
+                    "Showing the page without a highlight."
+                )
+            if cited is not None:
+                st.subheader("Cited figure")
+                st.markdown(
+                    f"**{escape_markdown(cited.label or '(no label)')}** · {escape_markdown(cited.column)}: "
+                    f"**{escape_markdown(cited.value or '(empty)')}**"
+                )
+                if rendered.highlighted:
+                    st.caption(f"The line and the figure are highlighted in yellow on page {cited.page}.")
+                elif cited.page != rendered.page:
+                    st.caption(f"The figure is on page {cited.page}; this is page {rendered.page}.")
+                    st.button(
+                        f"Back to the figure (page {cited.page})", key="documents_back_cell", on_click=_go,
+                        args=(cited.page,),
+                    )  # fmt: skip
             if chunk is not None and passage is None:
                 st.warning(
                     f"This PDF has no passage #{chunk}: the link may be from an older upload. "
@@ -145,7 +168,7 @@ else:
                     )
                 with st.container(border=True, height=420 if len(passage.text) > 900 else "content"):
                     st.markdown(_markdown_text(passage.text))
-            else:
+            elif cited is None:
                 st.caption("Open a citation from the Chat page to see its passage highlighted here.")
             if rendered.room != room:
                 st.info(f"This PDF is in the data room {rendered.room!r}, not {room!r}.")

@@ -24,6 +24,7 @@ space; for a rotated page multiply by `page.derotation_matrix` to get back to it
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from bisect import bisect_left, bisect_right
@@ -34,9 +35,9 @@ from typing import Any
 import pymupdf
 
 from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages
+from core.ingest.pdf_tables import Box, PdfTable, find_tables
 
-# x0, y0, x1, y1 in PDF points, PyMuPDF's top-left origin, in the page as displayed (see the module docstring)
-Box = tuple[float, float, float, float]
+log = logging.getLogger(__name__)
 
 # PyMuPDF's default text flags without TEXT_PRESERVE_LIGATURES, so "ﬁnancial" reads "financial" for keyword
 # search and quotes, and without TEXT_PRESERVE_IMAGES, which would decode every image into the dict for nothing.
@@ -73,6 +74,7 @@ class ParsedPdf:
     pages: tuple[Page, ...]
     chunks: tuple[Chunk, ...]
     title: str | None  # from metadata if meaningful
+    tables: tuple[PdfTable, ...] = ()  # tables found on the pages (statements, segment tables), page order
 
 
 def parse_pdf(
@@ -82,8 +84,9 @@ def parse_pdf(
     overlap_chars: int = 200,
     max_pages: int = 5000,
     name: str = "This PDF",
+    with_tables: bool = True,
 ) -> ParsedPdf:
-    """Parse PDF bytes into pages, overlapping chunks with exact offsets and highlight boxes, and a title."""
+    """Parse PDF bytes into pages, overlapping chunks with exact offsets and highlight boxes, a title and tables."""
     _check_sizes(chunk_chars, overlap_chars)
     with MUPDF_LOCK, _open(data, name) as doc:
         page_count = doc.page_count
@@ -94,10 +97,13 @@ def parse_pdf(
             )
         pages: list[Page] = []
         chunks: list[Chunk] = []
+        tables: list[PdfTable] = []
         for index in range(page_count):
             layout = _load_layout(doc, index, name)
             number = index + 1
             pages.append(Page(number, layout.text, layout.width, layout.height))
+            if with_tables:
+                tables.extend(_page_tables(layout, number, name))
             for start, end in chunk_page(layout.text, chunk_chars=chunk_chars, overlap_chars=overlap_chars):
                 chunks.append(
                     Chunk(number, len(chunks), start, end, layout.text[start:end], tuple(layout.boxes(start, end)))
@@ -108,7 +114,17 @@ def parse_pdf(
                 "Run OCR on it (e.g. `ocrmypdf in.pdf out.pdf`) and upload the result."
             )
         title = _meaningful_title(doc.metadata or {})
-    return ParsedPdf(page_count, tuple(pages), tuple(chunks), title)
+    return ParsedPdf(page_count, tuple(pages), tuple(chunks), title, tuple(tables))
+
+
+def _page_tables(layout: _Layout, number: int, name: str) -> list[PdfTable]:
+    # Tables add figures to a page whose text is already indexed: a page whose layout defeats the table finder
+    # keeps its passages rather than failing the whole file.
+    try:
+        return find_tables(layout.page, layout.textpage, number)
+    except Exception:
+        log.warning("%s: the tables of page %d could not be read; its text is kept", name, number, exc_info=True)
+        return []
 
 
 def find_quote_boxes(data: bytes, page_number: int, quote: str) -> list[Box]:
@@ -354,7 +370,7 @@ class _Layout:
         self._clip = (unrotated.x0, unrotated.y0, unrotated.x1, unrotated.y1)
         self._rotation = page.rotation_matrix if page.rotation else None
         self.page = page  # the TextPage needs its page alive
-        self._textpage = textpage  # kept for its word boxes, so MuPDF interprets the page only once
+        self.textpage = textpage  # kept for its word boxes and tables, so MuPDF interprets the page only once
         self.text, self.segments = _build_text(extracted)
         self._starts = [segment.start for segment in self.segments]
         self._words: dict[tuple[int, int], list[tuple[str, float, float]]] | None = None
@@ -366,7 +382,7 @@ class _Layout:
             return self._word_edges[index]
         if self._words is None:
             self._words = {}
-            for x0, _, x1, _, word, block, line, _ in self._textpage.extractWORDS():
+            for x0, _, x1, _, word, block, line, _ in self.textpage.extractWORDS():
                 self._words.setdefault((block, line), []).append((word, x0, x1))
         segment = self.segments[index]
         found = self._words.get(segment.key, [])

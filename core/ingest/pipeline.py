@@ -7,9 +7,9 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from core.cells import Column, ParsedSheet
+from core.cells import Column, ParsedSheet, col_index
 from core.config import Settings
 from core.db import Database, q
 from core.errors import (
@@ -30,6 +30,8 @@ from core.errors import (
     WorkbenchError,
 )
 from core.ingest import pdf, sheets
+from core.ingest.pdf_tables import Box, PdfTable
+from core.ingest.sheets.table import build_table
 from core.models import IngestResult
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model
@@ -59,11 +61,52 @@ def _no_progress(stage: str, done: int, total: int) -> None:
 
 
 @dataclass(frozen=True)
+class TableSheet:
+    """A table found in a PDF page, as a sheet of that PDF: the page it is on and each stored cell's box."""
+
+    sheet: ParsedSheet
+    page: int
+    boxes: tuple[tuple[Box | None, ...], ...]  # one per data row, one box per column of the sheet
+
+
+@dataclass(frozen=True)
 class _Parsed:
     kind: str
     mime_type: str
     pdf: pdf.ParsedPdf | None = None
     sheets: tuple[ParsedSheet, ...] = ()
+    tables: tuple[TableSheet, ...] = ()  # a PDF's tables
+
+
+# Words of a table's heading kept in its sheet name ("p47 Consolidated Statement of Income").
+_TABLE_NAME_WORDS = 6
+
+
+def table_sheets(tables: Sequence[PdfTable]) -> tuple[TableSheet, ...]:
+    """PDF tables as sheets (header, title lines and blank rows read as in a spreadsheet), named by page and heading."""
+    out: list[TableSheet] = []
+    names: set[str] = set()
+    for table in tables:
+        found = build_table("", table.records, range(1, len(table.records) + 1))
+        if found is None or not found.rows or len(found.columns) < 2:
+            continue
+        title = " — ".join(t for t in (table.title, found.title) if t) or None
+        words = (title or "").split(" — ")[0].split()  # the heading, not the unit line under it
+        base = " ".join([f"p{table.page_number}", *words[:_TABLE_NAME_WORDS]]) + (
+            "…" if len(words) > _TABLE_NAME_WORDS else ""
+        )
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base} ({n})"
+        names.add(name)
+        positions = [col_index(column.letter) for column in found.columns]
+        boxes = tuple(
+            tuple(table.boxes[number - 1][j] if j < len(table.boxes[number - 1]) else None for j in positions)
+            for number in found.row_numbers
+        )
+        out.append(TableSheet(replace(found, name=name, title=title), table.page_number, boxes))
+    return tuple(out)
 
 
 def _detect(data: bytes, filename: str) -> tuple[str, str]:
@@ -105,7 +148,7 @@ def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
             max_pages=settings.max_pdf_pages,
             name=filename,
         )
-        return _Parsed("pdf", mime, pdf=parsed)
+        return _Parsed("pdf", mime, pdf=parsed, tables=table_sheets(parsed.tables))
     if fmt == "xlsx":
         found = sheets.parse_xlsx(data, name=filename)
     else:
@@ -182,6 +225,8 @@ def _store(
                 cur, room, document_id, context_for(filename), position, sheet, len(parsed.sheets), base, progress
             )
             base += len(sheet.rows)
+        for position, table in enumerate(parsed.tables):
+            _store_sheet(cur, room, document_id, "", position, table.sheet, len(parsed.tables), 0, progress, table)
         cur.execute(q("add_term_stats"), {"room_id": room.id, "document_id": document_id, "n_chunks": n_chunks})
     return document_id, pages, n_rows, n_chunks
 
@@ -250,8 +295,13 @@ def _store_sheet(
     n_sheets: int,
     base: int,
     progress: Progress,
+    table: TableSheet | None = None,
 ) -> None:
-    """Write one sheet; its row chunks are numbered from `base` so chunk_index is unique per document."""
+    """Write one sheet; its row chunks are numbered from `base` so chunk_index is unique per document.
+
+    A PDF's table (`table`) keeps its page and cell boxes and gets no row chunks: the page's passages already
+    hold its text for search, and its cells are reached through the planner's schema.
+    """
     row = cur.execute(
         q("insert_sheet"),
         {
@@ -263,6 +313,7 @@ def _store_sheet(
             "n_cols": len(sheet.columns),
             "title": sheet.title,
             "uncalculated": Jsonb([{"ref": ref, "formula": formula} for ref, formula in sheet.uncalculated]),
+            "page_number": table.page if table else None,
         },
     ).fetchone()
     assert row is not None
@@ -271,9 +322,13 @@ def _store_sheet(
         for column in sheet.columns:
             copy.write_row((sheet_id, column.position, column.name, column.letter, column.dtype))
     rows = [tuple(_clean(v) for v in values) for values in sheet.rows]
-    with _copy_into(cur, "sheet_rows", ("sheet_id", "row_index", "row_number", "values")) as copy:
-        for index, (values, number) in enumerate(zip(rows, sheet.row_numbers, strict=True)):
-            copy.write_row((sheet_id, index, number, json.dumps(values, ensure_ascii=False)))
+    boxes = [_boxes_json(b) for b in table.boxes] if table else [None] * len(rows)
+    with _copy_into(cur, "sheet_rows", ("sheet_id", "row_index", "row_number", "values", "boxes")) as copy:
+        for index, (values, number, box) in enumerate(zip(rows, sheet.row_numbers, boxes, strict=True)):
+            copy.write_row((sheet_id, index, number, json.dumps(values, ensure_ascii=False), box))
+    if table is not None:
+        progress("storing", position + 1, n_sheets)
+        return
     ids = [r["id"] for r in cur.execute(q("sheet_row_ids"), {"sheet_id": sheet_id})]
     if n_sheets > 1:
         context = f"{context} · {sheet.name}"
@@ -283,6 +338,10 @@ def _store_sheet(
         for index, (row_id, values) in enumerate(zip(ids, rows, strict=True)):
             copy.write_row((room.id, document_id, base + index, row_id, context, row_text(sheet.columns, values)))
     progress("storing", position + 1, n_sheets)
+
+
+def _boxes_json(boxes: Sequence[Box | None]) -> str:
+    return json.dumps([[round(v, 2) for v in box] if box else None for box in boxes])
 
 
 def _record_failure(
@@ -409,6 +468,7 @@ def ingest_bytes(
         status="ready",
         error=error,
         embedded=embedded,
+        tables=len(parsed.tables) if parsed.kind == "pdf" else None,
         searchable_seconds=round(searchable, 3),
         seconds=round(time.perf_counter() - started, 3),
     )

@@ -158,7 +158,8 @@ def _sheet_json(sheet: SheetInfo) -> dict[str, Any]:
 def schema_json(schema: RoomSchema) -> dict[str, Any]:
     """What the model may know of the room: sheet shapes and sample values, document titles."""
     return {
-        "sheets": [_sheet_json(s) for s in schema.sheets[:MAX_SHEETS] if s.columns],
+        # Tables read from PDFs are left out: a filing holds a hundred, and its passages are searched anyway.
+        "sheets": [_sheet_json(s) for s in [s for s in schema.sheets if s.columns and s.page is None][:MAX_SHEETS]],
         "documents": [{"document_id": i, "title": t} for i, t in schema.documents[:MAX_DOCUMENTS]],
     }
 

@@ -105,6 +105,26 @@ METRICS: dict[str, tuple[str, ...]] = {
     "same-store sales": ("same-store sales", "comparable sales", "comparable store sales", "like-for-like sales"),
     "gross merchandise value": ("gross merchandise value", "GMV"),
 }
+# Line-item wordings that print the very figure a metric names, for reading it from a statement's cells: a
+# question about "capex" is answered from "Purchases of property, plant and equipment". Narrower than METRICS,
+# whose wordings also count a metric's ingredients as its presence (operating income for operating margin):
+# reading an ingredient's cell would give a cited figure of another quantity.
+FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
+    "revenue": ("revenue", "revenues", "net revenue", "net revenues", "net sales", "total revenue", "total revenues",
+                "total net sales", "total net revenue", "total net revenues"),
+    "capital expenditure": ("capital expenditure", "capital expenditures", "capex", "capital spending",
+                            "purchases of property, plant and equipment", "purchases of property and equipment",
+                            "additions to property, plant and equipment", "additions to property and equipment"),
+    "cost of goods sold": ("cost of goods sold", "cost of sales", "cost of revenue", "cost of revenues",
+                           "cost of products sold"),
+    "net income": ("net income", "net earnings"),
+    "operating income": ("operating income", "operating profit", "income from operations"),
+    "inventory": ("inventory", "inventories", "merchandise inventories"),
+    "SG&A": ("SG&A", "selling, general and administrative", "selling, general and administrative expenses"),
+    "R&D": ("R&D", "research and development", "research and development expense"),
+    "operating cash flow": ("operating cash flow", "cash provided by operating activities",
+                            "net cash provided by operating activities", "cash from operations"),
+}  # fmt: skip
 _WORD = re.compile(r"[a-z0-9&']+")
 # A clause that allows for the metric's absence: "if X is not (a useful metric | available | reported) …".
 _CONDITIONAL = re.compile(r"\b(?:if|unless|where|when)\b[^.?;]*?\b(?:not|no|n't|isn't|unavailable)\b[^.?;]*")
@@ -141,6 +161,16 @@ def asked_metrics(question: str) -> list[AskedMetric]:
         name for clause in _CONDITIONAL.findall(question.lower()) for name in found if _mentions(clause, METRICS[name])
     }
     return [found[name] for name in sorted(found, key=at.__getitem__) if name not in anticipated]
+
+
+def figure_aliases(question: str) -> list[str]:
+    """Other wordings of the figures `question` names (FIGURE_WORDINGS), for finding their line items."""
+    text = _words(question)
+    out: list[str] = []
+    for wordings in FIGURE_WORDINGS.values():
+        if any(_words(w) in text for w in wordings):
+            out.extend(w for w in wordings if _words(w) not in text)
+    return out
 
 
 def _mentions(text: str, wordings: tuple[str, ...]) -> bool:

@@ -34,11 +34,18 @@ _OPERATION_WORDS = frozenset(
     "sum combined largest highest larger higher greatest most lowest smaller least lower smallest less "
     "more greater".split()
 )
+# A relative change, however it is asked: "percentage change", "grew by what percent", "in percentage terms".
+# ("The change in the gross margin percentage" is a change of a percentage line: points, not this.)
 _PCT = re.compile(
     r"percent(?:age)?\s+(?:change|increase|decrease|growth|difference)|%\s*change|"
-    r"change\s*\(%\)|change\s+in\s+percent|growth\s+rate|rate\s+of\s+(?:change|growth)"
+    r"change\s*\(%\)|change\s+in\s+percent|growth\s+rate|rate\s+of\s+(?:change|growth)|"
+    r"\bby\s+what\s+(?:percent(?:age)?|%)|\bin\s+(?:percent(?:age)?|%)(?:\s+terms)?(?:\s*[?.]|$)|"
+    r"\bwhat\s+(?:percent(?:age)?|%)\s+(?:did|has|have|was|were)\b|\bhow\s+(?:much|many)\s+percent"
 )
-_CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|grow|growth|declin\w*|rise|fall|drop)\b")
+_CHANGE = re.compile(
+    r"\b(?:change|changed|increase|increased|decrease|decreased|difference|grow|grew|growth|declin\w*|rise|rose|"
+    r"fall|fell|drop|dropped)\b"
+)
 _AVERAGE = re.compile(r"\b(?:average|mean)\b")
 _SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
 _WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")
@@ -51,6 +58,8 @@ _MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|mor
 _MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
+_ACRONYM = re.compile(r"[A-Z][A-Za-z&/.\-]{0,7}")
+_UPPER = re.compile(r"[A-Z]")
 # A line-item label must be found whole in the question; labels longer than this are never matched.
 MAX_LABEL_WORDS = 12
 
@@ -110,8 +119,10 @@ def _label_variants(label: str) -> list[set[str]]:
     if "(" in label:
         variants.append(_content(re.sub(r"\([^)]*\)", " ", label)))
         inside = re.findall(r"\(([^)]*)\)", label)
-        after = label[label.rfind(")") + 1 :]
-        variants.append(_content(" ".join(inside) + " " + after))
+        # Only an acronym stands for the label ("(LTV)", "(PP&E)"); "Sales (millions)" is not asked as "millions".
+        if inside and all(_ACRONYM.fullmatch(part.strip()) and len(_UPPER.findall(part)) >= 2 for part in inside):
+            after = label[label.rfind(")") + 1 :]
+            variants.append(_content(" ".join(inside) + " " + after))
     return [v for v in variants if v]
 
 
@@ -145,8 +156,18 @@ def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]
     return found
 
 
-def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequence[GridRow]) -> CellsStep | None:
-    """A CellsStep when the question names one line item of this grid and periods of its header."""
+def plan_cells(
+    question: str,
+    sheet_id: int,
+    names: Sequence[str],
+    rows: Sequence[GridRow],
+    aliases: Sequence[str] = (),
+    *,
+    strict: bool = False,
+) -> CellsStep | None:
+    """A CellsStep when the question names one line item of this grid (in its words, or by one of `aliases`:
+    other wordings of the figure it names) and periods of its header. `strict` (a grid among many, chosen by
+    the planner rather than the user): every period the question names must be in the header."""
     if len(names) < 2 or not rows:
         return None
     label_pos = 0
@@ -155,6 +176,8 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
     if len(years) < 2:
         years = {}  # periods across the header make a statement; one year in a header is a label
     wanted = _content(question)
+    # A label written as an alias ("Purchases of property, plant and equipment" for "capex") holds all its words.
+    alias_words = [words for words in map(_content, aliases) if words]
     # Columns named by words rather than periods ("As reported", "Without ASC 606").
     # Only in a statement: line items under a blank corner cell, the way reports lay out a grid (a
     # list of records names its first column: "Team", "Player").
@@ -169,12 +192,19 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
     text = question.lower()
     asked_years = list(dict.fromkeys(y for y in YEAR.findall(question) if y in years))
+    if strict and set(YEAR.findall(question)) - set(years):
+        return None  # a period the question names is not in this grid: another table (or filing) holds it
     # The line item: the most specific label whose every word the question holds.
     best: tuple[int, int, GridRow, str] | None = None
     for index, row in enumerate(rows[n_header:]):
         label = (row.values[label_pos] or "").strip()
         named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
-        fits = [v - set(years) for v in _label_variants(label) if v - set(years) <= wanted and v - named_words]
+        fits = [
+            v - set(years)
+            for v in _label_variants(label)
+            if v - named_words
+            and (v - set(years) <= wanted or any(a <= v and v - set(years) <= wanted | a for a in alias_words))
+        ]
         words = max(fits, key=len, default=set())
         if not words or len(words) > MAX_LABEL_WORDS:
             continue
@@ -241,6 +271,8 @@ def plan_cells(question: str, sheet_id: int, names: Sequence[str], rows: Sequenc
     if any(i >= len(row.values) or not (v := row.values[i]) or parse_number(v) is None for i in picked):
         if operation != "value":
             return None
+    if operation != "value" and len({"%" in (row.values[i] or "") for i in picked}) > 1:
+        return None  # a percentage and an amount ("10.3%", "$2.35"): no arithmetic between them
     column_texts = [labels[i] for i in picked]
     return CellsStep(
         sheet_id=sheet_id, operation=operation, row_id=row.row_id, row_label=label,
@@ -282,8 +314,39 @@ def _period(label: str) -> str:
     return years[0] if years else label
 
 
+# The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands".
+_UNIT = re.compile(
+    r"\bin\s+(thousands|millions|billions)(?:\s+of\s+(?:u\.?s\.?\s+)?(dollars|euros|pounds))?|"
+    r"\(\s*(?:\$\s*)?(thousands|millions|billions)\s*\)",
+    re.I,
+)
+
+
+def stated_unit(caption: str | None) -> str | None:
+    """ "in millions" (or "in millions of dollars") when the sheet's title states the unit of its figures."""
+    found = _UNIT.search(caption or "")
+    if found is None:
+        return None
+    scale = (found.group(1) or found.group(3)).lower()
+    return " ".join(["in", scale, *(["of", found.group(2).lower()] if found.group(2) else [])])
+
+
+def _figure(text: str, scale: str) -> str:
+    """A cell's figure as an analyst writes it: "$ 86,392" of a statement in millions -> "$86,392 million"."""
+    shown = re.sub(r"([$€£¥])\s+", r"\1", text.strip()) or "(empty)"
+    return f"{shown} {scale}" if scale and "%" not in text and parse_number(text) is not None else shown
+
+
+def _grouped(d: Decimal, scale: str = "") -> str:
+    """A computed figure with thousands separators (and the statement's scale): 6918 -> "6,918 million"."""
+    text = format(d.normalize(), ",f")
+    text = "0" if text in ("-0", "0") else text
+    return f"{text} {scale}" if scale else text
+
+
 def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
-    """Read the step's cells from the stored sheet and compute its answer exactly."""
+    """Read the step's cells from the stored sheet and compute its answer exactly; the description names the
+    line item, the periods as the header names them and the figures in the statement's unit."""
     row_ids = sheet.row_ids()
     matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
     if not matches:
@@ -295,11 +358,17 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     citations = [cite(sheet, row, c) for c in columns]
     periods = [_period(label) for label in step.column_labels]
     label = step.row_label
+    unit = stated_unit(sheet.caption)
+    scale = unit.split()[1].rstrip("s") if unit else ""  # "in millions" -> "million"
+    points = any("%" in t for t in texts)
+    if points:
+        scale = ""  # percentages carry no scale; their differences are percentage points
+    figures = [_figure(t, scale) for t in texts]
     if step.operation == "value":
-        shown = "; ".join(f"{p}: {t or '(empty)'}" for p, t in zip(periods, texts, strict=True))
-        return CellsResult(values=[t for t in texts], description=f"{label}, {shown}", citations=citations)
+        shown = " and ".join(f"{f} in {p}" for p, f in zip(periods, figures, strict=True))
+        return CellsResult(values=[t for t in texts], description=f"{label} was {shown}", citations=citations)
     numbers = [_decimal(t) for t in texts]
-    cells = ", ".join(f"{p}: {t}" for p, t in zip(periods, texts, strict=True))
+    cells = ", ".join(f"{p}: {f}" for p, f in zip(periods, figures, strict=True))
     if step.operation in ("argmax", "argmin"):
         pick = max if step.operation == "argmax" else min
         best = pick(range(len(numbers)), key=lambda i: numbers[i])
@@ -309,20 +378,20 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     if step.operation in ("change", "pct_change"):
         old, new = numbers[0], numbers[-1]
         change = new - old
+        span = f"{label} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})"
         if step.operation == "change":
             return CellsResult(values=[_plain(change)], citations=citations,
-                               description=f"change in {label} from {periods[0]} ({texts[0]}) to {periods[-1]} "
-                                           f"({texts[-1]}) is {_plain(change)}")  # fmt: skip
+                               description=f"the change in {span} is {_grouped(change, scale)}"
+                                           f"{' percentage points' if points else ''}")  # fmt: skip
         if old == 0:
             raise ZeroDivisionError(f"{label} was 0 in {periods[0]}: no percentage change")
         pct = _round2(change / old * 100)  # over the old value as signed, as statements' notes compute it
         return CellsResult(values=[_plain(pct)], citations=citations,
-                           description=f"percentage change in {label} from {periods[0]} ({texts[0]}) to "
-                                       f"{periods[-1]} ({texts[-1]}) is {_plain(pct)}%")  # fmt: skip
+                           description=f"the percentage change in {span} is {_plain(pct)}%")  # fmt: skip
     total = sum(numbers, Decimal(0))
     if step.operation == "sum":
         return CellsResult(values=[_plain(total)], citations=citations,
-                           description=f"total of {label} over {cells} is {_plain(total)}")  # fmt: skip
+                           description=f"the total of {label} over {cells} is {_grouped(total, scale)}")  # fmt: skip
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
-                       description=f"average of {label} over {cells} is {_plain(average)}")  # fmt: skip
+                       description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip

@@ -27,6 +27,17 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class CitedCell:
+    """A cited cell of a table read from a PDF page, as the viewer highlights it."""
+
+    page: int  # 1-based
+    boxes: tuple[Box, ...]  # the row's label and the cell
+    label: str | None  # the row's label (the line item)
+    column: str
+    value: str | None
+
+
+@dataclass(frozen=True)
 class RenderedPage:
     """A rendered page and what was highlighted on it."""
 
@@ -41,6 +52,7 @@ class RenderedPage:
     highlighted: bool  # the passage was drawn on this page
     passage: Passage | None  # the requested chunk (possibly on another page), None if none was asked or found
     render_ms: float
+    cell: CitedCell | None = None  # the requested table cell, None if none was asked or found
 
 
 class _BytesCache:
@@ -109,21 +121,53 @@ def find_passage(db: Database, document_id: int, chunk_index: int) -> Passage | 
     )
 
 
+def find_cell(db: Database, document_id: int, row_id: int, column: str) -> CitedCell | None:
+    """A cell of a table read from a PDF: its page, and the boxes of that cell and its row's label; None if the
+    document has no such row (a spreadsheet's row, or one deleted since)."""
+    params = {"document_id": document_id, "row_id": row_id, "column": column}
+    with db.connection() as conn:
+        row = conn.execute(q("viewer_cell_boxes"), params).fetchone()
+    if row is None:
+        return None
+    page, stored, position, values = row
+    stored = json.loads(stored) if isinstance(stored, str) else stored or []
+    values = json.loads(values) if isinstance(values, str) else values
+    # The line item's label (the first column) and the cited figure: the line as an analyst reads it.
+    wanted = dict.fromkeys(p for p in (0, position) if p is not None and p < len(stored))
+    boxes = tuple(_box(stored[p]) for p in wanted if stored[p])
+    value = values[position] if position is not None and position < len(values) else None
+    return CitedCell(page=int(page), boxes=boxes, label=values[0] if values else None, column=column, value=value)
+
+
+def _box(values: list[float]) -> Box:
+    x0, y0, x1, y1 = (float(v) for v in values)
+    return (x0, y0, x1, y1)
+
+
 def render_page(
-    db: Database, document_id: int, page: int | None = None, chunk_index: int | None = None, dpi: int = 150
+    db: Database,
+    document_id: int,
+    page: int | None = None,
+    chunk_index: int | None = None,
+    dpi: int = 150,
+    cell: tuple[int, str] | None = None,
 ) -> RenderedPage:
-    """Render page `page` (1-based; default: the passage's page, else 1) as PNG, highlighting passage `chunk_index`."""
+    """Render page `page` (1-based; default: the cited page, else 1) as PNG, highlighting passage `chunk_index`,
+    or the cell `cell` (row id, column name) of a table read from the PDF."""
     started = time.perf_counter()
     doc_row = _document(db, document_id)
     passage = find_passage(db, document_id, chunk_index) if chunk_index is not None else None
+    found = find_cell(db, document_id, *cell) if cell is not None else None
     if page is None:
-        page = passage.page if passage else 1
+        page = found.page if found else passage.page if passage else 1
     page_count = int(doc_row["page_count"] or 0)
     if not 1 <= page <= page_count:
         raise PageOutOfRange(f"{doc_row['title']} has {page_count} page(s): there is no page {page}.")
     data = _bytes.get(db, document_id, doc_row["checksum"])
     boxes: list[Box] = []
-    if passage is not None and passage.page == page:
+    if found is not None and found.page == page:
+        boxes = list(found.boxes)
+    elif passage is not None and passage.page == page:
         boxes = list(passage.boxes)
         if not boxes:  # chunks stored before boxes existed, or a passage the layout could not place
             boxes = find_quote_boxes(data, page, passage.text)
@@ -157,4 +201,5 @@ def render_page(
         highlighted=bool(boxes),
         passage=passage,
         render_ms=(time.perf_counter() - started) * 1000,
+        cell=found,
     )

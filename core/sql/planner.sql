@@ -9,7 +9,7 @@ SELECT count(*), coalesce(max(d.id), 0),
 FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
 
 -- name: schema_sheets
-SELECT s.id, s.document_id, d.title, s.name, s.n_rows
+SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position;

@@ -40,9 +40,9 @@ RETURNING id
 INSERT INTO document_files (document_id, data) VALUES (%(document_id)s, %(data)s)
 
 -- name: insert_sheet
-INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated)
+INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated, page_number)
 VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s, %(title)s,
-        %(uncalculated)s)
+        %(uncalculated)s, %(page_number)s)
 RETURNING id
 
 -- name: sheet_row_ids

@@ -566,7 +566,8 @@ CREATE TABLE public.sheet_rows (
     sheet_id bigint NOT NULL,
     row_index integer NOT NULL,
     row_number integer NOT NULL,
-    "values" jsonb NOT NULL
+    "values" jsonb NOT NULL,
+    boxes jsonb
 );
 
 
@@ -598,7 +599,9 @@ CREATE TABLE public.sheets (
     n_cols integer NOT NULL,
     version integer DEFAULT 0 NOT NULL,
     title text,
-    uncalculated jsonb DEFAULT '[]'::jsonb NOT NULL
+    uncalculated jsonb DEFAULT '[]'::jsonb NOT NULL,
+    page_number integer,
+    CONSTRAINT sheets_page_number_check CHECK ((page_number >= 1))
 );
 
 

@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.qa.synth import ABSTAIN
+from tests.factories import make_statement_pdf
 
 CELL_QUESTION = "How much was raised in Canada in 2021?"
 PAGE_QUESTION = "Who is the CEO of Harvestquay?"
@@ -191,3 +192,20 @@ def test_a_model_failure_still_answers_offline_with_a_warning(llm_chat, workbenc
     assert any("did not answer: HTTP 500" in w.value and "written offline" in w.value for w in app.warning)
     [turn] = history(workbench, app)
     assert turn.note and "did not answer: HTTP 500" in turn.note and turn.answer and not turn.abstained
+
+
+def test_a_figure_from_a_pdf_statement_opens_its_page_with_the_line_lit(chat: AppTest, workbench) -> None:
+    assert workbench.ingest_upload(make_statement_pdf(), "PEP_2022_10K.pdf", "Demo", embed=False).tables == 1
+    ask(chat, "What was net revenue in 2022?")
+    [turn] = history(workbench, chat)
+    assert "86,392" in turn.answer
+    [cited] = turn.citations
+    assert (cited.kind, cited.page, cited.column) == ("cell", 2, "2022")
+    [chip] = chips(chat, turn.query_id)
+    assert chip.label == "PEP_2022_10K · p. 2 · 2022"
+    chip.click().run()
+    assert not chat.exception
+    assert chat.title[0].value == "Documents"
+    assert chat.query_params == {"doc": str(cited.document_id), "page": "2", "row": str(cited.row_id), "col": "2022"}
+    assert [h.value for h in chat.subheader][:1] == ["Cited figure"]
+    assert any("highlighted in yellow on page 2" in c.value for c in chat.caption)

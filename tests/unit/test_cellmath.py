@@ -7,7 +7,8 @@ from decimal import Decimal
 import pytest
 
 from core.cells import Column
-from core.retrieval.cellmath import GridRow, plan_cells, run_cells
+from core.qa.metrics import figure_aliases
+from core.retrieval.cellmath import GridRow, plan_cells, run_cells, stated_unit
 from core.retrieval.tables import SheetFrame
 
 # A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.
@@ -100,3 +101,75 @@ def test_a_list_of_records_is_left_to_the_table_planner() -> None:
     names = ["Team", "2004", "Coach"]
     rows = [GridRow(row_id=1, values=("Ajax", "3", "Smith"))]
     assert plan_cells("How many in 2004 for Ajax?", 1, names, rows) is None
+
+
+# A cash-flow statement prints "capex" as a line item of its own wording (the header row is the column names).
+CASH_FLOW = [
+    ["Operating income", "7,207", "6,966"],
+    ["Net cash provided by operating activities", "6,439", "6,240"],
+    ["Purchases of property, plant and equipment (PP&E)", "(1,577)", "(1,373)"],
+    ["Property, plant and equipment, net", "8,738", "8,866"],
+    ["Proceeds from sale of PP&E and other assets", "262", "49"],
+]
+
+
+def cash_flow_step(question: str):
+    rows = [GridRow(row_id=i, values=tuple(v or None for v in row)) for i, row in enumerate(CASH_FLOW)]
+    return plan_cells(question, 1, ["Column A", "2018", "2017"], rows, figure_aliases(question))
+
+
+def test_a_figure_asked_by_another_wording_is_read_from_its_line_item() -> None:
+    step = cash_flow_step("What is the FY2018 capital expenditure amount (in USD millions) for 3M?")
+    assert step is not None and step.row_label.startswith("Purchases of property") and step.column_labels == ["2018"]
+    # Without the alias table the question names no line item of the grid.
+    rows = [GridRow(row_id=i, values=tuple(v or None for v in row)) for i, row in enumerate(CASH_FLOW)]
+    assert plan_cells("What is the FY2018 capital expenditure for 3M?", 1, ["Column A", "2018", "2017"], rows) is None
+
+
+def test_an_alias_never_reads_an_ingredient_or_a_neighbour_of_the_figure() -> None:
+    # "Operating margin" is a ratio: operating income is its ingredient, not its figure.
+    assert cash_flow_step("What was the operating margin in 2018?") is None
+    # The balance-sheet line "Property, plant and equipment, net" is not capex, though it shares the words.
+    step = cash_flow_step("What were purchases of property, plant and equipment in 2017?")
+    assert step is not None and step.row_label.startswith("Purchases")
+
+
+@pytest.mark.parametrize(
+    ("caption", "unit"),
+    [
+        ("(in millions, except per share amounts)", "in millions"),
+        ("CONSOLIDATED BALANCE SHEET — In thousands of U.S. dollars", "in thousands of dollars"),
+        ("Dollars in billions", "in billions"),
+        ("Fatal accidents by year, 1999–2012", None),
+        (None, None),
+    ],
+)
+def test_the_unit_a_statement_states_goes_with_its_figures(caption: str | None, unit: str | None) -> None:
+    assert stated_unit(caption) == unit
+    frame = SheetFrame.from_rows(
+        sheet().columns, GRID, row_ids=list(range(100, 100 + len(GRID))), sheet="Note 4", caption=caption
+    )
+    step = plan_cells("What was Other in 2018?", 1, NAMES, grid())
+    assert step is not None
+    described = run_cells(frame, step).description
+    scale = {"in millions": " million", "in thousands of dollars": " thousand", "in billions": " billion"}
+    assert described == f"Other was 56.7{scale.get(unit or '', '')} in 2018"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much did Other grow from 2018 to 2019 in percent?",
+        "By what percentage did Other decrease from 2018 to 2019?",
+        "What percent did Other change between 2018 and 2019?",
+        "How did Other change from 2018 to 2019 in percentage terms?",
+    ],
+)
+def test_a_relative_change_is_a_percentage_however_it_is_asked(question: str) -> None:
+    op, values, _ = ask(question)
+    expected = ((Decimal("44.1") - Decimal("56.7")) / Decimal("56.7") * 100).quantize(Decimal("0.01"))
+    assert op == "pct_change" and values == [str(expected)]
+
+
+def test_the_change_of_a_percentage_line_is_a_difference_in_points() -> None:
+    assert ask("What was the change in the LTV ratio from 2018 to 2019?")[:2] == ("change", ["-1.1"])

@@ -33,8 +33,17 @@ def citation_link(citation: Citation) -> tuple[str, dict[str, str]]:
 
     Cells open the sheet page at `?doc=<document id>&sheet=<sheet name>&cell=<A1 ref without the sheet>`
     (plus `row=<sheet_rows id>&col=<column name>` so the grid can find the row by id); pages open the
-    documents page at `?doc=<document id>&page=<1-based page>&chunk=<chunk index>`.
+    documents page at `?doc=<document id>&page=<1-based page>&chunk=<chunk index>`; a cell of a table read from a
+    PDF opens its page with the cell's line highlighted (`?doc=…&page=…&row=<sheet_rows id>&col=<column name>`).
     """
+    if citation.kind == "cell" and citation.page is not None:
+        params = {
+            "doc": str(citation.document_id),
+            "page": str(citation.page),
+            "row": str(citation.row_id or ""),
+            "col": citation.column or "",
+        }
+        return PAGES["documents"][0], params
     if citation.kind == "cell":
         params = {
             "doc": str(citation.document_id),
@@ -157,8 +166,7 @@ def _uploads(wb: Workbench, room: str) -> None:
         elif result.duplicate:
             st.info(f"{upload.name} is already in this room.")
         else:
-            size = f"{result.pages} pages" if result.kind == "pdf" else f"{result.rows} rows"
-            st.success(f"{upload.name}: ready ({size}, {result.chunks} chunks); embedding in the background.")
+            st.success(f"{upload.name}: ready ({result.size}, {result.chunks} chunks); embedding in the background.")
     _embed_in_background(wb, room)
     # A new uploader key clears the picked files so a rerun does not ingest them again.
     st.session_state["upload_round"] = st.session_state.get("upload_round", 0) + 1

@@ -12,7 +12,7 @@ import zipfile
 from decimal import Decimal
 from typing import Literal
 
-from core.cells import CURRENCY_SYMBOLS, ParsedSheet, gc_paused
+from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.sheets.table import build_table
 
@@ -97,20 +97,12 @@ _COORD_RE = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d+)")
 _DIGITS = "0123456789"
 
 
-def _col_index(letters: str) -> int:
-    """0-based column index of A1 letters: "A" -> 0, "AA" -> 26."""
-    n = 0
-    for ch in letters.upper():
-        n = n * 26 + ord(ch) - 64
-    return n - 1
-
-
 def _coord(ref: str) -> tuple[int, int]:
     """(1-based row, 0-based column) of an A1 reference such as "B3" or "$B$3"."""
     m = _COORD_RE.fullmatch(ref)
     if m is None:
         raise ValueError(f"not a cell reference: {ref!r}")
-    return int(m.group(2)), _col_index(m.group(1))
+    return int(m.group(2)), col_index(m.group(1))
 
 
 # Transitional (what Excel writes) and Strict OOXML use different namespaces for the same parts.
@@ -326,7 +318,7 @@ class _SheetReader:
                         if letters:
                             col = column_of.get(letters, -1)
                             if col < 0:
-                                col = column_of[letters] = _col_index(letters)
+                                col = column_of[letters] = col_index(letters)
                         else:  # some generators leave out r=: cells then follow each other
                             col += 1
                         t = c.get("t")

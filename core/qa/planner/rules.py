@@ -38,7 +38,7 @@ from core.qa.planner.lexicon import (
     words_of,
 )
 from core.qa.planner.schema import LOOKUP_LIMIT, MAX_HISTORY, WEAK_SIGNAL, ColumnInfo, RoomSchema, SheetInfo
-from core.retrieval.cellmath import plan_cells
+from core.qa.planner.statements import statement_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 from core.retrieval.tables import Aggregate, Filter, TableOp
 
@@ -1324,13 +1324,14 @@ class OfflinePlanner:
     # -- steps -----------------------------------------------------------------------------------
 
     def _steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str]:
-        for sheet in schema.sheets:
-            if sheet.grid:
-                cells = plan_cells(question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid)
-                if cells is not None:
-                    return [cells], f"{cells.reason} ({sheet.label})."
+        statement = statement_cells(question, schema)
+        if statement is not None:
+            cells, sheet = statement
+            return [cells], f"{cells.reason} ({sheet.label})."
         read = _read_question(question)
-        links = [_link(read, sheet) for sheet in schema.sheets if sheet.columns]
+        # A table read from a PDF is a statement grid, planned cell by cell above; as a list of records it would
+        # answer passage questions from whichever of a filing's hundred tables shares a word with them.
+        links = [_link(read, sheet) for sheet in schema.sheets if sheet.columns and sheet.page is None]
         best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
         only_sheet = len(links) == 1 and not schema.documents
@@ -1408,7 +1409,7 @@ def _rewrite(question: str, previous: str, schema: RoomSchema) -> str:
             old = years[-1]
             return re.sub(rf"\b{old}\b", str(int(old) + delta), text, count=1)
     changed = False
-    for sheet in schema.sheets:
+    for sheet in (s for s in schema.sheets if s.page is None):
         new_link = _link(new_q, sheet)
         old_link = _link(prev_q, sheet)
         for mention in new_link.values:

@@ -135,6 +135,7 @@ class SheetInfo:
     n_rows: int
     columns: tuple[ColumnInfo, ...]
     grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.retrieval.cellmath
+    page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
 
     @property
     def label(self) -> str:
@@ -254,7 +255,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             n_rows=rows,
             columns=tuple(by_sheet.get(s, ())),
             grid=tuple(grids.get(s, ())),
+            page=page,
         )
-        for s, d, t, n, rows in sheets
+        for s, d, t, n, rows, page in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

@@ -173,6 +173,8 @@ class SheetFrame:
     # Code here reads columns by position, so a sheet column named "row_id" cannot shadow them.
     frame: pd.DataFrame
     raw: pd.DataFrame  # same shape: the cell texts exactly as stored (None for an empty cell)
+    page: int | None = None  # a table read from a PDF: the page it is on (its cells are cited on that page)
+    caption: str | None = None  # the sheet's own title (lines above its header: "(in millions)"), if any
     # Derived arrays (normalised text, number views, sort keys) built on first use and kept: a
     # frozen dataclass may still fill a dict, and one op on a 100k-row sheet should pay them once.
     _views: dict[tuple[str, int], Any] = field(default_factory=dict, init=False, repr=False)
@@ -189,6 +191,8 @@ class SheetFrame:
         sheet_id: int = 0,
         document_id: int = 0,
         title: str = "",
+        page: int | None = None,
+        caption: str | None = None,
     ) -> SheetFrame:
         """Build a SheetFrame from cell texts (row numbers default to 2.., row ids to 1..)."""
         n = len(rows)
@@ -212,7 +216,7 @@ class SheetFrame:
         labels = [c.name for c in columns] + ["row_id", "row_number"]
         raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
         typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
-        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame)
+        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame, page, caption)
 
     @property
     def n_rows(self) -> int:
@@ -471,10 +475,10 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         meta = cur.execute(q("sheet_meta"), {"sheet_id": sheet_id}).fetchone()
     if meta is None:
         raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
-    document_id, name, n_rows, n_cols, title, created_at, edits = meta
+    document_id, name, n_rows, n_cols, title, created_at, edits, page, caption = meta
     # The server too: every test database numbers its sheets from 1.
     key = (db.conninfo, sheet_id)
-    version = (document_id, name, n_rows, n_cols, title, created_at, edits)
+    version = (document_id, name, n_rows, n_cols, title, created_at, edits, page, caption)
     found = _cached(key, version)
     if found is not None:
         return found
@@ -496,7 +500,8 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
             del stored
             frame = SheetFrame.from_rows(
                 columns, values, row_numbers=numbers, row_ids=ids,
-                sheet=name, sheet_id=sheet_id, document_id=document_id, title=title,
+                sheet=name, sheet_id=sheet_id, document_id=document_id, title=title, page=page,
+                caption=caption,
             )  # fmt: skip
         with _CACHE_LOCK:
             _CACHE_STATS["misses"] += 1
@@ -771,6 +776,7 @@ def cite(sheet: SheetFrame, row: int, col: Column) -> Citation:
         column=col.name,
         ref=cell_ref(sheet.sheet, col.letter, int(sheet.row_numbers()[row])),
         value=sheet.texts(col.position)[row],
+        page=sheet.page,
     )
 
 

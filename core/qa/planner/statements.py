@@ -1,0 +1,102 @@
+"""Which statement grid answers a question with cell arithmetic (core.retrieval.cellmath), if any.
+
+A spreadsheet's grid was put in the room by the user: the first grid that names a line item of the question is
+used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
+so a line item "named" by the question is often not what it asks: the company's name in a stock-performance
+table ("American Express"), a word used as a verb ("please state that"), the line under a ratio asked of it
+("inventory" for the inventory turnover ratio), a year the table does not hold. Each of these is a class of
+wrong figure, and a PDF table's line item is credible only when none applies (`credible`). Of the credible ones
+the most specific label wins (the longest), then the first in the room's order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.qa.grounding import question_names
+from core.qa.metrics import METRICS, figure_aliases
+from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.retrieval.cellmath import CellsStep, plan_cells
+from core.text import STOP_WORDS, YEAR
+
+_WORD = re.compile(r"[a-z0-9&]+")
+# One-word metric names ("revenue", "inventories", "EPS"): a one-word line item must be one of them.
+_ONE_WORD_METRICS = frozenset(w.lower() for ws in METRICS.values() for w in ws if len(w.split()) == 1)
+# A quantity derived from a line item: the question asks for the ratio, margin or share, not the line.
+_DERIVED = re.compile(
+    r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+share)\b|"
+    r"\bas\s+an?\s+(?:percent(?:age)?|%|share|proportion)\s+of\b|\b(?:percentage|share|proportion)\s+of\b"
+)
+
+
+_RELATIVE = re.compile(r"%|\bpercent|\bratio|\brate\b|\bmargin|\bshare\b")
+# Questions a single figure does not answer: yes/no, which of several, why/how come, who/where.
+_NOT_A_FIGURE = re.compile(
+    r"\s*(?:which|who|whom|where|why|does|do|did|is|are|was|were|has|have|had|can|could|should|will|would)\b"
+)
+# "Among operations, investing and financing, which brought in the most": one of several items, not a figure.
+_WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
+_COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
+
+
+def _words(text: str) -> set[str]:
+    words = set()
+    for word in _WORD.findall(text.lower()):
+        word = re.sub(r"(?<=[a-z])\d+$", "", word)  # "EPS (diluted)1,4": footnote marks
+        if word and word not in STOP_WORDS and not YEAR.fullmatch(word) and not word.isdigit():
+            words.add(word)
+    return words
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def label_words(label: str) -> set[str]:
+    """The words of a line item that name it (a bracketed note or acronym left out), singular."""
+    return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", label))}
+
+
+def credible(step: CellsStep, question: str, aliases: Sequence[str] = ()) -> bool:
+    """Whether a PDF table's line item is what the question asks for (see the module docstring)."""
+    text = question.lower()
+    label = label_words(step.row_label)
+    asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
+    names = {_stem(w) for name in question_names(question) for w in _words(name)}
+    if not label or not label <= asked:
+        return False  # every word of the line item is in the question (or in a wording of the figure it names)
+    if label <= names:
+        return False  # the line item is the company (or segment) the question names, not a quantity of it
+    if len(label) == 1 and not label & _ONE_WORD_METRICS:
+        return False  # "Total", "State", "International": a word of the question, not a figure it names
+    for derived in _DERIVED.finditer(text):
+        if not {_stem(w) for w in _words(derived.group())} <= label:
+            return False  # "inventory turnover ratio" is not the inventory line
+    if "%" in step.row_label and not _RELATIVE.search(text):
+        return False  # "% to sales" is a ratio line; the question asks for an amount
+    if (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text)) and step.operation not in ("argmax", "argmin"):
+        return False  # yes/no, "which …", "why …": one cell's figure is not the answer
+    return not _COMPARED.search(text)  # two things compared: one line item answers half of it
+
+
+def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+    """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet."""
+    aliases = figure_aliases(question)
+    for sheet in schema.sheets:
+        if sheet.grid and sheet.page is None:
+            step = plan_cells(question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases)
+            if step is not None:
+                return step, sheet
+    best: tuple[int, CellsStep, SheetInfo] | None = None
+    for sheet in schema.sheets:
+        if not sheet.grid or sheet.page is None:
+            continue
+        names = [c.name for c in sheet.columns]
+        step = plan_cells(question, sheet.sheet_id, names, sheet.grid, aliases, strict=True)
+        if step is None or not credible(step, question, aliases):
+            continue
+        specific = len(label_words(step.row_label))
+        if best is None or specific > best[0]:
+            best = (specific, step, sheet)
+    return (best[1], best[2]) if best else None

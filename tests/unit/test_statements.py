@@ -1,0 +1,96 @@
+"""Which statement grid answers a question (core.qa.planner.statements): among a filing's many tables, a line
+item the question seems to name must be what it asks for, never a cited figure of something else."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
+from core.qa.planner.statements import statement_cells
+from core.retrieval.cellmath import GridRow
+
+
+def table(sheet_id: int, years: list[str], rows: list[list[str]], page: int | None = 40) -> SheetInfo:
+    """A grid as the schema holds it: column names are the header (blank corner), rows the line items."""
+    names = ["Column A", *years]
+    columns = tuple(
+        ColumnInfo(name=n, letter="ABCDE"[i], dtype="text" if i == 0 else "number", position=i)
+        for i, n in enumerate(names)
+    )
+    grid = tuple(GridRow(row_id=sheet_id * 100 + i, values=tuple(r)) for i, r in enumerate(rows))
+    return SheetInfo(sheet_id, 1, "AXP_2022_10K.pdf", f"p{page}", len(rows), columns, grid, page)
+
+
+STOCK = table(1, ["2022", "2021"], [["American Express", "$159.71", "$174.60"], ["S&P 500", "$135.02", "$165.84"]])
+TAX = table(2, ["2022", "2021"], [["State", "104", "76"], ["Effective tax rate", "21.6%", "24.6%"]])
+INCOME = table(
+    3,
+    ["2022", "2021"],
+    [
+        ["Total revenues net of interest expense", "52,862", "43,663"],
+        ["Total", "9,123", "8,010"],
+        ["Net income", "7,514", "8,060"],
+        ["International", "11,190", "12,641"],
+        ["Inventories (Notes 1 and 3)", "12,483", "10,387"],
+        ["Purchases of property, plant and equipment (PP&E)", "(1,855)", "(1,557)"],
+        ["Balance at end of period", "300", "280"],
+        ["Investing activities", "(962)", "(1,372)"],
+        ["% to Sales", "17.3%", "11.9%"],
+        ["Debt securities", "4,490", "3,877"],
+    ],
+)
+ROOM = RoomSchema(room_id=1, sheets=(STOCK, TAX, INCOME), documents=((1, "AXP_2022_10K.pdf"),))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the company's name is a line item of the stock-performance table
+        "What was the largest liability in American Express's Balance Sheet in 2022?",
+        # a word of the question used as a verb is a one-word line item
+        "What drove operating margin change as of FY2022? If operating margin is not useful, please state that.",
+        # a ratio of a line item is not the line item
+        "Roughly how many times has the company sold its inventory in FY2022? Calculate inventory turnover ratio.",
+        "What was net income as a percent of revenue in 2022?",
+        # a period the table does not hold
+        "How did net income change between FY2023 and FY2022?",
+        # "total amount" names no line item on its own
+        "What is the year end FY2022 total amount of goodwill?",
+        # a line item only one of whose words the question holds ("period" is not asked)
+        "What is the year end FY2022 amount of inventories? Base it primarily on the balance sheet.",
+        # which of several, yes/no, two things compared: one cell's figure is not the answer
+        "Among operations, investing, and financing activities, which brought in the most cash in FY2022?",
+        "Which debt securities are registered to trade on a national exchange as of 2022?",
+        "Did net income increase in 2022?",
+        "How did US sales growth compare to international sales growth in FY2022?",
+        # a ratio line for a question about an amount
+        "What were sales in 2022?",
+    ],
+)
+def test_a_filing_table_never_answers_with_another_quantity(question: str) -> None:
+    assert statement_cells(question, ROOM) is None
+
+
+def test_a_credible_line_item_is_read_exactly_from_its_table() -> None:
+    found = statement_cells("How much has the effective tax rate changed between FY2021 and FY2022?", ROOM)
+    assert found is not None
+    step, sheet = found
+    assert sheet.sheet_id == 2 and step.row_label == "Effective tax rate" and step.operation == "change"
+    found = statement_cells("What is the FY2022 capital expenditure amount (in USD millions)?", ROOM)
+    assert found is not None and found[1].sheet_id == 3 and found[0].row_label.startswith("Purchases of property")
+    found = statement_cells("What was net income in 2021?", ROOM)
+    assert found is not None and found[0].row_label == "Net income" and found[0].column_labels == ["2021"]
+
+
+def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:
+    short = table(4, ["2022", "2021"], [["Revenues", "50,000", "42,000"]], page=12)
+    room = RoomSchema(room_id=1, sheets=(short, INCOME))
+    step, sheet = statement_cells("What were total revenues net of interest expense in 2022?", room) or (None, None)
+    assert step is not None and sheet is not None and sheet.sheet_id == 3
+
+
+def test_a_spreadsheet_grid_keeps_the_users_first_match() -> None:
+    """A grid the user put in the room is read as before: the first that names the line item."""
+    sheet = table(5, ["2022", "2021"], [["Total", "9,123", "8,010"]], page=None)
+    found = statement_cells("What was the total in 2022?", RoomSchema(room_id=1, sheets=(sheet,)))
+    assert found is not None and found[0].row_label == "Total"
