@@ -55,3 +55,6 @@ class Plan(BaseModel):
     steps: list[Step]
     reasoning: str
     planner: str  # "offline" or the model's name
+    # What decided the plan: the offline planner's intent ("count", "superlative", "cells", "search"; see
+    # core.qa.planner.intents), "llm" for a model's plan. Empty in plans stored before intents were named.
+    intent: str = ""
