@@ -257,6 +257,7 @@ def names_one_row(link: Link, draft: Draft) -> bool:
 
 
 def total_column(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInfo | None:
+    """A numeric column named "Total", if the sheet has one."""
     return next((c for c in cols if c.numeric and c.position not in exclude and "total" in c.words), None)
 
 
@@ -269,8 +270,8 @@ def fallback_measure(cols: Sequence[ColumnInfo], exclude: set[int]) -> ColumnInf
     return quantities[-1] if quantities else None
 
 
-# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
 def rank_groups(question: Question, draft: Draft, group: ColumnInfo, func: str, measure: ColumnInfo, word: str) -> None:
+    """Rank the groups of `group` by `func` of `measure` ("which sector raised the most": the top total)."""
     draft.group_by, draft.aggregate = group, (func, measure)
     draft.sort_by, draft.descending = "value", sort_descending(word, measure)
     draft.limit = question.limit or 1

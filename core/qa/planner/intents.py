@@ -87,7 +87,7 @@ def _per_item(question: Question, draft: Draft) -> None:
     """
     if draft.aggregate is None or draft.group_by is not None or draft.sort_by is not None:
         return
-    if any(w in TOTAL_WORDS for w in question.words) or question.has("in all"):
+    if _total(question):
         return
     # "Votes for Del Norte and El Dorado", "games in Paris or Rome" add up; only a comparison is split.
     if not any(w in _COMPARING for w in question.words):
@@ -431,6 +431,7 @@ def _counted_after(question: Question, link: Link, pos: int) -> bool:
     return False
 
 
+# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
 _AMOUNT_SUPERLATIVES = frozenset("most highest largest biggest greatest top least lowest smallest fewest".split())
 # Words of a measure that adding up would not make sense of: rates, averages, positions, prices, dates.
 _NOT_ADDITIVE = frozenset(

@@ -36,6 +36,8 @@ from core.qa.planner.schema import ColumnInfo, SheetInfo
 
 @dataclass
 class ColumnMention:
+    """Words of the question naming a column."""
+
     column: ColumnInfo
     start: int
     end: int
@@ -44,6 +46,8 @@ class ColumnMention:
 
 @dataclass
 class ValueMention:
+    """Words of the question quoting cell values of a column."""
+
     column: ColumnInfo
     start: int
     end: int
@@ -58,6 +62,8 @@ class ValueMention:
 
 @dataclass
 class Comparison:
+    """A numeric condition ("more than 5 million", "between 2010 and 2012")."""
+
     start: int  # span of the comparison words and the number(s)
     end: int
     op: str
@@ -66,6 +72,8 @@ class Comparison:
 
 @dataclass
 class DateSpan:
+    """A date condition ("before 1 August 2001", "in March 1982")."""
+
     start: int  # the words of the comparison and the date
     end: int
     op: str  # "between" for a day or a month, else lt/gt/ge/le
@@ -122,6 +130,7 @@ class Question:
 
 
 def read_question(text: str) -> Question:
+    """The question's words, comparisons, dates, "top k" and question word."""
     words = words_of(text)
     question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
     _read_dates(question)
@@ -468,6 +477,7 @@ def quantity(col: ColumnInfo) -> bool:
 
 
 def link_sheet(question: Question, sheet: SheetInfo) -> Link:
+    """How the question ties to one sheet: the columns it names, the values it quotes, and a score."""
     columns = _column_mentions(question, sheet)
     values = _value_mentions(question, sheet, columns)
     # A column is not "mentioned" by words that quote one of its values.
@@ -511,6 +521,7 @@ def person_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
 
 
 def rank_like(col: ColumnInfo) -> bool:
+    """A rank or position column ("Rank", "Pos", "#"): ordered the other way round, never added up."""
     return bool(set(col.words) & RANK_WORDS) or col.name.strip() in ("#", "No.", "No")
 
 
