@@ -19,8 +19,8 @@ core.qa.service.ask, as `workbench ask --json` does, and its `values` are scored
   part of the value);
 - spans compare as normalised text; multi-span answers as sets.
 Prints exact match over all table questions and over those with a numeric answer (what the issue
-judges), broken down by answer type. The eval data is read from the given folder, never copied into
-the repository.
+judges), broken down by answer type and by the planner's intent that fired (the plan's `intent`). The
+eval data is read from the given folder, never copied into the repository.
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ def main() -> None:
     env = {"DATABASE_URL": url, "WORKBENCH_LOAD_DEMO": "false", "WORKBENCH_RATE_LIMIT": "0"}
     wb = Workbench(Settings.from_env(env), db=Database(url))
     tally: dict[str, Counter] = defaultdict(Counter)
+    by_intent: dict[str, Counter] = defaultdict(Counter)  # the planner's rule that fired (core.qa.planner.intents)
     started = time.perf_counter()
     timings = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,6 +156,8 @@ def main() -> None:
                 for kind in kinds:
                     tally[kind]["n"] += 1
                     tally[kind]["ok"] += ok
+                by_intent[done["intent"]]["n"] += 1
+                by_intent[done["intent"]]["ok"] += ok
                 if args.verbose and not ok:
                     print(
                         f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
@@ -180,7 +183,12 @@ def main() -> None:
         n, ok = tally[kind]["n"], tally[kind]["ok"]
         if n:
             print(f"  {kind:<11} exact match {ok / n:.3f}  ({ok}/{n})")
-    print(json.dumps({k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in tally.items() if v["n"]}))
+    print("  by intent (the planner's rule that fired):")
+    for intent, counts in sorted(by_intent.items(), key=lambda kv: -kv[1]["n"]):
+        print(f"    {intent:<15} exact match {counts['ok'] / counts['n']:.3f}  ({counts['ok']}/{counts['n']})")
+    scores = {k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in tally.items() if v["n"]}
+    intents = {k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in by_intent.items()}
+    print(json.dumps({**scores, "by_intent": intents}))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Usage: python -m bench.eval_wtq ../shared/eval [--limit N] [--verbose]
 Each question's table (a CSV) is ingested once into a room named after its path (no vectors), the
 OfflinePlanner plans the question over the room's schema, and the plan's table step is run by
 core.retrieval.tables; its ``TableResult.values`` are the prediction (no table step: an empty prediction).
+Accuracy is broken down by the planner's intent that fired (the plan's ``intent``) and by the op family.
 Scoring follows the official evaluator's idea: answers are sets of normalised values — numbers
 compared as numbers, strings lower-cased with accents, punctuation, articles, bracketed details and
 footnote marks removed.  The eval data is read from the given folder and never copied into the
@@ -166,19 +167,21 @@ def main() -> None:
     hits: list[bool] = []
     with_table = 0
     by_family: dict[str, list[bool]] = defaultdict(list)
+    by_intent: dict[str, list[bool]] = defaultdict(list)  # the planner's rule that fired (core.qa.planner.intents)
     errors: Counter[str] = Counter()
     plan_ms: list[float] = []
     started = time.perf_counter()
     for question in questions:
         predicted: list[str] = []
         kind = "no table step"
+        intent = "table not ingested"
         explained = failed_tables.get(question["table"], "")
         if not explained:
             room = wb.room(question["table"])
             t0 = time.perf_counter()
             plan = planner.plan(question["question"], load_schema(wb.db, room.id))
             plan_ms.append((time.perf_counter() - t0) * 1000)
-            explained = plan.reasoning
+            explained, intent = plan.reasoning, plan.intent
             step = next((s for s in plan.steps if isinstance(s, TableStep | CellsStep)), None)
             if isinstance(step, CellsStep):
                 with_table += 1
@@ -201,10 +204,11 @@ def main() -> None:
         ok = correct(question["targets"], predicted)
         hits.append(ok)
         by_family[kind].append(ok)
+        by_intent[intent].append(ok)
         if args.verbose and not ok:
             print(
                 f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"
-                f"\n     {kind}: {explained}"
+                f"\n     {intent} / {kind}: {explained}"
             )
     run_s = time.perf_counter() - started
 
@@ -219,9 +223,10 @@ def main() -> None:
     if plan_ms:
         plan_ms.sort()
         print(f"  planning time         median {plan_ms[len(plan_ms) // 2]:.1f} ms, max {plan_ms[-1]:.0f} ms")
-    print("  by op family (share of questions, accuracy within):")
-    for kind, marks in sorted(by_family.items(), key=lambda kv: -len(kv[1])):
-        print(f"    {kind:<22} {len(marks):>4} ({len(marks) / n:.1%})  {sum(marks) / len(marks):.3f}")
+    for title, breakdown in (("intent", by_intent), ("op family", by_family)):
+        print(f"  by {title} (share of questions, accuracy within):")
+        for kind, marks in sorted(breakdown.items(), key=lambda kv: -len(kv[1])):
+            print(f"    {kind:<22} {len(marks):>4} ({len(marks) / n:.1%})  {sum(marks) / len(marks):.3f}")
     if errors:
         print("  table errors: " + ", ".join(f"{k} {v}" for k, v in errors.items()))
     print(
@@ -231,6 +236,7 @@ def main() -> None:
                 "accuracy": round(accuracy, 3),
                 "table_step_share": round(with_table / n, 3) if n else 0,
                 "by_family": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_family.items()},
+                "by_intent": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_intent.items()},
             }
         )
     )

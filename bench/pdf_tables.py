@@ -32,10 +32,11 @@ from pathlib import Path
 import pymupdf
 
 from core.cells import parse_number
-from core.ingest.pdf import _TEXT_FLAGS
 from core.ingest.pdf_tables import PdfTable, find_tables
 
 RUNS = 3
+# The flags core.ingest.pdf makes its TextPage with (ligatures expanded, no images), as find_tables gets it.
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 FONT_SIZE = 8.0
 PITCH = 11.0  # line pitch in points
 LABEL_WIDTH = 180.0  # labels wider than this wrap

@@ -19,9 +19,11 @@ How a table is found, from MuPDF's words alone (no vector graphics, so ruled and
 * A label-only row followed by a row starting in lower case (or ending in a joining word) is one wrapped
   label. The short lines just above the header are the title.
 
-Measured against PyMuPDF's own `page.find_tables()` (bench/pdf_tables.py): on FinanceBench 10-K statements its
-cells glue characters ("Netsales", "32765\\n,") and it took 30-180 ms a page without its layout model (400-900 ms
-with it), against a budget of ~15 ms; this module reads the words the caller's TextPage already holds.
+Measured with bench/pdf_tables.py against PyMuPDF's own `page.find_tables()`: on TAT-QA tables drawn as PDFs
+this module placed 97.6% (ruled) and 97.5% (unruled) of the cells, find_tables ("lines" / "text") 30.2% and 8.7%;
+on FinanceBench 10-K statements find_tables glued characters ("Netsales", "32765\\n,") and took 30-180 ms a page
+without its layout model (400-900 ms with it), this module ~2.5 ms a page, reading the words of the TextPage the
+caller already made.
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ LISTED_VALUES = 40
 MAX_SHEETS = 40
 MAX_DOCUMENTS = 200
 MAX_STEPS = 6
+# A model's plan names this as its intent (the offline planner names the rule that fired).
+LLM_INTENT = "llm"
 
 SYSTEM = """You plan how to answer a question about a data room of spreadsheets and PDF documents.
 You do not answer the question: you choose the steps that fetch the evidence.
@@ -297,7 +299,7 @@ def to_plan(
         # A plan that fetches nothing would abstain unseen: let the search and the synthesizer decide.
         steps.append(SearchStep(query=standalone, reason="Search the passages and rows."))
     return Plan(question=question, standalone_question=standalone, steps=steps,
-                reasoning=" ".join(out.reasoning.split())[:1000], planner=planner)  # fmt: skip
+                reasoning=" ".join(out.reasoning.split())[:1000], planner=planner, intent=LLM_INTENT)  # fmt: skip
 
 
 class LLMPlanner:

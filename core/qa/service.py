@@ -175,6 +175,7 @@ def ask(
         "steps": [step.model_dump(mode="json") for step in plan.steps],
         "plan": plan.reasoning,
         "planner": plan.planner,
+        "intent": plan.intent,
         "model": synthesizer.name,
         "timings": {
             "retrieval_ms": round(retrieval_ms, 1),

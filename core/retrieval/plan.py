@@ -55,3 +55,7 @@ class Plan(BaseModel):
     steps: list[Step]
     reasoning: str
     planner: str  # "offline" or the model's name
+    # What decided the plan: the offline planner's intent that drafted the table step ("count", "superlative"...;
+    # see core.qa.planner.intents), "cells" for statement-grid arithmetic, "search" when no table step was
+    # drafted; "llm" for a model's plan. Empty in plans made before intents were named.
+    intent: str = ""

@@ -2,9 +2,9 @@
 
 The room is built from the project's own data: the demo room (data/demo) and a few generated sheets shaped
 like the tables analysts meet (a statement grid with years across the header, a list under a title line with
-a totals row, a ranking, a schedule of dates). A change to the planner that changes any plan shows here as a
-readable diff; when the change is meant, regenerate with `make golden` and review the diff of
-tests/golden/planner_plans.json in the commit.
+a totals row, a ranking, a schedule of dates). A change to the planner that changes any plan (or the name of
+the intent that fired) shows here as a readable diff; when the change is meant, regenerate with `make golden`
+and review the diff of tests/golden/planner_plans.json in the commit.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def _plans(wb) -> dict[str, object]:
             if "document_ids" in step:
                 step["document_ids"] = [docs.get(d, d) for d in step["document_ids"]]
             steps.append(step)
-        out[question] = {"steps": steps, "reasoning": plan.reasoning}
+        out[question] = {"steps": steps, "reasoning": plan.reasoning, "intent": plan.intent}
     return out
 
 

@@ -136,3 +136,4 @@ def test_cli_ask_json_contract(demo, settings, monkeypatch) -> None:
     result = json.loads(out.stdout)
     assert {"answer", "values", "abstained", "citations", "steps", "plan", "timings", "query_id"} <= result.keys()
     assert set(result["timings"]) == {"retrieval_ms", "first_token_ms", "total_ms"}
+    assert result["planner"] == "offline" and result["intent"] == "count"  # the rule that fired, by name

@@ -46,6 +46,7 @@ def test_a_table_step_gets_the_sheets_own_column_names() -> None:
     )))  # fmt: skip
     [only] = plan.steps
     assert isinstance(only, TableStep) and plan.planner == "m" and plan.reasoning == "Sum it."
+    assert plan.intent == "llm"  # no offline rule fired: the model planned it
     assert only.op.filters == [Filter(column="Country", op="eq", value="Canada"),
                                Filter(column="Date", op="year", value="2021"),
                                Filter(column="Amount Raised (USD)", op="between", value=["1000", "2500000.5"])]  # fmt: skip

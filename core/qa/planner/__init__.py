@@ -1,13 +1,16 @@
 """Question -> Plan: the room's schema (sheets, columns, their values; PDFs) and the offline planner.
 
-Modules: `lexicon` (the word tables, as data), `schema` (what the planner knows of a room), `rules` (linking
-the question to a sheet and drafting the operation; OfflinePlanner), `describe` (the plan in one sentence).
+Modules: `lexicon` (the word tables, as data), `schema` (what the planner knows of a room), `linking` (the
+question read and tied to a sheet), `drafting` (a table operation under construction and the steps shared by
+the intents), `intents` (the ordered registry of what a question can ask: count, superlative, lookup...),
+`rules` (OfflinePlanner: cells, table intents or search; follow-ups), `describe` (the plan in one sentence).
 
 The offline planner is deterministic rules over the question's words and the schema's names and
 values — no model.  It links the question to a sheet (columns named, cell values quoted, numbers
-and years compared), reads what is asked (count, sum, average, top-k, a lookup, first/last) and
-writes one exact ``TableStep`` for it; a ``SearchStep`` of the passages is added when the table
-signal is weak or the question points at documents.  Follow-ups ("what about in France?", "the
+and years compared), lets the first intent that applies read what is asked (count, sum, average,
+top-k, a lookup, first/last) and writes one exact ``TableStep`` for it (the plan's ``intent`` names
+the rule that fired); a ``SearchStep`` of the passages is added when the table signal is weak or the
+question points at documents.  Follow-ups ("what about in France?", "the
 year before?") are rewritten into a standalone question from the conversation and planned afresh.
 
 Cell values are data, never instructions: they are only ever compared with the question's words.

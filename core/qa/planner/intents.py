@@ -1,0 +1,520 @@
+"""The intents: what a question asks of a sheet, as an ordered registry of small rules.
+
+Each `Intent` is a name and a rule `(question, link, draft) -> Draft | None`: given the question read, its
+link to the chosen sheet and a draft already holding the filters the question's values and comparisons
+make, the rule either drafts the operation it stands for or returns None (it does not apply: the next is
+tried).  `plan_table` runs `INTENTS` in order and the first that applies wins, so the order is part of the
+meaning: count distinct, "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate
+(average, median, sum), a superlative, first/last, a listing, and the lookup that always applies.  The
+name of the intent that fired is the plan's `intent`; the planner also names its other outcomes:
+statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.qa.planner.drafting import (
+    Draft,
+    apply_filters,
+    fallback_measure,
+    implied_column,
+    lookup_rows,
+    measure_column,
+    names_one_row,
+    order_rows,
+    rank_groups,
+    skip_summary_rows,
+    sort_descending,
+    superlative_word,
+    total_column,
+)
+from core.qa.planner.lexicon import STOP, SUPERLATIVES, TOTAL_WORDS
+from core.qa.planner.linking import (
+    ENTITY_WH,
+    Link,
+    Question,
+    addable,
+    asked_column,
+    key_column,
+    numberish,
+    person_column,
+    quantity,
+    rank_like,
+    yearish,
+)
+from core.qa.planner.schema import LOOKUP_LIMIT, ColumnInfo
+from core.retrieval.tables import Filter
+
+CELLS = "cells"  # a figure of a statement grid, or arithmetic on its cells (core.retrieval.cellmath)
+SEARCH = "search"  # no table step: the passages (and rows) are searched
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One thing a question can ask of a sheet: a name, and a rule that drafts it (or None: not this one)."""
+
+    name: str
+    rule: Callable[[Question, Link, Draft], Draft | None]
+
+
+def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
+    """The first intent that applies and its draft over the linked sheet, leaving out summary rows when computing."""
+    filtered = Draft(link.sheet)
+    apply_filters(question, link, filtered)
+    for intent in INTENTS:
+        # Each rule gets its own copy: one that does not apply leaves nothing behind for the next.
+        draft = intent.rule(question, link, filtered.copy())
+        if draft is None:
+            continue
+        _per_item(question, draft)
+        if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
+            skip_summary_rows(draft)
+        return intent.name, draft
+    raise AssertionError("the last intent (lookup) always applies")
+
+
+_COMPARING = frozenset("vs versus compared compare comparison against respectively each".split())
+
+
+def _per_item(question: Question, draft: Draft) -> None:
+    """ "Fintech vs Healthtech", "Japan and France each": one figure per item, side by side, not one sum of both.
+
+    An aggregate over rows matching any of several values of one column is grouped by that column when the
+    question compares them (vs, compared with, each, respectively), unless it asks for them together
+    ("combined", "in total").
+    """
+    if draft.aggregate is None or draft.group_by is not None or draft.sort_by is not None:
+        return
+    if _total(question):
+        return
+    # "Votes for Del Norte and El Dorado", "games in Paris or Rome" add up; only a comparison is split.
+    if not any(w in _COMPARING for w in question.words):
+        return
+    several = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) > 1]
+    if len(several) != 1:
+        return
+    group = next((c for c in draft.sheet.columns if c.name == several[0].column), None)
+    if group is not None:
+        draft.group_by = group
+
+
+# -- what the intents share ----------------------------------------------------------------------
+
+
+def _asked(question: Question, link: Link, draft: Draft) -> ColumnInfo | None:
+    """The column whose value answers the question, leaving out the columns the filters pin to one value."""
+    return asked_column(question, link, draft.filter_cols - draft.open_cols)
+
+
+def _counting(question: Question) -> bool:
+    """ "How many", "number of", "count": the answer is a count (or a sum of counts)."""
+    return question.wh in ("how many", "number of", "how often") or question.has("count", "the number of")
+
+
+def _total(question: Question) -> bool:
+    """ "Total", "combined", "in all": the rows are added up."""
+    return any(w in TOTAL_WORDS for w in question.words) or question.has("in all")
+
+
+# -- the intents, in registry order --------------------------------------------------------------
+
+
+def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "How many different X": the distinct values of the asked column (else of the row's name)."""
+    if not question.has("how many different", "how many distinct", "how many unique", "number of different",
+                        "number of distinct", "number of unique"):  # fmt: skip
+        return None
+    draft.aggregate = ("count_distinct", _asked(question, link, draft) or key_column(link.sheet, draft.filter_cols))
+    return draft
+
+
+def _among(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which had more wins, Germany or the UK?": rank only the named rows."""
+    among = _among_column(question, link)
+    return None if among is None else _choose_among(question, link, draft, among)
+
+
+_COMPARATIVES_DESC = frozenset(
+    "more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split()
+)
+_COMPARATIVES_ASC = frozenset(
+    "less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split()
+)
+_EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
+_LATER = frozenset("later latest last after newer newest recent".split())
+
+
+def _among_column(question: Question, link: Link) -> ColumnInfo | None:
+    """ "Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
+    counts: dict[int, int] = {}
+    for m in link.values:
+        if m.resolved:
+            counts[m.column.position] = counts.get(m.column.position, 0) + 1
+    multi = [p for p, n in counts.items() if n >= 2]
+    if not multi:
+        return None
+    if not set(question.words) & (_COMPARATIVES_DESC | _COMPARATIVES_ASC | _EARLIER | _LATER):
+        return None
+    if question.wh in ("how many", "how much", "number of") or not (
+        question.wh in ENTITY_WH or question.wh == "what" or question.has("or")
+    ):
+        return None
+    return next(c for c in link.sheet.columns if c.position == multi[0])
+
+
+def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInfo) -> Draft:
+    """Rank only the named values of `among` and answer with the winner."""
+    words = set(question.words)
+    descending = not (words & _COMPARATIVES_ASC) or bool(words & _COMPARATIVES_DESC and not words & _COMPARATIVES_ASC)
+    measure = measure_column(question, link, draft, skip=among)
+    if measure is not None and yearish(measure) and words & (_EARLIER | _LATER):
+        descending = bool(words & _LATER)  # "born first": the earliest date
+    if measure is None:
+        for word in question.words:
+            measure = implied_column(word, link.sheet.columns, draft.filter_cols)
+            if measure is not None:
+                descending = sort_descending(word, measure)
+                break
+    if measure is not None:
+        if among.repeats and measure.numeric:
+            draft.group_by, draft.aggregate = among, ("sum", measure)
+            draft.sort_by, draft.descending, draft.limit = "value", descending, 1
+            return draft
+        draft.sort_by, draft.descending, draft.limit = measure.name, descending, 1
+        draft.select = [among]
+        return draft
+    if among.repeats:
+        draft.group_by, draft.aggregate = among, ("count", None)
+        draft.sort_by, draft.descending, draft.limit = "value", descending, 1
+        return draft
+    if words & (_EARLIER | _LATER):
+        order_rows(draft, "first" if words & _EARLIER else "last", among, 1)
+        return draft
+    fallback = fallback_measure(link.sheet.columns, draft.filter_cols)
+    if fallback is not None:
+        draft.sort_by, draft.descending, draft.limit = fallback.name, descending, 1
+    draft.select = [among]
+    return draft
+
+
+def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Who finished after Claudia Poll?": the asked column of the row next to a named one (not a count)."""
+    if question.wh in ("how many", "number of", "how much"):
+        return None
+    found = _neighbour_row(question, link)
+    if found is None:
+        return None
+    col, value = found
+    # The neighbour row alone: the question's other values named the row it is next to.
+    draft = Draft(link.sheet, filters=[Filter(column=col.name, op="eq", value=value)], filter_cols={col.position})
+    asked = asked_column(question, link, set()) or col
+    if question.wh in ("who", "whom", "whos") and asked.numeric:
+        asked = col
+    draft.select, draft.limit = [asked], LOOKUP_LIMIT
+    return draft
+
+
+_AFTER = frozenset("after next following below behind succeeded succeeding later under then".split())
+_BEFORE = frozenset("before previous previously preceding preceded above prior ahead earlier".split())
+# Words that say the order meant is the list's, not time's.
+_POSITIONAL = frozenset("listed list above below chart table ranked rank row placed finished position".split())
+
+
+def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | None:
+    """ "Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
+
+    A column whose values never repeat lists them in sheet order, so the row next to a named value is
+    known from the schema and becomes an exact filter on that row.
+    """
+    words = question.words
+    for t, word in enumerate(words):
+        if (word not in _AFTER and word not in _BEFORE) or (word == "following" and t > 0 and words[t - 1] == "the"):
+            continue
+        step = 1 if word in _AFTER else -1
+        for m in link.values:
+            if not (m.resolved and t < m.start <= t + 3) or not m.column.values:
+                continue
+            # A repeating column lists each value once, at its first row: next to a value is then the
+            # next distinct value — the row below only when the question asks for that column itself.
+            if m.column.repeats and asked_column(question, link, set()) is not m.column:
+                continue
+            if m.start - t > 3 or (m.start - t == 3 and words[t + 1] not in STOP):
+                continue  # "listed before the song Yesh": at most a couple of words between
+            index = next((i for i, v in enumerate(m.column.values) if v in m.values), None)
+            if index is None:
+                continue
+            # Time order: in a newest-first table the row after a value is the one before it in time.
+            temporal = not set(words) & _POSITIONAL
+            if temporal and any(c.trend == "down" and yearish(c) for c in link.sheet.columns):
+                step = -step
+            j = index + step
+            if 0 <= j < len(m.column.values):
+                return m.column, m.column.values[j]
+    return None
+
+
+def _count_span(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "How many picks were between A and B?": count the rows of a span of the sheet order."""
+    span = _row_span(question, link) if _counting(question) else None
+    if span is None:
+        return None
+    col, values = span
+    draft = Draft(
+        link.sheet, filters=[Filter(column=col.name, op="in", value=list(values))], filter_cols={col.position}
+    )
+    draft.aggregate = ("count", None)
+    return draft
+
+
+def _row_span(question: Question, link: Link) -> tuple[ColumnInfo, tuple[str, ...]] | None:
+    """ "How many picks were between A and B?" / "how many before A?": the rows strictly between, by sheet order."""
+    words = question.words
+    unique = [m for m in link.values if m.exact and not m.column.repeats and m.column.values]
+    if "between" in words:
+        t = words.index("between")
+        after = [m for m in unique if m.start > t]
+        if len(after) >= 2 and after[0].column is after[1].column:
+            col = after[0].column
+            i = next((k for k, v in enumerate(col.values) if v in after[0].values), None)
+            j = next((k for k, v in enumerate(col.values) if v in after[1].values), None)
+            if i is not None and j is not None and abs(i - j) > 1:
+                low, high = sorted((i, j))
+                return col, col.values[low + 1 : high]
+        return None
+    for t, word in enumerate(words):
+        if word not in ("before", "after", "above", "below", "prior"):
+            continue
+        m = next((m for m in unique if t < m.start <= t + 2), None)
+        if m is None:
+            continue
+        i = next((k for k, v in enumerate(m.column.values) if v in m.values), None)
+        if i is None:
+            continue
+        earlier = word in ("before", "above", "prior")
+        temporal = not set(words) & _POSITIONAL
+        if temporal and any(c.trend == "down" and yearish(c) for c in link.sheet.columns):
+            earlier = not earlier
+        values = m.column.values[:i] if earlier else m.column.values[i + 1 :]
+        return (m.column, values) if values else None
+    return None
+
+
+def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "How many seed rounds?": count the rows; "how many gold medals" adds up the column it names."""
+    if not _counting(question) or superlative_word(question) is not None:
+        return None
+    if question.has("how many more", "how many less", "how many fewer"):
+        return None
+    words, exclude = question.words, set(draft.filter_cols)
+    noun = next(
+        (m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None
+    )
+    if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:
+        if addable(noun) and not yearish(noun) and not rank_like(noun):
+            draft.aggregate = ("sum", noun)
+            return draft
+        if yearish(noun) and not question.has("times"):
+            draft.aggregate = ("count_distinct", noun)
+            return draft
+    if noun is None and not question.has("times") and names_one_row(link, draft):
+        # "How many goals did Ismail Isa score?": counting one row's rows says 1; its quantity is meant.
+        amount = measure_column(question, link, draft) or total_column(link.sheet.columns, exclude)
+        if amount is not None and amount.numeric and not yearish(amount) and not rank_like(amount):
+            draft.aggregate = ("sum", amount)
+            return draft
+    draft.aggregate = ("count", None)
+    return draft
+
+
+def _aggregate(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "What is the average round size?", "median", "how much", "in total": one figure over the rows."""
+    superlative = superlative_word(question)
+    func = None
+    if question.has("average", "mean", "avg"):
+        func = "avg"
+    elif question.has("median"):
+        func = "median"
+    elif question.wh == "how much" or (_total(question) and superlative is None):
+        func = "sum"
+    if func is None:
+        return None
+    measure = measure_column(question, link, draft)
+    if measure is not None and addable(measure) and not yearish(measure):
+        asked = _asked(question, link, draft)
+        if superlative is not None and asked is not None and asked.position != measure.position:
+            rank_groups(question, draft, asked, func, measure, superlative[1])  # "which sector's average is highest"
+            return draft
+        draft.aggregate = (func, measure)
+        return draft
+    if func == "sum" and question.has("total number", "total count", "in total", "total of"):
+        draft.aggregate = ("count", None)
+        return draft
+    return None
+
+
+def _superlative(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which team scored the most goals?", "what is the highest score?", "top 3 sectors by total"."""
+    superlative = superlative_word(question)
+    if superlative is None:
+        return None
+    asked, entity, total = _asked(question, link, draft), question.wh in ENTITY_WH, _total(question)
+    sheet, cols = link.sheet, link.sheet.columns
+    exclude = set(draft.filter_cols)
+    pos, word = superlative
+    measure = measure_column(question, link, draft, after=pos, skip=asked if entity else None)
+    if measure is None or (asked is not None and measure.position == asked.position and not quantity(measure)):
+        measure = implied_column(word, cols, exclude) or measure
+    if measure is not None and not quantity(measure):
+        measure = None
+    # "What is the highest score?" asks for the value; "which team ..." / "what team ..." for a row.
+    head_words = [w for w in question.words[question.head[0] : question.head[1]] if w not in SUPERLATIVES]
+    # "what is the highest score?" asks the value; "what is the top grossing film?" names a row.
+    ends = [m.end for m in link.columns if m.column is measure and question.in_head(m.start)]
+    follows = question.words[ends[0]] if ends and ends[0] < len(question.words) else ""
+    covered = {i for m in link.columns if quantity(m.column) for i in range(m.start, m.end)}
+    bare = bool(ends) and (follows == "" or follows in STOP or ends[0] in covered)
+    asks_value = asked is not None and measure is not None and asked.position == measure.position and (bare or not ends)
+    if not asks_value and question.wh in ("what", "") and asked is None and measure is not None:
+        asks_value = not head_words or bare
+    if asks_value and question.limit is None:
+        assert measure is not None
+        draft.aggregate = ("max" if sort_descending(word, measure) else "min", measure)
+        return draft
+    target = asked if asked is not None and (measure is None or asked.position != measure.position) else None
+    if target is None:
+        skip = exclude | ({measure.position} if measure is not None else set())
+        target = person_column(sheet, skip) if question.wh == "who" else key_column(sheet, skip)
+    counted = measure is None and _counted_after(question, link, pos)
+    if target is not None and (counted or (measure is None and target.repeats)):
+        draft.group_by, draft.aggregate = target, ("count", None)
+        draft.sort_by, draft.descending = "value", SUPERLATIVES[word][0]
+        draft.limit = question.limit or 1
+        return draft
+    if measure is None and word in ("recent", "latest", "newest", "earliest", "oldest"):
+        order_rows(draft, "last" if word in ("recent", "latest", "newest") else "first", target, question.limit or 1)
+        return draft
+    measure = measure or fallback_measure(cols, exclude)
+    if measure is None:
+        return lookup_rows(draft, target)
+    if (
+        target is not None
+        and target.repeats
+        and measure.numeric
+        and (total or _group_superlative(question, pos, measure))
+    ):
+        # "Which sector raised the most?" over one row per round: the sector whose rounds add up to most.
+        rank_groups(question, draft, target, "sum", measure, word)
+        return draft
+    draft.sort_by, draft.descending = measure.name, sort_descending(word, measure)
+    draft.limit = question.limit or 1
+    draft.select = [target] if target is not None else []
+    return draft
+
+
+def _counted_after(question: Question, link: Link, pos: int) -> bool:
+    """ "led the most rounds", "the most titles": the ranked thing is a count of rows, not a quantity."""
+    words = question.words
+    if pos + 1 >= len(words):
+        return False
+    for k in (pos + 1, pos + 2):
+        if k >= len(words) or words[k] in STOP:
+            return False
+        word = words[k]
+        plural = (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))) or word == "times"
+        after = [m for m in link.columns if m.start == k]
+        if any(quantity(m.column) or numberish(m.column) for m in after):
+            return False
+        if plural:
+            return True
+    return False
+
+
+# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
+_AMOUNT_SUPERLATIVES = frozenset("most highest largest biggest greatest top least lowest smallest fewest".split())
+# Words of a measure that adding up would not make sense of: rates, averages, positions, prices, dates.
+_NOT_ADDITIVE = frozenset(
+    """rate rates ratio percent percentage pct average avg mean median price score rank ranking position place
+    year age rating height weight margin growth share yield per time speed temperature""".split()
+)
+# Words saying the question is about one row: "the largest single round", "in one deal".
+_ONE_ROW = frozenset("single individual one each".split())
+# Nouns naming a row after the superlative ("the largest round"): a row, not a group's total.
+_ROW_NOUNS = frozenset(
+    """round rounds deal deals transaction transactions investment investments game games match matches race
+    event events order orders contract contracts loan loans trade trades payment payments project projects
+    film song episode record day week month""".split()
+)
+
+
+def _group_superlative(question: Question, pos: int, measure: ColumnInfo) -> bool:
+    """Whether "which X … the most <amount>" ranks X's groups by their total rather than single rows."""
+    words = question.words
+    if words[pos] not in _AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
+        return False
+    if yearish(measure) or any(w in _NOT_ADDITIVE for w in measure.words):
+        return False
+    after = words[pos + 1 : pos + 3]
+    return not any(w in _ONE_ROW for w in words) and not any(w in _ROW_NOUNS for w in after)
+
+
+def _first_last(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which team finished first?", "the last game": rows by the sheet's order."""
+    which = _first_or_last(question, link)
+    if which is None:
+        return None
+    exclude = set(draft.filter_cols)
+    people = question.wh == "who"
+    target = _asked(question, link, draft) or (
+        person_column(link.sheet, exclude) if people else key_column(link.sheet, exclude)
+    )
+    order_rows(draft, which, target, question.limit or 1, bool(set(question.words) & _POSITIONAL))
+    return draft
+
+
+def _first_or_last(question: Question, link: Link) -> str | None:
+    """ "first" or "last" in row order (not "first place" nor a column "First elected"); "top of the list"."""
+    words = question.words
+    named = {i for m in link.columns if m.score >= 1.0 for i in range(m.start, m.end)}
+    if question.has("top of the list", "top of the table", "top of the chart", "listed first", "at the top", "on top"):
+        return "first"
+    if question.has("bottom of the list", "bottom of the table", "bottom of the chart", "listed last"):
+        return "last"
+    valued = {i for v in link.values for i in range(v.start, v.end)}
+    for i, word in enumerate(words):
+        if word in ("first", "last", "final") and i not in valued and i not in named:
+            return "first" if word == "first" else "last"
+    return None
+
+
+def _listing(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "List the companies ...", "which were ...": the distinct values of the asked column."""
+    if not (question.wh in ("list", "name") or question.has("what are", "which are", "what were", "which were")):
+        return None
+    asked = _asked(question, link, draft)
+    if asked is None or (draft.filters and not (asked.repeats and asked.position not in draft.filter_cols)):
+        return None
+    draft.distinct = asked
+    return draft
+
+
+def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """Anything else: the asked column of the rows the filters pick."""
+    return lookup_rows(draft, _asked(question, link, draft), link, question)
+
+
+# The order is the meaning: the first rule that applies wins ("how many different" is counted distinct
+# before it is counted; a superlative with "average" ranks averages before it ranks rows).
+INTENTS: tuple[Intent, ...] = (
+    Intent("count_distinct", _count_distinct),
+    Intent("among", _among),
+    Intent("neighbour", _neighbour),
+    Intent("count_span", _count_span),
+    Intent("count", _count),
+    Intent("aggregate", _aggregate),
+    Intent("superlative", _superlative),
+    Intent("first_last", _first_last),
+    Intent("listing", _listing),
+    Intent("lookup", _lookup),
+)

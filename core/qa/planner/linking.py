@@ -1,0 +1,557 @@
+"""Reading a question and linking it to a sheet: the columns it names, the cell values it quotes, its
+comparisons, dates, "top k" and question word (what kind of answer is wanted, and about what)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from core.qa.planner.lexicon import (
+    COMPARATORS,
+    DEMONYMS,
+    HOW_LONG_WORDS,
+    NUMBER_RE,
+    ORDINALS,
+    PLACE_AFTER,
+    PLACE_BEFORE,
+    POST_COMPARATORS,
+    RANK_WORDS,
+    SCALES,
+    STOP,
+    SUPERLATIVES,
+    SYNONYMS,
+    WEAK_COLUMN_WORDS,
+    WHEN_WORDS,
+    WHERE_WORDS,
+    WHO_WORDS,
+    YEAR_RE,
+    as_number,
+    fold,
+    stem_of,
+    words_of,
+)
+from core.qa.planner.schema import ColumnInfo, SheetInfo
+
+
+@dataclass
+class ColumnMention:
+    """Words of the question naming a column."""
+
+    column: ColumnInfo
+    start: int
+    end: int
+    score: float  # above 1 for the whole name, less for a word of it or a synonym
+
+
+@dataclass
+class ValueMention:
+    """Words of the question quoting cell values of a column."""
+
+    column: ColumnInfo
+    start: int
+    end: int
+    values: tuple[str, ...]
+    exact: bool  # the words are a whole value (else they are inside the values listed)
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the words name one value ("royal" -> "Nelson Royal"), so one thing is meant."""
+        return self.exact or len(self.values) == 1
+
+
+@dataclass
+class Comparison:
+    """A numeric condition ("more than 5 million", "between 2010 and 2012")."""
+
+    start: int  # span of the comparison words and the number(s)
+    end: int
+    op: str
+    values: tuple[float, ...]
+
+
+@dataclass
+class DateSpan:
+    """A date condition ("before 1 August 2001", "in March 1982")."""
+
+    start: int  # the words of the comparison and the date
+    end: int
+    op: str  # "between" for a day or a month, else lt/gt/ge/le
+    values: tuple[str, ...]  # ISO dates
+
+
+@dataclass
+class Link:
+    """How one sheet is tied to the question."""
+
+    sheet: SheetInfo
+    columns: list[ColumnMention]
+    values: list[ValueMention]
+    score: float
+
+
+# Question phrases, longest first: what kind of answer is wanted.
+_WH_PHRASES = sorted(
+    [("how", "many"), ("how", "much"), ("how", "long"), ("how", "often"), ("number", "of"), ("what",), ("which",),
+     ("who",), ("whom",), ("whose",), ("whos",), ("when",), ("where",), ("name", "the"), ("name", "a"),
+     ("name", "one"), ("name", "all"), ("list", "the"), ("list", "all"), ("list",), ("tell", "me")],
+    key=lambda p: -len(p),
+)  # fmt: skip
+ENTITY_WH = frozenset({"which", "who", "whom", "whose", "whos", "name", "list"})
+# Skipped between the question word and the thing asked about ("what was the total number of ...").
+_HEAD_SKIP = frozenset(
+    "is was are were the a an s total number of amount many much different distinct unique one all me".split()
+)
+
+
+@dataclass
+class Question:
+    """The question's words and what they ask, independent of any sheet."""
+
+    text: str
+    words: list[str]  # folded tokens
+    stems: list[str]
+    comparisons: list[Comparison] = field(default_factory=list)
+    dates: list[DateSpan] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # token positions already explained (comparisons, "top 5")
+    limit: int | None = None
+    limit_pos: int | None = None
+    wh: str = ""  # "how many", "what", "who"...
+    head: tuple[int, int] = (0, 0)  # the words naming what is asked about ("which TEAM", "how many GOLD MEDALS")
+
+    def has(self, *phrases: str) -> bool:
+        """Whether any phrase occurs as whole words."""
+        padded = f" {' '.join(self.words)} "
+        return any(f" {p} " in padded for p in phrases)
+
+    def in_head(self, pos: int) -> bool:
+        """Whether a word is one of those naming what is asked about."""
+        return self.head[0] <= pos < self.head[1]
+
+
+def read_question(text: str) -> Question:
+    """The question's words, comparisons, dates, "top k" and question word."""
+    words = words_of(text)
+    question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
+    _read_dates(question)
+    _read_comparisons(question)
+    _read_limit(question)
+    _read_wh(question)
+    return question
+
+
+def _read_wh(question: Question) -> None:
+    """The question word ("how many", "which"...) and the words after it that name what is asked about."""
+    words = question.words
+    start = 0  # no question word ("top 3 sectors by ..."): what is asked about comes first
+    found = next(((i, p) for i in range(len(words)) for p in _WH_PHRASES if tuple(words[i : i + len(p)]) == p), None)
+    if found is not None:
+        i, phrase = found
+        question.wh = " ".join(phrase) if phrase[0] in ("how", "number") else phrase[0]
+        start = i + len(phrase)
+        # "what is the (total) number of X" asks what "how many X" asks.
+        k = start
+        while k < len(words) and words[k] in ("is", "was", "are", "were", "the", "total", "me"):
+            k += 1
+        if question.wh in ("what", "tell") and words[k : k + 2] == ["number", "of"]:
+            question.wh, start = "number of", k + 2
+    while start < len(words) and (
+        words[start] in _HEAD_SKIP or words[start] in SUPERLATIVES or start in question.used
+        or words[start] in ("first", "last", "final", "next", "only")
+    ):  # fmt: skip
+        start += 1
+    end = start
+    while end < len(words) and end - start < 2 and words[end] not in STOP:
+        if end > start and (words[end].endswith(("ed", "ing")) or end in question.used):
+            break
+        end += 1
+        if words[end - 1] in ("times", "time"):
+            break
+    question.head = (start, end)
+
+
+def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
+    """The number starting at word i (with a scale word such as "million") and the words it took."""
+    if i >= len(words):
+        return None
+    value = as_number(words[i])
+    if value is None:
+        return None
+    if i + 1 < len(words) and words[i + 1] in SCALES:
+        return value * SCALES[words[i + 1]], 2
+    return value, 1
+
+
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")  # fmt: skip
+_DATE_OPS = {"before": "lt", "prior": "lt", "earlier": "lt", "until": "le", "after": "gt", "later": "gt", "since": "ge"}
+
+
+def _read_dates(question: Question) -> None:
+    """ "before 1 August 2001", "on February 14th, 1976", "in March 1982": date conditions."""
+    words = question.words
+    for i, word in enumerate(words):
+        if word not in _MONTH_NAMES or (word == "may" and not (i + 1 < len(words) and words[i + 1].isdigit())):
+            continue
+        month = _MONTH_NAMES.index(word) + 1
+        day = year = None
+        start, end = i, i + 1
+        if i > 0 and words[i - 1].isdigit() and 1 <= int(words[i - 1]) <= 31:
+            day, start = int(words[i - 1]), i - 1
+        elif i + 1 < len(words) and words[i + 1].isdigit() and 1 <= int(words[i + 1]) <= 31:
+            day, end = int(words[i + 1]), i + 2
+        if end < len(words) and YEAR_RE.fullmatch(words[end]):
+            year, end = int(words[end]), end + 1
+        if year is None:
+            continue  # "after August 3" names no year: nothing exact to compare with
+        first = f"{year:04d}-{month:02d}-{day or 1:02d}"
+        if day is None:  # a whole month
+            last_day = 31 if month in (1, 3, 5, 7, 8, 10, 12) else 30 if month != 2 else 29 if year % 4 == 0 else 28
+            last = f"{year:04d}-{month:02d}-{last_day:02d}"
+        else:
+            last = first
+        before = words[start - 1] if start > 0 else ""
+        if before == "to" and start > 1 and words[start - 2] == "prior":
+            before = "prior"
+        if before in _DATE_OPS:
+            op = _DATE_OPS[before]
+            bound = first if op in ("lt", "ge") else last
+            question.dates.append(DateSpan(start - 1, end, op, (bound,)))
+            question.used.update(range(start - 1, end))
+        else:
+            question.dates.append(DateSpan(start, end, "between", (first, last)))
+            question.used.update(range(start, end))
+
+
+def _read_comparisons(question: Question) -> None:
+    """ "more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
+    words = question.words
+    for k, word in enumerate(words):
+        decade = re.fullmatch(r"(1[5-9]\d0|20\d0)s", word)
+        if decade:
+            start = int(decade.group(1))
+            # "the 1900s" is a century, "the 1990s" a decade.
+            end = start + (99 if start % 100 == 0 and start != 2000 else 9)
+            question.comparisons.append(Comparison(k, k + 1, "between", (float(start), float(end))))
+            question.used.add(k)
+    i = 0
+    while i < len(words):
+        if words[i] == "between" or (words[i] == "from" and _number_at(words, i + 1) is not None):
+            low = _number_at(words, i + 1)
+            if low is not None:
+                j = i + 1 + low[1]
+                if j < len(words) and words[j] in ("and", "to", "through"):
+                    high = _number_at(words, j + 1)
+                    if high is not None:
+                        end = j + 1 + high[1]
+                        question.comparisons.append(Comparison(i, end, "between", (low[0], high[0])))
+                        question.used.update(range(i, end))
+                        i = end
+                        continue
+        matched = False
+        for phrase, op in COMPARATORS:
+            n = len(phrase)
+            if tuple(words[i : i + n]) != phrase:
+                continue
+            # "the year 2010" / "a total of 5": a filler word may sit between the words and the number.
+            j = i + n
+            if j < len(words) and words[j] in ("the", "a", "year", "about", "roughly", "approximately"):
+                j += 1
+            found = _number_at(words, j)
+            if found is None:
+                continue
+            end = j + found[1]
+            question.comparisons.append(Comparison(i, end, op, (found[0],)))
+            question.used.update(range(i, end))
+            i, matched = end, True
+            break
+        if matched:
+            continue
+        found = _number_at(words, i)
+        if found is not None:
+            after = i + found[1]
+            for phrase, op in POST_COMPARATORS.items():
+                if tuple(words[after : after + len(phrase)]) == phrase:
+                    end = after + len(phrase)
+                    question.comparisons.append(Comparison(i, end, op, (found[0],)))
+                    question.used.update(range(i, end))
+                    i, matched = end, True
+                    break
+        if not matched:
+            i += 1
+
+
+_COMPARATIVE = frozenset({"more", "less", "fewer", "most", "least"})
+
+
+def _read_limit(question: Question) -> None:
+    """ "top 5", "5 largest", "three highest", "first 3"."""
+    words = question.words
+    for i, word in enumerate(words):
+        if i in question.used:
+            continue
+        if word in ("top", "bottom", "first", "last", "best", "worst") and i + 1 < len(words):
+            n = as_number(words[i + 1])
+            if n is not None and 1 <= n <= 100 and n.is_integer() and not YEAR_RE.fullmatch(words[i + 1]):
+                question.limit, question.limit_pos = int(n), i + 1
+                question.used.add(i + 1)
+                return
+        n = as_number(word)
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if n is not None and 1 < n <= 100 and n.is_integer() and after in SUPERLATIVES and after not in _COMPARATIVE:
+            question.limit, question.limit_pos = int(n), i  # "the 3 largest"
+            question.used.add(i)
+            return
+
+
+def _forms(stem: str) -> set[str]:
+    """A word and its verb stems: "ranked" -> rank, "placed" -> place, "scoring" -> score."""
+    forms = {stem}
+    if len(stem) > 4 and stem.endswith("ed"):
+        forms |= {stem[:-2], stem[:-1]}
+    if len(stem) > 5 and stem.endswith("ing"):
+        forms |= {stem[:-3], stem[:-3] + "e"}
+    return forms
+
+
+def _column_mentions(question: Question, sheet: SheetInfo) -> list[ColumnMention]:
+    """Every place the question names a column: its whole name, a telling word of it, or a synonym."""
+    stems = question.stems
+    found: list[ColumnMention] = []
+    for col in sheet.columns:
+        words = list(col.words)
+        content = [w for w in words if w not in STOP and w not in WEAK_COLUMN_WORDS] or words
+        if not content:
+            continue
+        taken: set[int] = set()
+        # The whole name ("amount raised usd"), then its content words in order ("amount raised").
+        for seq, score in ((words, 1.0 + 0.1 * len(words)), (content, 0.9 + 0.1 * len(content))):
+            if len(seq) == 1 and (seq[0] in STOP or seq[0] in WEAK_COLUMN_WORDS):
+                continue  # "number", "total": question glue before they are a column's name
+            for i in range(len(stems) - len(seq) + 1):
+                if stems[i : i + len(seq)] == seq and not taken & set(range(i, i + len(seq))):
+                    found.append(ColumnMention(col, i, i + len(seq), score))
+                    taken.update(range(i, i + len(seq)))
+        for i, stem in enumerate(stems):
+            if i in taken or i in question.used or stem in STOP:
+                continue
+            forms = _forms(stem)
+            if forms & set(content):
+                score = 0.5 + 0.3 / len(content)
+            elif any(w in words for f in forms for w in SYNONYMS.get(f, ())):
+                score = 0.45
+            else:
+                continue
+            found.append(ColumnMention(col, i, i + 1, score))
+    return found
+
+
+def _ordinal_forms(words: list[str], i: int) -> list[str]:
+    """An ordinal word read as the value it stands for ("placed first" -> "1", which "1st" also reads as)."""
+    word = words[i]
+    if word not in ORDINALS:
+        return []
+    before = words[i - 1] if i > 0 else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before in PLACE_BEFORE or after in PLACE_AFTER:
+        return [str(ORDINALS.index(word) + 1)]
+    return []
+
+
+def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMention]) -> list[ValueMention]:
+    """Cell values the question quotes, longest first and never overlapping."""
+    stems = question.stems
+    words = question.words
+    n = len(stems)
+    named = {(m.start, m.end) for m in columns if m.score >= 1.0}
+    column_words = {i for m in columns for i in range(m.start, m.end)}
+    candidates: list[tuple[float, ValueMention]] = []
+    # Without a year column, a year may only be found inside text ("2013 EAFF East Asian Cup").
+    year_inside = not any(c.dtype == "date" or (yearish(c) and c.numeric) for c in sheet.columns)
+    for col in sheet.columns:
+        if not col.values:
+            continue
+        index, ngrams = col.index, col.ngrams
+        longest = max((len(k) for k in index), default=0)
+        mentioned = any(m.column is col for m in columns)
+        for i in range(n):
+            if i in question.used:
+                continue
+            for j in range(min(n, i + max(longest, 4)), i, -1):
+                span = tuple(stems[i:j])
+                if any(k in question.used for k in range(i, j)) or all(t in STOP for t in span):
+                    continue
+                numeric = all(NUMBER_RE.fullmatch(t) for t in span)
+                if span in index:
+                    if (i, j) in named or (j - i == 1 and span[0] in col.words):
+                        continue  # the column's own name, not a value
+                    if numeric and not _number_value_ok(question, col, i, columns):
+                        continue
+                    score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
+                    candidates.append((score, ValueMention(col, i, j, index[span], True)))
+                    break
+                if span in ngrams and (not numeric or (year_inside and j - i == 1 and YEAR_RE.fullmatch(span[0]))):
+                    # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that
+                    # name what is asked about ("how many aerial TRAMWAYS") nor a column's name.
+                    if any(question.in_head(k) or k in column_words for k in range(i, j)):
+                        continue
+                    if span[0] in STOP or span[-1] in STOP or (len(span) == 1 and len(span[0]) < 3):
+                        continue
+                    if span[-1] in SUPERLATIVES or span[0] in SUPERLATIVES:
+                        continue
+                    values = ngrams[span]
+                    if col.prose or len(values) > max(3, 0.9 * col.n_distinct):
+                        continue  # long prose, or a word nearly every value shares: not a filter
+                    score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
+                    candidates.append((score, ValueMention(col, i, j, values, False)))
+                    break
+        # Ordinals standing for values: "placed first" -> "1st".
+        for i in range(n):
+            for form in _ordinal_forms(words, i):
+                if (form,) in index:
+                    candidates.append((2.5, ValueMention(col, i, i + 1, index[(form,)], True)))
+                    break
+            # A people's name for its country: "canadian players" -> "Canada" or "CAN" in the cells.
+            for alt in DEMONYMS.get(words[i], ()):
+                key = tuple(stem_of(t) for t in words_of(alt))
+                if key in index:
+                    candidates.append((2.4, ValueMention(col, i, i + 1, index[key], True)))
+                    break
+                if key in ngrams and not col.prose and len(ngrams[key]) <= max(3, 0.9 * col.n_distinct):
+                    candidates.append((1.4, ValueMention(col, i, i + 1, ngrams[key], False)))
+                    break
+    candidates.sort(key=lambda c: (-c[0], c[1].start, c[1].column.position))
+    taken: set[int] = set()
+    chosen: list[ValueMention] = []
+    for _, mention in candidates:
+        covered = set(range(mention.start, mention.end))
+        if covered & taken:
+            continue
+        taken |= covered
+        chosen.append(mention)
+    return sorted(chosen, key=lambda m: m.start)
+
+
+def _number_value_ok(question: Question, col: ColumnInfo, i: int, columns: list[ColumnMention]) -> bool:
+    """Whether a bare number in the question is a value of `col` ("episode 8", "in 1944", "16 goals")."""
+    word = question.words[i]
+    if question.limit_pos == i:
+        return False
+    if any(m.column is col and (m.end == i or m.start == i + 1 or m.end == i - 1) for m in columns):
+        return True
+    if YEAR_RE.fullmatch(word):
+        return yearish(col) or not col.numeric
+    return not col.numeric  # a text column holding numbers ("Game 16" -> "16")
+
+
+def yearish(col: ColumnInfo) -> bool:
+    """A date column, a column named for years, or whole numbers that all read as years."""
+    if col.dtype == "date" or any(w in ("year", "season", "date") for w in col.words):
+        return True
+    numbers = col.numbers
+    return col.numeric and len(numbers) >= 2 and all(n.is_integer() and 1800 <= n <= 2100 for n in numbers)
+
+
+def numberish(col: ColumnInfo) -> bool:
+    """Text cells that mostly start with a number ("113.6 m", "6'3\""): measures written with units."""
+    return bool(col.values) and sum(1 for v in col.values if v[:1].isdigit()) * 2 > len(col.values)
+
+
+def datish(col: ColumnInfo) -> bool:
+    """Text cells that are mostly dates ("1 August 2001"): compared as dates by core.retrieval.tables."""
+    return col.dtype == "text" and col.dates_share >= 0.8
+
+
+def addable(col: ColumnInfo) -> bool:
+    """Numbers to add or average: numeric cells, or text cells that are mostly plain numbers."""
+    return col.numeric or (col.dtype == "text" and bool(col.values) and len(col.numbers) * 2 > len(col.values))
+
+
+def quantity(col: ColumnInfo) -> bool:
+    """Numbers to rank: numeric cells, dates, text cells that are mostly numbers, or clock times ("1:17.41")."""
+    if col.numeric or col.dtype == "date":
+        return True
+    if not col.values:
+        return False
+    return len(col.numbers) * 2 > len(col.values) or col.clock_times
+
+
+def link_sheet(question: Question, sheet: SheetInfo) -> Link:
+    """How the question ties to one sheet: the columns it names, the values it quotes, and a score."""
+    columns = _column_mentions(question, sheet)
+    values = _value_mentions(question, sheet, columns)
+    # A column is not "mentioned" by words that quote one of its values.
+    value_words = {i for v in values for i in range(v.start, v.end)}
+    columns = [m for m in columns if not set(range(m.start, m.end)) <= value_words]
+    best: dict[int, float] = {}
+    for m in columns:
+        best[m.column.position] = max(best.get(m.column.position, 0.0), min(m.score, 1.0))
+    score = sum(best.values()) + sum(1.5 if v.exact else 0.8 for v in values)
+    if any(w in fold(sheet.title) for w in question.words if len(w) > 3 and w not in STOP):
+        score += 0.5
+    return Link(sheet, columns, values, score)
+
+
+# -- reading what is asked ---------------------------------------------------------------------
+
+
+def _by_words(cols: Sequence[ColumnInfo], wanted: Sequence[str], exclude: set[int]) -> ColumnInfo | None:
+    """The first column (in the order of `wanted`) whose name holds one of the words."""
+    for word in wanted:
+        for col in cols:
+            if col.position not in exclude and word in col.words:
+                return col
+    return None
+
+
+def key_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
+    """What a row is called: the first text column not already used (unique ones first)."""
+    texts = [c for c in sheet.columns if c.position not in exclude and c.dtype == "text" and not quantity(c)]
+    unique = [c for c in texts if not c.repeats]
+    candidates = unique or texts or [c for c in sheet.columns if c.position not in exclude]
+    return candidates[0] if candidates else None
+
+
+def person_column(sheet: SheetInfo, exclude: set[int]) -> ColumnInfo | None:
+    """Who is asked about: a text column named like people or actors, else the row's name."""
+    for col in sheet.columns:
+        if col.position not in exclude and col.dtype == "text" and set(col.words) & WHO_WORDS and not quantity(col):
+            return col
+    return key_column(sheet, exclude)
+
+
+def rank_like(col: ColumnInfo) -> bool:
+    """A rank or position column ("Rank", "Pos", "#"): ordered the other way round, never added up."""
+    return bool(set(col.words) & RANK_WORDS) or col.name.strip() in ("#", "No.", "No")
+
+
+def asked_column(question: Question, link: Link, exclude: set[int]) -> ColumnInfo | None:
+    """The column whose value answers the question ("which team" -> Team, "who" -> the name column)."""
+    cols = link.sheet.columns
+    wh = question.wh
+    head = sorted(
+        (m for m in link.columns if question.in_head(m.start) and m.column.position not in exclude),
+        key=lambda m: (m.start, -m.score),
+    )
+    if wh == "how long":
+        found = _by_words(cols, HOW_LONG_WORDS, exclude)
+        if found is not None:
+            return found
+    head_words = question.words[question.head[0] : question.head[1]]
+    if wh == "when" or (head_words[:1] and head_words[0] in ("year", "date", "season", "day", "month")):
+        wanted = ("year", "season") if set(head_words) & {"year", "season"} else WHEN_WORDS
+        found = next((m.column for m in head if yearish(m.column)), None) or _by_words(cols, wanted, exclude)
+        found = found or next((c for c in cols if c.dtype == "date" and c.position not in exclude), None)
+        found = found or next((c for c in cols if yearish(c) and c.position not in exclude), None)
+        if found is not None:
+            return found
+    if wh in ("who", "whom", "whose", "whos"):
+        found = next((m.column for m in head if set(m.column.words) & WHO_WORDS and not quantity(m.column)), None)
+        return found or person_column(link.sheet, exclude)
+    if wh == "where":
+        found = next((c for c in cols if c.position not in exclude and set(c.words) & WHERE_WORDS), None)
+        if found is not None:
+            return found
+    if head:
+        return head[0].column
+    return None
