@@ -32,11 +32,10 @@ from pathlib import Path
 import pymupdf
 
 from core.cells import parse_number
+from core.ingest.pdf import TEXT_FLAGS
 from core.ingest.pdf_tables import PdfTable, find_tables
 
 RUNS = 3
-# The flags core.ingest.pdf makes its TextPage with (ligatures expanded, no images), as find_tables gets it.
-_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 FONT_SIZE = 8.0
 PITCH = 11.0  # line pitch in points
 LABEL_WIDTH = 180.0  # labels wider than this wrap
@@ -190,7 +189,7 @@ def run_tatqa(eval_dir: Path, with_pymupdf: bool) -> None:
             total = sum(1 for r in _compact(table) for c in r if c)
             with pymupdf.open(stream=data, filetype="pdf") as doc:
                 page = doc[0]
-                textpage = page.get_textpage(flags=_TEXT_FLAGS)
+                textpage = page.get_textpage(flags=TEXT_FLAGS)
                 for method in methods:
                     started = time.perf_counter()
                     if method == "pdf_tables":
@@ -243,7 +242,7 @@ def _same(a: float, values: Sequence[float]) -> bool:
 def _timed_tables(doc: pymupdf.Document) -> tuple[float, dict[int, list[PdfTable]]]:
     """Median seconds over RUNS of find_tables on every page (TextPages made outside the clock), and the tables."""
     pages = [doc[i] for i in range(doc.page_count)]
-    textpages = [p.get_textpage(flags=_TEXT_FLAGS) for p in pages]
+    textpages = [p.get_textpage(flags=TEXT_FLAGS) for p in pages]
     times = []
     tables: dict[int, list[PdfTable]] = {}
     for _ in range(RUNS):
@@ -286,7 +285,7 @@ def run_financebench(eval_dir: Path, pages_only: bool) -> None:
         for doc_name, index in chosen:
             with pymupdf.open(folder / "pdfs" / f"{doc_name}.pdf") as doc:
                 page = doc[index]
-                tables = find_tables(page, page.get_textpage(flags=_TEXT_FLAGS), index + 1)
+                tables = find_tables(page, page.get_textpage(flags=TEXT_FLAGS), index + 1)
             print(f"\n[{label}] {doc_name} page index {index}: {len(tables)} table(s)")
             for table in tables:
                 show(table)

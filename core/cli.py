@@ -153,7 +153,9 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
             else:
                 note = " (already in the room)" if result.duplicate else ""
                 note += f"\n        warning: {result.error}" if result.error else ""
-                click.echo(f"ready   {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}")
+                click.echo(
+                    f"ready   {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
+                )
     return 1 if failed else 0
 
 

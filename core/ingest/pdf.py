@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 # PyMuPDF's default text flags without TEXT_PRESERVE_LIGATURES, so "ﬁnancial" reads "financial" for keyword
 # search and quotes, and without TEXT_PRESERVE_IMAGES, which would decode every image into the dict for nothing.
-_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 
 # PyMuPDF is not thread-safe and Streamlit runs each session in its own thread: everything here that calls
 # MuPDF holds this lock. Other modules that call PyMuPDF (page rendering) should take it too.
@@ -525,7 +525,7 @@ def _open(data: bytes, name: str) -> pymupdf.Document:
 def _load_layout(doc: pymupdf.Document, index: int, name: str) -> _Layout:
     try:
         page = doc.load_page(index)
-        textpage = page.get_textpage(flags=_TEXT_FLAGS)
+        textpage = page.get_textpage(flags=TEXT_FLAGS)
         extracted = textpage.extractDICT()
     except Exception as exc:  # MuPDF raises for a page whose objects are missing or unreadable
         raise CorruptPdf(f"{name} is damaged: page {index + 1} cannot be read. {_FIX_HINT}") from exc
