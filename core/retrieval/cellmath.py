@@ -42,10 +42,11 @@ _PCT = re.compile(
     r"\bby\s+what\s+(?:percent(?:age)?|%)|\bin\s+(?:percent(?:age)?|%)(?:\s+terms)?(?:\s*[?.]|$)|"
     r"\bwhat\s+(?:percent(?:age)?|%)\s+(?:did|has|have|was|were)\b|\bhow\s+(?:much|many)\s+percent"
 )
-_CHANGE = re.compile(
-    r"\b(?:change|changed|increase|increased|decrease|decreased|difference|grow|grew|growth|declin\w*|rise|rose|"
-    r"fall|fell|drop|dropped)\b"
+# Words that ask for a change between periods, in every tense a question uses.
+_CHANGE_WORDS = (
+    "change changed increase increased decrease decreased difference grow grew growth rise rose fall fell drop"
 )
+_CHANGE = re.compile(rf"\b(?:{'|'.join(_CHANGE_WORDS.split())}|dropped|declin\w*)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean)\b")
 _SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
 _WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")

@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
+from core.qa.planner import OfflinePlanner, RoomSchema, SheetInfo
 from core.qa.planner.drafting import Draft, apply_filters
 from core.qa.planner.intents import CELLS, INTENTS, SEARCH, plan_table
 from core.qa.planner.linking import link_sheet, read_question
 from core.retrieval.cellmath import CellsStep, GridRow
 from core.retrieval.plan import Plan
-from tests.unit.test_planner import AMOUNT, NATIONS, column, demo_sheet, filters, table_op
+from tests.unit.test_planner import AMOUNT, MEDALS, aggregate_of, column, demo_sheet, filters, table_op
 
-MEDALS = SheetInfo(
-    sheet_id=9, document_id=5, title="medals.csv", name="medals", n_rows=6,
-    columns=(
-        ColumnInfo("Rank", "A", "number", 0, ("1", "2"), ("1", "2", "3", "4", "5"), 5, 5, trend="up", strict=True),
-        column("Nation", "B", "text", 1, (*NATIONS, "Total"), n_filled=6),
-        column("Gold", "C", "number", 2, ("4", "3", "2", "1", "0", "10"), n_filled=6),
-        column("Silver", "D", "number", 3, ("1", "2", "0", "6"), n_filled=6),
-        column("Total", "E", "number", 4, ("7", "5", "4", "2", "1", "19"), n_filled=6),
-    ),
-)  # fmt: skip
 ROUNDS = demo_sheet()
 NOT_TOTAL = ("Nation", "ne", "Total")  # the summary row, left out whenever rows are computed over
 
@@ -82,39 +72,24 @@ def test_count_span_counts_the_rows_between_two_named_ones() -> None:
 
 
 @pytest.mark.parametrize(
-    ("question", "sheet", "aggregate", "expected_filters"),
+    ("question", "sheet", "intent", "aggregate", "expected_filters"),
     [
-        ("How many seed rounds were there?", ROUNDS, ("count", None), {("Round", "eq", "Seed")}),
+        ("How many seed rounds were there?", ROUNDS, "count", ("count", None), {("Round", "eq", "Seed")}),
         # A count of a quantity the rows hold is its sum.
-        ("how many gold medals did japan win?", MEDALS, ("sum", "Gold"), {("Nation", "eq", "Japan")}),
+        ("how many gold medals did japan win?", MEDALS, "count", ("sum", "Gold"), {("Nation", "eq", "Japan")}),
+        ("What is the average amount raised in Germany?", ROUNDS, "aggregate", ("avg", AMOUNT),
+         {("Country", "eq", "Germany")}),
+        ("What was the median amount raised in 2022?", ROUNDS, "aggregate", ("median", AMOUNT),
+         {("Date", "year", "2022")}),
+        ("How much was raised in Canada?", ROUNDS, "aggregate", ("sum", AMOUNT), {("Country", "eq", "Canada")}),
     ],
-)
-def test_count(
-    question: str, sheet: SheetInfo, aggregate: tuple[str, str | None], expected_filters: set[tuple[str, str, object]]
+)  # fmt: skip
+def test_count_and_aggregate(
+    question: str, sheet: SheetInfo, intent: str, aggregate: tuple, expected_filters: set
 ) -> None:
     plan = plan_of(question, sheet)
-    op = table_op(plan)
-    assert plan.intent == "count"
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == aggregate
-    assert filters(op) == expected_filters
-
-
-@pytest.mark.parametrize(
-    ("question", "sheet", "aggregate", "expected_filters"),
-    [
-        ("What is the average amount raised in Germany?", ROUNDS, ("avg", AMOUNT), {("Country", "eq", "Germany")}),
-        ("What was the median amount raised in 2022?", ROUNDS, ("median", AMOUNT), {("Date", "year", "2022")}),
-        ("How much was raised in Canada?", ROUNDS, ("sum", AMOUNT), {("Country", "eq", "Canada")}),
-    ],
-)
-def test_aggregate(
-    question: str, sheet: SheetInfo, aggregate: tuple[str, str | None], expected_filters: set[tuple[str, str, object]]
-) -> None:
-    plan = plan_of(question, sheet)
-    op = table_op(plan)
-    assert plan.intent == "aggregate"
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == aggregate
-    assert filters(op) == expected_filters and op.group_by is None
+    assert (plan.intent, aggregate_of(plan)) == (intent, (aggregate, expected_filters))
+    assert table_op(plan).group_by is None
 
 
 def test_superlative() -> None:

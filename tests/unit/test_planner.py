@@ -76,6 +76,13 @@ def filters(op: TableOp) -> set[tuple[str, str, object]]:
     return {(f.column, f.op, tuple(f.value) if isinstance(f.value, list) else f.value) for f in op.filters}
 
 
+def aggregate_of(plan: Plan) -> tuple[tuple[str, str | None], set[tuple[str, str, object]]]:
+    """The plan's one aggregate, as (function, column), and its filters."""
+    op = table_op(plan)
+    assert op.aggregate is not None, plan
+    return (op.aggregate.func, op.aggregate.column), filters(op)
+
+
 AMOUNT = "Amount Raised (USD)"
 
 
@@ -136,10 +143,8 @@ def test_an_aggregate_over_the_rows_asked(
     expected_filters: set[tuple[str, str, object]],
 ) -> None:
     plan = planner.plan(question, schema)
-    op = table_op(plan)
-    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == aggregate
-    assert filters(op) == expected_filters
-    assert op.group_by is None
+    assert aggregate_of(plan) == (aggregate, expected_filters)
+    assert table_op(plan).group_by is None
     assert not searches(plan)  # a clear table question: no passage search
     assert plan.reasoning and all(step.reason for step in plan.steps)
 
@@ -284,19 +289,23 @@ def test_plans_are_deterministic(planner: OfflinePlanner, schema: RoomSchema) ->
 NATIONS = ("Norway", "Germany", "Turkey", "Sweden", "Japan")
 
 
+# A medal table with a summary row under the data.
+MEDALS = SheetInfo(
+    sheet_id=9, document_id=5, title="medals.csv", name="medals", n_rows=6,
+    columns=(
+        ColumnInfo("Rank", "A", "number", 0, ("1", "2"), ("1", "2", "3", "4", "5"), 5, 5, trend="up", strict=True),
+        column("Nation", "B", "text", 1, (*NATIONS, "Total"), n_filled=6),
+        column("Gold", "C", "number", 2, ("4", "3", "2", "1", "0", "10"), n_filled=6),
+        column("Silver", "D", "number", 3, ("1", "2", "0", "6"), n_filled=6),
+        column("Total", "E", "number", 4, ("7", "5", "4", "2", "1", "19"), n_filled=6),
+    ),
+)  # fmt: skip
+
+
 @pytest.fixture
 def medals() -> RoomSchema:
-    """A medal table with a summary row under the data, in a room with nothing else."""
-    return RoomSchema(room_id=2, sheets=(SheetInfo(
-        sheet_id=9, document_id=5, title="medals.csv", name="medals", n_rows=6,
-        columns=(
-            ColumnInfo("Rank", "A", "number", 0, ("1", "2"), ("1", "2", "3", "4", "5"), 5, 5, trend="up", strict=True),
-            column("Nation", "B", "text", 1, (*NATIONS, "Total"), n_filled=6),
-            column("Gold", "C", "number", 2, ("4", "3", "2", "1", "0", "10"), n_filled=6),
-            column("Silver", "D", "number", 3, ("1", "2", "0", "6"), n_filled=6),
-            column("Total", "E", "number", 4, ("7", "5", "4", "2", "1", "19"), n_filled=6),
-        ),
-    ),))  # fmt: skip
+    """The medal table in a room with nothing else."""
+    return RoomSchema(room_id=2, sheets=(MEDALS,))
 
 
 def test_which_nation_won_the_most_gold_leaves_out_the_total_row(planner: OfflinePlanner, medals: RoomSchema) -> None:
