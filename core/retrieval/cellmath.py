@@ -38,7 +38,11 @@ _OPERATION_WORDS = frozenset(
 # ("The change in the gross margin percentage" is a change of a percentage line: points, not this.)
 _PCT = re.compile(
     r"percent(?:age)?\s+(?:change|increase|decrease|growth|difference)|%\s*change|"
-    r"change\s*\(%\)|change\s+in\s+percent|growth\s+rate|rate\s+of\s+(?:change|growth)|"
+    r"change\s*\(%\)|change\s+in\s+percent|growth\s+rate|rate\s+of\s+(?:change|growth)"
+)
+# Looser wordings: relative for amounts, but "how many percent did the rate change" of a line of percentages
+# asks for the difference in points.
+_PCT_LOOSE = re.compile(
     r"\bby\s+what\s+(?:percent(?:age)?|%)|\bin\s+(?:percent(?:age)?|%)(?:\s+terms)?(?:\s*[?.]|$)|"
     r"\bwhat\s+(?:percent(?:age)?|%)\s+(?:did|has|have|was|were)\b|\bhow\s+(?:much|many)\s+percent"
 )
@@ -59,8 +63,9 @@ _MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|mor
 _MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
-_ACRONYM = re.compile(r"[A-Z][A-Za-z&/.\-]{0,7}")
-_UPPER = re.compile(r"[A-Z]")
+_NOISE_BRACKET = re.compile(
+    r"(?:in\s+)?[$€£]?\s*(?:thousands|millions|billions|%|percent|unaudited|notes?\b.*|see\b.*|\d+[a-z]?)", re.I
+)
 # A line-item label must be found whole in the question; labels longer than this are never matched.
 MAX_LABEL_WORDS = 12
 
@@ -120,8 +125,9 @@ def _label_variants(label: str) -> list[set[str]]:
     if "(" in label:
         variants.append(_content(re.sub(r"\([^)]*\)", " ", label)))
         inside = re.findall(r"\(([^)]*)\)", label)
-        # Only an acronym stands for the label ("(LTV)", "(PP&E)"); "Sales (millions)" is not asked as "millions".
-        if inside and all(_ACRONYM.fullmatch(part.strip()) and len(_UPPER.findall(part)) >= 2 for part in inside):
+        # The bracket names the line ("(LTV)", "(Scope 1)"), unless it is a unit or a note: "Sales (millions)" is
+        # not asked about as "millions", "Inventories (Notes 1 and 3)" not as "notes".
+        if inside and not any(_NOISE_BRACKET.fullmatch(part.strip()) for part in inside):
             after = label[label.rfind(")") + 1 :]
             variants.append(_content(" ".join(inside) + " " + after))
     return [v for v in variants if v]
@@ -196,7 +202,7 @@ def plan_cells(
     if strict and set(YEAR.findall(question)) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
     # The line item: the most specific label whose every word the question holds.
-    best: tuple[int, int, GridRow, str] | None = None
+    best: tuple[tuple[int, int, int], GridRow, str] | None = None
     for index, row in enumerate(rows[n_header:]):
         label = (row.values[label_pos] or "").strip()
         named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
@@ -211,12 +217,13 @@ def plan_cells(
             continue
         if not any((v := row.values[i]) and parse_number(v) is not None for i in value_columns if i < len(row.values)):
             continue
-        key = (len(words), -index)
-        if best is None or key > best[:2]:
-            best = (len(words), -index, row, label)
+        # The label holding most of the question's words, then the fewest others (an alias's "net", "total").
+        key = (len(words & wanted), -len(words - wanted), -index)
+        if best is None or key > best[0]:
+            best = (key, row, label)
     if best is None:
         return None
-    _, _, row, label = best
+    _, row, label = best
     by_year = {y: cols[0] for y, cols in years.items()}
     ordered_years = sorted(by_year)  # old -> new
     span = _SPAN.search(text)
@@ -236,8 +243,10 @@ def plan_cells(
         operation = "argmin" if _MIN.search(text) and not _MAX.search(text) else "argmax"
         chosen = asked_years if len(asked_years) >= 2 else ordered_years
         picked = cols(chosen)
-    elif _PCT.search(text) or _CHANGE.search(text):
-        operation = "pct_change" if _PCT.search(text) else "change"
+    elif _PCT.search(text) or _PCT_LOOSE.search(text) or _CHANGE.search(text):
+        percents = any("%" in (row.values[i] or "") for i in value_columns if i < len(row.values))
+        relative = _PCT.search(text) or (_PCT_LOOSE.search(text) and not percents)
+        operation = "pct_change" if relative else "change"
         if len(asked_years) >= 2:
             pair = sorted(asked_years)[:1] + sorted(asked_years)[-1:]
         elif len(ordered_years) == 2 and not asked_years:

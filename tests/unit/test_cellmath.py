@@ -173,3 +173,32 @@ def test_a_relative_change_is_a_percentage_however_it_is_asked(question: str) ->
 
 def test_the_change_of_a_percentage_line_is_a_difference_in_points() -> None:
     assert ask("What was the change in the LTV ratio from 2018 to 2019?")[:2] == ("change", ["-1.1"])
+
+
+def _plan(question: str, rows: list[list[str]], aliases: tuple[str, ...] = ()):
+    grid = [GridRow(row_id=i, values=tuple(v or None for v in row)) for i, row in enumerate(rows)]
+    return plan_cells(question, 1, ["Column A", "2019", "2018"], grid, aliases)
+
+
+def test_a_bracket_names_the_line_unless_it_is_a_unit_or_a_note() -> None:
+    rows = [["Combustion of fuel (Scope 1)", "144.7", "150.2"], ["Sales (millions)", "4,785.7", "4,101.0"]]
+    step = _plan("In which year were the Scope 1 emissions larger?", rows)
+    assert step is not None and step.row_label.startswith("Combustion") and step.operation == "argmax"
+    assert _plan("What were the millions in 2019?", rows) is None
+
+
+def test_how_many_percent_a_percentage_changed_is_in_points() -> None:
+    rows = [["Weighted average hedged rate", "2.10%", "1.60%"], ["Revenue", "120", "100"]]
+    step = _plan("How many percent did the weighted average hedged rate change by from 2018 to 2019?", rows)
+    assert step is not None and step.operation == "change"
+    step = _plan("By what percent did revenue increase from 2018 to 2019?", rows)
+    assert step is not None and step.operation == "pct_change"
+
+
+def test_the_line_the_question_names_beats_one_an_alias_reaches() -> None:
+    rows = [["Total revenues", "9,556", "9,664"], ["Other revenues", "40", "39"], ["Net voyage revenue", "175", "124"],
+            ["Voyage revenues", "300", "280"]]  # fmt: skip
+    step = _plan("What is the average of Other revenues?", rows, tuple(figure_aliases("revenues")))
+    assert step is not None and step.row_label == "Other revenues"
+    step = _plan("What is the average voyage revenue in 2018 and 2019?", rows, tuple(figure_aliases("revenue")))
+    assert step is not None and step.row_label == "Voyage revenues"
