@@ -56,11 +56,12 @@ _SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|
 _WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
 _SPAN = re.compile(
-    r"(?:from|between)\s+(?:fy\s*)?((?:19|20)\d\d)\s*(?:to|-|–|and|through)\s*(?:fy\s*)?((?:19|20)\d\d)|"
+    r"(?:from|between|years?)\s+(?:fy\s*)?((?:19|20)\d\d)\s*(?:to|-|–|and|through)\s*(?:fy\s*)?((?:19|20)\d\d)|"
     r"\b(?:three|3|four|4|five|5)[- ]years?\b"
 )
 _MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|more|biggest|bigger|maximum|peak)\b")
 _MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
+_COUNTED = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?(?:years|periods|times|quarters)\b|\bin\s+how\s+many\b")
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
 _NOISE_BRACKET = re.compile(
@@ -239,6 +240,8 @@ def plan_cells(
         return [by_year[y] for y in ys]
 
     operation: Operation
+    if _COUNTED.search(text):
+        return None  # "how many of the years was it above 5 million": a count, not a cell's figure
     if _WHICH.search(text) and (_MAX.search(text) or _MIN.search(text)) and not _THRESHOLD.search(text):
         operation = "argmin" if _MIN.search(text) and not _MAX.search(text) else "argmax"
         chosen = asked_years if len(asked_years) >= 2 else ordered_years
@@ -272,6 +275,9 @@ def plan_cells(
         picked = cols(spanned if len(spanned) >= 2 else asked_years)
     elif asked_years:
         operation = "value"
+        # "for fiscal years 2019 to 2017 respectively": every year of the span, in the order asked.
+        if len(asked_years) >= 2 and len(spanned) > len(asked_years):
+            asked_years = sorted(spanned, reverse=asked_years[0] > asked_years[-1])
         picked = cols(asked_years)
     elif named:
         operation = "value"

@@ -202,3 +202,13 @@ def test_the_line_the_question_names_beats_one_an_alias_reaches() -> None:
     assert step is not None and step.row_label == "Other revenues"
     step = _plan("What is the average voyage revenue in 2018 and 2019?", rows, tuple(figure_aliases("revenue")))
     assert step is not None and step.row_label == "Voyage revenues"
+
+
+def test_a_count_of_periods_is_no_cell_figure() -> None:
+    assert plan_cells("From 2017 to 2019, how many of the years was Other more than 50?", 1, NAMES, grid()) is None
+    assert plan_cells("In how many years was Other above 50?", 1, NAMES, grid()) is None
+
+
+def test_values_asked_over_a_span_respectively_give_every_year_of_it() -> None:
+    op, values, _ = ask("What was Other for the years 2019 to 2017 respectively?")
+    assert op == "value" and values == ["44.1", "56.7", "70.8"]  # 2019, 2018, 2017
