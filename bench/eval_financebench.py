@@ -57,9 +57,11 @@ def main() -> None:
     args = parser.parse_args()
 
     questions = load_questions(args.eval_dir)
+    # The rooms bench/eval_retrieval.py and eval_abstention.py use (same chunking): ingested once for all three.
+    name = f"financebench_c{Settings().chunk_chars}_o{Settings().chunk_overlap}"
     if args.fresh:
-        drop_database(args.home, "financebench_answers", args.database_url)
-    url = open_database(args.home, "financebench_answers", args.database_url)
+        drop_database(args.home, name, args.database_url)
+    url = open_database(args.home, name, args.database_url)
     settings = Settings.from_env({"DATABASE_URL": url, "WORKBENCH_HOME": str(args.home)})
     wb = Workbench(settings, db=Database(url))
     started = time.perf_counter()

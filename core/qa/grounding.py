@@ -77,7 +77,7 @@ def question_names(question: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if n.lower() not in _NOT_NAMES))
 
 
-def _abbreviates(token: str, title: str) -> bool:
+def abbreviates(token: str, title: str) -> bool:
     """`token` reads as an abbreviation of `title`: same first letter, its letters in order in the title."""
     letters = re.sub(r"[^a-z0-9]", "", token.lower())
     text = re.sub(r"[^a-z0-9]", "", title.lower())
@@ -104,7 +104,7 @@ def missing_names(db: Database, room_id: int, question: str) -> list[str]:
             found = conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": name}).fetchone()
             if found and found[0]:
                 continue
-            if " " not in name and len(name) <= 6 and any(_abbreviates(name, t) for t in titles):
+            if " " not in name and len(name) <= 6 and any(abbreviates(name, t) for t in titles):
                 continue
             missing.append(name)
     return missing

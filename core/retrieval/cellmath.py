@@ -204,24 +204,32 @@ def plan_cells(
         return None  # a period the question names is not in this grid: another table (or filing) holds it
     # The line item: the most specific label whose every word the question holds.
     best: tuple[tuple[int, int, int], GridRow, str] | None = None
+    named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
+    section = ""  # the heading line above a group of line items ("Long-lived assets:" over "Korea", "Europe")
     for index, row in enumerate(rows[n_header:]):
         label = (row.values[label_pos] or "").strip()
-        named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
+        if not any((v := row.values[i]) and parse_number(v) is not None for i in value_columns if i < len(row.values)):
+            section = label if label.endswith(":") else ""
+            continue
+        # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there.
+        readings = [(label, v) for v in _label_variants(label)]
+        if section:
+            readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
         fits = [
-            v - set(years)
-            for v in _label_variants(label)
+            (text_, v - set(years))
+            for text_, v in readings
             if v - named_words
             and (v - set(years) <= wanted or any(a <= v and v - set(years) <= wanted | a for a in alias_words))
         ]
-        words = max(fits, key=len, default=set())
-        if not words or len(words) > MAX_LABEL_WORDS:
+        if not fits:
             continue
-        if not any((v := row.values[i]) and parse_number(v) is not None for i in value_columns if i < len(row.values)):
+        shown, words = max(fits, key=lambda f: len(f[1]))
+        if not words or len(words) > MAX_LABEL_WORDS:
             continue
         # The label holding most of the question's words, then the fewest others (an alias's "net", "total").
         key = (len(words & wanted), -len(words - wanted), -index)
         if best is None or key > best[0]:
-            best = (key, row, label)
+            best = (key, row, shown)
     if best is None:
         return None
     _, row, label = best

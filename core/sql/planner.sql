@@ -8,9 +8,11 @@ SELECT count(*), coalesce(max(d.id), 0),
                  WHERE e.room_id = %(room_id)s), 0)
 FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
 
+-- A table read from a PDF comes with its page's text: the names a question gives must be on that page.
 -- name: schema_sheets
-SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number
+SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p.text, '')
 FROM sheets s JOIN documents d ON d.id = s.document_id
+LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position;
 

@@ -212,3 +212,12 @@ def test_a_count_of_periods_is_no_cell_figure() -> None:
 def test_values_asked_over_a_span_respectively_give_every_year_of_it() -> None:
     op, values, _ = ask("What was Other for the years 2019 to 2017 respectively?")
     assert op == "value" and values == ["44.1", "56.7", "70.8"]  # 2019, 2018, 2017
+
+
+def test_a_line_item_is_read_under_its_section_heading() -> None:
+    rows = [["Long-lived assets:", "", ""], ["United States", "933,054", "784,469"], ["Korea", "42,411", "36,562"],
+            ["Revenue:", "", ""], ["Korea", "9,000", "8,000"]]  # fmt: skip
+    step = _plan("What is the percentage change in the long-lived assets in Korea from 2018 to 2019?", rows)
+    assert step is not None and step.row_label == "Long-lived assets: Korea" and step.operation == "pct_change"
+    step = _plan("What was the revenue in Korea in 2019?", rows)
+    assert step is not None and step.row_label == "Revenue: Korea" and step.column_labels == ["2019"]

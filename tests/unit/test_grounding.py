@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.qa.grounding import _abbreviates, question_names
+from core.qa.grounding import abbreviates, question_names
 
 
 @pytest.mark.parametrize(
@@ -29,7 +29,7 @@ def test_question_names(question: str, names: list[str]) -> None:
 
 
 def test_abbreviations_of_titles() -> None:
-    assert _abbreviates("AMEX", "AMERICANEXPRESS_2022_10K.pdf")
-    assert _abbreviates("JnJ", "JOHNSON_JOHNSON_2022_10K.pdf")
-    assert not _abbreviates("AMD", "ADOBE_2022_10K.pdf")
-    assert not _abbreviates("3M", "BESTBUY_2019_10K.pdf")
+    assert abbreviates("AMEX", "AMERICANEXPRESS_2022_10K.pdf")
+    assert abbreviates("JnJ", "JOHNSON_JOHNSON_2022_10K.pdf")
+    assert not abbreviates("AMD", "ADOBE_2022_10K.pdf")
+    assert not abbreviates("3M", "BESTBUY_2019_10K.pdf")

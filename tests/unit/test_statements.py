@@ -10,7 +10,9 @@ from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import GridRow
 
 
-def table(sheet_id: int, years: list[str], rows: list[list[str]], page: int | None = 40) -> SheetInfo:
+def table(
+    sheet_id: int, years: list[str], rows: list[list[str]], page: int | None = 40, text: str = "", title: str = ""
+) -> SheetInfo:
     """A grid as the schema holds it: column names are the header (blank corner), rows the line items."""
     names = ["Column A", *years]
     columns = tuple(
@@ -18,7 +20,7 @@ def table(sheet_id: int, years: list[str], rows: list[list[str]], page: int | No
         for i, n in enumerate(names)
     )
     grid = tuple(GridRow(row_id=sheet_id * 100 + i, values=tuple(r)) for i, r in enumerate(rows))
-    return SheetInfo(sheet_id, 1, "AXP_2022_10K.pdf", f"p{page}", len(rows), columns, grid, page)
+    return SheetInfo(sheet_id, 1, title or "AXP_2022_10K.pdf", f"p{page}", len(rows), columns, grid, page, text)
 
 
 STOCK = table(1, ["2022", "2021"], [["American Express", "$159.71", "$174.60"], ["S&P 500", "$135.02", "$165.84"]])
@@ -94,3 +96,16 @@ def test_a_spreadsheet_grid_keeps_the_users_first_match() -> None:
     sheet = table(5, ["2022", "2021"], [["Total", "9,123", "8,010"]], page=None)
     found = statement_cells("What was the total in 2022?", RoomSchema(room_id=1, sheets=(sheet,)))
     assert found is not None and found[0].row_label == "Total"
+
+
+def test_another_companys_statement_never_answers() -> None:
+    """A figure on J&J's page is no answer about American Express, though J&J's filing may mention it."""
+    rows = [["Effective tax rate", "16.2%", "2.1%"]]
+    jnj = table(6, ["2022", "2021"], rows, text="Johnson & Johnson and Subsidiaries ...", title="JNJ_2022_10K.pdf")
+    room = RoomSchema(room_id=1, sheets=(jnj,))
+    assert statement_cells("How much has the effective tax rate of American Express changed in FY2022?", room) is None
+    found = statement_cells("How much has the effective tax rate of JnJ changed between FY2021 and FY2022?", room)
+    assert found is not None  # "JnJ" abbreviates the filing's name
+    on_page = table(7, ["2022", "2021"], rows, text="Consolidated statement of income, Korea segment")
+    found = statement_cells("What was the effective tax rate in Korea in 2022?", RoomSchema(1, (on_page,)))
+    assert found is not None  # a name printed on the table's page

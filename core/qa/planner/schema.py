@@ -136,6 +136,7 @@ class SheetInfo:
     columns: tuple[ColumnInfo, ...]
     grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.retrieval.cellmath
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
+    page_text: str = ""  # that page's text (names a question gives must be on it)
 
     @property
     def label(self) -> str:
@@ -256,7 +257,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             columns=tuple(by_sheet.get(s, ())),
             grid=tuple(grids.get(s, ())),
             page=page,
+            page_text=text,
         )
-        for s, d, t, n, rows, page in sheets
+        for s, d, t, n, rows, page, text in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

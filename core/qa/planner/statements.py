@@ -4,7 +4,8 @@ A spreadsheet's grid was put in the room by the user: the first grid that names 
 used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
 so a line item "named" by the question is often not what it asks: the company's name in a stock-performance
 table ("American Express"), a word used as a verb ("please state that"), the line under a ratio asked of it
-("inventory" for the inventory turnover ratio), a year the table does not hold. Each of these is a class of
+("inventory" for the inventory turnover ratio), a year the table does not hold, another company's
+statement (the question's names must be on the table's page or name its document). Each of these is a class of
 wrong figure, and a PDF table's line item is credible only when none applies (`credible`). Of the credible ones
 the most specific label wins (the longest), then the first in the room's order.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.qa.grounding import question_names
+from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import CellsStep, plan_cells
@@ -58,6 +59,25 @@ def label_words(label: str) -> set[str]:
     return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", label))}
 
 
+def _fold(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def named_here(question: str, sheet: SheetInfo) -> bool:
+    """Whether every name the question gives (a company, a segment, a country) is on the table's page or names
+    its document ("Best Buy" for BESTBUY_2019_10K.pdf, "JnJ" for JOHNSON_JOHNSON_2022_10K.pdf): a figure of
+    J&J's statement is no answer to a question about American Express, though J&J's filing mentions it."""
+    page = " ".join(sheet.page_text.lower().split())
+    title = _fold(sheet.title)
+    for name in question_names(question):
+        if " ".join(name.lower().split()) in page or _fold(name) in title:
+            continue
+        if " " not in name and len(name) <= 6 and abbreviates(name, sheet.title):
+            continue
+        return False
+    return True
+
+
 def credible(step: CellsStep, question: str, aliases: Sequence[str] = ()) -> bool:
     """Whether a PDF table's line item is what the question asks for (see the module docstring)."""
     text = question.lower()
@@ -94,7 +114,7 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
             continue
         names = [c.name for c in sheet.columns]
         step = plan_cells(question, sheet.sheet_id, names, sheet.grid, aliases, strict=True)
-        if step is None or not credible(step, question, aliases):
+        if step is None or not credible(step, question, aliases) or not named_here(question, sheet):
             continue
         specific = len(label_words(step.row_label))
         if best is None or specific > best[0]:
