@@ -24,6 +24,8 @@ from core.config import Settings
 from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
 from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
+from core.qa.planner.statements import statement_cells
+from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import LookupStep, Plan, SearchStep, Step, TableStep
 from core.retrieval.tables import Aggregate, Filter, TableOp
 
@@ -332,7 +334,8 @@ class LLMPlanner:
                 if not reply.strip():
                     raise InvalidPlan(f"the model gave no plan ({message.refusal or 'an empty reply'}).")
                 parsed = PlanOut.model_validate_json(reply)
-                return to_plan(parsed, question, schema, planner=self.name, check_op=self._check_op)
+                plan = to_plan(parsed, question, schema, planner=self.name, check_op=self._check_op)
+                return with_statement_cells(plan, schema)
             except pydantic.ValidationError as exc:
                 problem = f"the reply was not a plan ({_first_error(exc)})."
             except InvalidPlan as exc:
@@ -347,6 +350,18 @@ class LLMPlanner:
         log.warning("Planning offline instead of with %s: %s", self.name, why)
         plan = OfflinePlanner().plan(question, schema, history)
         return plan.model_copy(update={"reasoning": f"{why.rstrip('.')}; planned offline instead. {plan.reasoning}"})
+
+
+def with_statement_cells(plan: Plan, schema: RoomSchema) -> Plan:
+    """The model's plan with the exact cell arithmetic the offline rules find for its question, first: a figure
+    from a statement grid (a PDF filing's table included) is read from its cells under the same credibility
+    rules, whatever the model planned; the model's own steps follow as further evidence."""
+    found = statement_cells(plan.standalone_question, schema)
+    if found is None or any(isinstance(step, CellsStep) for step in plan.steps):
+        return plan
+    cells, sheet = found
+    reasoning = f"{plan.reasoning} Also read from the cells: {cells.reason} ({sheet.label}).".strip()
+    return plan.model_copy(update={"steps": [cells, *plan.steps], "reasoning": reasoning})
 
 
 def _first_error(exc: pydantic.ValidationError) -> str:

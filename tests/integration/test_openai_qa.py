@@ -20,9 +20,10 @@ import pytest
 
 from core.qa.service import Event, ask
 from core.qa.synth import ABSTAIN
-from core.retrieval.plan import TableStep
+from core.retrieval.cellmath import CellsStep
+from core.retrieval.plan import SearchStep, TableStep
 from core.workbench import Workbench
-from tests.factories import make_pdf
+from tests.factories import make_pdf, make_statement_pdf
 from tests.openai_server import BreakOff, Delay, OpenAIServer, Reply, Status, pieces, pointed_at
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -173,6 +174,28 @@ def test_model_plan_runs_exactly_and_the_answer_streams_with_citations(demo: Wor
     assert row["planner"] == MODEL and row["model"] == MODEL and row["error"] is None and row["abstained"] is False
     assert row["n_citations"] == len(result["citations"])
     assert 0 < row["retrieval_ms"] <= row["first_token_ms"] <= row["total_ms"]
+
+
+def test_a_figure_from_a_pdf_statement_is_read_from_its_cells_whatever_the_model_planned(
+    demo: Workbench, server: OpenAIServer
+) -> None:
+    """The model plans a search; the offline rules still read the statement's cell, first, and the answer's value
+    is that cell's text, never the model's words."""
+    assert demo.ingest_upload(make_statement_pdf(), "PEP_2022_10K.pdf", "Demo", embed=False).tables == 1
+
+    def answer(body: dict[str, Any]) -> Reply:
+        n = next(n for n, (_, content) in evidence_items(body).items() if "86,392" in content)
+        return Reply(f"Net revenue was $86,392 million in 2022 [{n}].")
+
+    server.chat_default = model(plan=lambda body: search_plan("net revenue 2022"), answer=answer)
+    events = events_of(demo, "What was net revenue in 2022?")
+    plan = next(e.plan for e in events if e.type == "plan")
+    assert isinstance(plan.steps[0], CellsStep) and isinstance(plan.steps[1], SearchStep)
+    assert plan.steps[0].row_label == "Net Revenue" and "Also read from the cells" in plan.reasoning
+    done = events[-1]
+    assert done.answer.text == "Net revenue was $86,392 million in 2022 [1]." and done.answer.values == ["$ 86,392"]
+    [cited] = done.answer.citations
+    assert (cited.kind, cited.page, cited.column) == ("cell", 2, "2022")
 
 
 def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, server: OpenAIServer) -> None:
