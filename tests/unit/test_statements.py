@@ -23,7 +23,15 @@ def table(
     return SheetInfo(sheet_id, 1, title or "AXP_2022_10K.pdf", f"p{page}", len(rows), columns, grid, page, text)
 
 
-STOCK = table(1, ["2022", "2021"], [["American Express", "$159.71", "$174.60"], ["S&P 500", "$135.02", "$165.84"]])
+STOCK = table(
+    1,
+    ["2022", "2021"],
+    [
+        ["American Express", "$159.71", "$174.60"],
+        ["Johnson & Johnson", "$144.32", "$136.19"],
+        ["S&P 500", "$135", "$165"],
+    ],
+)
 TAX = table(2, ["2022", "2021"], [["State", "104", "76"], ["Effective tax rate", "21.6%", "24.6%"]])
 INCOME = table(
     3,
@@ -49,6 +57,7 @@ ROOM = RoomSchema(room_id=1, sheets=(STOCK, TAX, INCOME), documents=((1, "AXP_20
     [
         # the company's name is a line item of the stock-performance table
         "What was the largest liability in American Express's Balance Sheet in 2022?",
+        "What was Johnson & Johnson's EBIT in FY2022?",
         # a word of the question used as a verb is a one-word line item
         "What drove operating margin change as of FY2022? If operating margin is not useful, please state that.",
         # a ratio of a line item is not the line item

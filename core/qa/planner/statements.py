@@ -45,7 +45,7 @@ def _words(text: str) -> set[str]:
     words = set()
     for word in _WORD.findall(text.lower()):
         word = re.sub(r"(?<=[a-z])\d+$", "", word)  # "EPS (diluted)1,4": footnote marks
-        if word and word not in STOP_WORDS and not YEAR.fullmatch(word) and not word.isdigit():
+        if re.search("[a-z]", word) and word not in STOP_WORDS and not YEAR.fullmatch(word):
             words.add(word)
     return words
 
