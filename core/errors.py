@@ -15,7 +15,8 @@ the pages show it with st.error, the CLI prints it and exits 1.  Anything else i
     │   └── MalformedSheet          a CSV/XLSX that cannot be parsed into a table
     ├── EditError                   a cell edit was refused
     │   ├── InvalidValue            the text does not fit the column's type
-    │   └── CellNotFound            the row or column is gone
+    │   ├── CellNotFound            the row or column is gone
+    │   └── ReadOnlyTable           a table read from a PDF (the PDF is the source)
     ├── TableError                  an exact table operation cannot be computed as asked
     │   ├── UnknownColumn           no such column (the message lists them)
     │   └── SheetNotFound           no such sheet
@@ -116,6 +117,10 @@ class InvalidValue(EditError):
 
 class CellNotFound(EditError):
     """The row or column to edit is not in the sheet (deleted, or a stale page)."""
+
+
+class ReadOnlyTable(EditError):
+    """The cell belongs to a table read from a PDF: the PDF is the source, so it is not edited here."""
 
 
 # -- Exact table operations (core.retrieval.tables) ------------------------------------------------

@@ -3,6 +3,7 @@
 The URL is the page's state (`?doc=<document id>&sheet=<sheet name>`, plus `&cell=E12&row=<row id>&col=<column>`
 when a citation opened it): the cited cell is scrolled to, highlighted and flashed.  Large sheets are shown
 a window of rows at a time (the window holding the cited row), so the grid stays quick at 100,000 rows.
+Tables read from PDFs are listed too, read-only, with a link to their page.
 """
 
 from __future__ import annotations
@@ -80,6 +81,12 @@ sheet = by_id[
         key="sheet_pick", on_change=_picked,
     )
 ]  # fmt: skip
+if sheet.page is not None:
+    # A table read from a PDF: shown to check what was read; the PDF is the source, so its cells are not edited.
+    st.caption(
+        f"Read from page {sheet.page} of {escape_markdown(sheet.title)} (read-only): "
+        f"[open the page](documents?doc={sheet.document_id}&page={sheet.page})"
+    )
 if sheet.sheet_title:
     st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
 if sheet.uncalculated:
@@ -293,7 +300,7 @@ for column in grid.columns:
         "field": field_of(column),
         "headerName": f"{column.letter} · {column.name}",
         "headerTooltip": f"{column.letter} · {column.name} ({column.dtype})",
-        "editable": True,
+        "editable": sheet.page is None,
         "cellClassRules": {"sheet-cited": CITED_RULE},
     }
     if numeric:

@@ -20,7 +20,7 @@ from psycopg.rows import dict_row
 
 from core.cells import Column, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
-from core.errors import CellNotFound, EditError, InvalidValue
+from core.errors import CellNotFound, EditError, InvalidValue, ReadOnlyTable
 from core.ingest.pipeline import row_text
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef
@@ -64,6 +64,7 @@ class SheetInfo:
     sheet_title: str | None = None  # title/note lines above the header ("Fatal accidents by year")
     # Formula cells Excel never calculated, as (A1 ref, formula): their cells are stored empty.
     uncalculated: tuple[tuple[str, str], ...] = ()
+    page: int | None = None  # a table read from a PDF: its page (read-only: the PDF is the source)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> SheetInfo:
@@ -74,7 +75,7 @@ class SheetInfo:
     @property
     def label(self) -> str:
         """`funding_rounds.xlsx · Funding` for a workbook tab, the file name for a single sheet."""
-        return f"{self.title} · {self.name}" if self.n_sheets > 1 else self.title
+        return f"{self.title} · {self.name}" if self.n_sheets > 1 or self.page is not None else self.title
 
 
 @dataclass(frozen=True)
@@ -273,6 +274,11 @@ def edit_cell(
             sheet = _sheet_info(cur, sheet_id)
             raise CellNotFound(
                 f"Row id {row_id} is not in sheet {sheet.name!r} (it may have been deleted). Reload the sheet and try again."
+            )
+        if row["page_number"] is not None:
+            raise ReadOnlyTable(
+                f"{row['sheet_name']!r} was read from page {row['page_number']} of its PDF and cannot be edited here. "
+                "Correct the PDF and upload it again."
             )
         columns = [
             Column(position=r["position"], name=r["name"], letter=r["letter"], dtype=r["dtype"])

@@ -52,6 +52,8 @@ def test_the_sheet_page_shows_the_first_sheet_in_an_editable_grid(app: AppTest) 
         "funding_rounds.csv — 307 rows",
         "funding_rounds.xlsx · Portfolio — 60 rows",
         "funding_rounds.xlsx · Valuations — 212 rows",
+        # the memo's table, read from its PDF (read-only)
+        "portfolio_memo.pdf · p2 Table 1. Ten largest companies by… — 10 rows",
     ]
     assert picker.index == 0
     args = grid_args(app)

@@ -9,6 +9,7 @@ import pymupdf
 import pytest
 
 from core.cells import parse_number
+from core.errors import ReadOnlyTable
 from core.qa.service import ask
 from core.retrieval.viewer import render_page
 from tests.factories import STATEMENT_ROWS, make_pdf, make_statement_pdf
@@ -99,6 +100,15 @@ def test_a_cited_cell_opens_its_page_with_the_line_highlighted(workbench, filing
     assert len(boxes) == 2
     assert lit_up(figure) and lit_up(label)  # the cited figure and its line item
     assert not lit_up(elsewhere)
+
+
+def test_a_table_read_from_a_pdf_is_read_only(workbench, filing: int) -> None:
+    citation = done(workbench, "What was gross profit in 2021?")["citations"][0]
+    [sheet] = [s for s in workbench.sheets(ROOM) if s.document_id == filing]
+    assert sheet.page == 2 and sheet.label.startswith("PEP_2022_10K.pdf · p2")
+    with pytest.raises(ReadOnlyTable, match="page 2 of its PDF"):
+        workbench.edit_cell(sheet.sheet_id, citation["row_id"], citation["column"], "1")
+    assert done(workbench, "What was gross profit in 2021?")["values"] == [citation["value"]]
 
 
 def test_a_pdf_without_tables_adds_no_sheet(workbench) -> None:
