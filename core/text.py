@@ -2,7 +2,8 @@
 
 Stop words are the words of a question that name nothing (articles, auxiliaries, question words); each reader
 adds the words that are glue for its own job (the planner: "total", "average"; the cell arithmetic: "fiscal",
-"year") to the common set here.  YEAR finds a calendar year inside text, MARKER a citation marker "[3]".
+"year") to the common set here.  YEAR finds a calendar year inside text, MARKER a citation marker "[3]",
+BAD_CHARS what Postgres text cannot hold.
 """
 
 from __future__ import annotations
@@ -17,3 +18,5 @@ STOP_WORDS = frozenset(
 YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 # A citation marker in an answer: "[3]" cites evidence item 3.
 MARKER = re.compile(r"\[(\d+)\]")
+# Characters Postgres text cannot hold (NUL, lone surrogates), dropped from what PDFs give.
+BAD_CHARS = re.compile("[\x00\ud800-\udfff]")

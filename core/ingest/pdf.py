@@ -36,6 +36,7 @@ import pymupdf
 
 from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages
 from core.ingest.pdf_tables import Box, PdfTable, find_tables
+from core.text import BAD_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -317,8 +318,6 @@ def _fold(text: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- layout
 
-_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates: Postgres text rejects both
-
 
 # How MuPDF's "words" extraction splits a line: at code points up to 32 and at no-break spaces.
 _MUPDF_WORD = re.compile(r"[^\x00-\x20\xa0]+")
@@ -449,8 +448,8 @@ def _build_text(page_dict: Mapping[str, Any]) -> tuple[str, list[_Segment]]:
             raw = "".join(texts)
             if not raw or raw.isspace():
                 continue
-            if _BAD_CHARS.search(raw):
-                texts = [_BAD_CHARS.sub("", text) for text in texts]
+            if BAD_CHARS.search(raw):
+                texts = [BAD_CHARS.sub("", text) for text in texts]
                 raw = "".join(texts)
             stripped = raw.strip()
             if not stripped:
@@ -537,7 +536,7 @@ _PLACEHOLDER_TITLES = frozenset({"untitled", "untitled document", "title", "docu
 
 
 def _meaningful_title(metadata: Mapping[str, Any]) -> str | None:
-    title = " ".join(_BAD_CHARS.sub("", str(metadata.get("title") or "")).split())
+    title = " ".join(BAD_CHARS.sub("", str(metadata.get("title") or "")).split())
     lowered = title.lower()
     # EDGAR filings often carry an accession number ("0000004962-23-000006") or a file name as the title.
     if len(title) < 3 or not any(char.isalpha() for char in title):

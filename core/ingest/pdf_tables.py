@@ -35,6 +35,8 @@ from itertools import pairwise
 
 import pymupdf
 
+from core.text import BAD_CHARS
+
 # x0, y0, x1, y1 in PDF points, top-left origin, in the page as displayed (the same space as core.ingest.pdf.Box)
 Box = tuple[float, float, float, float]
 
@@ -58,7 +60,6 @@ _FIGURE = re.compile(
 _YEAR = re.compile(r"(?:19|20)\d\d(?:\(\d{1,2}\)|\*+)*")
 _FOOTNOTED_YEAR = re.compile(r"^((?:19|20)\d\d)\s*(?:\(\d{1,2}\)\s*|\*+\s*)+$")
 _CURRENCY = frozenset("$€£¥")
-_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates: Postgres text cannot hold them
 # Words that end a wrapped label's first line: the label goes on below.
 _JOINING = frozenset("and or of the to for in on from by with at as a an & less net including excluding".split())
 
@@ -152,8 +153,8 @@ def _words(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Word]:
     rotation = page.rotation_matrix if page.rotation else None
     out: list[Word] = []
     for x0, y0, x1, y1, text, *_ in textpage.extractWORDS():
-        if _BAD_CHARS.search(text):
-            text = _BAD_CHARS.sub("", text)
+        if BAD_CHARS.search(text):
+            text = BAD_CHARS.sub("", text)
         if not text or text.isspace():
             continue
         if rotation is not None:
