@@ -85,7 +85,6 @@ def parse_pdf(
     overlap_chars: int = 200,
     max_pages: int = 5000,
     name: str = "This PDF",
-    with_tables: bool = True,
 ) -> ParsedPdf:
     """Parse PDF bytes into pages, overlapping chunks with exact offsets and highlight boxes, a title and tables."""
     _check_sizes(chunk_chars, overlap_chars)
@@ -103,8 +102,7 @@ def parse_pdf(
             layout = _load_layout(doc, index, name)
             number = index + 1
             pages.append(Page(number, layout.text, layout.width, layout.height))
-            if with_tables:
-                tables.extend(_page_tables(layout, number, name))
+            tables.extend(_page_tables(layout, number, name))
             for start, end in chunk_page(layout.text, chunk_chars=chunk_chars, overlap_chars=overlap_chars):
                 chunks.append(
                     Chunk(number, len(chunks), start, end, layout.text[start:end], tuple(layout.boxes(start, end)))
