@@ -19,7 +19,9 @@ core.qa.service.ask, as `workbench ask --json` does, and its `values` are scored
   part of the value);
 - spans compare as normalised text; multi-span answers as sets.
 Prints exact match over all table questions and over those with a numeric answer (what the issue
-judges), broken down by answer type and by the planner's intent that fired (the plan's `intent`). The
+judges), broken down by answer type, by the planner's intent that fired (the plan's `intent`), and by slice:
+a fixed 30% of the contexts (by hash of the table's uid, `bench.eval_wtq.held_out`) is held out from tuning,
+and `--verbose` never prints its misses. The
 eval data is read from the given folder, never copied into the repository.
 """
 
@@ -39,6 +41,7 @@ from pathlib import Path
 import pymupdf
 
 from bench.eval_retrieval import open_database
+from bench.eval_wtq import held_out
 from bench.pdf_tables import render
 from core.config import Settings
 from core.db import Database
@@ -153,12 +156,13 @@ def main() -> None:
                 ok = correct(question["answer"], done["values"])
                 kinds = ["all", question["answer_type"], f"from {question['answer_from']}"]
                 kinds += ["numeric"] if numeric(question["answer"]) else []
+                kinds += ["held-out" if held_out(uid) else "tuning"]
                 for kind in kinds:
                     tally[kind]["n"] += 1
                     tally[kind]["ok"] += ok
                 by_intent[done["intent"]]["n"] += 1
                 by_intent[done["intent"]]["ok"] += ok
-                if args.verbose and not ok:
+                if args.verbose and not ok and not held_out(uid):
                     print(
                         f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
                         f"| got {done['values']} | {done['answer'][:120]}"
@@ -178,6 +182,8 @@ def main() -> None:
         "from table",
         "from text",
         "from table-text",
+        "tuning",
+        "held-out",
     ]
     for kind in kinds:
         n, ok = tally[kind]["n"], tally[kind]["ok"]

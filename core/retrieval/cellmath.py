@@ -153,13 +153,29 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
     return labels, n_header
 
 
+# A fiscal year across two calendar years: "2017/2018", "2018/19", "2012-13"; it is the year it ends in.
+_SPLIT_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)(?!\d)")
+
+
+def _split_end(label: str) -> str | None:
+    """The year a split fiscal year ends in ("2018/19" -> "2019"), or None."""
+    m = _SPLIT_YEAR.search(label)
+    if not m:
+        return None
+    start, end = m.group(1), m.group(2)
+    end = end if len(end) == 4 else start[:2] + end
+    return end if int(end) == int(start) + 1 else None
+
+
 def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]:
-    """Year -> the columns whose header names it."""
+    """Year -> the columns whose header names it. A split fiscal year ("2017/2018") names only the year it
+    ends in: its start year is the previous column's period, and reading it as both made "2018" two columns."""
     found: dict[str, list[int]] = {}
     for i, label in enumerate(labels):
         if i == label_pos:
             continue
-        for year in dict.fromkeys(YEAR.findall(label)):
+        end = _split_end(label)
+        for year in [end] if end else dict.fromkeys(YEAR.findall(label)):
             found.setdefault(year, []).append(i)
     return found
 
@@ -275,6 +291,12 @@ def plan_cells(
     elif _AVERAGE.search(text):
         operation = "average"
         chosen = spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years
+        if len(asked_years) == 1 and len(spanned) < 2:
+            # "the 2019 average inventory": a balance's average over the year, its opening (the year before's
+            # close) and its close, as analysts compute average assets, inventory or equity
+            year = asked_years[0]
+            earlier = [y for y in ordered_years if y < year]
+            chosen = [earlier[-1], year] if earlier else []
         if len(chosen) < 2:
             return None
         picked = cols(chosen)
@@ -334,6 +356,10 @@ def _round2(d: Decimal) -> Decimal:
 
 
 def _period(label: str) -> str:
+    """A column's period as the source names it: "2019" from "Fiscal 2019", "2018/19" kept whole."""
+    split = _SPLIT_YEAR.search(label)
+    if split and _split_end(label):
+        return split.group(0).replace(" ", "")
     years = YEAR.findall(label)
     return years[0] if years else label
 

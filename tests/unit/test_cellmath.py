@@ -64,6 +64,14 @@ def test_average_and_total_over_the_periods_asked() -> None:
     assert ask("What is the sum of Fixed Price in 2017 and 2018 combined?")[1] == ["2183.1"]
 
 
+def test_the_average_of_one_year_is_over_its_opening_and_closing_balance() -> None:
+    """ "The 2019 average X" is X averaged over 2019's opening (2018's close) and closing figures, as analysts
+    average inventory or assets; never every column of the table. With no year before it, no figure."""
+    op, values, description = ask("What is the 2019 average Other?")
+    assert op == "average" and values == [str(round((44.1 + 56.7) / 2, 2))] and "2018" in description
+    assert plan_cells("What was the average Other in 2017?", 1, NAMES, grid()) is None
+
+
 def test_the_most_specific_line_item_wins_and_values_are_the_cells_as_stored() -> None:
     op, values, _ = ask("What is the amount of total sales in 2019?")
     assert op == "value" and values == ["$1,496.5"]
@@ -221,3 +229,17 @@ def test_a_line_item_is_read_under_its_section_heading() -> None:
     assert step is not None and step.row_label == "Long-lived assets: Korea" and step.operation == "pct_change"
     step = _plan("What was the revenue in Korea in 2019?", rows)
     assert step is not None and step.row_label == "Revenue: Korea" and step.column_labels == ["2019"]
+
+
+def test_a_split_fiscal_year_is_the_year_it_ends_in_and_is_named_as_the_source_names_it() -> None:
+    """ "2017/2018" and "2018/2019" share 2018: read as both years, "2018" was two columns and the larger of
+    two periods came out as "2018". The period is the year it ends in, and the answer names it "2018/2019"."""
+    names = ["Column A", "Column B", "Column C"]
+    rows = [
+        GridRow(row_id=1, values=("€ million", "2017/2018", "2018/2019")),
+        GridRow(row_id=2, values=("Profit", "359", "411")),
+    ]
+    step = plan_cells("In which year was the profit larger?", 1, names, rows)
+    assert step is not None and step.operation == "argmax" and step.column_labels == ["2017/2018", "2018/2019"]
+    step = plan_cells("What was the profit in 2019?", 1, names, rows)
+    assert step is not None and step.column_labels == ["2018/2019"]

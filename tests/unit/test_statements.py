@@ -93,6 +93,15 @@ def test_a_credible_line_item_is_read_exactly_from_its_table() -> None:
     assert found is not None and found[0].row_label == "Net income" and found[0].column_labels == ["2021"]
 
 
+def test_a_line_item_written_in_capitals_is_asked_for_itself() -> None:
+    """Capitals make "Finished Goods" look like a name; with no other quantity asked of it, it is the line item
+    (a company named as the line item, with a quantity asked of it, is refused above)."""
+    rows = [["Finished goods", "$9,447", "$10,995"], ["Raw materials", "23,363", "25,746"]]
+    stock = table(8, ["2019", "2018"], rows, text="As of December 31, 2019 2018 Finished goods $9,447 $10,995")
+    found = statement_cells("What was the amount of Finished Goods in 2019?", RoomSchema(1, (stock,)))
+    assert found is not None and found[0].row_label == "Finished goods" and found[0].column_labels == ["2019"]
+
+
 def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:
     short = table(4, ["2022", "2021"], [["Revenues", "50,000", "42,000"]], page=12)
     room = RoomSchema(room_id=1, sheets=(short, INCOME))

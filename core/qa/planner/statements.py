@@ -39,6 +39,8 @@ _NOT_A_FIGURE = re.compile(
 # "Among operations, investing and financing, which brought in the most": one of several items, not a figure.
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
+# Words that ask for a line item's figure without naming another quantity: "the amount of Finished Goods".
+_GENERIC = frozenset("amount value figure number balance total fy fiscal year end ended period much many".split())
 
 
 def _words(text: str) -> set[str]:
@@ -86,8 +88,11 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = ()) -> boo
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
     if not label or not label <= asked:
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
-    if label <= names:
-        return False  # the line item is the company (or segment) the question names, not a quantity of it
+    if label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC:
+        # the line item is the company (or segment) the question names, and the question asks a quantity of it
+        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods")
+        # is asked for itself
+        return False
     if len(label) == 1 and not label & _ONE_WORD_METRICS:
         return False  # "Total", "State", "International": a word of the question, not a figure it names
     for derived in _DERIVED.finditer(text):

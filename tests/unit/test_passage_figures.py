@@ -1,0 +1,251 @@
+"""The figure a question asks of a sentence: given only when the sentence leaves no doubt (one test per class)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.models import Citation
+from core.qa.passage_figures import asked_periods, figures, passage_figure, subject
+from core.qa.synth import synthesize_offline
+from core.retrieval.retriever import Evidence
+
+
+def _figure(question: str, sentence: str) -> str | None:
+    found = passage_figure(question, sentence)
+    return found.text if found else None
+
+
+def test_the_value_is_the_figure_and_the_text_keeps_its_qualifier() -> None:
+    found = passage_figure(
+        "How much goodwill was reallocated in 2018?", "In 2018, approximately $480 million of goodwill was reallocated."
+    )
+    assert found is not None and (found.text, found.value) == ("approximately $480 million", "$480 million")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # Periods listed in order with as many figures: "respectively".
+        (
+            "What was the amortization of intangible assets for the year ended June 30, 2018?",
+            "The amortization of intangible assets for the years ended June 30, 2019, 2018 and 2017 was "
+            "$95.1 million, $97.2 million, and $80.0 million, respectively.",
+            "$97.2 million",
+        ),
+        # "rose to X in 2019 from Y in 2018": each figure with the year after it.
+        (
+            "What was the freight cost in 2018?",
+            "Freight cost rose to $5.2 million in 2019 from $4.1 million in 2018.",
+            "$4.1 million",
+        ),
+        # One figure, the asked period alone in the sentence.
+        (
+            "What was the hosting cost in 2018?",
+            "In 2018, hosting cost was $9.5 million.",
+            "$9.5 million",
+        ),
+        # No period asked: the sentence's only figure.
+        (
+            "How much was the investment in Talespin?",
+            "The Company's investment in Talespin was $8.0 million.",
+            "$8.0 million",
+        ),
+        # A count, with the day of a date not read as one.
+        (
+            "How many employees were in sales at fiscal year 2019?",
+            "At June 30, 2019, we had 1,620 employees in sales.",
+            "1,620",
+        ),
+        # A percent asked: the percent, not the amount beside it.
+        (
+            "What was the effective tax rate in 2019?",
+            "The effective tax rate was 21.5% in 2019, a tax expense of $12.0 million.",
+            "21.5%",
+        ),
+        # A bracketed negative in pounds, written as the source writes it.
+        (
+            "What were the adjustments to the prior period in 2017?",
+            "Adjustments to the prior period in 2017 were £(8.1m).",
+            "£(8.1m)",
+        ),
+        # A duration.
+        (
+            "Over how many years will the unrecognized compensation cost be recognized?",
+            "The unrecognized compensation cost will be recognized over 2.5 years.",
+            "2.5 years",
+        ),
+    ],
+)
+def test_the_figure_is_read_when_it_binds_without_doubt(question: str, sentence: str, expected: str) -> None:
+    assert _figure(question, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # Two metrics, one period: which figure is the revenue is a guess.
+        ("What was the revenue in 2019?", "Revenue was $5.2 million and cost of sales was $3.1 million in 2019."),
+        # The asked period is not in the sentence.
+        ("What was the hosting cost in 2017?", "Hosting cost was $9.5 million in 2018."),
+        # Two figures, two periods, one of them not asked for the order to hold: 1 year named, 2 figures.
+        ("What was the freight cost in 2019?", "Freight cost increased by $1.1 million to $5.2 million in 2019."),
+        # A reason, not a figure.
+        ("Why did the freight cost increase in 2019?", "Freight cost rose to $5.2 million in 2019 due to fuel prices."),
+        # An operation over periods: the cell arithmetic's job.
+        (
+            "What was the change in freight cost between 2018 and 2019?",
+            "Freight cost rose to $5.2 million in 2019 from $4.1 million in 2018.",
+        ),
+        # The sentence is about something else.
+        ("What was the hosting cost in 2018?", "Interest expense was $2.0 million in 2018."),
+        # No period asked, but the sentence has figures of two periods.
+        ("How much was the hosting cost?", "Hosting cost was $9.5 million in 2019 and $7.1 million in 2018."),
+        # A label number is no figure: "Note 12" leaves no count to give.
+        ("How many leases are described in Note 12?", "The leases are described in Note 12."),
+    ],
+)
+def test_no_figure_when_in_doubt(question: str, sentence: str) -> None:
+    assert _figure(question, sentence) is None
+
+
+def test_years_days_and_labels_are_not_figures() -> None:
+    found = [
+        f.text for f in figures("On December 31, 2019 (see Note 7 and ASC 606), the balance was $1,234.5 thousand.")
+    ]
+    assert found == ["$1,234.5 thousand"]
+
+
+def test_periods_and_subject() -> None:
+    assert asked_periods("What was revenue in FY19 and 2019?") == ["2019"]
+    assert subject("What was the hosting cost in 2018?") == "The hosting cost in 2018"
+    assert subject("How many employees were there?") == subject("How much did it cost?") == ""
+
+
+def _passage(n: int, text: str) -> Evidence:
+    citation = Citation(kind="page", document_id=1, title="report", page=n, chunk_index=0)
+    return Evidence(n=n, kind="passage", content=text, citations=[citation])
+
+
+def test_offline_answer_leads_with_the_figure_and_gives_it_as_value() -> None:
+    evidence = [
+        _passage(
+            1, "Overview of the year. Hosting cost was $9.5 million and $7.1 million in 2018 and 2017, respectively."
+        )
+    ]
+    answer = synthesize_offline("What was the hosting cost in 2018?", evidence)
+    assert answer.values == ["$9.5 million"]
+    assert answer.text.startswith("The hosting cost in 2018: $9.5 million [1].")
+    assert answer.citations and not answer.abstained
+
+
+def test_offline_answer_without_a_sure_figure_quotes_and_gives_no_value() -> None:
+    evidence = [_passage(1, "Revenue was $5.2 million and cost of sales was $3.1 million in 2019.")]
+    answer = synthesize_offline("What was the revenue in 2019?", evidence)
+    assert answer.values == []
+    assert "[1]" in answer.text and not answer.abstained
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Year Ended December 31, 2019 2018 2017 Net cash provided by financing activities $ 115,549 $ 14,775 $ 9,120",
+        "Net sales 2019 2018 Americas $ 479,987 259,105 Europe 120,334 98,200",
+    ],
+)
+def test_table_text_is_not_prose(sentence: str) -> None:
+    """A table's text has its figures by row and column, which a sentence reading cannot tell apart."""
+    assert _figure("What was the net cash provided by financing activities in 2018?", sentence) is None
+    assert _figure("What were the net sales in Americas in 2018?", sentence) is None
+
+
+def test_a_qualifier_stays_with_its_figure_and_a_range_is_no_figure() -> None:
+    assert (
+        _figure(
+            "How many countries does the company distribute content to?", "We distribute content in over 50 countries."
+        )
+        == "over 50"
+    )
+    assert _figure(
+        "What is the equity ownership in Talespin?", "Our equity ownership in Talespin is approximately 13%."
+    ) == ("approximately 13%")
+    assert (
+        _figure(
+            "How long is the period of expected benefit?", "The period of expected benefit varies from 2 to 10 years."
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # A bracketed negative percent, "(48.3)%", is a percent: two percents for two years.
+        (
+            "What was the effective tax rate in 2018?",
+            "The effective tax rate for 2018 was 18.3% compared to (48.3)% for 2017.",
+            "18.3%",
+        ),
+        # The period first, then the question.
+        (
+            "As of December 31, 2019, what was the unrecognized compensation cost?",
+            "As of December 31, 2019, there was $1.1 billion of unrecognized compensation cost.",
+            "$1.1 billion",
+        ),
+        # The same figure for both periods: no doubt which.
+        (
+            "What was the standard rate of corporation tax?",
+            "The standard rate of corporation tax was 19.0% (2017/18: 19.0%).",
+            "19.0%",
+        ),
+    ],
+)
+def test_more_ways_prose_states_one_figure(question: str, sentence: str, expected: str) -> None:
+    assert _figure(question, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        (
+            "How much did North America expenses decrease by from 2018 to 2019?",
+            "North America expenses decreased $2.2 million from 2018 to 2019 primarily due to lower salaries.",
+            "$2.2 million",
+        ),
+        (
+            "What was the increase in cash provided by operating activities in 2019?",
+            "Net cash provided by operating activities increased $224 million for fiscal 2019 as compared to fiscal 2018.",
+            "$224 million",
+        ),
+        (
+            "How much did Hotels sales increase by in 2019?",
+            "Hotels sales increased by 3.7% in 2019.",
+            None,
+        ),  # a percent, an amount asked
+        (
+            "What was the percentage increase in Hotels sales in 2019?",
+            "Hotels sales increased by 3.7% in 2019.",
+            "3.7%",
+        ),
+        # The direction asked is not the one stated: no figure.
+        ("How much did the expenses increase by in 2019?", "The expenses decreased $2.2 million in 2019.", None),
+        # The reasons for a change are not its amount.
+        (
+            "What were the reasons for the increase in sales in 2019?",
+            "Sales increased by $958.1 million in 2019 due to volume.",
+            None,
+        ),
+        # Two changes stated: which one is asked is a guess.
+        (
+            "How much did the expenses increase in 2019?",
+            "The expenses increased $3.7 million to $7.5 million in 2019, an increase of 97%.",
+            "$3.7 million",
+        ),
+        (
+            "How much did the expenses change in 2019?",
+            "Selling expenses increased $3.7 million and the expenses increased $1.0 million in 2019.",
+            None,
+        ),
+    ],
+)
+def test_a_change_is_given_only_when_the_sentence_states_it(question: str, sentence: str, expected: str | None) -> None:
+    assert _figure(question, sentence) == expected
