@@ -157,11 +157,15 @@ def main() -> None:
                 kinds = ["all", question["answer_type"], f"from {question['answer_from']}"]
                 kinds += ["numeric"] if numeric(question["answer"]) else []
                 kinds += ["held-out" if held_out(uid) else "tuning"]
+                # A value given that is not the answer: the cited wrong figure the product must not give.
+                wrong = bool(done["values"]) and not ok
                 for kind in kinds:
                     tally[kind]["n"] += 1
                     tally[kind]["ok"] += ok
+                    tally[kind]["wrong"] += wrong
                 by_intent[done["intent"]]["n"] += 1
                 by_intent[done["intent"]]["ok"] += ok
+                by_intent[done["intent"]]["wrong"] += wrong
                 if args.verbose and not ok and not held_out(uid):
                     print(
                         f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
@@ -186,14 +190,24 @@ def main() -> None:
         "held-out",
     ]
     for kind in kinds:
-        n, ok = tally[kind]["n"], tally[kind]["ok"]
+        n, ok, wrong = tally[kind]["n"], tally[kind]["ok"], tally[kind]["wrong"]
         if n:
-            print(f"  {kind:<11} exact match {ok / n:.3f}  ({ok}/{n})")
+            print(f"  {kind:<11} exact match {ok / n:.3f}  ({ok}/{n}), wrong value {wrong / n:.3f} ({wrong})")
     print("  by intent (the planner's rule that fired):")
     for intent, counts in sorted(by_intent.items(), key=lambda kv: -kv[1]["n"]):
-        print(f"    {intent:<15} exact match {counts['ok'] / counts['n']:.3f}  ({counts['ok']}/{counts['n']})")
-    scores = {k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in tally.items() if v["n"]}
-    intents = {k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4)} for k, v in by_intent.items()}
+        n = counts["n"]
+        print(
+            f"    {intent:<15} exact match {counts['ok'] / n:.3f}  ({counts['ok']}/{n}), wrong value {counts['wrong'] / n:.3f}"
+        )
+    scores = {
+        k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4), "wrong": round(v["wrong"] / v["n"], 4)}
+        for k, v in tally.items()
+        if v["n"]
+    }
+    intents = {
+        k: {"n": v["n"], "em": round(v["ok"] / v["n"], 4), "wrong": round(v["wrong"] / v["n"], 4)}
+        for k, v in by_intent.items()
+    }
     print(json.dumps({**scores, "by_intent": intents}))
 
 

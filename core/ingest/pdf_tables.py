@@ -458,7 +458,7 @@ def _header_top(
 
 def _wraps(upper: Sequence[_Segment], lower: _Segment) -> bool:
     """Whether label text `lower` is the next line of label `upper`: it starts in lower case or with a dash, or
-    `upper` ends in a joining word or comma.
+    `upper` ends in a joining word or comma, or leaves a bracket open.
 
     Not judged by width ("`upper` had no room for lower's first word"): measured on TAT-QA tables drawn as PDFs
     it merged more section headings into their first line item than it joined wrapped labels.
@@ -469,6 +469,7 @@ def _wraps(upper: Sequence[_Segment], lower: _Segment) -> bool:
         return False
     return (
         second[0].islower()
+        or first.count("(") > first.count(")")  # "Trade receivables (Note" goes on "2)"
         or (second[0] in "(—–-&" and len(second) > 1)
         or first.rsplit(" ", 1)[-1].lower() in _JOINING
         or first.endswith((",", "-", "—", "–"))

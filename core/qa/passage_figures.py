@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.text import STOP_WORDS, YEAR
+from core.text import STOP_WORDS, YEAR, years_in
 
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -53,8 +53,6 @@ _RANGE_BEFORE = re.compile(
 )
 _DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.IGNORECASE)
 _DAY_AFTER = re.compile(rf"^\s*(?:st|nd|rd|th)?\s*{_MONTH}\b", re.IGNORECASE)
-# A two-digit fiscal year: "FY19", "fiscal 19".
-_SHORT_FY = re.compile(r"\b(?:fy|fiscal(?:\s+year)?)\s?'?(\d\d)\b", re.IGNORECASE)
 
 # Questions whose answer is a reason, a description, a date, a place or a name, not a figure.
 _NOT_A_FIGURE = re.compile(
@@ -124,9 +122,7 @@ class Figure:
 
 def asked_periods(question: str) -> list[str]:
     """The calendar years a question names, in order, once each ("FY19" -> "2019")."""
-    years = [m.group(1) for m in YEAR.finditer(question)]
-    years += [f"20{m.group(1)}" for m in _SHORT_FY.finditer(question)]
-    return list(dict.fromkeys(years))
+    return years_in(question)
 
 
 def asks_for_figure(question: str) -> bool:
@@ -204,7 +200,7 @@ def topic_share(question: str, sentence: str) -> float:
 
 def _sentence_years(sentence: str) -> list[str]:
     """The distinct years a sentence names, in order ("fiscal 2019 and 2018" -> ["2019", "2018"])."""
-    return list(dict.fromkeys(m.group(1) for m in YEAR.finditer(sentence)))
+    return years_in(sentence)
 
 
 def passage_figure(question: str, sentence: str) -> Figure | None:

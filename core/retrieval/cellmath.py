@@ -22,14 +22,14 @@ from pydantic import BaseModel, ConfigDict
 from core.cells import parse_number
 from core.models import Citation
 from core.retrieval.tables import SheetFrame, cite
-from core.text import STOP_WORDS, YEAR
+from core.text import STOP_WORDS, YEAR, year_mentions, years_in
 
 Operation = Literal["value", "change", "pct_change", "average", "sum", "argmax", "argmin"]
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period".split())
-# Words of the question that ask for arithmetic rather than name the line item.
-_OPERATION_WORDS = frozenset(
+# Words of the question that ask for arithmetic rather than name the line item (or anything else).
+OPERATION_WORDS = frozenset(
     "change changes increase increased decrease decreased difference growth percentage percent average mean "
     "sum combined largest highest larger higher greatest most lowest smaller least lower smallest less "
     "more greater".split()
@@ -61,6 +61,21 @@ _SPAN = re.compile(
 )
 _MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|more|biggest|bigger|maximum|peak)\b")
 _MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
+_TOTAL = re.compile(r"\btotal\b")
+_ABSOLUTE = re.compile(r"\babsolute\b")
+# Questions a figure does not answer: a reason or a description ("What caused the increase in X?").
+_REASON = re.compile(
+    r"\b(?:why|reasons?|caused?|causes|causing|led to|lead to|leads to|due to|driven|drivers?|attribut\w*|"
+    r"because|explain\w*|describe\w*)\b"
+    r"|\b(?:how|what)\s+(?:is|are|was|were)\s+(?:\w+\s+){1,4}(?:determined|calculated|measured|defined|computed)\b"
+)
+# A share of another line item ("X as a percentage of total Y", "the proportion of X over Y"): two lines.
+_PART_OF = re.compile(
+    r"\b(?:ratio|proportion|constitution|fraction|portion)\b|\bas\s+an?\s+(?:percent(?:age)?|%|share)\s+of\b"
+    r"|\b(?:percent(?:age)?|share)\s+of\s+(?!(?:the\s+)?(?:change|increase|decrease|growth|difference)\b)"
+)
+# "The difference between the domestic and international rates": two items of one period, not a change.
+_BETWEEN = re.compile(r"\bdifference\s+between\s+(.+?)\s+and\s+(.+?)(?=\s+(?:in|for|as|at|of|on)\b|[?.,]|$)")
 _COUNTED = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?(?:years|periods|times|quarters)\b|\bin\s+how\s+many\b")
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
@@ -134,6 +149,24 @@ def _label_variants(label: str) -> list[set[str]]:
     return [v for v in variants if v]
 
 
+def _without_words(text: str, label: str) -> str:
+    """`text` with one occurrence of each content word of the line item's label blanked out."""
+    for word in dict.fromkeys(_WORD.findall(label.lower())):
+        if not word.isdigit() and word not in _STOP:
+            text = re.sub(rf"\b{re.escape(word)}\b", " ", text, count=1)
+    return text
+
+
+def _two_items(text: str, label: str) -> bool:
+    """Whether the question asks the difference between two things that are not periods, nor both words of the
+    line item ("between research and development" is one line)."""
+    found = _BETWEEN.search(text)
+    if not found:
+        return False
+    sides = [_content(side) - set(years_in(side)) for side in found.groups()]
+    return all(sides) and not sides[0] | sides[1] <= _content(label)
+
+
 def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int) -> tuple[list[str], int]:
     """Each column's header text (its name plus header rows above the first line item) and that row count."""
     labels = ["" if re.fullmatch(r"Column [A-Z]+", n) else n for n in names]
@@ -175,7 +208,7 @@ def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]
         if i == label_pos:
             continue
         end = _split_end(label)
-        for year in [end] if end else dict.fromkeys(YEAR.findall(label)):
+        for year in [end] if end else years_in(label):
             found.setdefault(year, []).append(i)
     return found
 
@@ -209,14 +242,15 @@ def plan_cells(
     named = [
         i
         for i, label in enumerate(labels)
-        if corner_blank and i != label_pos and not YEAR.search(label) and _content(label) and _content(label) <= wanted
+        if corner_blank and i != label_pos and not years_in(label) and _content(label) and _content(label) <= wanted
     ]
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
     text = question.lower()
-    asked_years = list(dict.fromkeys(y for y in YEAR.findall(question) if y in years))
-    if strict and set(YEAR.findall(question)) - set(years):
+    named_years = years_in(question)
+    asked_years = [y for y in named_years if y in years]
+    if strict and set(named_years) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
     # The line item: the most specific label whose every word the question holds.
     best: tuple[tuple[int, int, int], GridRow, str] | None = None
@@ -249,6 +283,13 @@ def plan_cells(
     if best is None:
         return None
     _, row, label = best
+    # The arithmetic is read from the question without the line item's own words: "Total operating expense in
+    # 2019 and 2018" asks for two values, not their total; "Weighted-average fair value" is no average.
+    if _two_items(text, label):
+        return None  # two line items compared ("the difference between domestic and international rates")
+    text = _without_words(text, label)
+    if _REASON.search(text) or _PART_OF.search(text):
+        return None  # a reason, or a share of another line: not this line's figure
     by_year = {y: cols[0] for y, cols in years.items()}
     ordered_years = sorted(by_year)  # old -> new
     span = _SPAN.search(text)
@@ -272,7 +313,10 @@ def plan_cells(
         picked = cols(chosen)
     elif _PCT.search(text) or _PCT_LOOSE.search(text) or _CHANGE.search(text):
         percents = any("%" in (row.values[i] or "") for i in value_columns if i < len(row.values))
-        relative = _PCT.search(text) or (_PCT_LOOSE.search(text) and not percents)
+        # "the absolute change" of a line of percentages is the difference in points, not relative to the old
+        relative = (_PCT.search(text) or (_PCT_LOOSE.search(text) and not percents)) and not (
+            percents and _ABSOLUTE.search(text)
+        )
         operation = "pct_change" if relative else "change"
         if len(asked_years) >= 2:
             pair = sorted(asked_years)[:1] + sorted(asked_years)[-1:]
@@ -288,6 +332,8 @@ def plan_cells(
         else:
             return None
         picked = cols(pair)
+        if len(set(picked)) < 2 or _period(labels[picked[0]]) == _period(labels[picked[-1]]):
+            return None  # one column names both periods ("2019 vs 2018"): no change to compute
     elif _AVERAGE.search(text):
         operation = "average"
         chosen = spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years
@@ -300,7 +346,11 @@ def plan_cells(
         if len(chosen) < 2:
             return None
         picked = cols(chosen)
-    elif len(asked_years) >= 2 and _SUM.search(text) and "respectively" not in text:
+    elif (
+        len(asked_years) >= 2
+        and (_SUM.search(text) or (len(spanned) >= 2 and _TOTAL.search(text)))
+        and ("respectively" not in text)
+    ):
         operation = "sum"
         picked = cols(spanned if len(spanned) >= 2 else asked_years)
     elif asked_years:
@@ -356,12 +406,16 @@ def _round2(d: Decimal) -> Decimal:
 
 
 def _period(label: str) -> str:
-    """A column's period as the source names it: "2019" from "Fiscal 2019", "2018/19" kept whole."""
+    """A column's period as the source names it: "2019" from "Fiscal 2019", "2018/19" kept whole, "F19" as
+    written ("2 0 1 8" is 2018)."""
     split = _SPLIT_YEAR.search(label)
     if split and _split_end(label):
         return split.group(0).replace(" ", "")
-    years = YEAR.findall(label)
-    return years[0] if years else label
+    mentions = year_mentions(label)
+    if not mentions:
+        return label
+    year, written = mentions[0]
+    return written if written[:1].isalpha() and " " not in written else year
 
 
 # The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands".

@@ -243,3 +243,97 @@ def test_a_split_fiscal_year_is_the_year_it_ends_in_and_is_named_as_the_source_n
     assert step is not None and step.operation == "argmax" and step.column_labels == ["2017/2018", "2018/2019"]
     step = plan_cells("What was the profit in 2019?", 1, names, rows)
     assert step is not None and step.column_labels == ["2018/2019"]
+
+
+def plan(question: str, rows: list[list[str]], names: list[str]) -> tuple[str, list[str], str] | None:
+    """Plan and run `question` over a grid given as rows (a blank corner, periods across)."""
+    columns = [
+        Column(position=i, name=n, letter="ABCDE"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(
+        columns, rows, row_numbers=list(range(2, 2 + len(rows))), row_ids=list(range(100, 100 + len(rows))), sheet="T"
+    )
+    grid_rows = [GridRow(row_id=100 + i, values=tuple(v or None for v in row)) for i, row in enumerate(rows)]
+    step = plan_cells(question, 1, names, grid_rows)
+    if step is None:
+        return None
+    result = run_cells(frame, step)
+    return step.operation, result.values, result.description
+
+
+WEEKS = [["", "F19 53 WEEKS", "F18 52 WEEKS"], ["Sales", "1,671", "1,612"], ["EBITDA", "372", "361"]]
+SPACED = [["", "2019", "2 0 1 8"], ["Operating loss carryforward", "73,260", "57,768"]]
+
+
+def test_a_fiscal_year_written_short_or_letter_spaced_is_its_year() -> None:
+    """A short fiscal year ("F19", "FY19", "fiscal 19") names 2019, in the header or the question; "2 0 1 8" is 2018; the answer names the
+    period as the source does."""
+    names = ["Column A", "Column B", "Column C"]
+    assert plan("What is the average sales for years F19 and F18?", WEEKS, names)[:2] == ("average", ["1641.5"])
+    op, values, description = plan("What was EBITDA in FY19?", WEEKS, names)
+    assert (op, values) == ("value", ["372"]) and "in F19" in description
+    assert plan("What was the change in EBITDA in fiscal 2019 from fiscal 2018?", WEEKS, names)[:2] == (
+        "change",
+        ["11"],
+    )
+    got = plan("What was the operating loss carryforward in 2019 and 2018 respectively?", SPACED, names)
+    assert got is not None and got[:2] == ("value", ["73,260", "57,768"])
+
+
+TOTALS = [
+    ["", "2019", "2018"],
+    ["Total operating expense", "$31,867,361", "$18,560,365"],
+    ["Weighted-average fair value at grant date", "$34.72", "$35.66"],
+    ["Net decrease in cash and cash equivalents", "(472.7)", "(7.4)"],
+    ["Financing activities", "8,420", "3,624"],
+    ["Risk-free interest rate", "2.0%", "1.2%"],
+    ["Domestic discount rate", "4.00%", "3.75%"],
+    ["International discount rate", "1.90%", "2.80%"],
+]
+TOTAL_NAMES = ["Column A", "Column B", "Column C"]
+
+
+@pytest.mark.parametrize(
+    ("question", "operation", "values"),
+    [
+        # words of the line item's name ask for no arithmetic
+        ("What was the Total operating expense in 2019 and 2018?", "value", ["$31,867,361", "$18,560,365"]),
+        ("What was the Weighted-average fair value at grant date in 2018?", "value", ["$35.66"]),
+        ("What was the Net decrease in cash and cash equivalents in 2019?", "value", ["(472.7)"]),
+        # a total over a span of periods
+        ("What is the total cash provided by financing activities between 2018 to 2019?", "sum", ["12044"]),
+        # the absolute change of a line of percentages is in points
+        (
+            "What was the absolute percentage change in risk-free interest rate between 2018 and 2019?",
+            "change",
+            ["0.8"],
+        ),
+    ],
+)
+def test_the_arithmetic_is_what_the_question_asks_beyond_the_line_items_name(
+    question: str, operation: str, values: list[str]
+) -> None:
+    got = plan(question, TOTALS, TOTAL_NAMES)
+    assert got is not None and got[:2] == (operation, values)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a reason or a description is no figure
+        "What caused the increase in Financing activities in 2019?",
+        "What led to the decrease in Total operating expense in 2019?",
+        "What was the reason for the change in Financing activities from 2018 to 2019?",
+        # a share of another line, two line items compared
+        "What is Financing activities as a percentage of Total operating expense in 2019?",
+        "What is the proportion of Financing activities over Total operating expense in 2019?",
+        "What is the difference between the domestic and international discount rate in 2019?",
+    ],
+)
+def test_no_figure_of_one_line_answers_a_reason_a_share_or_a_comparison(question: str) -> None:
+    assert plan(question, TOTALS, TOTAL_NAMES) is None
+
+
+def test_no_change_when_one_column_names_both_periods() -> None:
+    rows = [["", "2019", "2019 vs 2018"], ["Total revenue", "$63,333", "$6,216"]]
+    assert plan("What was the change in total revenue between 2018 and 2019?", rows, TOTAL_NAMES) is None

@@ -237,3 +237,16 @@ def test_words_beside_figures_make_their_own_column(sheet: Sheet) -> None:
         sheet.left(300, 100 + 12 * i, position)
     tables = sheet.tables()
     assert [t.records for t in tables] == [tuple(rows)]
+
+
+def test_a_label_wrapped_inside_its_bracket_is_one_line_item(sheet: Sheet) -> None:
+    """A label "Trade receivables, noncurrent (Note" that goes on "2)": a bracket left open joins the next line, even one
+    starting with a digit."""
+    for right, year in zip(COLUMNS[:2], ("2019", "2018"), strict=True):
+        sheet.right(right, 80, year)
+    sheet.left(60, 98, "Trade receivables, noncurrent (Note")
+    figure_row(sheet, 110, "2)", ("26,496", "15,948", ""))
+    figure_row(sheet, 122, "Equity method investments (Note 1)", ("9,254", "9,702", ""))
+    records = [[cell for cell in row if cell] for row in sheet.tables()[0].records]
+    assert ["Trade receivables, noncurrent (Note 2)", "26,496", "15,948"] in records
+    assert ["Equity method investments (Note 1)", "9,254", "9,702"] in records

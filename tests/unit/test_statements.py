@@ -127,3 +127,41 @@ def test_another_companys_statement_never_answers() -> None:
     on_page = table(7, ["2022", "2021"], rows, text="Consolidated statement of income, Korea segment")
     found = statement_cells("What was the effective tax rate in Korea in 2022?", RoomSchema(1, (on_page,)))
     assert found is not None  # a name printed on the table's page
+
+
+REGIONS = table(
+    9,
+    ["2018", "2017"],
+    [["Americas", "259,105", "244,080"], ["APAC", "288,764", "197,020"], ["Other", "44.1", "56.7"]],
+    text="Net sales by region (in thousands) Americas APAC Other",
+    title="report.pdf",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [("What was the net sales in APAC in 2017?", "APAC"), ("What is the change in Other in 2018 from 2017?", "Other")],
+)
+def test_a_line_item_that_names_no_metric_answers_when_nothing_else_could_be_meant(question: str, label: str) -> None:
+    """A line item such as "APAC" or "Other" names no metric; it is the line asked for when no other table has a line of that name
+    and every other word of the question is on the table's page."""
+    found = statement_cells(question, RoomSchema(1, (REGIONS,)))
+    assert found is not None and found[0].row_label == label
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # "operating income" is nowhere on the page of net sales by region: its APAC line is not the answer
+        "What was the operating income in APAC in 2017?",
+        "What was the headcount in APAC in 2018?",
+    ],
+)
+def test_a_line_item_that_names_no_metric_never_answers_another_quantity(question: str) -> None:
+    assert statement_cells(question, RoomSchema(1, (REGIONS,))) is None
+
+
+def test_a_line_item_that_names_no_metric_is_refused_when_another_table_has_one_of_its_name() -> None:
+    """In a filing "Other" is a line of many tables: which one the question means is a guess."""
+    costs = table(10, ["2018", "2017"], [["Other", "7", "9"]], text="Net sales costs Other", title="report.pdf")
+    assert statement_cells("What is the change in Other in 2018 from 2017?", RoomSchema(1, (REGIONS, costs))) is None

@@ -33,3 +33,12 @@ def test_query_words_keep_phrases_and_expose_years() -> None:
     assert query_words('Capex in FY2018 for "3M Company"?') == ['"3M Company"', "Capex", "in", "FY2018", "for", "2018"]
     assert query_words("revenue or margin and not cost") == ["revenue", "margin", "cost"]
     assert query_words("FY20180 and 12019") == ["FY20180", "12019"]
+
+
+def test_years_read_in_every_spelling_reports_use() -> None:
+    from core.text import year_mentions, years_in
+
+    assert years_in("FY19 against FY '18, fiscal 17 and F16") == ["2019", "2018", "2017", "2016"]
+    assert years_in("FY2022 and 2021-22, not 120219 or F-150") == ["2022", "2021"]
+    assert years_in("December 31 2 0 1 8") == ["2018"]
+    assert year_mentions("F19 53 WEEKS") == [("2019", "F19")]

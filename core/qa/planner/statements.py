@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.schema import RoomSchema, SheetInfo
-from core.retrieval.cellmath import CellsStep, plan_cells
+from core.retrieval.cellmath import OPERATION_WORDS, CellsStep, plan_cells
 from core.text import STOP_WORDS, YEAR
 
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -40,7 +40,9 @@ _NOT_A_FIGURE = re.compile(
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
 # Words that ask for a line item's figure without naming another quantity: "the amount of Finished Goods".
-_GENERIC = frozenset("amount value figure number balance total fy fiscal year end ended period much many".split())
+_GENERIC = frozenset(
+    "amount value figure number balance total fy fiscal year end ended period much many respectively".split()
+)
 
 
 def _words(text: str) -> set[str]:
@@ -80,20 +82,23 @@ def named_here(question: str, sheet: SheetInfo) -> bool:
     return True
 
 
-def credible(step: CellsStep, question: str, aliases: Sequence[str] = ()) -> bool:
-    """Whether a PDF table's line item is what the question asks for (see the module docstring)."""
+def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, linked: bool = False) -> bool:
+    """Whether a PDF table's line item is what the question asks for (see the module docstring). `linked`: the
+    line item is the only one of its name in the room and the question's other words are all on its table's
+    page (`linked_here`), so a label that names no metric ("Other", "APAC") or is a name the question gives
+    can still be what it asks."""
     text = question.lower()
     label = label_words(step.row_label)
     asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
     if not label or not label <= asked:
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
-    if label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC:
+    if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC:
         # the line item is the company (or segment) the question names, and the question asks a quantity of it
         # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods")
         # is asked for itself
         return False
-    if len(label) == 1 and not label & _ONE_WORD_METRICS:
+    if not linked and len(label) == 1 and not label & _ONE_WORD_METRICS:
         return False  # "Total", "State", "International": a word of the question, not a figure it names
     for derived in _DERIVED.finditer(text):
         if not {_stem(w) for w in _words(derived.group())} <= label:
@@ -103,6 +108,27 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = ()) -> boo
     if (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text)) and step.operation not in ("argmax", "argmin"):
         return False  # yes/no, "which …", "why …": one cell's figure is not the answer
     return not _COMPARED.search(text)  # two things compared: one line item answers half of it
+
+
+def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSchema) -> bool:
+    """Whether nothing else in the room could be the line item `step` reads, and the question names nothing
+    its table's page does not hold: no other row of any PDF table has its name, and every word of the question
+    besides the line item, periods and arithmetic ("change", "average") is on the page ("net sales in APAC":
+    the page heads the table "Net sales by region"). A line item named by a word that is no metric ("Other")
+    or by the company itself answers only then: in a filing of a hundred tables "Other" is many lines."""
+    label = label_words(step.row_label)
+    same_name = sum(
+        1
+        for other in schema.sheets
+        if other.grid and other.page is not None
+        for row in other.grid
+        if row.values and label_words(row.values[0] or "") == label
+    )
+    if same_name != 1:
+        return False
+    page = {_stem(w) for w in _words(f"{sheet.page_text} {sheet.title}")}
+    rest = {_stem(w) for w in _words(question)} - label - _GENERIC - OPERATION_WORDS
+    return rest <= page
 
 
 def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
@@ -119,7 +145,11 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
             continue
         names = [c.name for c in sheet.columns]
         step = plan_cells(question, sheet.sheet_id, names, sheet.grid, aliases, strict=True)
-        if step is None or not credible(step, question, aliases) or not named_here(question, sheet):
+        if step is None or not named_here(question, sheet):
+            continue
+        if not credible(step, question, aliases) and not (
+            linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
+        ):
             continue
         specific = len(label_words(step.row_label))
         if best is None or specific > best[0]:
