@@ -169,7 +169,7 @@ def main() -> None:
                 if args.verbose and not ok and not held_out(uid):
                     print(
                         f"- {question['question']} | gold {question['answer']} ({question['scale']}) "
-                        f"| got {done['values']} | {done['answer'][:120]}"
+                        f"| got {done['values']} ({done['intent']}) | {done['answer'][:120]}"
                     )
     print(
         f"TAT-QA dev, {'PDF contexts' if args.pdf else 'table questions'}, offline: {len(contexts)} contexts, "

@@ -213,6 +213,20 @@ def _year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]
     return found
 
 
+def periods_across(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
+    """Whether a grid is laid out as a statement: a blank corner over the line items, two or more periods across
+    the header (a list of records names its first column: "Team", "Town")."""
+    if len(names) < 3 or not rows:
+        return False
+    labels, n_header = column_labels(names, rows, 0)
+    if labels[0].strip() or n_header > 3 or len(_year_columns(labels, 0)) < 2:
+        return False
+    # Line items are words: a numbered list under a blank first header ("1", "2", …) is records.
+    items = [row.values[0] for row in rows[n_header:] if row.values]
+    worded = sum(1 for item in items if item and parse_number(item) is None)
+    return worded > len(items) / 2
+
+
 def plan_cells(
     question: str,
     sheet_id: int,

@@ -371,3 +371,44 @@ def test_filter_values_are_cell_values(planner: OfflinePlanner, schema: RoomSche
     # Words are matched case-insensitively, but the filter carries the value as stored.
     op = table_op(planner.plan("how much did UNITED KINGDOM companies raise?", schema))
     assert Filter(column="Country", op="eq", value="United Kingdom") in op.filters
+
+
+def statement_sheet(
+    corner: str = "", items: tuple[str, ...] = ("Prepaid expenses", "Total prepaid expenses")
+) -> SheetInfo:
+    """A note to the accounts as a spreadsheet: line items down a blank corner, periods across."""
+    from core.retrieval.cellmath import GridRow
+
+    rows = [(corner or None, "2019", "2018"), *((item, "2,303", "2,150") for item in items)]
+    grid = tuple(GridRow(row_id=i + 1, values=row) for i, row in enumerate(rows))
+    values = tuple(r[0] for r in rows if r[0])
+    return SheetInfo(
+        sheet_id=9, document_id=5, title="note.csv", name="note", n_rows=len(rows),
+        columns=(
+            column("Column A", "A", "text", 0, values),
+            column("Column B", "B", "number", 1, ("2019", "2,303")),
+            column("Column C", "C", "number", 2, ("2018", "2,150")),
+        ),
+        grid=grid,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In 2019, what is the percentage constitution of prepaid expenses among the total prepaid expenses?",
+        "In which year was prepaid expenses less than 2,200?",
+    ],
+)
+def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(question: str) -> None:
+    """Read as records, a statement answered a share with "Sum of 2019 where Column A in (...)" and a year with an
+    amount: a cited wrong figure. With no cell arithmetic for it, its text is searched instead."""
+    plan = OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=(statement_sheet(),)))
+    assert not any(isinstance(s, TableStep) for s in plan.steps) and plan.intent == "search"
+
+
+def test_a_numbered_list_under_a_blank_header_stays_a_list_of_records() -> None:
+    """A blank first header over row numbers ("1", "2") is a list of records, not a statement."""
+    sheet = statement_sheet(items=tuple(str(n) for n in range(1, 6)))
+    plan = OfflinePlanner().plan("What is the sum of 2019?", RoomSchema(room_id=1, sheets=(sheet,)))
+    assert any(isinstance(s, TableStep) for s in plan.steps)

@@ -14,6 +14,7 @@ from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema
 from core.qa.planner.statements import statement_cells
+from core.retrieval.cellmath import periods_across
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 
 # ---------------------------------------------------------------------------------------------
@@ -89,7 +90,14 @@ class OfflinePlanner:
         read = read_question(question)
         # A table read from a PDF is a statement grid, planned cell by cell above; as a list of records it would
         # answer passage questions from whichever of a filing's hundred tables shares a word with them.
-        links = [link_sheet(read, sheet) for sheet in schema.sheets if sheet.columns and sheet.page is None]
+        # A statement grid (periods across, line items down) the cell arithmetic above did not read is no list of
+        # records either: "Sum of 2019 where Column A in (Prepaid expenses, Total prepaid expenses)" answered a
+        # share with a sum, "1 row matched: $106.4" a year with an amount. Its text is searched instead.
+        links = [
+            link_sheet(read, sheet)
+            for sheet in schema.sheets
+            if sheet.columns and sheet.page is None and not periods_across([c.name for c in sheet.columns], sheet.grid)
+        ]
         best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
         only_sheet = len(links) == 1 and not schema.documents
