@@ -28,7 +28,8 @@ import logging
 import re
 import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,7 @@ def parse_pdf(
                 chunks.append(
                     Chunk(number, len(chunks), start, end, layout.text[start:end], tuple(layout.boxes(start, end)))
                 )
+        chunks = _without_running_lines(chunks, pages)
         if not chunks:
             raise NoTextLayer(
                 f"{name} has no text layer (scanned?). "
@@ -114,6 +116,58 @@ def parse_pdf(
             )
         title = _meaningful_title(doc.metadata or {})
     return ParsedPdf(page_count, tuple(pages), tuple(chunks), title, tuple(tables))
+
+
+def _line_key(line: str) -> str:
+    """A line as it repeats from page to page: lower case, digits as '#' ("Page 12 of 90" is "page # of #")."""
+    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+
+
+def running_lines(texts: Sequence[str]) -> frozenset[str]:
+    """Running headers and footers: lines (as _line_key reads them) among the first or last two of at least a fifth
+    of the pages, and of three or more ("Table of Contents", "Best Buy Co., Inc. | 2019 Form 10-K", page numbers)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        lines = [line for line in text.split("\n") if line.strip()]
+        counts.update({_line_key(line) for line in lines[:2] + lines[-2:]})
+    need = max(3, len(texts) // 5)
+    return frozenset(key for key, n in counts.items() if n >= need and key)
+
+
+def _body(text: str, running: frozenset[str]) -> tuple[int, int]:
+    """The page text between its running header and footer lines: (start, end) offsets."""
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
+    head = 0
+    while head < min(2, len(lines)) and _line_key(text[slice(*lines[head])]) in running:
+        head += 1
+    tail = len(lines)
+    while tail > max(head, len(lines) - 2) and _line_key(text[slice(*lines[tail - 1])]) in running:
+        tail -= 1
+    if head >= tail:
+        return 0, len(text)  # nothing but those lines: the page keeps them, a page with text is never left bare
+    return lines[head][0], lines[tail - 1][1]
+
+
+def _without_running_lines(chunks: Sequence[Chunk], pages: Sequence[Page]) -> list[Chunk]:
+    """The chunks with running headers and footers cut off their edges (a passage answer never opens with "Table of
+    Contents"), a chunk of nothing else dropped, re-numbered. A cut line is one visual row: one box fewer."""
+    running = running_lines([page.text for page in pages])
+    if not running:
+        return list(chunks)
+    bodies = {page.number: _body(page.text, running) for page in pages}
+    texts = {page.number: page.text for page in pages}
+    kept: list[Chunk] = []
+    for chunk in chunks:
+        low, high = bodies[chunk.page_number]
+        start, end, boxes = max(chunk.start_char, low), min(chunk.end_char, high), list(chunk.boxes)
+        if start >= end:
+            continue
+        text = texts[chunk.page_number]
+        cut_before = sum(1 for line in text[chunk.start_char : start].split("\n") if line.strip())
+        cut_after = sum(1 for line in text[end : chunk.end_char].split("\n") if line.strip())
+        boxes = boxes[cut_before : len(boxes) - cut_after]
+        kept.append(Chunk(chunk.page_number, len(kept), start, end, text[start:end], tuple(boxes)))
+    return kept
 
 
 def _page_tables(layout: _Layout, number: int, name: str) -> list[PdfTable]:

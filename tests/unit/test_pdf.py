@@ -449,3 +449,27 @@ def test_parse_pdf_invariants_on_generated_pdfs(pages: list[str | None], size: t
     check_invariants(parsed, chunk_chars=chunk_chars)
     for page, text in zip(parsed.pages, pages, strict=True):
         assert page.text.split() == (text or "").split()
+
+
+def test_running_headers_and_page_numbers_are_cut_from_passages() -> None:
+    """A filing prints "Table of Contents" and a page number on every page: no passage starts or ends with them,
+    offsets stay exact, and the boxes are the body's lines only."""
+    doc = pymupdf.open()
+    for number, product in enumerate(("appliances", "laptops", "phones", "televisions"), start=1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 40), "Table of Contents", fontsize=9)
+        page.insert_text((72, 120), f"Net sales grew on strong demand for {product}.", fontsize=10)
+        page.insert_text((300, 770), str(number + 40), fontsize=9)
+    parsed = parse_pdf(doc.tobytes())
+    check_invariants(parsed)
+    assert len(parsed.chunks) == 4
+    for chunk in parsed.chunks:
+        assert chunk.content.startswith("Net sales grew") and chunk.content.endswith("s.")
+        assert len(chunk.boxes) == 1 and chunk.boxes[0][1] > 100  # the body line, not the header at y=40
+    assert parsed.pages[0].text.startswith("Table of Contents")  # the page text itself is kept whole
+
+
+def test_a_page_of_nothing_but_repeated_lines_keeps_its_text() -> None:
+    parsed = parse_pdf(make_pdf(["Confidential", "Confidential", "Confidential"]))
+    check_invariants(parsed)
+    assert [c.content for c in parsed.chunks] == ["Confidential"] * 3
