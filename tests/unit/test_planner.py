@@ -412,3 +412,25 @@ def test_a_numbered_list_under_a_blank_header_stays_a_list_of_records() -> None:
     sheet = statement_sheet(items=tuple(str(n) for n in range(1, 6)))
     plan = OfflinePlanner().plan("What is the sum of 2019?", RoomSchema(room_id=1, sheets=(sheet,)))
     assert any(isinstance(s, TableStep) for s in plan.steps)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many more gold medals does Norway have than Germany?",
+        "What is the difference in gold between Norway and Germany?",
+    ],
+)
+def test_the_gap_between_two_items_is_asked_as_a_difference(
+    planner: OfflinePlanner, medals: RoomSchema, question: str
+) -> None:
+    op = table_op(planner.plan(question, medals))
+    assert op.difference and op.select == ["Gold"] and op.aggregate is None
+    assert filters(op) == {("Nation", "in", ("Germany", "Norway"))} or filters(op) == {
+        ("Nation", "in", ("Norway", "Germany"))
+    }
+
+
+def test_two_items_compared_without_a_difference_stay_side_by_side(planner: OfflinePlanner, medals: RoomSchema) -> None:
+    op = table_op(planner.plan("How many gold medals did Norway and Germany win?", medals))
+    assert not op.difference

@@ -534,3 +534,23 @@ def test_whitespace_only_text_is_empty() -> None:
     assert list(sheet.raw["Note"]) == [" ", "", "two\nlines"]  # as stored
     assert run(sheet, aggregate=Aggregate(func="count", column="Note")).values == ["1"]
     assert run(sheet, filters=[Filter(column="Note", op="contains", value="TWO LINES")]).values == ["c"]
+
+
+def test_the_difference_between_two_looked_up_items(funding: SheetFrame) -> None:
+    """Two rows looked up for "the difference between A and B": the gap, exact; both values cited."""
+    pick = Filter(column="Company", op="in", value=["Cobalt Pay", "Acme Robotics"])
+    result = run(funding, filters=[pick], select=["Amount Raised (USD)"], difference=True)
+    assert result.values == ["40000000"] and "the difference between them is 40,000,000" in result.description
+    assert {c.value for c in result.citations if c.column == "Amount Raised (USD)"} == {"$2,000,000", "$42,000,000"}
+    check_citations(funding, result)
+    # a blank value leaves the two side by side: no difference is made up
+    blank = Filter(column="Company", op="in", value=["Echo AI", "Acme Robotics"])
+    result = run(funding, filters=[blank], select=["Amount Raised (USD)"], difference=True)
+    assert len(result.values) == 2 and "difference" not in result.description
+
+
+def test_the_difference_between_two_groups(funding: SheetFrame) -> None:
+    """ "How many more rounds in Germany than in France": each group counted, then the gap."""
+    pick = Filter(column="Country", op="in", value=["Germany", "France"])
+    result = run(funding, filters=[pick], group_by="Country", aggregate=Aggregate(func="count"), difference=True)
+    assert result.values == ["1"] and "the difference between them is 1" in result.description

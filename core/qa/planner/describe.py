@@ -35,7 +35,7 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
         else:
             what = f"{names[agg.func]} of {agg.column}"
         if op.group_by is not None:
-            what = f"{what} per {op.group_by}"
+            what = f"{what} per {op.group_by}" + (", and the difference between the two" if op.difference else "")
             if op.limit is not None:
                 rank = "highest" if op.descending else "lowest"
                 what = f"{what}, the {op.limit} {rank}" if op.limit > 1 else f"{what}, the {rank}"
@@ -48,5 +48,7 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
             text += f" with the {order} {op.sort_by}" + (f" (top {op.limit})" if op.limit and op.limit > 1 else "")
         elif op.limit is not None and op.limit < LOOKUP_LIMIT:
             text += f", the first {op.limit}" if op.limit > 1 else ", the first one"
+        if op.difference:
+            text += ", and the difference between the two"
         text = text[0].upper() + text[1:]
     return f"{text} ({sheet.label})."

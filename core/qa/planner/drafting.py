@@ -39,6 +39,7 @@ class Draft:
     limit: int | None = None
     select: list[ColumnInfo] = field(default_factory=list)
     distinct: ColumnInfo | None = None
+    difference: bool = False
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -57,7 +58,7 @@ class Draft:
             sheet_id=self.sheet.sheet_id, filters=self.filters,
             group_by=self.group_by.name if self.group_by else None, aggregate=agg, sort_by=self.sort_by,
             descending=self.descending, limit=self.limit, select=[c.name for c in self.select],
-            distinct=self.distinct.name if self.distinct else None,
+            distinct=self.distinct.name if self.distinct else None, difference=self.difference,
         )  # fmt: skip
 
 

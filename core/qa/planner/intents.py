@@ -12,6 +12,7 @@ statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SE
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -69,6 +70,7 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
         if draft is None:
             continue
         _per_item(question, draft)
+        _difference(question, draft)
         if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
             skip_summary_rows(draft)
         return intent.name, draft
@@ -98,6 +100,38 @@ def _per_item(question: Question, draft: Draft) -> None:
     group = next((c for c in draft.sheet.columns if c.name == several[0].column), None)
     if group is not None:
         draft.group_by = group
+
+
+# "The difference in X between A and B", "how many more X does A have than B": the gap between two items' values.
+_GAP = re.compile(
+    r"\bdifference\b|\bhow\s+(?:many|much)\s+(?:more|less|fewer|higher|lower|larger|smaller|greater|bigger|"
+    r"longer|shorter|older|younger|taller)\b"
+)
+
+
+def _difference(question: Question, draft: Draft) -> None:
+    """Two items named by one filter, looked up or each aggregated ("how many more gold medals does China have than
+    France", "how many more acute care hospitals than rehabilitation ones"), answer with the difference of their
+    values when the question asks for it; each value stays cited, and a value that is not a number leaves them
+    side by side."""
+    if draft.sort_by is not None or draft.distinct or not _GAP.search(question.text.lower()):
+        return
+    pairs = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
+    if len(pairs) != 1:
+        return
+    if draft.aggregate is None and draft.group_by is None and len(draft.filters) == 1:
+        draft.difference = True
+    elif (
+        draft.aggregate is not None
+        and draft.limit is None
+        and draft.group_by in (None, _column(draft, pairs[0].column))
+    ):
+        draft.group_by = _column(draft, pairs[0].column)
+        draft.difference = draft.group_by is not None
+
+
+def _column(draft: Draft, name: str) -> ColumnInfo | None:
+    return next((c for c in draft.sheet.columns if c.name == name), None)
 
 
 # -- what the intents share ----------------------------------------------------------------------

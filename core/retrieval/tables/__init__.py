@@ -131,6 +131,8 @@ class TableOp(BaseModel):
     limit: int | None = Field(default=None, ge=1)  # top-k (ties at the boundary are kept)
     select: list[str] = []  # columns to return for row-listing ops (default: all)
     distinct: str | None = None  # list distinct values of a column
+    # "the difference in population between Koraput and Puri": two rows looked up, the gap between their values
+    difference: bool = False
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -938,6 +940,12 @@ def _run_rows(ctx: _Ctx) -> TableResult:
     read_rows = listed if sort_col is None else read
     cited_range = _cited_range(sheet, primary, (listed, cited_cols, listed_condition), (read_rows, ctx.where))
     description = _rows_description(ctx, n_matched, rows, listed, key_col, sort_col)
+    if op.difference and len(listed) == 2:
+        numbers = sheet.numbers(key_col.position)[listed]
+        if not np.isnan(numbers).any():
+            gap = abs(_float_decimal(float(numbers[0])) - _float_decimal(float(numbers[1])))
+            values = [_plain(gap)]
+            description += f"; the difference between them is {_grouped(gap)}"
     return TableResult(op, [c.name for c in shown], table, values, citations, cited_range, n_matched, description)
 
 
@@ -1284,6 +1292,10 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
         description = _groups_description(
             ctx, func_text, group_col, labels, shown, groups, chosen, len(candidates), sort_by
         )
+    if op.difference and limit is None and len(chosen) == 2:
+        gap = abs(_float_decimal(float(groups.key[chosen[0]])) - _float_decimal(float(groups.key[chosen[1]])))
+        values = [_plain(gap)]
+        description += f"; the difference between them is {_grouped(gap)}"
     return TableResult(op, [group_col.name, func_text], table, values, citations, cited_range, n_used, description)
 
 
