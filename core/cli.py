@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from core.errors import WorkbenchError
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from core.config import Settings
     from core.rooms.access import Role
     from core.workbench import Workbench
 
@@ -270,6 +272,41 @@ def demo(no_embed: bool, quiet: bool) -> int:
         if not quiet or result.status == "failed":
             click.echo(_dump(result))
     return 1 if any(r.status == "failed" for r in results) else 0
+
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def server_argv(settings: Settings, extra: tuple[str, ...] = ()) -> list[str]:
+    """The command that starts the app: `streamlit run app.py`, on 127.0.0.1 alone in local mode."""
+    argv = [sys.executable, "-m", "streamlit", "run", str(APP)]
+    if settings.server_address is None:
+        return [*argv, *extra]
+    for n, arg in enumerate(extra):
+        asked = arg.split("=", 1)[1] if arg.startswith("--server.address=") else None
+        if arg == "--server.address" and n + 1 < len(extra):
+            asked = extra[n + 1]
+        if asked is not None and asked not in (settings.server_address, "localhost"):
+            raise WorkbenchError(
+                f"Local mode (WORKBENCH_AUTH=none: no sign-in, you own every room) serves this computer only, on "
+                f"{settings.server_address}; to open the app to others, set WORKBENCH_AUTH=accounts and add "
+                "their accounts (README, 'Users, rooms and access')."
+            )
+    return [*argv, "--server.address", settings.server_address, *extra]
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("streamlit_options", nargs=-1, type=click.UNPROCESSED)
+def serve(streamlit_options: tuple[str, ...]) -> int:
+    """Start the app (`make run` does): local mode listens on 127.0.0.1 only; options go to `streamlit run`."""
+    from core.config import get_settings
+
+    if not APP.is_file():
+        raise WorkbenchError(f"{APP} is missing: `workbench serve` runs from a checkout of the repository.")
+    argv = server_argv(get_settings(), streamlit_options)
+    sys.stdout.flush()
+    os.execv(argv[0], argv)  # the server takes this process's place (and pid): signals reach it directly
+    return 0  # not reached
 
 
 @cli.command()
