@@ -67,7 +67,7 @@ def _echo_each(batch: Path, work: Callable[[dict[str, Any]], str]) -> int:
 
 
 class _Bar:
-    """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal."""
+    """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal (and never under --json)."""
 
     def __init__(self, name: str, enabled: bool) -> None:
         self.name, self.enabled, self.stage = name, enabled, ""
@@ -144,7 +144,7 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
         json_out = as_json
     failed = 0
     for room_name, path in jobs:
-        bar = _Bar(path.name, sys.stderr.isatty())
+        bar = _Bar(path.name, sys.stderr.isatty() and not json_out)  # --json: the JSON lines alone
         for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
             bar.close()
             failed += result.status == "failed"

@@ -4,13 +4,21 @@ process (`python -m core`), as a user runs it, on the test's database."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
 from pathlib import Path
 
 import pytest
 
 from core.retrieval.search import search
-from tests.factories import FUNDING_CSV, MEMO_PAGES, make_pdf, run_workbench
+from tests.factories import FUNDING_CSV, MEMO_PAGES, ROOT, make_pdf, run_workbench
 
 HEAVY = ("torch", "sentence_transformers", "transformers")
 
@@ -79,3 +87,36 @@ def test_search_from_the_command_line_finds_what_the_model_s_own_vectors_find(en
     model_hits = search(workbench.db, workbench.room("R"), query, k=5, query_vector=vector)
     assert cli_hits == [(h.document_id, h.page, h.chunk_index, h.row_id) for h in model_hits]
     assert len(cli_hits) == 5
+
+
+def test_no_progress_bar_under_json_even_on_a_terminal(env, tmp_path: Path) -> None:
+    """`workbench ingest --json | jq` in a terminal: stderr is the terminal, and still shows no bar."""
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # tqdm draws nothing 0 wide
+    shown = b""
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "core", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json"],
+            cwd=ROOT,
+            env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            text=True,
+        )
+        # Read while it runs: once the child has gone, Linux drops what the terminal still held.
+        while proc.poll() is None or select.select([controller], [], [], 0)[0]:
+            if select.select([controller], [], [], 0.1)[0]:
+                shown += os.read(controller, 65536)
+        out = proc.stdout.read()  # type: ignore[union-attr]
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == 0 and json.loads(out)["status"] == "ready"
+    assert shown == b"", shown[-500:]
+
+
+def test_verbose_logs_but_draws_no_bar(env, tmp_path: Path) -> None:
+    run = run_workbench("-v", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json", env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "INFO" in run.stderr  # -v logs what the workbench does ...
+    assert "it/s]" not in run.stderr and "%|" not in run.stderr  # ... without a progress bar (tqdm's marks)
