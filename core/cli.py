@@ -275,11 +275,17 @@ def demo(no_embed: bool, quiet: bool) -> int:
 
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
+# `streamlit run`, after importing what the first page runs (the workbench, the question path, pandas): Streamlit
+# runs app.py only when a browser connects, so these 2-4 s were otherwise paid by the first visitor's page.
+STREAMLIT_PRELOADED = (
+    "import sys; import core.workbench, core.qa.service; "
+    "from streamlit.web.cli import main; sys.argv[0] = 'streamlit'; main(prog_name='streamlit')"
+)
 
 
 def server_argv(settings: Settings, extra: tuple[str, ...] = ()) -> list[str]:
     """The command that starts the app: `streamlit run app.py`, on 127.0.0.1 alone in local mode."""
-    argv = [sys.executable, "-m", "streamlit", "run", str(APP)]
+    argv = [sys.executable, "-c", STREAMLIT_PRELOADED, "run", str(APP)]
     if settings.server_address is None:
         return [*argv, *extra]
     for n, arg in enumerate(extra):
