@@ -37,6 +37,7 @@ def start_and_open(browser, home: Path) -> tuple[float, float]:  # type: ignore[
     """`workbench serve` in `home`: (seconds to server up, seconds from server up to the Chat page shown)."""
     env = {**os.environ, "WORKBENCH_HOME": str(home), "HF_HUB_OFFLINE": "1"}
     env.pop("WORKBENCH_AUTH", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine: compiled modules are cached
     env.pop("DATABASE_URL", None)
     port = free_port()
     started = time.perf_counter()

@@ -44,6 +44,8 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path(".workbench/bench-cli"), help="WORKBENCH_HOME to use")
     args = parser.parse_args()
     env = {**os.environ, "WORKBENCH_HOME": str(args.home), "HF_HUB_OFFLINE": "1", "WORKBENCH_RATE_LIMIT": "0"}
+    # As on a user's machine, Python caches compiled modules (some sandboxes turn that off: ~1 s a command).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     print("preparing the demo room (embedded) ...", flush=True)
     subprocess.run([sys.executable, "-m", "core", "demo", "--quiet"], env=env, check=True)
     load_before = os.getloadavg()
