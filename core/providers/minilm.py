@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from pathlib import Path
 
 import numpy as np
 
 MAX_TOKENS = 256  # sentence_bert_config.json's max_seq_length: what the room's vectors were made with
 
+_WORDS = "embeddings.word_embeddings.weight"
 _erf = np.vectorize(math.erf, otypes=[np.float32])
 
 
@@ -44,7 +46,7 @@ class MiniLMEncoder:
     """BERT forward pass of a sentence-transformers model folder, one text at a time, in float32 numpy."""
 
     def __init__(self, folder: Path) -> None:
-        from safetensors.numpy import load_file
+        from safetensors import safe_open
         from tokenizers import Tokenizer
 
         config = json.loads((folder / "config.json").read_text())
@@ -53,7 +55,11 @@ class MiniLMEncoder:
         self.eps: float = config["layer_norm_eps"]
         if config.get("hidden_act") != "gelu" or config.get("position_embedding_type", "absolute") != "absolute":
             raise ValueError(f"{folder} is not a BERT model this encoder runs (gelu, absolute positions)")
-        self.w = load_file(str(folder / "model.safetensors"))
+        weights = safe_open(str(folder / "model.safetensors"), framework="np")
+        # The word embeddings are half the file (30,522 x 384): a query reads its few rows from the mapped file.
+        self.w = {name: weights.get_tensor(name) for name in weights.keys() if name != _WORDS}
+        self._words = weights.get_slice(_WORDS)
+        self._words_lock = threading.Lock()  # one reader of the mapped file at a time
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         # tokenizer.json pads and truncates to 128; sentence-transformers truncates at 256 and pads to the batch.
         self.tokenizer.no_padding()
@@ -71,8 +77,10 @@ class MiniLMEncoder:
         ids = np.asarray(encoding.ids)
         types = np.asarray(encoding.type_ids)
         w = self.w
+        with self._words_lock:
+            words = np.concatenate([self._words[int(i) : int(i) + 1] for i in ids])
         x = (
-            w["embeddings.word_embeddings.weight"][ids]
+            words
             + w["embeddings.position_embeddings.weight"][: len(ids)]
             + w["embeddings.token_type_embeddings.weight"][types]
         )
