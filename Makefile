@@ -16,9 +16,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none).
 run: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/workbench demo --no-embed --quiet
-	HF_HUB_OFFLINE=1 $(BIN)/streamlit run app.py
+	HF_HUB_OFFLINE=1 $(BIN)/workbench serve
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m pytest

@@ -121,7 +121,7 @@ def main() -> None:
     for question in questions:
         company, gold = question["company"], evidence_pages(question)
         room = wb.room(company)
-        vector = wb.embedder.embed([question["question"]])[0]
+        vector = wb.embedder.embed_query(question["question"])
         started = time.perf_counter()
         found = {"hybrid": search(wb.db, room, question["question"], k=args.k, query_vector=vector)}
         latency.append((time.perf_counter() - started) * 1000)

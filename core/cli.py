@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from core.errors import WorkbenchError
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from core.config import Settings
     from core.rooms.access import Role
     from core.workbench import Workbench
 
@@ -65,7 +67,7 @@ def _echo_each(batch: Path, work: Callable[[dict[str, Any]], str]) -> int:
 
 
 class _Bar:
-    """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal."""
+    """A tqdm bar per stage of one file, on stderr, only when stderr is a terminal (and never under --json)."""
 
     def __init__(self, name: str, enabled: bool) -> None:
         self.name, self.enabled, self.stage = name, enabled, ""
@@ -142,7 +144,7 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
         json_out = as_json
     failed = 0
     for room_name, path in jobs:
-        bar = _Bar(path.name, sys.stderr.isatty())
+        bar = _Bar(path.name, sys.stderr.isatty() and not json_out)  # --json: the JSON lines alone
         for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
             bar.close()
             failed += result.status == "failed"
@@ -270,6 +272,47 @@ def demo(no_embed: bool, quiet: bool) -> int:
         if not quiet or result.status == "failed":
             click.echo(_dump(result))
     return 1 if any(r.status == "failed" for r in results) else 0
+
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+# `streamlit run`, after importing what the first page runs (the workbench, the question path, pandas): Streamlit
+# runs app.py only when a browser connects, so these 2-4 s were otherwise paid by the first visitor's page.
+STREAMLIT_PRELOADED = (
+    "import sys; import core.workbench, core.qa.service; "
+    "from streamlit.web.cli import main; sys.argv[0] = 'streamlit'; main(prog_name='streamlit')"
+)
+
+
+def server_argv(settings: Settings, extra: tuple[str, ...] = ()) -> list[str]:
+    """The command that starts the app: `streamlit run app.py`, on 127.0.0.1 alone in local mode."""
+    argv = [sys.executable, "-c", STREAMLIT_PRELOADED, "run", str(APP)]
+    if settings.server_address is None:
+        return [*argv, *extra]
+    for n, arg in enumerate(extra):
+        asked = arg.split("=", 1)[1] if arg.startswith("--server.address=") else None
+        if arg == "--server.address" and n + 1 < len(extra):
+            asked = extra[n + 1]
+        if asked is not None and asked not in (settings.server_address, "localhost"):
+            raise WorkbenchError(
+                f"Local mode (WORKBENCH_AUTH=none: no sign-in, you own every room) serves this computer only, on "
+                f"{settings.server_address}; to open the app to others, set WORKBENCH_AUTH=accounts and add "
+                "their accounts (README, 'Users, rooms and access')."
+            )
+    return [*argv, "--server.address", settings.server_address, *extra]
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("streamlit_options", nargs=-1, type=click.UNPROCESSED)
+def serve(streamlit_options: tuple[str, ...]) -> int:
+    """Start the app (`make run` does): local mode listens on 127.0.0.1 only; options go to `streamlit run`."""
+    from core.config import get_settings
+
+    if not APP.is_file():
+        raise WorkbenchError(f"{APP} is missing: `workbench serve` runs from a checkout of the repository.")
+    argv = server_argv(get_settings(), streamlit_options)
+    sys.stdout.flush()
+    os.execv(argv[0], argv)  # the server takes this process's place (and pid): signals reach it directly
+    return 0  # not reached
 
 
 @cli.command()

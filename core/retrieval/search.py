@@ -129,7 +129,7 @@ def search(
     """
     if query_vector is None and embedder is not None and room.embedding_model:
         check_embedding_model(room, embedder.name)
-        query_vector = embedder.embed([query])[0]
+        query_vector = embedder.embed_query(query)
     pool = max(k * 3, 30) if (mmr or one_per_page) else k
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         terms = keyword_terms(cur, room.id, query)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
+from functools import cache
 
 import psycopg
 from argon2 import PasswordHasher
@@ -26,8 +27,13 @@ from core.errors import AuthError
 _HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD = 10
-# Compared against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password.
-_DUMMY_HASH = _HASHER.hash("not a password of anyone")
+
+
+@cache
+def _dummy_hash() -> str:
+    # Compared against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password.
+    # Made on first use: hashing takes ~0.3 s, which every process (the CLI's `rooms` too) paid on import.
+    return _HASHER.hash("not a password of anyone")
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,7 @@ def sign_in(db: Database, email: str, password: str) -> User:
     failed = AuthError("Wrong e-mail or password.")
     if row is None or not row[2]:
         try:
-            _HASHER.verify(_DUMMY_HASH, password)
+            _HASHER.verify(_dummy_hash(), password)
         except VerificationError:
             pass
         raise failed

@@ -1,4 +1,5 @@
-"""Rate limits: at most WORKBENCH_RATE_LIMIT questions per user per room in any hour, counted in the database.
+"""Rate limits: at most WORKBENCH_RATE_LIMIT questions per user per room in any hour (off by default in local
+mode), counted in the database.
 
 The count lives in Postgres (migration 008, core/sql/ratelimit.sql), checked and bumped by one statement
 that locks the (room, user) row, so the limit holds for any number of app processes, CLI runs and
@@ -30,10 +31,10 @@ def check_and_count(
 ) -> None:
     """Count one question of `user_id` (None: the single local user) in `room_id`, or raise RateLimited.
 
-    `limit` defaults to WORKBENCH_RATE_LIMIT; 0 turns the limit off. `at` is for tests (default: the
-    database's clock).
+    `limit` defaults to the settings' (WORKBENCH_RATE_LIMIT; off in local mode); 0 turns the limit off. `at` is
+    for tests (default: the database's clock).
     """
-    limit = get_settings().rate_limit_per_hour if limit is None else limit
+    limit = get_settings().rate_limit if limit is None else limit
     if limit <= 0:
         return
     params = {"room_id": room_id, "user_id": user_id, "limit": limit, "window": WINDOW, "at": at}

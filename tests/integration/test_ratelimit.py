@@ -91,8 +91,8 @@ def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:
     for _ in range(100):
         check_and_count(db, None, room.id, 0, at=T0 + timedelta(minutes=7))
     assert _stored(db, room.id) == 5
-    assert Settings.from_env({}).rate_limit_per_hour == 60
-    assert Settings.from_env({"WORKBENCH_RATE_LIMIT": "0"}).rate_limit_per_hour == 0
+    assert Settings.from_env({"WORKBENCH_AUTH": "accounts"}).rate_limit == 60
+    assert Settings.from_env({"WORKBENCH_AUTH": "accounts", "WORKBENCH_RATE_LIMIT": "0"}).rate_limit == 0
 
 
 def test_the_database_clock_is_used_by_default(db) -> None:

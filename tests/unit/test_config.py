@@ -31,3 +31,17 @@ def test_empty_variables_keep_defaults_and_bad_values_are_refused() -> None:
     assert Settings.from_env({"WORKBENCH_MAX_FILE_MB": "1.5"}).max_file_bytes == int(1.5 * 1024 * 1024)
     with pytest.raises(ValidationError):
         Settings.from_env({"WORKBENCH_EMBEDDINGS": "cohere"})
+
+
+def test_local_mode_has_no_question_limit_and_the_team_modes_keep_it() -> None:
+    assert Settings.from_env({}).rate_limit == 0  # one person on their own computer
+    assert Settings.from_env({"WORKBENCH_AUTH": "accounts"}).rate_limit == 60
+    supabase = {"SUPABASE_URL": "https://x.supabase.co", "SUPABASE_ANON_KEY": "k"}
+    assert Settings.from_env(supabase).rate_limit == 60
+    assert Settings.from_env({"WORKBENCH_RATE_LIMIT": "5"}).rate_limit == 5  # an explicit limit holds in any mode
+    assert Settings.from_env({"WORKBENCH_AUTH": "accounts", "WORKBENCH_RATE_LIMIT": "0"}).rate_limit == 0
+
+
+def test_local_mode_serves_this_computer_only() -> None:
+    assert Settings.from_env({}).server_address == "127.0.0.1"
+    assert Settings.from_env({"WORKBENCH_AUTH": "accounts"}).server_address is None  # Streamlit's default: all

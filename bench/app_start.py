@@ -1,0 +1,114 @@
+"""From `make run` to the first page in a browser: `python -m bench.app_start`.
+
+Each run does what `make run` does in a fresh WORKBENCH_HOME (`workbench demo --no-embed --quiet`, then
+`workbench serve`, local mode), waits until the server answers its health check ("server up"), then opens
+the app in headless Chromium (Debian's, through Playwright) and waits for the Chat page's title. Printed: the
+seconds from server up to the page shown, per run and their median, for the first start of a home (the app
+embeds the demo room in the background meanwhile) and for a restart of the same home (all embedded). The
+load average is printed too: the machines are shared. Target (issue 11): <= 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_and_open(browser, home: Path) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """`workbench serve` in `home`: (seconds to server up, seconds from server up to the Chat page shown)."""
+    env = {**os.environ, "WORKBENCH_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    env.pop("WORKBENCH_AUTH", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine: compiled modules are cached
+    env.pop("DATABASE_URL", None)
+    port = free_port()
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "core", "serve", "--server.port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.05)
+            if proc.poll() is not None:
+                raise SystemExit(f"workbench serve exited with {proc.returncode}")
+        up = time.perf_counter()
+        tab = browser.new_page()
+        tab.goto(url)
+        tab.get_by_role("heading", name="Chat").wait_for(timeout=120_000)
+        shown = time.perf_counter()
+        tab.close()
+        return up - started, shown - up
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh homes to start (default 5)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores", flush=True)
+    first: list[float] = []
+    again: list[float] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for n in range(args.runs):
+            home = Path(tempfile.mkdtemp(prefix="bench-app-start-"))
+            try:
+                env = {**os.environ, "WORKBENCH_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+                env.pop("DATABASE_URL", None)
+                subprocess.run([sys.executable, "-m", "core", "demo", "--no-embed", "--quiet"], env=env, check=True)
+                up, shown = start_and_open(browser, home)
+                first.append(shown)
+                # The first start embedded the demo room in the background: give it time to finish, then restart.
+                subprocess.run([sys.executable, "-m", "core", "embed", "--room", "Demo"], env=env, check=True)
+                up2, shown2 = start_and_open(browser, home)
+                again.append(shown2)
+                print(
+                    f"run {n + 1}: first start: server up in {up:.2f} s, page {shown:.2f} s later; "
+                    f"restart: up in {up2:.2f} s, page {shown2:.2f} s later",
+                    flush=True,
+                )
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+        browser.close()
+    print(
+        f"median, server up -> Chat page shown: first start {statistics.median(first):.2f} s, restart {statistics.median(again):.2f} s"
+    )
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
