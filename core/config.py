@@ -31,6 +31,12 @@ class Settings(BaseModel):
         description="How the app connects as the workbench_app role (row-level security applies to it); "
         "unset = DATABASE_URL's login taking that role.",
     )
+    login_database_url: str | None = Field(
+        None,
+        alias="WORKBENCH_LOGIN_DATABASE_URL",
+        description="How sign-in connects as the workbench_login role (reads password hashes, issues the "
+        "signed tokens that name each transaction's user); unset = DATABASE_URL's login taking that role.",
+    )
     auth: Literal["none", "accounts", "supabase"] | None = Field(
         None,
         alias="WORKBENCH_AUTH",

@@ -6,7 +6,9 @@ WORKBENCH_AUTH picks the mode:
   (argon2-cffi); `workbench user add` creates them, the app shows a sign-in form;
 - ``supabase``: sign-in through Supabase Auth (supabase-py, SUPABASE_URL and SUPABASE_ANON_KEY); the
   Supabase user's id is the database user, so the same row-level security policies apply.
-Whatever the mode, a signed-in user is a `User`, and `Database.as_user(user.id)` is their view.
+Whatever the mode, a signed-in user is a `User`, and `Database.as_user(user.id)` is their view: its
+transactions carry a token signed by the database for that user (migration 015), which SQL run as the
+app role cannot forge. Reading password hashes and creating accounts run as the separate sign-in role.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def create_account(db: Database, email: str, display_name: str, password: str) -
         raise AuthError(f"Choose a password of at least {MIN_PASSWORD} characters.")
     name = display_name.strip() or email.split("@")[0]
     try:
-        with db.connection() as conn:
+        with db.login_connection() as conn:  # only the sign-in role may create accounts (migration 015)
             row = conn.execute(
                 q("create_account"),
                 {"id": str(uuid.uuid4()), "email": email, "name": name, "hash": _HASHER.hash(password)},
@@ -64,7 +66,7 @@ def create_account(db: Database, email: str, display_name: str, password: str) -
 
 def sign_in(db: Database, email: str, password: str) -> User:
     """The account's user when the password matches; one message for every failure (no account probing)."""
-    with db.connection() as conn:
+    with db.login_connection() as conn:  # only the sign-in role reads password hashes (migration 015)
         row = conn.execute(q("credentials"), {"email": email.strip()}).fetchone()
     failed = AuthError("Wrong e-mail or password.")
     if row is None or not row[2]:
@@ -79,7 +81,8 @@ def sign_in(db: Database, email: str, password: str) -> User:
     except (VerifyMismatchError, VerificationError, InvalidHashError) as exc:
         raise failed from exc
     if _HASHER.check_needs_rehash(stored):
-        with db.connection() as conn:
+        # As the signed-in user: the database lets a user replace only their own hash.
+        with db.as_user(str(user_id)).connection() as conn:
             conn.execute(q("set_password_hash"), {"id": user_id, "hash": _HASHER.hash(password)})
     return User(id=user_id, display_name=name, email=email.strip())
 
@@ -109,6 +112,7 @@ def supabase_sign_in(db: Database, settings: Settings, email: str, password: str
     if user is None:
         raise AuthError("Wrong e-mail or password.")
     name = (user.user_metadata or {}).get("full_name") or (user.email or email).split("@")[0]
-    with db.connection() as conn:
+    # As the Supabase user: the database lets a user record only themselves.
+    with db.as_user(str(user.id)).connection() as conn:
         conn.execute(q("ensure_user"), {"id": user.id, "email": user.email or email.strip(), "name": name})
     return User(id=str(user.id), display_name=name, email=user.email or email.strip())

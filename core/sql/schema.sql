@@ -62,12 +62,17 @@ $$;
 --
 
 CREATE FUNCTION public.workbench_ensure_user(user_id uuid, user_email text, name text) RETURNS uuid
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
+BEGIN
+    IF user_id IS DISTINCT FROM workbench_user() THEN
+        RAISE EXCEPTION 'only the signed-in user may record themselves' USING ERRCODE = 'insufficient_privilege';
+    END IF;
     INSERT INTO users (id, email, display_name) VALUES (user_id, user_email, name)
-    ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email
-    RETURNING id
+    ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email;
+    RETURN user_id;
+END
 $$;
 
 
@@ -79,7 +84,23 @@ CREATE FUNCTION public.workbench_find_user(user_email text) RETURNS TABLE(id uui
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT id, display_name FROM users WHERE lower(email) = lower(user_email)
+    SELECT u.id, u.display_name FROM users u
+    WHERE lower(u.email) = lower(user_email) AND (SELECT workbench_user()) IS NOT NULL
+$$;
+
+
+--
+-- Name: workbench_issue_token(uuid, interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval DEFAULT '12:00:00'::interval) RETURNS text
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT t.m || '.' || workbench_sign(t.m)
+    FROM (SELECT p_user::text || '.'
+                 || floor(extract(epoch FROM now() + least(p_ttl, interval '1 day')))::bigint::text AS m) t
+    WHERE p_user IS NOT NULL
 $$;
 
 
@@ -105,7 +126,7 @@ CREATE FUNCTION public.workbench_owned_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user() AND role = 'owner'
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user()) AND role = 'owner'
 $$;
 
 
@@ -154,7 +175,7 @@ CREATE FUNCTION public.workbench_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user()
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user())
 $$;
 
 
@@ -163,11 +184,56 @@ $$;
 --
 
 CREATE FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    UPDATE users SET password_hash = hash WHERE id = user_id
+BEGIN
+    IF user_id IS DISTINCT FROM workbench_user() THEN
+        RAISE EXCEPTION 'only the signed-in user may change their password' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    UPDATE users u SET password_hash = hash WHERE u.id = user_id;
+END
 $$;
+
+
+--
+-- Name: workbench_sign(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign(message text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT encode(sha256(s.outer_key || sha256(s.inner_key || convert_to(message, 'UTF8'))), 'hex')
+    FROM workbench_secret s
+$$;
+
+
+--
+-- Name: workbench_token_user(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_token_user(token text) RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    parts text[] := string_to_array(token, '.');
+BEGIN
+    IF token IS NULL OR cardinality(parts) <> 3
+       OR parts[1] !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+       OR parts[2] !~ '^[0-9]{1,12}$' OR parts[3] !~ '^[0-9a-f]{64}$' THEN
+        RETURN NULL;
+    END IF;
+    IF parts[2]::bigint < extract(epoch FROM now()) THEN
+        RETURN NULL;
+    END IF;
+    IF workbench_sign(parts[1] || '.' || parts[2]) IS DISTINCT FROM parts[3] THEN
+        RETURN NULL;
+    END IF;
+    RETURN parts[1]::uuid;
+END
+$_$;
 
 
 --
@@ -175,13 +241,16 @@ $$;
 --
 
 CREATE FUNCTION public.workbench_user() RETURNS uuid
-    LANGUAGE sql STABLE
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT coalesce(
-        nullif(current_setting('app.user_id', true), ''),
-        nullif(current_setting('request.jwt.claim.sub', true), ''),
-        nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub'
-    )::uuid
+    SELECT CASE
+        WHEN current_setting('role', true) = 'authenticated' THEN coalesce(
+            nullif(current_setting('request.jwt.claim.sub', true), ''),
+            nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub'
+        )::uuid
+        ELSE workbench_token_user(nullif(current_setting('app.user_token', true), ''))
+    END
 $$;
 
 
@@ -193,7 +262,7 @@ CREATE FUNCTION public.workbench_writable_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user() AND role IN ('owner', 'editor')
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user()) AND role IN ('owner', 'editor')
 $$;
 
 
@@ -645,6 +714,20 @@ CREATE TABLE public.users (
 
 
 --
+-- Name: workbench_secret; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.workbench_secret (
+    id boolean DEFAULT true NOT NULL,
+    inner_key bytea NOT NULL,
+    outer_key bytea NOT NULL,
+    CONSTRAINT workbench_secret_id_check CHECK (id),
+    CONSTRAINT workbench_secret_inner_key_check CHECK ((length(inner_key) = 64)),
+    CONSTRAINT workbench_secret_outer_key_check CHECK ((length(outer_key) = 64))
+);
+
+
+--
 -- Name: cell_edits cell_edits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -861,6 +944,14 @@ ALTER TABLE ONLY public.users
 
 
 --
+-- Name: workbench_secret workbench_secret_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workbench_secret
+    ADD CONSTRAINT workbench_secret_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: cell_edits_cell; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -935,6 +1026,13 @@ CREATE INDEX qa_queries_conversation ON public.qa_queries USING btree (conversat
 --
 
 CREATE INDEX qa_queries_room_time ON public.qa_queries USING btree (room_id, created_at);
+
+
+--
+-- Name: room_members_user; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX room_members_user ON public.room_members USING btree (user_id);
 
 
 --
@@ -1731,7 +1829,7 @@ ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
 -- Name: users users_read; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY users_read ON public.users FOR SELECT USING (((id = public.workbench_user()) OR (id IN ( SELECT room_members.user_id
+CREATE POLICY users_read ON public.users FOR SELECT USING (((id = ( SELECT public.workbench_user() AS workbench_user)) OR (id IN ( SELECT room_members.user_id
    FROM public.room_members))));
 
 
@@ -1739,7 +1837,20 @@ CREATE POLICY users_read ON public.users FOR SELECT USING (((id = public.workben
 -- Name: users users_self; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = public.workbench_user())) WITH CHECK ((id = public.workbench_user()));
+CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = ( SELECT public.workbench_user() AS workbench_user))) WITH CHECK ((id = ( SELECT public.workbench_user() AS workbench_user)));
+
+
+--
+-- Name: workbench_secret; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.workbench_secret ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: workbench_secret workbench_secret_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workbench_secret_none ON public.workbench_secret USING (false) WITH CHECK (false);
 
 
 --
@@ -1747,6 +1858,7 @@ CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = public.workbenc
 --
 
 GRANT USAGE ON SCHEMA public TO workbench_app;
+GRANT USAGE ON SCHEMA public TO workbench_login;
 
 
 --
@@ -1754,7 +1866,7 @@ GRANT USAGE ON SCHEMA public TO workbench_app;
 --
 
 REVOKE ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) TO workbench_app;
+GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) TO workbench_login;
 
 
 --
@@ -1762,7 +1874,7 @@ GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email te
 --
 
 REVOKE ALL ON FUNCTION public.workbench_credentials(user_email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.workbench_credentials(user_email text) TO workbench_app;
+GRANT ALL ON FUNCTION public.workbench_credentials(user_email text) TO workbench_login;
 
 
 --
@@ -1782,11 +1894,26 @@ GRANT ALL ON FUNCTION public.workbench_find_user(user_email text) TO workbench_a
 
 
 --
+-- Name: FUNCTION workbench_issue_token(p_user uuid, p_ttl interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval) TO workbench_login;
+
+
+--
 -- Name: FUNCTION workbench_set_password_hash(user_id uuid, hash text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) TO workbench_app;
+
+
+--
+-- Name: FUNCTION workbench_sign(message text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign(message text) FROM PUBLIC;
 
 
 --
