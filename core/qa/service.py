@@ -49,7 +49,9 @@ def _conversation(
         if conversation_id is None:
             row = returned(
                 conn.execute(
-                    q("create_conversation"), {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}
+                    q("create_conversation"),
+                    # The title is listed beside the room like the log: PII redacted as the log is.
+                    {"room_id": room_id, "user_id": wb.db.user_id, "title": _logged(wb, question)[:120]},
                 )
             )
             return int(row[0]), []

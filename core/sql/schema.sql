@@ -131,6 +131,25 @@ $$;
 
 
 --
+-- Name: workbench_query_figures(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_query_figures(rooms bigint[]) RETURNS TABLE(id bigint, room_id bigint, created_at timestamp with time zone, abstained boolean, failed boolean, total_ms real, first_token_ms real, n_citations integer, votes bigint, helpful bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT q.id, q.room_id, q.created_at, q.abstained, q.error IS NOT NULL, q.total_ms, q.first_token_ms,
+           q.n_citations,
+           (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id),
+           (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id AND f.helpful)
+    FROM qa_queries q
+    WHERE q.room_id = ANY(rooms)
+      AND (q.room_id IN (SELECT workbench_owned_rooms())
+           OR (q.user_id = (SELECT workbench_user()) AND q.room_id IN (SELECT workbench_rooms())))
+$$;
+
+
+--
 -- Name: workbench_room_creator(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -357,7 +376,7 @@ ALTER TABLE public.chunks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 CREATE TABLE public.conversations (
     id bigint NOT NULL,
     room_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     title text,
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -491,7 +510,7 @@ CREATE TABLE public.qa_citations (
 CREATE TABLE public.qa_feedback (
     id bigint NOT NULL,
     query_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     helpful boolean NOT NULL,
     comment text,
     created_at timestamp with time zone DEFAULT now() NOT NULL
@@ -519,7 +538,7 @@ ALTER TABLE public.qa_feedback ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
 CREATE TABLE public.qa_queries (
     id bigint NOT NULL,
     room_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     conversation_id bigint,
     question text NOT NULL,
     answer text,
@@ -765,6 +784,14 @@ ALTER TABLE ONLY public.chunks
 
 ALTER TABLE ONLY public.conversations
     ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: conversations conversations_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_room_id UNIQUE (room_id, id);
 
 
 --
@@ -1210,11 +1237,11 @@ ALTER TABLE ONLY public.qa_feedback
 
 
 --
--- Name: qa_queries qa_queries_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: qa_queries qa_queries_conversation_room; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.qa_queries
-    ADD CONSTRAINT qa_queries_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES public.conversations(id) ON DELETE SET NULL;
+    ADD CONSTRAINT qa_queries_conversation_room FOREIGN KEY (room_id, conversation_id) REFERENCES public.conversations(room_id, id) ON DELETE SET NULL (conversation_id);
 
 
 --
@@ -1406,31 +1433,10 @@ CREATE POLICY chunks_update ON public.chunks FOR UPDATE USING ((room_id IN ( SEL
 ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: conversations conversations_add; Type: POLICY; Schema: public; Owner: -
+-- Name: conversations conversations_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY conversations_add ON public.conversations FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: conversations conversations_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_delete ON public.conversations FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: conversations conversations_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_read ON public.conversations FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: conversations conversations_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_update ON public.conversations FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY conversations_own ON public.conversations USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))));
 
 
 --
@@ -1582,20 +1588,12 @@ CREATE POLICY qa_citations_read ON public.qa_citations FOR SELECT USING ((query_
 ALTER TABLE public.qa_feedback ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: qa_feedback qa_feedback_read; Type: POLICY; Schema: public; Owner: -
+-- Name: qa_feedback qa_feedback_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY qa_feedback_read ON public.qa_feedback FOR SELECT USING ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries)));
-
-
---
--- Name: qa_feedback qa_feedback_vote; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_feedback_vote ON public.qa_feedback USING ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries))) WITH CHECK ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries)));
+CREATE POLICY qa_feedback_own ON public.qa_feedback USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (query_id IN ( SELECT qa_queries.id
+   FROM public.qa_queries)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (query_id IN ( SELECT qa_queries.id
+   FROM public.qa_queries))));
 
 
 --
@@ -1605,31 +1603,10 @@ CREATE POLICY qa_feedback_vote ON public.qa_feedback USING ((query_id IN ( SELEC
 ALTER TABLE public.qa_queries ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: qa_queries qa_queries_add; Type: POLICY; Schema: public; Owner: -
+-- Name: qa_queries qa_queries_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY qa_queries_add ON public.qa_queries FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: qa_queries qa_queries_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_delete ON public.qa_queries FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: qa_queries qa_queries_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_read ON public.qa_queries FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: qa_queries qa_queries_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_update ON public.qa_queries FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY qa_queries_own ON public.qa_queries USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))));
 
 
 --
