@@ -99,7 +99,14 @@ class Settings(BaseModel):
         60,
         ge=0,
         alias="WORKBENCH_RATE_LIMIT",
-        description="Questions one user may ask in one room per sliding hour; 0 turns the limit off.",
+        description="Questions one user may ask per sliding hour, across all rooms; 0 turns the limit off.",
+    )
+    search_rate_limit_per_hour: int = Field(
+        600,
+        ge=0,
+        alias="WORKBENCH_SEARCH_RATE_LIMIT",
+        description="Searches one user may run per sliding hour, across rooms, when embeddings come from a "
+        "remote server (WORKBENCH_EMBEDDINGS=openai: each search is a paid call); 0 turns the limit off.",
     )
     demo_room: str = Field(
         "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."

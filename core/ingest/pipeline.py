@@ -530,6 +530,13 @@ def embed_pending(
                     for r, vector in zip(batch, vectors, strict=True)
                 ],
             )
+            if cur.rowcount == 0:
+                # Every chunk of the batch already has a vector this user cannot see: asking again would
+                # get the same batch forever. Composite keys (migration 016) keep that from happening.
+                raise WorkbenchError(
+                    f"Embedding stalled in data room {room.name!r}: chunks {batch[0]['id']}-{batch[-1]['id']} "
+                    "have vectors stored elsewhere. Ask an owner to delete and re-upload their documents."
+                )
         done += len(batch)
         progress("embedding", min(done, total), max(total, done))
     with db.connection() as conn:

@@ -33,6 +33,35 @@ COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access met
 
 
 --
+-- Name: workbench_count_request(text, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_count_request(p_kind text, p_limit integer, p_window interval, p_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[])
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := workbench_user();
+    now_at timestamptz := coalesce(p_at, now());
+    kept timestamptz[];
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'no signed-in user to count' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (me, p_kind, '{}') ON CONFLICT DO NOTHING;
+    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - p_window ORDER BY t) INTO kept
+    FROM rate_limits r WHERE r.user_id = me AND r.kind = p_kind FOR UPDATE;
+    IF cardinality(kept) >= p_limit THEN
+        RETURN QUERY SELECT false, now_at, kept;
+        RETURN;
+    END IF;
+    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = me AND r.kind = p_kind;
+    RETURN QUERY SELECT true, now_at, kept || now_at;
+END
+$$;
+
+
+--
 -- Name: workbench_create_account(uuid, text, text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -54,6 +83,25 @@ CREATE FUNCTION public.workbench_credentials(user_email text) RETURNS TABLE(id u
     SET search_path TO 'public', 'pg_temp'
     AS $$
     SELECT id, display_name, password_hash FROM users WHERE lower(email) = lower(user_email)
+$$;
+
+
+--
+-- Name: workbench_document_status_guard(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_document_status_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status AND workbench_user() IS NOT NULL
+       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms()) THEN
+        RAISE EXCEPTION 'only an owner of the room may change a document''s status'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
 $$;
 
 
@@ -187,6 +235,23 @@ $$;
 
 
 --
+-- Name: workbench_room_owner_guard(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_room_owner_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.owner_id IS DISTINCT FROM OLD.owner_id AND workbench_user() IS NOT NULL THEN
+        RAISE EXCEPTION 'a room''s creator does not change' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
 -- Name: workbench_rooms(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -225,6 +290,44 @@ CREATE FUNCTION public.workbench_sign(message text) RETURNS text
     AS $$
     SELECT encode(sha256(s.outer_key || sha256(s.inner_key || convert_to(message, 'UTF8'))), 'hex')
     FROM workbench_secret s
+$$;
+
+
+--
+-- Name: workbench_sign_in_result(text, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_ok THEN
+        DELETE FROM sign_in_failures WHERE email = lower(p_email);
+    ELSE
+        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at) VALUES (lower(p_email), 1, now())
+        ON CONFLICT (email) DO UPDATE
+        SET failures = CASE WHEN f.last_failed_at < now() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
+            last_failed_at = now();
+    END IF;
+END
+$$;
+
+
+--
+-- Name: workbench_sign_in_wait(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign_in_wait(p_email text) RETURNS double precision
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce((
+        SELECT greatest(0, extract(epoch FROM f.last_failed_at
+               + least(interval '15 minutes', make_interval(secs => 2 ^ least(f.failures - 5, 10))) - now()))
+        FROM sign_in_failures f
+        WHERE f.email = lower(p_email) AND f.failures >= 5 AND f.last_failed_at > now() - interval '1 day'
+    ), 0)::double precision
 $$;
 
 
@@ -574,9 +677,10 @@ ALTER TABLE public.qa_queries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 --
 
 CREATE TABLE public.rate_limits (
-    room_id bigint NOT NULL,
-    user_id uuid,
-    asked_at timestamp with time zone[] NOT NULL
+    user_id uuid NOT NULL,
+    kind text NOT NULL,
+    asked_at timestamp with time zone[] NOT NULL,
+    CONSTRAINT rate_limits_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text])))
 );
 
 
@@ -602,6 +706,7 @@ CREATE TABLE public.rooms (
     embedding_model text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     n_chunks bigint DEFAULT 0 NOT NULL,
+    owner_id uuid DEFAULT COALESCE(public.workbench_user(), '00000000-0000-0000-0000-000000000001'::uuid),
     CONSTRAINT rooms_name_check CHECK ((length(TRIM(BOTH FROM name)) > 0))
 );
 
@@ -708,6 +813,17 @@ ALTER TABLE public.sheets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: sign_in_failures; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sign_in_failures (
+    email text NOT NULL,
+    failures integer NOT NULL,
+    last_failed_at timestamp with time zone NOT NULL
+);
+
+
+--
 -- Name: term_stats; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -779,6 +895,14 @@ ALTER TABLE ONLY public.chunks
 
 
 --
+-- Name: chunks chunks_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunks
+    ADD CONSTRAINT chunks_room_id UNIQUE (room_id, id);
+
+
+--
 -- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -808,6 +932,14 @@ ALTER TABLE ONLY public.document_files
 
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: documents documents_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_room_id UNIQUE (room_id, id);
 
 
 --
@@ -867,11 +999,11 @@ ALTER TABLE ONLY public.qa_queries
 
 
 --
--- Name: rate_limits rate_limits_one_row; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: rate_limits rate_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.rate_limits
-    ADD CONSTRAINT rate_limits_one_row UNIQUE NULLS NOT DISTINCT (room_id, user_id);
+    ADD CONSTRAINT rate_limits_pkey PRIMARY KEY (user_id, kind);
 
 
 --
@@ -883,11 +1015,11 @@ ALTER TABLE ONLY public.room_members
 
 
 --
--- Name: rooms rooms_name_key; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: rooms rooms_owner_name; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.rooms
-    ADD CONSTRAINT rooms_name_key UNIQUE (name);
+    ADD CONSTRAINT rooms_owner_name UNIQUE (owner_id, name);
 
 
 --
@@ -923,11 +1055,27 @@ ALTER TABLE ONLY public.sheet_rows
 
 
 --
+-- Name: sheet_rows sheet_rows_sheet_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sheet_rows
+    ADD CONSTRAINT sheet_rows_sheet_id UNIQUE (sheet_id, id);
+
+
+--
 -- Name: sheet_rows sheet_rows_sheet_id_row_index_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.sheet_rows
     ADD CONSTRAINT sheet_rows_sheet_id_row_index_key UNIQUE (sheet_id, row_index);
+
+
+--
+-- Name: sheets sheets_document_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sheets
+    ADD CONSTRAINT sheets_document_id UNIQUE (document_id, id);
 
 
 --
@@ -944,6 +1092,14 @@ ALTER TABLE ONLY public.sheets
 
 ALTER TABLE ONLY public.sheets
     ADD CONSTRAINT sheets_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: sign_in_failures sign_in_failures_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sign_in_failures
+    ADD CONSTRAINT sign_in_failures_pkey PRIMARY KEY (email);
 
 
 --
@@ -1070,10 +1226,24 @@ CREATE UNIQUE INDEX users_email_lower ON public.users USING btree (lower(email))
 
 
 --
+-- Name: documents documents_status_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER documents_status_guard BEFORE UPDATE OF status ON public.documents FOR EACH ROW EXECUTE FUNCTION public.workbench_document_status_guard();
+
+
+--
 -- Name: rooms rooms_owner; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER rooms_owner AFTER INSERT ON public.rooms FOR EACH ROW EXECUTE FUNCTION public.workbench_room_creator();
+
+
+--
+-- Name: rooms rooms_owner_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER rooms_owner_guard BEFORE UPDATE OF owner_id ON public.rooms FOR EACH ROW EXECUTE FUNCTION public.workbench_room_owner_guard();
 
 
 --
@@ -1082,6 +1252,14 @@ CREATE TRIGGER rooms_owner AFTER INSERT ON public.rooms FOR EACH ROW EXECUTE FUN
 
 ALTER TABLE ONLY public.cell_edits
     ADD CONSTRAINT cell_edits_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_document_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_document_room FOREIGN KEY (room_id, document_id) REFERENCES public.documents(room_id, id) ON DELETE CASCADE;
 
 
 --
@@ -1098,6 +1276,22 @@ ALTER TABLE ONLY public.cell_edits
 
 ALTER TABLE ONLY public.cell_edits
     ADD CONSTRAINT cell_edits_row_id_fkey FOREIGN KEY (row_id) REFERENCES public.sheet_rows(id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_row_sheet; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_row_sheet FOREIGN KEY (sheet_id, row_id) REFERENCES public.sheet_rows(sheet_id, id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_sheet_document; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_sheet_document FOREIGN KEY (document_id, sheet_id) REFERENCES public.sheets(document_id, id) ON DELETE CASCADE;
 
 
 --
@@ -1125,6 +1319,14 @@ ALTER TABLE ONLY public.chunk_embeddings
 
 
 --
+-- Name: chunk_embeddings chunk_embeddings_chunk_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunk_embeddings
+    ADD CONSTRAINT chunk_embeddings_chunk_room FOREIGN KEY (room_id, chunk_id) REFERENCES public.chunks(room_id, id) ON DELETE CASCADE;
+
+
+--
 -- Name: chunk_embeddings chunk_embeddings_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1138,6 +1340,14 @@ ALTER TABLE ONLY public.chunk_embeddings
 
 ALTER TABLE ONLY public.chunks
     ADD CONSTRAINT chunks_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+
+--
+-- Name: chunks chunks_document_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunks
+    ADD CONSTRAINT chunks_document_room FOREIGN KEY (room_id, document_id) REFERENCES public.documents(room_id, id) ON DELETE CASCADE;
 
 
 --
@@ -1261,14 +1471,6 @@ ALTER TABLE ONLY public.qa_queries
 
 
 --
--- Name: rate_limits rate_limits_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.rate_limits
-    ADD CONSTRAINT rate_limits_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
-
-
---
 -- Name: rate_limits rate_limits_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1290,6 +1492,14 @@ ALTER TABLE ONLY public.room_members
 
 ALTER TABLE ONLY public.room_members
     ADD CONSTRAINT room_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: rooms rooms_owner_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.rooms
+    ADD CONSTRAINT rooms_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES public.users(id) ON DELETE SET NULL;
 
 
 --
@@ -1342,6 +1552,13 @@ CREATE POLICY cell_edits_add ON public.cell_edits FOR INSERT WITH CHECK ((room_i
 --
 
 CREATE POLICY cell_edits_delete ON public.cell_edits FOR DELETE USING ((room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms)));
+
+
+--
+-- Name: cell_edits cell_edits_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY cell_edits_delete_owner ON public.cell_edits AS RESTRICTIVE FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
 
 
 --
@@ -1413,6 +1630,13 @@ CREATE POLICY chunks_delete ON public.chunks FOR DELETE USING ((room_id IN ( SEL
 
 
 --
+-- Name: chunks chunks_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY chunks_delete_owner ON public.chunks AS RESTRICTIVE FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
+
+
+--
 -- Name: chunks chunks_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1444,6 +1668,15 @@ CREATE POLICY conversations_own ON public.conversations USING (((user_id = ( SEL
 --
 
 ALTER TABLE public.document_files ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: document_files document_files_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY document_files_delete_owner ON public.document_files AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
 
 --
 -- Name: document_files document_files_read; Type: POLICY; Schema: public; Owner: -
@@ -1541,6 +1774,15 @@ CREATE POLICY messages_read ON public.messages FOR SELECT USING ((conversation_i
 ALTER TABLE public.pages ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: pages pages_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY pages_delete_owner ON public.pages AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: pages pages_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1616,31 +1858,10 @@ CREATE POLICY qa_queries_own ON public.qa_queries USING (((user_id = ( SELECT pu
 ALTER TABLE public.rate_limits ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: rate_limits rate_limits_add; Type: POLICY; Schema: public; Owner: -
+-- Name: rate_limits rate_limits_none; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY rate_limits_add ON public.rate_limits FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: rate_limits rate_limits_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_delete ON public.rate_limits FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: rate_limits rate_limits_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_read ON public.rate_limits FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: rate_limits rate_limits_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_update ON public.rate_limits FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY rate_limits_none ON public.rate_limits USING (false) WITH CHECK (false);
 
 
 --
@@ -1659,7 +1880,7 @@ ALTER TABLE public.rooms ENABLE ROW LEVEL SECURITY;
 -- Name: rooms rooms_create; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY rooms_create ON public.rooms FOR INSERT WITH CHECK ((public.workbench_user() IS NOT NULL));
+CREATE POLICY rooms_create ON public.rooms FOR INSERT WITH CHECK (((( SELECT public.workbench_user() AS workbench_user) IS NOT NULL) AND (owner_id = ( SELECT public.workbench_user() AS workbench_user))));
 
 
 --
@@ -1690,6 +1911,16 @@ CREATE POLICY rooms_write ON public.rooms FOR UPDATE USING ((id IN ( SELECT publ
 ALTER TABLE public.sheet_columns ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sheet_columns sheet_columns_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheet_columns_delete_owner ON public.sheet_columns AS RESTRICTIVE FOR DELETE USING ((sheet_id IN ( SELECT s.id
+   FROM (public.sheets s
+     JOIN public.documents d ON ((d.id = s.document_id)))
+  WHERE (d.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: sheet_columns sheet_columns_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1715,6 +1946,16 @@ CREATE POLICY sheet_columns_write ON public.sheet_columns USING ((sheet_id IN ( 
 --
 
 ALTER TABLE public.sheet_rows ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sheet_rows sheet_rows_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheet_rows_delete_owner ON public.sheet_rows AS RESTRICTIVE FOR DELETE USING ((sheet_id IN ( SELECT s.id
+   FROM (public.sheets s
+     JOIN public.documents d ON ((d.id = s.document_id)))
+  WHERE (d.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
 
 --
 -- Name: sheet_rows sheet_rows_read; Type: POLICY; Schema: public; Owner: -
@@ -1744,6 +1985,15 @@ CREATE POLICY sheet_rows_write ON public.sheet_rows USING ((sheet_id IN ( SELECT
 ALTER TABLE public.sheets ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sheets sheets_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheets_delete_owner ON public.sheets AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: sheets sheets_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1760,6 +2010,19 @@ CREATE POLICY sheets_write ON public.sheets USING ((document_id IN ( SELECT docu
   WHERE (documents.room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms))))) WITH CHECK ((document_id IN ( SELECT documents.id
    FROM public.documents
   WHERE (documents.room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms)))));
+
+
+--
+-- Name: sign_in_failures; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.sign_in_failures ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sign_in_failures sign_in_failures_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sign_in_failures_none ON public.sign_in_failures USING (false) WITH CHECK (false);
 
 
 --
@@ -1894,6 +2157,22 @@ REVOKE ALL ON FUNCTION public.workbench_sign(message text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION workbench_sign_in_result(p_email text, p_ok boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) TO workbench_login;
+
+
+--
+-- Name: FUNCTION workbench_sign_in_wait(p_email text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) TO workbench_login;
+
+
+--
 -- Name: TABLE cell_edits; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2017,13 +2296,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.qa_queries TO workbench_app;
 --
 
 GRANT SELECT,USAGE ON SEQUENCE public.qa_queries_id_seq TO workbench_app;
-
-
---
--- Name: TABLE rate_limits; Type: ACL; Schema: public; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limits TO workbench_app;
 
 
 --
