@@ -66,8 +66,8 @@ def evidence_items(body: dict[str, Any]) -> dict[int, tuple[str, str]]:
     """n -> (label, content) of the evidence block the synthesizer sent."""
     user = body["messages"][-1]["content"]
     block = user[user.index("<evidence>") + len("<evidence>\n") : user.index("\n</evidence>")]
-    found = re.findall(r"\[(\d+)\] \((.*?)\)\n(.*?)(?=\n\n\[\d+\] \(|\Z)", block, re.DOTALL)
-    return {int(n): (label, content) for n, label, content in found}
+    items = [json.loads(line) for line in block.splitlines()]
+    return {item["n"]: (item["source"], item["text"]) for item in items}
 
 
 def answer_from_evidence(body: dict[str, Any]) -> Reply:
@@ -218,7 +218,8 @@ def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, s
     assert answered["body"]["stream"] is True and "response_format" not in answered["body"]
     system, user = answered["body"]["messages"]
     assert system["role"] == "system" and ABSTAIN in system["content"] and "[n]" in system["content"]
-    assert user["content"].startswith(f"Question: {CANADA}") and "<evidence>\n[1] (table result" in user["content"]
+    assert user["content"].startswith(f"Question: {CANADA}")
+    assert '<evidence>\n{"n": 1, "source": "table result' in user["content"]
     # The planner is told the room as data: sheet ids, column names, types and listed values.
     room = room_data(planned["body"])
     assert room["question"] == CANADA and room["earlier_questions"] == []
