@@ -122,6 +122,17 @@ def returned(cur: psycopg.Cursor[Any]) -> Any:
     return row
 
 
+def refusal(exc: psycopg.Error) -> str:
+    """A one-line message for a statement the database refused (the CLI and the pages show it, not a traceback).
+
+    Only the server's primary message: never the statement, its parameters or the connection string."""
+    primary = getattr(exc.diag, "message_primary", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    return (
+        f"The database refused the request: {primary}. Nothing of it was saved; check what you entered, "
+        "and run `workbench -v` (or see the app's log) if it happens again."
+    )
+
+
 def _configure(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
     conn.execute(q("session_settings"))

@@ -106,7 +106,8 @@ def test_a_token_is_an_hmac_sha256_the_database_checks_and_it_expires(workbench)
     with raw_app(workbench.db) as conn:
         assert conn.execute("SELECT workbench_token_user(%s)", (token,)).fetchone()[0] == uuid.UUID(user)
         assert conn.execute("SELECT workbench_token_user(%s)", (expired,)).fetchone()[0] is None
-        assert conn.execute("SELECT workbench_token_user(%s)", (token[:-1] + "0",)).fetchone()[0] in (None,)
+        tampered = token[:-1] + ("1" if token.endswith("0") else "0")
+        assert conn.execute("SELECT workbench_token_user(%s)", (tampered,)).fetchone()[0] is None
 
 
 def test_password_hashes_and_user_rows_change_only_for_the_signed_in_user(workbench) -> None:

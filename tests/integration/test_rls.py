@@ -97,8 +97,11 @@ def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:
     assert [r.name for r in wb_.rooms()] == []
     with pytest.raises(RoomNotFound):
         wb_.search("Acme Robotics", "Alice's room")
-    with pytest.raises(RoomNotFound, match="not a member"):
-        wb_.room("Alice's room", create=True)
+    # Names are unique per owner (migration 016): Bob's "Alice's room" is his own, and tells him nothing of hers.
+    dan = as_user(workbench, new_user(workbench.db, "Dan"))
+    dans = dan.room("Alice's room", create=True)
+    assert dans.id != room.id and dan.search("Acme Robotics", "Alice's room") == []
+    assert [r.id for r in dan.rooms()] == [dans.id] and room.id not in [r.id for r in wb_.rooms()]
     # Bob cannot make himself a member, nor can a viewer add anyone.
     with pytest.raises(AccessDenied):
         set_member(wb_.db, room.id, bob, "owner")
