@@ -17,8 +17,8 @@ from core.config import Settings, get_settings
 from core.db import Database, q
 from core.errors import WorkbenchError
 from core.ingest import edits
-from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, checked_text
 from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path
+from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, checked_text
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
 from core.qa import feedback, service

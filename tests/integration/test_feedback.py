@@ -133,13 +133,13 @@ def test_the_memo_lists_each_marker_with_its_values_and_quotes(demo) -> None:
     memo = answer_memo(cell_turn, "Demo")
     assert memo.startswith("# How much was raised in Canada in 2021?\n")
     assert cell["answer"] in memo and "[1]" in cell["answer"]
-    assert f"- **[1]** {len(cell['citations'])} sources:" in memo
+    assert f"* **[1]** {len(cell['citations'])} sources:" in memo
     for c in cell["citations"]:
-        assert f"  - {c['ref']} (funding_rounds.csv, {c['column']}) = {c['value']}" in memo
+        assert f"  * {c['ref']} (funding_rounds.csv, {c['column']}) = {c['value']}" in memo
 
     memo = answer_memo(page_turn, "Demo")
     first = page["citations"][0]
-    assert f"- **[1]** portfolio_memo · p. {first['page']} (portfolio_memo.pdf, page {first['page']}): “" in memo
+    assert f"* **[1]** portfolio_memo · p. {first['page']} (portfolio_memo.pdf, page {first['page']}): “" in memo
     assert "Nikhil Yarborough" in memo
 
 

@@ -4,7 +4,6 @@ traceback, never a half-written document. Real embedded Postgres; the CLI in a s
 from __future__ import annotations
 
 import io
-import json
 import random
 import subprocess
 import zipfile
@@ -13,10 +12,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from core.qa.exports import sheet_csv
-from core.qa.feedback import answer_memo, conversation_history
 from core.errors import BadInput
 from core.inputs import MAX_QUESTION_CHARS
+from core.qa.exports import sheet_csv
+from core.qa.feedback import answer_memo, conversation_history
 from core.qa.service import ask
 from core.workbench import Workbench
 from tests.factories import make_xlsx, run_workbench

@@ -124,7 +124,10 @@ def test_password_hashes_and_user_rows_change_only_for_the_signed_in_user(workbe
     with as_bob.connection() as conn:
         conn.execute("SELECT workbench_set_password_hash(%s, %s)", (bob.id, "$argon2id$bob-own"))
     with psycopg.connect(workbench.db.conninfo) as conn:
-        assert conn.execute("SELECT password_hash FROM users WHERE id = %s", (bob.id,)).fetchone()[0] == "$argon2id$bob-own"
+        assert (
+            conn.execute("SELECT password_hash FROM users WHERE id = %s", (bob.id,)).fetchone()[0]
+            == "$argon2id$bob-own"
+        )
 
 
 def test_request_jwt_claims_count_only_for_supabases_authenticated_role(workbench, alice_room) -> None:

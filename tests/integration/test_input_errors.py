@@ -83,12 +83,15 @@ def test_the_command_line_answers_every_bad_line_with_a_message(demo, settings, 
     results = [json.loads(line) for line in run.stdout.splitlines()]
     attempts += len(lines) - 1
     got_through += sum(not (isinstance(r, dict) and r.get("error")) for r in results[:-1]) + ("Traceback" in run.stderr)
-    assert run.returncode == 0 and len(results) == len(lines) and isinstance(results[-1], list) and results[-1]
+    search_ok = run.returncode == 0 and len(results) == len(lines) and isinstance(results[-1], list) and results[-1]
+    attempts_missing = len(lines) - len(results)  # lines never answered (the run stopped)
+    got_through += max(0, attempts_missing - 1)
     run = _cli(settings, "ask", "--batch", str(questions))
     results = [json.loads(line) for line in run.stdout.splitlines()]
     attempts += len(asks) - 1
     got_through += sum("error" not in r for r in results[:-1]) + ("Traceback" in run.stderr)
-    assert run.returncode == 0 and len(results) == len(asks) and results[-1]["answer"]
+    ask_ok = run.returncode == 0 and len(results) == len(asks) and "answer" in results[-1]
+    got_through += max(0, len(asks) - len(results) - 1)
     for args in (
         ("ingest", "--batch", str(jobs)),
         ("ask", "q" * (MAX_QUESTION_CHARS + 1), "--room", "Demo"),
@@ -101,8 +104,16 @@ def test_the_command_line_answers_every_bad_line_with_a_message(demo, settings, 
         run = _cli(settings, *args)
         got_through += run.returncode != 1 or "Traceback" in run.stderr or not run.stderr.startswith("Error: ")
     print(f"bad input on the command line: {attempts} attempts, {got_through} tracebacks or silent passes")
-    assert got_through == 0
+    assert got_through == 0 and search_ok and ask_ok
     assert [r.name for r in demo.rooms()] == ["Demo"]
-    assert "Error: The question has 4,001 characters; keep it to 4,000 or fewer." in _cli(
-        settings, "ask", "q" * (MAX_QUESTION_CHARS + 1), "--room", "Demo"
-    ).stderr
+    assert (
+        "Error: The question has 4,001 characters; keep it to 4,000 or fewer."
+        in _cli(settings, "ask", "q" * (MAX_QUESTION_CHARS + 1), "--room", "Demo").stderr
+    )
+
+
+def test_a_csv_mixing_encodings_is_stored_and_the_result_warns(workbench) -> None:
+    mixed = "Company,City\nSociété Générale,Zürich\n".encode() + "Crédit Agricole,Genève\n".encode("cp1252")
+    result = workbench.ingest_upload(mixed, "banks.csv", "Deal", embed=False)
+    assert result.status == "ready" and result.rows == 2
+    assert result.error and "banks mixes text encodings" in result.error

@@ -418,6 +418,25 @@ def test_an_unreachable_server_is_named_in_the_error(demo: Workbench, server: Op
     assert "connection failed" in logged(wb)["error"] and logged(wb)["planner"] == "offline"
 
 
+def test_credentials_in_the_base_url_never_reach_a_message_or_the_log(
+    demo: Workbench, server: OpenAIServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "s3cret-Pa55"
+    attempts = got_through = 0
+    notes = []
+    for url in (f"http://alice:{secret}@127.0.0.1:9/v1", f"http://{secret}@127.0.0.1:9/v1?api-key={secret}"):
+        wb = Workbench(demo.settings.model_copy(update={"openai_base_url": url}), db=demo.db)
+        with caplog.at_level("DEBUG"):
+            done = list(ask(wb, CANADA, "Demo"))[-1]
+        for text in (done.result["note"], done.result["plan"], logged(wb)["error"], caplog.text):
+            attempts += 1
+            got_through += secret in (text or "")
+        notes.append(done.result["note"])
+    print(f"base-URL credentials in messages and logs: {attempts} places, {got_through} leaks")
+    assert got_through == 0
+    assert all("The model server at http://127.0.0.1:9/v1 did not answer" in note for note in notes)
+
+
 # -- instructions inside documents -------------------------------------------------------------------------
 
 

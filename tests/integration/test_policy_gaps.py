@@ -46,12 +46,18 @@ def test_no_row_can_point_at_another_rooms_document_or_chunk(two_rooms) -> None:
     my_document = _ids(wm, "SELECT id FROM documents WHERE room_id = %s", mine)[0]
     plants = [
         ("INSERT INTO chunk_embeddings (chunk_id, room_id, embedding) VALUES (%(chunk)s, %(mine)s, %(vec)s)"),
-        ("INSERT INTO chunks (room_id, document_id, chunk_index, page_number, content)"
-         " VALUES (%(mine)s, %(document)s, 999, 1, 'planted')"),
-        ("INSERT INTO cell_edits (room_id, document_id, sheet_id, row_id, column_position, column_name, ref)"
-         " VALUES (%(mine)s, %(document)s, %(sheet)s, %(row)s, 0, 'Company', 'A2')"),
-        ("INSERT INTO cell_edits (room_id, document_id, sheet_id, row_id, column_position, column_name, ref)"
-         " VALUES (%(mine)s, %(my_document)s, %(sheet)s, %(row)s, 0, 'Company', 'A2')"),
+        (
+            "INSERT INTO chunks (room_id, document_id, chunk_index, page_number, content)"
+            " VALUES (%(mine)s, %(document)s, 999, 1, 'planted')"
+        ),
+        (
+            "INSERT INTO cell_edits (room_id, document_id, sheet_id, row_id, column_position, column_name, ref)"
+            " VALUES (%(mine)s, %(document)s, %(sheet)s, %(row)s, 0, 'Company', 'A2')"
+        ),
+        (
+            "INSERT INTO cell_edits (room_id, document_id, sheet_id, row_id, column_position, column_name, ref)"
+            " VALUES (%(mine)s, %(my_document)s, %(sheet)s, %(row)s, 0, 'Company', 'A2')"
+        ),
     ]
     params = {"chunk": chunk, "mine": mine, "document": document, "sheet": sheet, "row": row,
               "my_document": my_document, "vec": "[" + ",".join(["0.1"] * 384) + "]"}  # fmt: skip
@@ -115,8 +121,6 @@ def test_editors_cannot_delete_ready_documents_or_their_content(two_rooms, workb
     assert wv.delete_document("Victor", document)
     with pytest.raises(WorkbenchError):
         we.delete_document("Victor", _ids(wv, "SELECT id FROM documents WHERE title = 'n.csv'")[0])
-
-
 
 
 class _Undo(Exception):

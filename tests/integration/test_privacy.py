@@ -57,7 +57,9 @@ def test_members_read_and_change_only_their_own_conversations(shared_room) -> No
             for table, sql in PRIVATE.items():
                 attempts += 1
                 text = " ".join(str(v) for row in conn.execute(sql) for v in row)
-                got_through += str(theirs["query_id"]) in {str(r[0]) for r in conn.execute(sql)} and table == "qa_queries"
+                got_through += (
+                    str(theirs["query_id"]) in {str(r[0]) for r in conn.execute(sql)} and table == "qa_queries"
+                )
                 got_through += f"secret note of {other}" in text
             for statement in (
                 "UPDATE qa_queries SET answer = 'rewritten' WHERE id = %(q)s",
@@ -71,12 +73,12 @@ def test_members_read_and_change_only_their_own_conversations(shared_room) -> No
                     statement, {"q": theirs["query_id"], "c": theirs["conversation_id"]}
                 ).rowcount
         # Writing into another's conversation, or voting on another's answer, is refused.
+        wb = demo.as_user(reader) if reader else demo
+        conversation, query = theirs["conversation_id"], theirs["query_id"]
         for write in (
-            lambda: answer(
-                demo.as_user(reader) if reader else demo, "And in 2022?", "Demo", conversation_id=theirs["conversation_id"]
-            ),
-            lambda: (demo.as_user(reader) if reader else demo).record_feedback(theirs["query_id"], helpful=True),
-            lambda: (demo.as_user(reader) if reader else demo).conversation_history("Demo", theirs["conversation_id"]),
+            lambda wb=wb, conversation=conversation: answer(wb, "And in 2022?", "Demo", conversation_id=conversation),
+            lambda wb=wb, query=query: wb.record_feedback(query, helpful=True),
+            lambda wb=wb, conversation=conversation: wb.conversation_history("Demo", conversation),
         ):
             attempts += 1
             try:
@@ -93,7 +95,7 @@ def test_members_read_and_change_only_their_own_conversations(shared_room) -> No
 
 
 def test_owners_see_the_rooms_figures_but_not_the_questions(shared_room) -> None:
-    demo, vic, ed, asked = shared_room
+    demo, vic, _, asked = shared_room
     room_id = demo.room("Demo").id
     today = datetime.now(UTC).date()
     report = demo.analytics_report([room_id], today - timedelta(days=1), today + timedelta(days=1))

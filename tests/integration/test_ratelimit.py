@@ -119,7 +119,6 @@ def test_the_app_role_cannot_read_or_rewrite_rate_limits(db) -> None:
 
 def test_searches_are_limited_when_embeddings_are_remote(settings, db, server) -> None:
     from core.workbench import Workbench
-
     from tests.openai_server import pointed_at
 
     remote = pointed_at(settings, server, embeddings="openai", llm="offline", search_rate_limit_per_hour=2)

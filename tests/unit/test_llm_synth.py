@@ -102,14 +102,10 @@ def test_evidence_cannot_close_its_block_nor_add_an_item() -> None:
 
 
 def test_the_users_own_question_stays_in_the_prompt() -> None:
-    _, user = synth_messages(
-        "How much did Acme raise in France in 2021?", [passage(1)], asked="What about in France?"
-    )
+    _, user = synth_messages("How much did Acme raise in France in 2021?", [passage(1)], asked="What about in France?")
     assert user["content"].startswith(
         "Question: What about in France?\nWith the conversation so far, it stands for: "
         "How much did Acme raise in France in 2021?\n\n<evidence>"
     )
     _, same = synth_messages("Who leads Harvestquay?", [passage(1)], asked="  Who leads   Harvestquay? ")
     assert same["content"].startswith("Question: Who leads Harvestquay?\n\n<evidence>")
-
-
