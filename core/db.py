@@ -222,7 +222,9 @@ class Database:
         self.login_url = login_url or app_conninfo(conninfo, LOGIN_ROLE)
         self.pool = open_pool(self.app_url, max_size=max_size)
         self.user_id = user_id
-        self._token: tuple[str, float] | None = None  # (token, expiry in epoch seconds)
+        # user id -> (token, expiry in epoch seconds), shared by every view of this pool (as_user copies the
+        # reference): a page rerun that makes a new view of a signed-in user reuses the user's token.
+        self._tokens: dict[str, tuple[str, float]] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
@@ -241,7 +243,6 @@ class Database:
         calls this: the view gets a token signed for that user from the sign-in role."""
         view = copy.copy(self)
         view.user_id = user_id
-        view._token = None
         return view
 
     @contextmanager
@@ -254,12 +255,12 @@ class Database:
         """This view's signed token (issued on first use, renewed before it expires); '' for no user."""
         if self.user_id is None:
             return ""
-        current = self._token
+        current = self._tokens.get(self.user_id)
         if current is None or current[1] - time.time() < _TOKEN_MARGIN_S:
             with self.login_connection() as conn:
                 token = returned(conn.execute(q("issue_token"), {"user_id": self.user_id}))[0]
             current = (token, float(token.split(".")[1]))
-            self._token = current
+            self._tokens[self.user_id] = current
         return current[0]
 
     @contextmanager
