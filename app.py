@@ -1,7 +1,9 @@
 """Analyst Workbench: Streamlit entry point — navigation and the sidebar shared by every page."""
 
+import psycopg
 import streamlit as st
 
+from core.db import refusal
 from core.errors import WorkbenchError
 from views._shared.auth import session_workbench
 from views._shared.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
@@ -17,4 +19,13 @@ try:
     sidebar(wb)
 except WorkbenchError as exc:
     st.error(str(exc))
-navigation.run()
+except psycopg.Error as exc:
+    st.error(refusal(exc))
+# The pages' error boundary: what a page did not handle itself is a message, never a traceback on screen
+# (WorkbenchError carries its fix; a statement the database refused is one line).
+try:
+    navigation.run()
+except WorkbenchError as exc:
+    st.error(str(exc))
+except psycopg.Error as exc:
+    st.error(refusal(exc))

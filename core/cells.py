@@ -58,6 +58,8 @@ class ParsedSheet:
     title: str | None = None  # title/note lines found above the header ("Fatal accidents by year, 1999-2012")
     # Formula cells with no value saved by Excel, as (A1 ref, "=formula"); their cells are empty.
     uncalculated: tuple[tuple[str, str], ...] = ()
+    # Something the user should check although the sheet was read (a CSV that mixes encodings).
+    warning: str | None = None
 
 
 # A dtype must describe at least this share of a column's non-empty values.

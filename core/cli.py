@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+import psycopg
 from pydantic import BaseModel
 
-from core.errors import WorkbenchError
+from core.db import refusal
+from core.errors import BadInput, WorkbenchError
+from core.inputs import MAX_HITS, checked_int, checked_text
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -51,6 +54,15 @@ def _read_batch(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 yield number, item
 
 
+def _field(item: dict[str, Any], name: str, *, required: bool = True) -> Any:
+    """A field of a batch line; BadInput (reported on that line) when a required one is missing."""
+    if name not in item or item[name] is None:
+        if required:
+            raise BadInput(f'The line has no "{name}": add it (see workbench --help).')
+        return None
+    return item[name]
+
+
 def _batch_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The --batch option of the commands that read a JSONL file of jobs."""
     return click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path), help=help_text)
@@ -63,6 +75,8 @@ def _echo_each(batch: Path, work: Callable[[dict[str, Any]], str]) -> int:
             click.echo(work(item))
         except WorkbenchError as exc:
             click.echo(json.dumps({"error": str(exc)}))
+        except psycopg.Error as exc:  # one line the database refused: the others go on
+            click.echo(json.dumps({"error": refusal(exc)}))
     return 0
 
 
@@ -96,8 +110,9 @@ class _Bar:
 class _Command(click.Command):
     """A command whose return value is its exit code and whose WorkbenchError is a one-line message (exit 1).
 
-    The one error boundary of the CLI: core raises WorkbenchError with the fix in its message; anything
-    else is a bug and keeps its traceback.
+    The one error boundary of the CLI: core raises WorkbenchError with the fix in its message, and a
+    statement the database refuses (psycopg.Error) is one line too, never a traceback; anything else is a
+    bug and keeps its traceback.
     """
 
     def invoke(self, ctx: click.Context) -> None:
@@ -105,6 +120,8 @@ class _Command(click.Command):
             code = super().invoke(ctx)
         except WorkbenchError as exc:
             raise click.ClickException(str(exc)) from exc
+        except psycopg.Error as exc:
+            raise click.ClickException(refusal(exc)) from exc
         ctx.exit(code or 0)
 
 
@@ -135,7 +152,16 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
     wb = _workbench()
     jobs: list[tuple[str, Path]] = []
     if batch:
-        jobs = [(str(item["room"]), Path(item["path"])) for _, item in _read_batch(batch)]
+        try:
+            jobs = [
+                (
+                    checked_text(_field(item, "room"), f"room of {batch}:{number}", max_chars=1000),
+                    Path(checked_text(_field(item, "path"), f"path of {batch}:{number}", max_chars=4096)),
+                )
+                for number, item in _read_batch(batch)
+            ]
+        except BadInput as exc:
+            raise click.ClickException(f"{exc} Nothing was ingested.") from exc
         json_out = True
     else:
         if not room or not paths:
@@ -174,7 +200,14 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
     if batch:
         return _echo_each(
             batch,
-            lambda item: _dump(wb.search(str(item["query"]), str(item["room"]), k=int(item.get("k", k)), mmr=mmr)),
+            lambda item: _dump(
+                wb.search(
+                    _field(item, "query"),
+                    _field(item, "room"),
+                    k=checked_int(item.get("k", k), "k", low=1, high=MAX_HITS),
+                    mmr=mmr,
+                )
+            ),
         )
     if not query or not room:
         raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
@@ -214,7 +247,15 @@ def ask_command(
         return _echo_each(
             batch,
             lambda item: json.dumps(
-                answer(wb, str(item["question"]), str(item["room"]), item.get("conversation")), ensure_ascii=False
+                answer(
+                    wb,
+                    _field(item, "question"),
+                    _field(item, "room"),
+                    None
+                    if _field(item, "conversation", required=False) is None
+                    else checked_int(item["conversation"], "conversation"),
+                ),
+                ensure_ascii=False,
             ),
         )
     if not question or not room:

@@ -34,6 +34,12 @@ class Settings(BaseModel):
         description="How the app connects as the workbench_app role (row-level security applies to it); "
         "unset = DATABASE_URL's login taking that role.",
     )
+    login_database_url: str | None = Field(
+        None,
+        alias="WORKBENCH_LOGIN_DATABASE_URL",
+        description="How sign-in connects as the workbench_login role (reads password hashes, issues the "
+        "signed tokens that name each transaction's user); unset = DATABASE_URL's login taking that role.",
+    )
     auth: Literal["none", "accounts", "supabase"] | None = Field(
         None,
         alias="WORKBENCH_AUTH",
@@ -96,8 +102,15 @@ class Settings(BaseModel):
         None,
         ge=0,
         alias="WORKBENCH_RATE_LIMIT",
-        description="Questions one user may ask in one room per sliding hour; 0 turns the limit off; "
+        description="Questions one user may ask per sliding hour, across all rooms; 0 turns the limit off; "
         "unset = off in local mode (auth none), 60 in the team modes.",
+    )
+    search_rate_limit_per_hour: int = Field(
+        600,
+        ge=0,
+        alias="WORKBENCH_SEARCH_RATE_LIMIT",
+        description="Searches one user may run per sliding hour, across rooms, when embeddings come from a "
+        "remote server (WORKBENCH_EMBEDDINGS=openai: each search is a paid call); 0 turns the limit off.",
     )
     demo_room: str = Field(
         "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."
@@ -133,7 +146,7 @@ class Settings(BaseModel):
 
     @property
     def rate_limit(self) -> int:
-        """Questions per user, room and hour in force (0: no limit): the explicit value, else 60 in the team modes.
+        """Questions per user and hour in force, across rooms (0: no limit): the explicit value, else 60 in the team modes.
 
         Local mode is one person on their own computer, whom a limit only gets in the way of; a limit guards a
         shared server's cost and capacity against one user.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +29,11 @@ _MIGRATION_LOCK = 7_340_112
 # The role the app's queries run as (created by migration 009): not a superuser, not the tables'
 # owner, no BYPASSRLS, so row-level security decides what each user reads and writes.
 APP_ROLE = "workbench_app"
+# The role that signs users in (migration 015): it alone reads password hashes and issues the signed
+# tokens that name a transaction's user; the app's pool never runs as it.
+LOGIN_ROLE = "workbench_login"
+# A token is renewed this long before it expires (tokens live 12 hours, migration 015).
+_TOKEN_MARGIN_S = 300.0
 # The single user of a laptop (migration 009 makes it the owner of every room created without a user).
 LOCAL_USER = "00000000-0000-0000-0000-000000000001"
 
@@ -116,6 +122,17 @@ def returned(cur: psycopg.Cursor[Any]) -> Any:
     return row
 
 
+def refusal(exc: psycopg.Error) -> str:
+    """A one-line message for a statement the database refused (the CLI and the pages show it, not a traceback).
+
+    Only the server's primary message: never the statement, its parameters or the connection string."""
+    primary = getattr(exc.diag, "message_primary", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    return (
+        f"The database refused the request: {primary}. Nothing of it was saved; check what you entered, "
+        "and run `workbench -v` (or see the app's log) if it happens again."
+    )
+
+
 def _configure(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
     conn.execute(q("session_settings"))
@@ -166,24 +183,26 @@ QUERIES = load_all_queries()
 
 
 @lru_cache(maxsize=64)
-def app_conninfo(conninfo: str) -> str:
-    """How the app connects as APP_ROLE: logging in as it where the server lets it (the embedded server
-    trusts local logins), else logging in as given and taking the role at connection start."""
-    direct = psycopg.conninfo.make_conninfo(conninfo, user=APP_ROLE)
+def app_conninfo(conninfo: str, role: str = APP_ROLE) -> str:
+    """How the app connects as `role` (APP_ROLE, or LOGIN_ROLE for signing in): logging in as it where the
+    server lets it (the embedded server trusts local logins), else logging in as given and taking the role
+    at connection start."""
+    direct = psycopg.conninfo.make_conninfo(conninfo, user=role)
     try:
         with psycopg.connect(direct, connect_timeout=5):
             return direct
     except psycopg.Error:
         options = psycopg.conninfo.conninfo_to_dict(conninfo).get("options") or ""
-        return psycopg.conninfo.make_conninfo(conninfo, options=f"{options} -c role={APP_ROLE}".strip())
+        return psycopg.conninfo.make_conninfo(conninfo, options=f"{options} -c role={role}".strip())
 
 
 class Database:
     """A migrated database, its connection pool (as APP_ROLE) and the user its transactions run for.
 
     `conninfo` is the owner's connection (migrations); queries go through the pool, connected as the
-    app role, and each transaction starts by naming its user (`app.user_id`), which the row-level
-    security policies read. `as_user()` gives a view of the same pool for another user.
+    app role, and each transaction starts by presenting its user's signed token (`app.user_token`), which
+    the database checks before any row-level security policy trusts it. Tokens come from the sign-in role
+    (`login_connection()`). `as_user()` gives a view of the same pool for another user.
     """
 
     def __init__(
@@ -193,32 +212,64 @@ class Database:
         max_size: int = 10,
         run_migrations: bool = True,
         app_url: str | None = None,
+        login_url: str | None = None,
         user_id: str | None = LOCAL_USER,
     ) -> None:
         self.conninfo = conninfo
         if run_migrations:
             migrate(conninfo)
         self.app_url = app_url or app_conninfo(conninfo)
+        self.login_url = login_url or app_conninfo(conninfo, LOGIN_ROLE)
         self.pool = open_pool(self.app_url, max_size=max_size)
         self.user_id = user_id
+        # user id -> (token, expiry in epoch seconds), shared by every view of this pool (as_user copies the
+        # reference): a page rerun that makes a new view of a signed-in user reuses the user's token.
+        self._tokens: dict[str, tuple[str, float]] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
         """Connect to the configured database (starting the embedded one if needed)."""
-        return cls(database_url(settings), max_size=settings.pool_max, app_url=settings.app_database_url)
+        return cls(
+            database_url(settings),
+            max_size=settings.pool_max,
+            app_url=settings.app_database_url,
+            login_url=settings.login_database_url,
+        )
 
     def as_user(self, user_id: str | None) -> Database:
-        """The same pool, with transactions run for `user_id` (None: no user, sees no room)."""
+        """The same pool, with transactions run for `user_id` (None: no user, sees no room).
+
+        Only code that has established who the user is (sign-in, the local user, a job naming its user)
+        calls this: the view gets a token signed for that user from the sign-in role."""
         view = copy.copy(self)
         view.user_id = user_id
         return view
 
     @contextmanager
+    def login_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection as the sign-in role (reads password hashes, issues tokens), in a transaction."""
+        with psycopg.connect(self.login_url, connect_timeout=10) as conn:
+            yield conn
+
+    def token(self) -> str:
+        """This view's signed token (issued on first use, renewed before it expires); '' for no user."""
+        if self.user_id is None:
+            return ""
+        current = self._tokens.get(self.user_id)
+        if current is None or current[1] - time.time() < _TOKEN_MARGIN_S:
+            with self.login_connection() as conn:
+                token = returned(conn.execute(q("issue_token"), {"user_id": self.user_id}))[0]
+            current = (token, float(token.split(".")[1]))
+            self._tokens[self.user_id] = current
+        return current[0]
+
+    @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection inside a transaction (for this view's user), committed on success,
         rolled back on error."""
+        token = self.token()
         with self.pool.connection() as conn:
-            conn.execute(q("set_user"), {"user_id": self.user_id or ""})
+            conn.execute(q("set_user"), {"token": token})
             yield conn
 
     def close(self) -> None:

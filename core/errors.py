@@ -29,6 +29,7 @@ the pages show it with st.error, the CLI prints it and exits 1.  Anything else i
     ├── AccessDenied                the user's role in the room does not allow it
     ├── RateLimited                 over the questions-per-hour limit (says when to ask again)
     ├── BadRange                    an empty or reversed date range (analytics)
+    ├── BadInput                    typed text or a number that cannot be used (NUL byte, blank, too long)
     ├── RoomNotFound                no room of that name
     ├── DocumentNotFound            no document (or stored file) of that id
     ├── EmbeddingMismatch           the room was embedded with another model
@@ -90,6 +91,10 @@ class ConfigError(WorkbenchError):
 
 class EmbeddingMismatch(WorkbenchError):
     """A room was indexed with a different embedding model than the one configured."""
+
+
+class BadInput(WorkbenchError):
+    """A question, query, name or id that cannot be used as typed; the message says what to change."""
 
 
 class RoomNotFound(WorkbenchError):

@@ -18,6 +18,7 @@ from core.db import Database, q
 from core.errors import WorkbenchError
 from core.ingest import edits
 from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path
+from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, checked_text
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
 from core.qa import feedback, service
@@ -25,7 +26,7 @@ from core.qa.planner import Planner
 from core.qa.synth import Synthesizer
 from core.retrieval import viewer
 from core.retrieval.search import search
-from core.rooms import access, analytics, auth
+from core.rooms import access, analytics, auth, ratelimit
 from core.rooms.store import (
     DocumentInfo,
     RoomRef,
@@ -76,6 +77,7 @@ class Workbench:
 
     def room(self, name: str, *, create: bool = False) -> RoomRef:
         """The named room (created when `create`)."""
+        name = checked_text(name, "room name", max_chars=MAX_NAME_CHARS)
         return ensure_room(self.db, name) if create else get_room(self.db, name)
 
     def rooms(self) -> list[Room]:
@@ -100,6 +102,7 @@ class Workbench:
         self, data: bytes, filename: str, room: str, *, embed: bool = True, progress: Progress = _quiet
     ) -> IngestResult:
         """Ingest one uploaded file's bytes."""
+        filename = checked_text(filename, "file name", max_chars=MAX_NAME_CHARS)
         ref = self.room(room, create=True)
         access.require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
@@ -117,9 +120,14 @@ class Workbench:
 
     def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
         """Hybrid search in a room."""
+        query = checked_text(query, "search", max_chars=MAX_QUERY_CHARS)
+        k = checked_int(k, "number of hits (k)", low=1, high=MAX_HITS)
         ref = self.room(room)
         # A room with no vectors yet is searched by keywords alone: no need to load a model for it.
         embedder = self.embedder if ref.embedding_model else None
+        if embedder is not None and self.settings.embeddings == "openai":
+            # Each search is then a paid call to the embedding server: counted like questions.
+            ratelimit.check_and_count(self.db, self.settings.search_rate_limit_per_hour, kind="search")
         return search(self.db, ref, query, k=k, embedder=embedder, mmr=mmr)
 
     def ensure_demo(self, *, embed: bool = True) -> list[IngestResult]:

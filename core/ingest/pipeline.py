@@ -450,14 +450,23 @@ def ingest_bytes(
             seconds=round(time.perf_counter() - started, 3),
         )
     searchable = time.perf_counter() - started
-    embedded, error = False, None
+    # A sheet read with a warning (mixed encodings) is stored, and the warning travels with the result.
+    embedded, error = False, " ".join(s.warning for s in parsed.sheets if s.warning) or None
     if embedder is not None and chunks:
         try:
             embed_pending(db, room, embedder, document_id=document_id, progress=progress)
             embedded = True
         except WorkbenchError as exc:
             # The text is stored and keyword-searchable; only the vectors are missing.
-            error = f"Stored and keyword-searchable, but not embedded: {exc} Then run `workbench embed --room ...`."
+            error = " ".join(
+                filter(
+                    None,
+                    [
+                        error,
+                        f"Stored and keyword-searchable, but not embedded: {exc} Then run `workbench embed --room ...`.",
+                    ],
+                )
+            )
     return IngestResult(
         document_id=document_id,
         title=title,
@@ -530,6 +539,13 @@ def embed_pending(
                     for r, vector in zip(batch, vectors, strict=True)
                 ],
             )
+            if cur.rowcount == 0:
+                # Every chunk of the batch already has a vector this user cannot see: asking again would
+                # get the same batch forever. Composite keys (migration 016) keep that from happening.
+                raise WorkbenchError(
+                    f"Embedding stalled in data room {room.name!r}: chunks {batch[0]['id']}-{batch[-1]['id']} "
+                    "have vectors stored elsewhere. Ask an owner to delete and re-upload their documents."
+                )
         done += len(batch)
         progress("embedding", min(done, total), max(total, done))
     with db.connection() as conn:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from core.config import Settings
 from core.errors import ConfigError, ModelError
@@ -29,8 +30,20 @@ _LOCK = threading.Lock()
 
 
 def server_name(settings: Settings) -> str:
-    """How the server is named in messages: its base URL, or api.openai.com."""
-    return settings.openai_base_url or "https://api.openai.com/v1"
+    """How the server is named in messages and logs: its base URL without user-info (a key or password
+    written into OPENAI_BASE_URL as user:secret@ never reaches a page, the CLI or the query log), or
+    api.openai.com."""
+    return without_userinfo(settings.openai_base_url or "https://api.openai.com/v1")
+
+
+def without_userinfo(url: str) -> str:
+    """`url` with any `user:password@` removed (and its query string, where keys also end up)."""
+    parts = urlsplit(url)
+    if parts.hostname is None:
+        return url.rsplit("@", 1)[-1]
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 NO_KEY = (
@@ -91,7 +104,10 @@ def _reason(exc: BaseException, settings: Settings) -> str:
 
 def failure(exc: BaseException, settings: Settings, *, role: str = "model") -> str:
     """One line: which server failed and why."""
-    return " ".join(f"The {role} server at {server_name(settings)} did not answer: {_reason(exc, settings)}".split())
+    message = " ".join(f"The {role} server at {server_name(settings)} did not answer: {_reason(exc, settings)}".split())
+    userinfo = urlsplit(settings.openai_base_url or "").netloc.rpartition("@")[0]
+    # A driver's own message may quote the URL it was given: never with the user-info in it.
+    return message.replace(userinfo + "@", "") if userinfo else message
 
 
 def provider_error(

@@ -174,7 +174,7 @@ def answer_memo(turn: Turn, room: str) -> str:
     ]
     if turn.abstained:
         lines += [f"> {turn.answer.strip()}", "", "No source in the data room answers this question.", ""]
-        return "\n".join(lines)
+        return _neutral_lines(lines)
     lines += [turn.answer.strip(), ""]
     if turn.stale:
         changed = ", ".join(turn.stale)
@@ -185,10 +185,18 @@ def answer_memo(turn: Turn, room: str) -> str:
         cited = [turn.citations[i] for i in positions if i < len(turn.citations)]
         listed.update(positions)
         if len(cited) == 1:
-            lines.append(f"- **[{n}]** {_cited(cited[0])}")
+            lines.append(f"* **[{n}]** {_cited(cited[0])}")
             continue
-        lines.append(f"- **[{n}]** {len(cited)} sources:")
-        lines += [f"  - {_cited(c)}" for c in cited]
+        lines.append(f"* **[{n}]** {len(cited)} sources:")
+        lines += [f"  * {_cited(c)}" for c in cited]
     rest = [c for i, c in enumerate(turn.citations) if i not in listed]
-    lines += [f"- {_cited(c)}" for c in rest]
-    return "\n".join(lines) + "\n"
+    lines += [f"* {_cited(c)}" for c in rest]
+    return _neutral_lines(lines) + "\n"
+
+
+def _neutral_lines(lines: list[str]) -> str:
+    """The memo's lines joined, every line neutralised: pasted into a spreadsheet each line is a cell, and a
+    line a question, an answer or a cell value starts with "=", "+", "-" or "@" (on any line of a multi-line
+    value) would run as a formula. Bullets are "*" for the same reason."""
+    text = "\n".join(lines).replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(neutralise_cell(line) or "" for line in text.split("\n"))

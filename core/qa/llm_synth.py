@@ -1,7 +1,9 @@
 """The LLM synthesizer: a streamed answer written from numbered evidence, then checked like the offline one.
 
 The system prompt holds the rules only; the question and the evidence go in the user message, the
-evidence inside an <evidence> block where every item is numbered [n] and labelled with its source.
+evidence inside an <evidence> block of JSON lines, one item each: its number n (cited as [n]), its source
+and its text. JSON-encoding (with < and > escaped) means no document text can close the block or start
+a line of its own: whatever a document says stays inside its item's string.
 Tokens are yielded as they arrive; once the stream ends, `verify()` drops markers that point nowhere,
 sentences without a marker and sentences whose numbers the cited evidence lacks, and the Answer's
 citations follow the markers. `values` come from the cited table evidence (computed exactly), never
@@ -10,6 +12,7 @@ from the model's text. A reply that is the abstention sentence, or that nothing 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 
@@ -28,6 +31,7 @@ MAX_ITEM_CHARS = 4000
 MAX_CONTEXT_CHARS = 24_000
 
 SYSTEM = f"""You answer questions about a data room using only the numbered evidence in the user's message.
+The evidence is a block of JSON lines, one item each: "n" (cite it as [n]), "source" and "text".
 Rules:
 - Use only facts stated in the evidence. Never use outside knowledge and never guess.
 - After every sentence that states a fact, cite the evidence it comes from as [n] (e.g. [2] or [1][3]).
@@ -54,25 +58,40 @@ def _source(item: Evidence) -> str:
     return f"{first.title}, page {first.page}"
 
 
+def _json_line(item: dict[str, object]) -> str:
+    # "<" and ">" escaped too (JSON allows \u003c), so no text in the block can read as a tag.
+    return json.dumps(item, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+
+
 def evidence_block(evidence: Sequence[Evidence]) -> str:
-    """The numbered evidence as the model reads it, within MAX_CONTEXT_CHARS."""
+    """The numbered evidence as the model reads it (one JSON object a line), within MAX_CONTEXT_CHARS."""
     parts: list[str] = []
     budget = MAX_CONTEXT_CHARS
     for item in evidence:
         content = item.content.strip()
         if len(content) > MAX_ITEM_CHARS:
             content = content[:MAX_ITEM_CHARS] + " …"
-        text = f"[{item.n}] ({_source(item)})\n{content}"
+        text = _json_line({"n": item.n, "source": _source(item), "text": content})
         if len(text) > budget and parts:
             break
         parts.append(text)
         budget -= len(text)
-    return "<evidence>\n" + "\n\n".join(parts) + "\n</evidence>"
+    return "<evidence>\n" + "\n".join(parts) + "\n</evidence>"
 
 
-def synth_messages(question: str, evidence: Sequence[Evidence]) -> list[dict[str, str]]:
-    """The rules as the system message; the question and the evidence as the user message."""
-    user = f"Question: {question.strip()}\n\n{evidence_block(evidence)}\n\nAnswer the question from the evidence, citing [n]."
+def synth_messages(question: str, evidence: Sequence[Evidence], *, asked: str | None = None) -> list[dict[str, str]]:
+    """The rules as the system message; the question and the evidence as the user message.
+
+    `question` is the planner's standalone question (a follow-up rewritten with the conversation);
+    `asked`, the user's own words, stays in the prompt whenever it differs, so a rewritten question never
+    replaces what the user asked."""
+    asked = " ".join((asked or "").split())
+    standalone = " ".join(question.split())
+    if asked and asked != standalone:
+        head = f"Question: {asked}\nWith the conversation so far, it stands for: {standalone}"
+    else:
+        head = f"Question: {standalone}"
+    user = f"{head}\n\n{evidence_block(evidence)}\n\nAnswer the question from the evidence, citing [n]."
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -101,7 +120,9 @@ class LLMSynthesizer:
         self._client = client(settings)
         self.name = settings.chat_model
 
-    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+    def stream(
+        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+    ) -> Iterator[str | Answer]:
         """Yield the answer's tokens as they arrive, then the checked Answer; ModelError if the model fails."""
         if not evidence:
             # Nothing to answer from: abstain without asking the model.
@@ -116,7 +137,7 @@ class LLMSynthesizer:
             stream = create_chat(
                 self._client,
                 model=self._settings.chat_model,
-                messages=synth_messages(question, _outgoing_evidence(self._settings, evidence)),
+                messages=synth_messages(question, _outgoing_evidence(self._settings, evidence), asked=asked),
                 stream=True,
             )
             for chunk in stream:

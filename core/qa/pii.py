@@ -35,22 +35,38 @@ __all__ = ["PLACEHOLDERS", "redact", "redact_citation", "redact_evidence", "reda
 
 PLACEHOLDERS = ("[email]", "[phone]", "[card]", "[iban]", "[national id]")
 
+# Unicode letters in the local part and the domain ("josé@café.fr", internationalised domains); a PDF line
+# may wrap around the "@" or after a dot of the domain.
 _EMAIL = re.compile(
-    r"(?<![\w.+-])[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
-    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?![\w-])"
+    r"(?<![\w.+-])[\w!#$%&'*+/=?^`{|}~-]+(?:\.\n?[\w!#$%&'*+/=?^`{|}~-]+)*"
+    r"\n?@\n?(?:[^\W_](?:[\w-]*[^\W_])?\.\n?)+[^\W\d_](?:[\w-]*[^\W_])?(?![\w-])"
 )
+# Look-alikes folded before detection (the redacted copy keeps the folded text): full-width digits and signs,
+# the no-break and thin spaces, the Unicode hyphens. "１２３" and "GB82\u00a0WEST" are the same numbers.
+_FOLD = str.maketrans(
+    {
+        **{0xFF10 + d: str(d) for d in range(10)},
+        0xFF0B: "+", 0xFF0D: "-", 0xFF0E: ".", 0xFF20: "@", 0xFF08: "(", 0xFF09: ")",
+        0x00A0: " ", 0x2007: " ", 0x2009: " ", 0x202F: " ", 0x3000: " ",
+        0x2010: "-", 0x2011: "-", 0x2012: "-", 0x2013: "-", 0x2212: "-",
+    }
+)  # fmt: skip
 
 # A card as one run of digits, or as groups of digits; the groups must be those cards are printed in
 # (checked in _cards). A newline may stand for a space: PDF text wraps lines anywhere.
-_CARD = re.compile(r"(?<![\w.,])(?:\d{13,19}|\d{4}(?:[ \n-]\d{1,6}){2,4})(?![\w]|[.,]\d)")
+_CARD = re.compile(r"(?<![\w.,])(?:\d{13,19}|\d{4}(?:[ \n.-]\d{1,6}){2,4})(?![\w]|[.,]\d)")
 _CARD_GROUPS = re.compile(r"^(?:4,4,4,4(?:,[1-3])?|4,6,[45]|4,4,4,[1-3])$")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?:[ \n][A-Z0-9]{1,4}){3,8})\b")
+# Upper or lower case, groups joined by a space, line break, dash or dot (the checksum decides).
+_IBAN = re.compile(r"(?i)\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?:[ \n.-][A-Z0-9]{1,4}){3,8})\b")
 
 # US SSN: never 000, 666 or 9xx in the area, never 00 in the group, never 0000 in the serial.
-_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
+_SSN = re.compile(r"(?<![\w.-])(?!000|666|9\d\d)\d{3}([-.])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-]|\.\d)")
 # UK NINO (HMRC rules): the first letter is not D, F, I, Q, U or V; the second not those nor O;
 # the prefixes BG, GB, KN, NK, NT, TN and ZZ are never issued; the suffix is A-D.
-_NINO = re.compile(r"\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+# Upper or lower case, the groups joined by one kind of space, dash or dot.
+_NINO = re.compile(
+    r"(?i)\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]([ .-]?)\d{2}\1\d{2}\1\d{2}\1[A-D]\b"
+)
 # A number after an identity-document label: "Passport no. X1234567", "ID number: 12 345 678".
 _LABELLED_ID = re.compile(
     r"(?i)\b((?:passport|national[ -]?id(?:entity)?|identity(?: card)?|id[ -]?card|personal id|tax id"
@@ -102,14 +118,14 @@ def _is_card(digits: str) -> bool:
 def _cards(text: str) -> str:
     def sub(match: re.Match[str]) -> str:
         found = match.group(0)
-        parts = re.split(r"([ \n-])", found)
+        parts = re.split(r"([ \n.-])", found)
         groups, seps = parts[::2], parts[1::2]
         if len(groups) == 1:
             return "[card]" if _is_card(found) else found
         # A card may be followed by more digits ("4111 1111 1111 1111 12/26"): try the longest printed form.
         for k in range(len(groups), 2, -1):
             lengths = ",".join(str(len(g)) for g in groups[:k])
-            one_kind = len({"-" if sep == "-" else " " for sep in seps[: k - 1]}) == 1
+            one_kind = len({sep if sep in "-." else " " for sep in seps[: k - 1]}) == 1
             if one_kind and _CARD_GROUPS.match(lengths) and _is_card("".join(groups[:k])):
                 return (
                     "[card]"
@@ -124,11 +140,11 @@ def _cards(text: str) -> str:
 def _ibans(text: str) -> str:
     def sub(match: re.Match[str]) -> str:
         found = match.group(0)
-        parts = re.split(r"([ \n])", found)
+        parts = re.split(r"([ \n.-])", found)
         groups, seps = parts[::2], parts[1::2]
         # The regex may run on into a following word ("... 3000 AND"): keep the longest valid prefix.
         for k in range(len(groups), 0, -1):
-            candidate = "".join(groups[:k])
+            candidate = "".join(groups[:k]).upper()
             if 15 <= len(candidate) <= 34 and _iban.is_valid(candidate):
                 return "[iban]" + "".join(p for pair in zip(seps[k - 1 :], groups[k:], strict=False) for p in pair)
         return found
@@ -183,6 +199,7 @@ def redact(text: str) -> str:
     """`text` with emails, phone numbers, card numbers, IBANs and national IDs replaced by typed placeholders."""
     if not text:
         return text
+    text = text.translate(_FOLD)
     text = _EMAIL.sub("[email]", text)
     text = _ibans(text)
     text = _cards(text)

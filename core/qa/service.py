@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.db import q, returned
 from core.errors import ConversationNotFound, ModelError
+from core.inputs import MAX_QUESTION_CHARS, checked_text
 from core.qa.grounding import missing_names
 from core.qa.metrics import unlinked_metrics
 from core.qa.pii import redact, redact_citation
@@ -49,7 +50,9 @@ def _conversation(
         if conversation_id is None:
             row = returned(
                 conn.execute(
-                    q("create_conversation"), {"room_id": room_id, "user_id": wb.db.user_id, "title": question[:120]}
+                    q("create_conversation"),
+                    # The title is listed beside the room like the log: PII redacted as the log is.
+                    {"room_id": room_id, "user_id": wb.db.user_id, "title": _logged(wb, question)[:120]},
                 )
             )
             return int(row[0]), []
@@ -94,8 +97,9 @@ def ask(
     says so (result "note", qa_queries.error): a model outage is not a dead chat.
     """
     started = time.perf_counter()
+    question = checked_text(question, "question", max_chars=MAX_QUESTION_CHARS)
     ref = wb.room(room)
-    check_and_count(wb.db, wb.db.user_id, ref.id, wb.settings.rate_limit)  # RateLimited says when to ask again
+    check_and_count(wb.db, wb.settings.rate_limit)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     yield Event(type="step", text="Reading the room's sheets and documents")
@@ -129,7 +133,7 @@ def ask(
     parts: list[str] = []
     note: str | None = None
     try:
-        for item in synthesizer.stream(plan.standalone_question, evidence):
+        for item in synthesizer.stream(plan.standalone_question, evidence, asked=question):
             if isinstance(item, Answer):
                 answer = item
                 continue
@@ -145,7 +149,7 @@ def ask(
         synthesizer, answer = offline, None
         if parts:  # what the model had streamed stays on screen above the offline answer
             yield Event(type="token", text="\n\n")
-        for item in offline.stream(plan.standalone_question, evidence):
+        for item in offline.stream(plan.standalone_question, evidence, asked=question):
             if isinstance(item, Answer):
                 answer = item
                 continue

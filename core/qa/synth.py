@@ -190,8 +190,11 @@ class Synthesizer(Protocol):
 
     name: str
 
-    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
-        """Tokens (str) as they are written, then one Answer."""
+    def stream(
+        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+    ) -> Iterator[str | Answer]:
+        """Tokens (str) as they are written, then one Answer (`asked`: the user's own words, when the
+        planner rewrote the question)."""
         ...
 
 
@@ -200,7 +203,9 @@ class OfflineSynthesizer:
 
     name = "offline"
 
-    def stream(self, question: str, evidence: Sequence[Evidence]) -> Iterator[str | Answer]:
+    def stream(
+        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+    ) -> Iterator[str | Answer]:
         """The deterministic answer's text as one token, then the Answer."""
         answer = synthesize_offline(question, evidence)
         yield answer.text

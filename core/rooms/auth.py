@@ -6,11 +6,14 @@ WORKBENCH_AUTH picks the mode:
   (argon2-cffi); `workbench user add` creates them, the app shows a sign-in form;
 - ``supabase``: sign-in through Supabase Auth (supabase-py, SUPABASE_URL and SUPABASE_ANON_KEY); the
   Supabase user's id is the database user, so the same row-level security policies apply.
-Whatever the mode, a signed-in user is a `User`, and `Database.as_user(user.id)` is their view.
+Whatever the mode, a signed-in user is a `User`, and `Database.as_user(user.id)` is their view: its
+transactions carry a token signed by the database for that user (migration 015), which SQL run as the
+app role cannot forge. Reading password hashes and creating accounts run as the separate sign-in role.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from dataclasses import dataclass
@@ -21,8 +24,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from core.config import Settings
-from core.db import LOCAL_USER, Database, q
+from core.db import LOCAL_USER, Database, q, returned
 from core.errors import AuthError
+from core.inputs import MAX_NAME_CHARS, checked_text
 
 _HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -50,14 +54,16 @@ LOCAL = User(id=LOCAL_USER, display_name="Local user")
 
 def create_account(db: Database, email: str, display_name: str, password: str) -> User:
     """A new account with an argon2id password hash."""
-    email = email.strip()
+    email = checked_text(email, "e-mail address", max_chars=MAX_NAME_CHARS).strip()
+    if display_name.strip():
+        display_name = checked_text(display_name, "display name", max_chars=MAX_NAME_CHARS)
     if not _EMAIL.match(email):
         raise AuthError(f"{email!r} is not an e-mail address.")
     if len(password) < MIN_PASSWORD:
         raise AuthError(f"Choose a password of at least {MIN_PASSWORD} characters.")
     name = display_name.strip() or email.split("@")[0]
     try:
-        with db.connection() as conn:
+        with db.login_connection() as conn:  # only the sign-in role may create accounts (migration 015)
             row = conn.execute(
                 q("create_account"),
                 {"id": str(uuid.uuid4()), "email": email, "name": name, "hash": _HASHER.hash(password)},
@@ -69,29 +75,50 @@ def create_account(db: Database, email: str, display_name: str, password: str) -
 
 
 def sign_in(db: Database, email: str, password: str) -> User:
-    """The account's user when the password matches; one message for every failure (no account probing)."""
-    with db.connection() as conn:
-        row = conn.execute(q("credentials"), {"email": email.strip()}).fetchone()
-    failed = AuthError("Wrong e-mail or password.")
+    """The account's user when the password matches; one message for every failure (no account probing).
+
+    After 5 failures for one e-mail, each further attempt must wait (1 s, 2 s, 4 s … up to 15 minutes,
+    migration 016): an attempt that comes too early is refused without checking the password."""
+    email = checked_text(email, "e-mail address", max_chars=MAX_NAME_CHARS).strip()
+    with db.login_connection() as conn:  # only the sign-in role reads password hashes (migration 015)
+        wait = float(returned(conn.execute(q("sign_in_wait"), {"email": email}))[0])
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise AuthError(
+                f"Too many failed sign-ins for {email}: wait {seconds} second{'s' if seconds != 1 else ''} "
+                "and try again."
+            )
+        row = conn.execute(q("credentials"), {"email": email}).fetchone()
+        user = _verified(row, password)
+        conn.execute(q("sign_in_result"), {"email": email, "ok": user is not None})
+    if user is None:
+        raise AuthError("Wrong e-mail or password.")
+    user_id, name, stored = row  # type: ignore[misc]
+    if _HASHER.check_needs_rehash(stored):
+        # As the signed-in user: the database lets a user replace only their own hash.
+        with db.as_user(str(user_id)).connection() as conn:
+            conn.execute(q("set_password_hash"), {"id": user_id, "hash": _HASHER.hash(password)})
+    return User(id=user_id, display_name=name, email=email)
+
+
+def _verified(row: tuple[str, str, str | None] | None, password: str) -> str | None:
+    """The user id when `password` matches the row's hash; an unknown e-mail costs a hash too."""
     if row is None or not row[2]:
         try:
             _HASHER.verify(_dummy_hash(), password)
         except VerificationError:
             pass
-        raise failed
-    user_id, name, stored = row
+        return None
     try:
-        _HASHER.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError) as exc:
-        raise failed from exc
-    if _HASHER.check_needs_rehash(stored):
-        with db.connection() as conn:
-            conn.execute(q("set_password_hash"), {"id": user_id, "hash": _HASHER.hash(password)})
-    return User(id=user_id, display_name=name, email=email.strip())
+        _HASHER.verify(row[2], password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return None
+    return row[0]
 
 
 def find_user(db: Database, email: str) -> User | None:
     """The user with this e-mail (to add them to a room), None if there is no such account."""
+    email = checked_text(email, "e-mail address", max_chars=MAX_NAME_CHARS)
     with db.connection() as conn:
         row = conn.execute(q("find_user"), {"email": email.strip()}).fetchone()
     return User(id=row[0], display_name=row[1], email=email.strip()) if row else None
@@ -115,6 +142,7 @@ def supabase_sign_in(db: Database, settings: Settings, email: str, password: str
     if user is None:
         raise AuthError("Wrong e-mail or password.")
     name = (user.user_metadata or {}).get("full_name") or (user.email or email).split("@")[0]
-    with db.connection() as conn:
+    # As the Supabase user: the database lets a user record only themselves.
+    with db.as_user(str(user.id)).connection() as conn:
         conn.execute(q("ensure_user"), {"id": user.id, "email": user.email or email.strip(), "name": name})
     return User(id=str(user.id), display_name=name, email=user.email or email.strip())

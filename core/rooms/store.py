@@ -62,14 +62,10 @@ def ensure_room(db: Database, name: str) -> RoomRef:
                 with conn.transaction():
                     cur.execute(q("create_room"), {"name": name})
             except psycopg.errors.UniqueViolation:
-                pass  # created meanwhile by another process, or another user's room
+                pass  # created meanwhile by another process of this user (names are unique per owner)
             row = cur.execute(q("get_room"), {"name": name}).fetchone()
         if row is None:
-            # The name is someone else's room (invisible to this user, as row-level security wants).
-            raise RoomNotFound(
-                f"A data room named {name!r} already exists and you are not a member of it: ask its owner "
-                "to add you, or choose another name."
-            )
+            raise RoomNotFound(f"The data room {name!r} could not be created: sign in again and retry.")
     return RoomRef(**row)
 
 

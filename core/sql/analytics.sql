@@ -1,34 +1,34 @@
 -- Named queries of the QA analytics (core/rooms/analytics.py). Days are UTC calendar days; a range is inclusive.
--- Every query takes %(room_ids)s (bigint[]) and %(start)s, %(end)s (dates).
+-- Every query takes %(room_ids)s (bigint[]) and %(start)s, %(end)s (dates). The figures come from
+-- workbench_query_figures() (migration 016): a room's owners count every member's questions without
+-- reading them; everyone else counts their own. The attention list reads qa_queries itself, so it shows
+-- the asker's own questions only (conversations are private).
 
 -- name: analytics_span
 SELECT min(created_at AT TIME ZONE 'UTC')::date AS first_day, max(created_at AT TIME ZONE 'UTC')::date AS last_day,
        count(*) AS questions
-FROM qa_queries
-WHERE room_id = ANY(%(room_ids)s)
+FROM workbench_query_figures(%(room_ids)s)
 
 -- name: analytics_daily
 WITH q AS (
-    SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, abstained, error, total_ms, first_token_ms, n_citations
-    FROM qa_queries
-    WHERE room_id = ANY(%(room_ids)s)
-      AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+    SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, abstained, failed, total_ms, first_token_ms,
+           n_citations, votes, helpful
+    FROM workbench_query_figures(%(room_ids)s)
+    WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 ), per_day AS (
     SELECT day,
            count(*) AS questions,
            count(*) FILTER (WHERE abstained) AS abstained,
-           count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+           count(*) FILTER (WHERE failed) AS errors,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY total_ms) AS total_p50,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY total_ms) AS total_p95,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms) AS first_token_p50,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms) AS first_token_p95,
-           avg(n_citations) FILTER (WHERE NOT abstained AND error IS NULL) AS citations_mean
+           avg(n_citations) FILTER (WHERE NOT abstained AND NOT failed) AS citations_mean,
+           sum(votes) AS votes,
+           sum(helpful) AS helpful
     FROM q GROUP BY day
-), votes AS (
-    SELECT q.day, count(*) AS votes, count(*) FILTER (WHERE f.helpful) AS helpful
-    FROM qa_feedback f JOIN q ON q.id = f.query_id
-    GROUP BY q.day
 )
 SELECT s.day::date AS day,
        coalesce(d.questions, 0) AS questions,
@@ -37,42 +37,39 @@ SELECT s.day::date AS day,
        d.abstained::float8 / nullif(d.questions, 0) AS abstention_rate,
        d.total_p50, d.total_p95, d.first_token_p50, d.first_token_p95,
        d.citations_mean::float8 AS citations_mean,
-       coalesce(v.votes, 0) AS votes,
-       coalesce(v.helpful, 0) AS helpful,
-       v.helpful::float8 / nullif(v.votes, 0) AS helpful_rate
+       coalesce(d.votes, 0)::bigint AS votes,
+       coalesce(d.helpful, 0)::bigint AS helpful,
+       d.helpful::float8 / nullif(d.votes, 0) AS helpful_rate
 FROM generate_series(%(start)s::date, %(end)s::date, interval '1 day') AS s(day)
 LEFT JOIN per_day d ON d.day = s.day::date
-LEFT JOIN votes v ON v.day = s.day::date
 ORDER BY s.day
 
 -- name: analytics_totals
 WITH q AS (
-    SELECT id, abstained, error, total_ms, first_token_ms, n_citations
-    FROM qa_queries
-    WHERE room_id = ANY(%(room_ids)s)
-      AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+    SELECT id, abstained, failed, total_ms, first_token_ms, n_citations, votes, helpful
+    FROM workbench_query_figures(%(room_ids)s)
+    WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 )
 SELECT count(*) AS questions,
        count(*) FILTER (WHERE abstained) AS abstained,
-       count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+       count(*) FILTER (WHERE failed) AS errors,
        count(*) FILTER (WHERE abstained)::float8 / nullif(count(*), 0) AS abstention_rate,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY total_ms) AS total_p50,
        percentile_cont(0.95) WITHIN GROUP (ORDER BY total_ms) AS total_p95,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms) AS first_token_p50,
        percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms) AS first_token_p95,
-       (avg(n_citations) FILTER (WHERE NOT abstained AND error IS NULL))::float8 AS citations_mean,
-       (SELECT count(*) FROM qa_feedback f WHERE f.query_id IN (SELECT id FROM q)) AS votes,
-       (SELECT count(*) FROM qa_feedback f WHERE f.helpful AND f.query_id IN (SELECT id FROM q)) AS helpful
+       (avg(n_citations) FILTER (WHERE NOT abstained AND NOT failed))::float8 AS citations_mean,
+       coalesce(sum(votes), 0)::bigint AS votes,
+       coalesce(sum(helpful), 0)::bigint AS helpful
 FROM q
 
 -- name: analytics_citation_counts
 SELECT n_citations, count(*) AS answers
-FROM qa_queries
-WHERE room_id = ANY(%(room_ids)s)
-  AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+FROM workbench_query_figures(%(room_ids)s)
+WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
   AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
-  AND NOT abstained AND error IS NULL
+  AND NOT abstained AND NOT failed
 GROUP BY n_citations
 ORDER BY n_citations
 

@@ -14,3 +14,10 @@ SELECT id::text, display_name FROM workbench_find_user(%(email)s)
 
 -- name: ensure_user
 SELECT workbench_ensure_user(%(id)s, %(email)s, %(name)s)::text
+
+-- Seconds this e-mail must wait before another sign-in attempt (migration 016), and an attempt's outcome.
+-- name: sign_in_wait
+SELECT workbench_sign_in_wait(%(email)s)
+
+-- name: sign_in_result
+SELECT workbench_sign_in_result(%(email)s, %(ok)s)

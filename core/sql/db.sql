@@ -29,6 +29,11 @@ SET hnsw.iterative_scan = relaxed_order;
 SET hnsw.ef_search = 200;
 SET plan_cache_mode = force_custom_plan;
 
--- The user every row-level security policy reads, for this transaction only.
+-- The user every row-level security policy reads, for this transaction only: a token the database
+-- verifies (migration 015), never a bare user id.
 -- name: set_user
-SELECT set_config('app.user_id', %(user_id)s, true);
+SELECT set_config('app.user_token', %(token)s, true);
+
+-- A signed token for a user; only the sign-in role (workbench_login) may run it.
+-- name: issue_token
+SELECT workbench_issue_token(%(user_id)s::uuid);

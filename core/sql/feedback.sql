@@ -23,8 +23,8 @@ JOIN LATERAL (
 ) u ON true
 LEFT JOIN LATERAL (
     SELECT id, abstained, error FROM qa_queries qq
+    -- Not matched on the question's text: the log keeps a redacted copy, the conversation the original.
     WHERE qq.conversation_id = a.conversation_id AND qq.created_at = a.created_at
-      AND qq.question = u.content
     ORDER BY qq.id LIMIT 1
 ) qq ON true
 LEFT JOIN qa_feedback f ON f.query_id = qq.id AND f.user_id IS NOT DISTINCT FROM %(user_id)s

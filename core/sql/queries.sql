@@ -1,7 +1,9 @@
 -- Named queries: each block starts with a `-- name: x` line (parsed by core.db.load_queries).
 
 -- name: get_room
+-- Names are unique per owner (migration 016): one's own room first, then the oldest shared with one.
 SELECT id, name, embedding_model FROM rooms WHERE name = %(name)s
+ORDER BY owner_id IS NOT DISTINCT FROM workbench_user() DESC, id LIMIT 1
 
 -- name: create_room
 -- No RETURNING (nor ON CONFLICT, which checks read access to the row): the new row is readable once

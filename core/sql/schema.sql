@@ -33,6 +33,35 @@ COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access met
 
 
 --
+-- Name: workbench_count_request(text, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_count_request(p_kind text, p_limit integer, p_window interval, p_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[])
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := workbench_user();
+    now_at timestamptz := coalesce(p_at, now());
+    kept timestamptz[];
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'no signed-in user to count' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (me, p_kind, '{}') ON CONFLICT DO NOTHING;
+    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - p_window ORDER BY t) INTO kept
+    FROM rate_limits r WHERE r.user_id = me AND r.kind = p_kind FOR UPDATE;
+    IF cardinality(kept) >= p_limit THEN
+        RETURN QUERY SELECT false, now_at, kept;
+        RETURN;
+    END IF;
+    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = me AND r.kind = p_kind;
+    RETURN QUERY SELECT true, now_at, kept || now_at;
+END
+$$;
+
+
+--
 -- Name: workbench_create_account(uuid, text, text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -58,16 +87,40 @@ $$;
 
 
 --
+-- Name: workbench_document_status_guard(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_document_status_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status AND workbench_user() IS NOT NULL
+       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms()) THEN
+        RAISE EXCEPTION 'only an owner of the room may change a document''s status'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
 -- Name: workbench_ensure_user(uuid, text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
 CREATE FUNCTION public.workbench_ensure_user(user_id uuid, user_email text, name text) RETURNS uuid
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
+BEGIN
+    IF user_id IS DISTINCT FROM workbench_user() THEN
+        RAISE EXCEPTION 'only the signed-in user may record themselves' USING ERRCODE = 'insufficient_privilege';
+    END IF;
     INSERT INTO users (id, email, display_name) VALUES (user_id, user_email, name)
-    ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email
-    RETURNING id
+    ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email;
+    RETURN user_id;
+END
 $$;
 
 
@@ -79,7 +132,23 @@ CREATE FUNCTION public.workbench_find_user(user_email text) RETURNS TABLE(id uui
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT id, display_name FROM users WHERE lower(email) = lower(user_email)
+    SELECT u.id, u.display_name FROM users u
+    WHERE lower(u.email) = lower(user_email) AND (SELECT workbench_user()) IS NOT NULL
+$$;
+
+
+--
+-- Name: workbench_issue_token(uuid, interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval DEFAULT '12:00:00'::interval) RETURNS text
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT t.m || '.' || workbench_sign(t.m)
+    FROM (SELECT p_user::text || '.'
+                 || floor(extract(epoch FROM now() + least(p_ttl, interval '1 day')))::bigint::text AS m) t
+    WHERE p_user IS NOT NULL
 $$;
 
 
@@ -105,7 +174,26 @@ CREATE FUNCTION public.workbench_owned_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user() AND role = 'owner'
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user()) AND role = 'owner'
+$$;
+
+
+--
+-- Name: workbench_query_figures(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_query_figures(rooms bigint[]) RETURNS TABLE(id bigint, room_id bigint, created_at timestamp with time zone, abstained boolean, failed boolean, total_ms real, first_token_ms real, n_citations integer, votes bigint, helpful bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT q.id, q.room_id, q.created_at, q.abstained, q.error IS NOT NULL, q.total_ms, q.first_token_ms,
+           q.n_citations,
+           (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id),
+           (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id AND f.helpful)
+    FROM qa_queries q
+    WHERE q.room_id = ANY(rooms)
+      AND (q.room_id IN (SELECT workbench_owned_rooms())
+           OR (q.user_id = (SELECT workbench_user()) AND q.room_id IN (SELECT workbench_rooms())))
 $$;
 
 
@@ -147,6 +235,23 @@ $$;
 
 
 --
+-- Name: workbench_room_owner_guard(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_room_owner_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.owner_id IS DISTINCT FROM OLD.owner_id AND workbench_user() IS NOT NULL THEN
+        RAISE EXCEPTION 'a room''s creator does not change' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
 -- Name: workbench_rooms(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -154,7 +259,7 @@ CREATE FUNCTION public.workbench_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user()
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user())
 $$;
 
 
@@ -163,11 +268,94 @@ $$;
 --
 
 CREATE FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    UPDATE users SET password_hash = hash WHERE id = user_id
+BEGIN
+    IF user_id IS DISTINCT FROM workbench_user() THEN
+        RAISE EXCEPTION 'only the signed-in user may change their password' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    UPDATE users u SET password_hash = hash WHERE u.id = user_id;
+END
 $$;
+
+
+--
+-- Name: workbench_sign(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign(message text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT encode(sha256(s.outer_key || sha256(s.inner_key || convert_to(message, 'UTF8'))), 'hex')
+    FROM workbench_secret s
+$$;
+
+
+--
+-- Name: workbench_sign_in_result(text, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_ok THEN
+        DELETE FROM sign_in_failures WHERE email = lower(p_email);
+    ELSE
+        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at) VALUES (lower(p_email), 1, now())
+        ON CONFLICT (email) DO UPDATE
+        SET failures = CASE WHEN f.last_failed_at < now() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
+            last_failed_at = now();
+    END IF;
+END
+$$;
+
+
+--
+-- Name: workbench_sign_in_wait(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_sign_in_wait(p_email text) RETURNS double precision
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce((
+        SELECT greatest(0, extract(epoch FROM f.last_failed_at
+               + least(interval '15 minutes', make_interval(secs => 2 ^ least(f.failures - 5, 10))) - now()))
+        FROM sign_in_failures f
+        WHERE f.email = lower(p_email) AND f.failures >= 5 AND f.last_failed_at > now() - interval '1 day'
+    ), 0)::double precision
+$$;
+
+
+--
+-- Name: workbench_token_user(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_token_user(token text) RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    parts text[] := string_to_array(token, '.');
+BEGIN
+    IF token IS NULL OR cardinality(parts) <> 3
+       OR parts[1] !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+       OR parts[2] !~ '^[0-9]{1,12}$' OR parts[3] !~ '^[0-9a-f]{64}$' THEN
+        RETURN NULL;
+    END IF;
+    IF parts[2]::bigint < extract(epoch FROM now()) THEN
+        RETURN NULL;
+    END IF;
+    IF workbench_sign(parts[1] || '.' || parts[2]) IS DISTINCT FROM parts[3] THEN
+        RETURN NULL;
+    END IF;
+    RETURN parts[1]::uuid;
+END
+$_$;
 
 
 --
@@ -175,13 +363,16 @@ $$;
 --
 
 CREATE FUNCTION public.workbench_user() RETURNS uuid
-    LANGUAGE sql STABLE
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT coalesce(
-        nullif(current_setting('app.user_id', true), ''),
-        nullif(current_setting('request.jwt.claim.sub', true), ''),
-        nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub'
-    )::uuid
+    SELECT CASE
+        WHEN current_setting('role', true) = 'authenticated' THEN coalesce(
+            nullif(current_setting('request.jwt.claim.sub', true), ''),
+            nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub'
+        )::uuid
+        ELSE workbench_token_user(nullif(current_setting('app.user_token', true), ''))
+    END
 $$;
 
 
@@ -193,7 +384,7 @@ CREATE FUNCTION public.workbench_writable_rooms() RETURNS SETOF bigint
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT room_id FROM room_members WHERE user_id = workbench_user() AND role IN ('owner', 'editor')
+    SELECT room_id FROM room_members WHERE user_id = (SELECT workbench_user()) AND role IN ('owner', 'editor')
 $$;
 
 
@@ -288,7 +479,7 @@ ALTER TABLE public.chunks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 CREATE TABLE public.conversations (
     id bigint NOT NULL,
     room_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     title text,
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -422,7 +613,7 @@ CREATE TABLE public.qa_citations (
 CREATE TABLE public.qa_feedback (
     id bigint NOT NULL,
     query_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     helpful boolean NOT NULL,
     comment text,
     created_at timestamp with time zone DEFAULT now() NOT NULL
@@ -450,7 +641,7 @@ ALTER TABLE public.qa_feedback ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
 CREATE TABLE public.qa_queries (
     id bigint NOT NULL,
     room_id bigint NOT NULL,
-    user_id uuid,
+    user_id uuid DEFAULT public.workbench_user(),
     conversation_id bigint,
     question text NOT NULL,
     answer text,
@@ -486,9 +677,10 @@ ALTER TABLE public.qa_queries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 --
 
 CREATE TABLE public.rate_limits (
-    room_id bigint NOT NULL,
-    user_id uuid,
-    asked_at timestamp with time zone[] NOT NULL
+    user_id uuid NOT NULL,
+    kind text NOT NULL,
+    asked_at timestamp with time zone[] NOT NULL,
+    CONSTRAINT rate_limits_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text])))
 );
 
 
@@ -514,6 +706,7 @@ CREATE TABLE public.rooms (
     embedding_model text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     n_chunks bigint DEFAULT 0 NOT NULL,
+    owner_id uuid DEFAULT COALESCE(public.workbench_user(), '00000000-0000-0000-0000-000000000001'::uuid),
     CONSTRAINT rooms_name_check CHECK ((length(TRIM(BOTH FROM name)) > 0))
 );
 
@@ -620,6 +813,17 @@ ALTER TABLE public.sheets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: sign_in_failures; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sign_in_failures (
+    email text NOT NULL,
+    failures integer NOT NULL,
+    last_failed_at timestamp with time zone NOT NULL
+);
+
+
+--
 -- Name: term_stats; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -641,6 +845,20 @@ CREATE TABLE public.users (
     display_name text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     password_hash text
+);
+
+
+--
+-- Name: workbench_secret; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.workbench_secret (
+    id boolean DEFAULT true NOT NULL,
+    inner_key bytea NOT NULL,
+    outer_key bytea NOT NULL,
+    CONSTRAINT workbench_secret_id_check CHECK (id),
+    CONSTRAINT workbench_secret_inner_key_check CHECK ((length(inner_key) = 64)),
+    CONSTRAINT workbench_secret_outer_key_check CHECK ((length(outer_key) = 64))
 );
 
 
@@ -677,11 +895,27 @@ ALTER TABLE ONLY public.chunks
 
 
 --
+-- Name: chunks chunks_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunks
+    ADD CONSTRAINT chunks_room_id UNIQUE (room_id, id);
+
+
+--
 -- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.conversations
     ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: conversations conversations_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_room_id UNIQUE (room_id, id);
 
 
 --
@@ -698,6 +932,14 @@ ALTER TABLE ONLY public.document_files
 
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: documents documents_room_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_room_id UNIQUE (room_id, id);
 
 
 --
@@ -757,11 +999,11 @@ ALTER TABLE ONLY public.qa_queries
 
 
 --
--- Name: rate_limits rate_limits_one_row; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: rate_limits rate_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.rate_limits
-    ADD CONSTRAINT rate_limits_one_row UNIQUE NULLS NOT DISTINCT (room_id, user_id);
+    ADD CONSTRAINT rate_limits_pkey PRIMARY KEY (user_id, kind);
 
 
 --
@@ -773,11 +1015,11 @@ ALTER TABLE ONLY public.room_members
 
 
 --
--- Name: rooms rooms_name_key; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: rooms rooms_owner_name; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.rooms
-    ADD CONSTRAINT rooms_name_key UNIQUE (name);
+    ADD CONSTRAINT rooms_owner_name UNIQUE (owner_id, name);
 
 
 --
@@ -813,11 +1055,27 @@ ALTER TABLE ONLY public.sheet_rows
 
 
 --
+-- Name: sheet_rows sheet_rows_sheet_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sheet_rows
+    ADD CONSTRAINT sheet_rows_sheet_id UNIQUE (sheet_id, id);
+
+
+--
 -- Name: sheet_rows sheet_rows_sheet_id_row_index_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.sheet_rows
     ADD CONSTRAINT sheet_rows_sheet_id_row_index_key UNIQUE (sheet_id, row_index);
+
+
+--
+-- Name: sheets sheets_document_id; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sheets
+    ADD CONSTRAINT sheets_document_id UNIQUE (document_id, id);
 
 
 --
@@ -834,6 +1092,14 @@ ALTER TABLE ONLY public.sheets
 
 ALTER TABLE ONLY public.sheets
     ADD CONSTRAINT sheets_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: sign_in_failures sign_in_failures_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sign_in_failures
+    ADD CONSTRAINT sign_in_failures_pkey PRIMARY KEY (email);
 
 
 --
@@ -858,6 +1124,14 @@ ALTER TABLE ONLY public.users
 
 ALTER TABLE ONLY public.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: workbench_secret workbench_secret_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workbench_secret
+    ADD CONSTRAINT workbench_secret_pkey PRIMARY KEY (id);
 
 
 --
@@ -938,10 +1212,24 @@ CREATE INDEX qa_queries_room_time ON public.qa_queries USING btree (room_id, cre
 
 
 --
+-- Name: room_members_user; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX room_members_user ON public.room_members USING btree (user_id);
+
+
+--
 -- Name: users_email_lower; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE UNIQUE INDEX users_email_lower ON public.users USING btree (lower(email));
+
+
+--
+-- Name: documents documents_status_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER documents_status_guard BEFORE UPDATE OF status ON public.documents FOR EACH ROW EXECUTE FUNCTION public.workbench_document_status_guard();
 
 
 --
@@ -952,11 +1240,26 @@ CREATE TRIGGER rooms_owner AFTER INSERT ON public.rooms FOR EACH ROW EXECUTE FUN
 
 
 --
+-- Name: rooms rooms_owner_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER rooms_owner_guard BEFORE UPDATE OF owner_id ON public.rooms FOR EACH ROW EXECUTE FUNCTION public.workbench_room_owner_guard();
+
+
+--
 -- Name: cell_edits cell_edits_document_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.cell_edits
     ADD CONSTRAINT cell_edits_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_document_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_document_room FOREIGN KEY (room_id, document_id) REFERENCES public.documents(room_id, id) ON DELETE CASCADE;
 
 
 --
@@ -973,6 +1276,22 @@ ALTER TABLE ONLY public.cell_edits
 
 ALTER TABLE ONLY public.cell_edits
     ADD CONSTRAINT cell_edits_row_id_fkey FOREIGN KEY (row_id) REFERENCES public.sheet_rows(id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_row_sheet; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_row_sheet FOREIGN KEY (sheet_id, row_id) REFERENCES public.sheet_rows(sheet_id, id) ON DELETE CASCADE;
+
+
+--
+-- Name: cell_edits cell_edits_sheet_document; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cell_edits
+    ADD CONSTRAINT cell_edits_sheet_document FOREIGN KEY (document_id, sheet_id) REFERENCES public.sheets(document_id, id) ON DELETE CASCADE;
 
 
 --
@@ -1000,6 +1319,14 @@ ALTER TABLE ONLY public.chunk_embeddings
 
 
 --
+-- Name: chunk_embeddings chunk_embeddings_chunk_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunk_embeddings
+    ADD CONSTRAINT chunk_embeddings_chunk_room FOREIGN KEY (room_id, chunk_id) REFERENCES public.chunks(room_id, id) ON DELETE CASCADE;
+
+
+--
 -- Name: chunk_embeddings chunk_embeddings_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1013,6 +1340,14 @@ ALTER TABLE ONLY public.chunk_embeddings
 
 ALTER TABLE ONLY public.chunks
     ADD CONSTRAINT chunks_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+
+--
+-- Name: chunks chunks_document_room; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.chunks
+    ADD CONSTRAINT chunks_document_room FOREIGN KEY (room_id, document_id) REFERENCES public.documents(room_id, id) ON DELETE CASCADE;
 
 
 --
@@ -1112,11 +1447,11 @@ ALTER TABLE ONLY public.qa_feedback
 
 
 --
--- Name: qa_queries qa_queries_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: qa_queries qa_queries_conversation_room; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.qa_queries
-    ADD CONSTRAINT qa_queries_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES public.conversations(id) ON DELETE SET NULL;
+    ADD CONSTRAINT qa_queries_conversation_room FOREIGN KEY (room_id, conversation_id) REFERENCES public.conversations(room_id, id) ON DELETE SET NULL (conversation_id);
 
 
 --
@@ -1133,14 +1468,6 @@ ALTER TABLE ONLY public.qa_queries
 
 ALTER TABLE ONLY public.qa_queries
     ADD CONSTRAINT qa_queries_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE SET NULL;
-
-
---
--- Name: rate_limits rate_limits_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.rate_limits
-    ADD CONSTRAINT rate_limits_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
 
 
 --
@@ -1165,6 +1492,14 @@ ALTER TABLE ONLY public.room_members
 
 ALTER TABLE ONLY public.room_members
     ADD CONSTRAINT room_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: rooms rooms_owner_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.rooms
+    ADD CONSTRAINT rooms_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES public.users(id) ON DELETE SET NULL;
 
 
 --
@@ -1217,6 +1552,13 @@ CREATE POLICY cell_edits_add ON public.cell_edits FOR INSERT WITH CHECK ((room_i
 --
 
 CREATE POLICY cell_edits_delete ON public.cell_edits FOR DELETE USING ((room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms)));
+
+
+--
+-- Name: cell_edits cell_edits_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY cell_edits_delete_owner ON public.cell_edits AS RESTRICTIVE FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
 
 
 --
@@ -1288,6 +1630,13 @@ CREATE POLICY chunks_delete ON public.chunks FOR DELETE USING ((room_id IN ( SEL
 
 
 --
+-- Name: chunks chunks_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY chunks_delete_owner ON public.chunks AS RESTRICTIVE FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
+
+
+--
 -- Name: chunks chunks_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1308,31 +1657,10 @@ CREATE POLICY chunks_update ON public.chunks FOR UPDATE USING ((room_id IN ( SEL
 ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: conversations conversations_add; Type: POLICY; Schema: public; Owner: -
+-- Name: conversations conversations_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY conversations_add ON public.conversations FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: conversations conversations_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_delete ON public.conversations FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: conversations conversations_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_read ON public.conversations FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: conversations conversations_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY conversations_update ON public.conversations FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY conversations_own ON public.conversations USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))));
 
 
 --
@@ -1340,6 +1668,15 @@ CREATE POLICY conversations_update ON public.conversations FOR UPDATE USING ((ro
 --
 
 ALTER TABLE public.document_files ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: document_files document_files_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY document_files_delete_owner ON public.document_files AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
 
 --
 -- Name: document_files document_files_read; Type: POLICY; Schema: public; Owner: -
@@ -1437,6 +1774,15 @@ CREATE POLICY messages_read ON public.messages FOR SELECT USING ((conversation_i
 ALTER TABLE public.pages ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: pages pages_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY pages_delete_owner ON public.pages AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: pages pages_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1484,20 +1830,12 @@ CREATE POLICY qa_citations_read ON public.qa_citations FOR SELECT USING ((query_
 ALTER TABLE public.qa_feedback ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: qa_feedback qa_feedback_read; Type: POLICY; Schema: public; Owner: -
+-- Name: qa_feedback qa_feedback_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY qa_feedback_read ON public.qa_feedback FOR SELECT USING ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries)));
-
-
---
--- Name: qa_feedback qa_feedback_vote; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_feedback_vote ON public.qa_feedback USING ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries))) WITH CHECK ((query_id IN ( SELECT qa_queries.id
-   FROM public.qa_queries)));
+CREATE POLICY qa_feedback_own ON public.qa_feedback USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (query_id IN ( SELECT qa_queries.id
+   FROM public.qa_queries)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (query_id IN ( SELECT qa_queries.id
+   FROM public.qa_queries))));
 
 
 --
@@ -1507,31 +1845,10 @@ CREATE POLICY qa_feedback_vote ON public.qa_feedback USING ((query_id IN ( SELEC
 ALTER TABLE public.qa_queries ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: qa_queries qa_queries_add; Type: POLICY; Schema: public; Owner: -
+-- Name: qa_queries qa_queries_own; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY qa_queries_add ON public.qa_queries FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: qa_queries qa_queries_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_delete ON public.qa_queries FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: qa_queries qa_queries_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_read ON public.qa_queries FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: qa_queries qa_queries_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY qa_queries_update ON public.qa_queries FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY qa_queries_own ON public.qa_queries USING (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)))) WITH CHECK (((user_id = ( SELECT public.workbench_user() AS workbench_user)) AND (room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))));
 
 
 --
@@ -1541,31 +1858,10 @@ CREATE POLICY qa_queries_update ON public.qa_queries FOR UPDATE USING ((room_id 
 ALTER TABLE public.rate_limits ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: rate_limits rate_limits_add; Type: POLICY; Schema: public; Owner: -
+-- Name: rate_limits rate_limits_none; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY rate_limits_add ON public.rate_limits FOR INSERT WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: rate_limits rate_limits_delete; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_delete ON public.rate_limits FOR DELETE USING ((room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)));
-
-
---
--- Name: rate_limits rate_limits_read; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_read ON public.rate_limits FOR SELECT USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
-
-
---
--- Name: rate_limits rate_limits_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY rate_limits_update ON public.rate_limits FOR UPDATE USING ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms))) WITH CHECK ((room_id IN ( SELECT public.workbench_rooms() AS workbench_rooms)));
+CREATE POLICY rate_limits_none ON public.rate_limits USING (false) WITH CHECK (false);
 
 
 --
@@ -1584,7 +1880,7 @@ ALTER TABLE public.rooms ENABLE ROW LEVEL SECURITY;
 -- Name: rooms rooms_create; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY rooms_create ON public.rooms FOR INSERT WITH CHECK ((public.workbench_user() IS NOT NULL));
+CREATE POLICY rooms_create ON public.rooms FOR INSERT WITH CHECK (((( SELECT public.workbench_user() AS workbench_user) IS NOT NULL) AND (owner_id = ( SELECT public.workbench_user() AS workbench_user))));
 
 
 --
@@ -1615,6 +1911,16 @@ CREATE POLICY rooms_write ON public.rooms FOR UPDATE USING ((id IN ( SELECT publ
 ALTER TABLE public.sheet_columns ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sheet_columns sheet_columns_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheet_columns_delete_owner ON public.sheet_columns AS RESTRICTIVE FOR DELETE USING ((sheet_id IN ( SELECT s.id
+   FROM (public.sheets s
+     JOIN public.documents d ON ((d.id = s.document_id)))
+  WHERE (d.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: sheet_columns sheet_columns_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1640,6 +1946,16 @@ CREATE POLICY sheet_columns_write ON public.sheet_columns USING ((sheet_id IN ( 
 --
 
 ALTER TABLE public.sheet_rows ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sheet_rows sheet_rows_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheet_rows_delete_owner ON public.sheet_rows AS RESTRICTIVE FOR DELETE USING ((sheet_id IN ( SELECT s.id
+   FROM (public.sheets s
+     JOIN public.documents d ON ((d.id = s.document_id)))
+  WHERE (d.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
 
 --
 -- Name: sheet_rows sheet_rows_read; Type: POLICY; Schema: public; Owner: -
@@ -1669,6 +1985,15 @@ CREATE POLICY sheet_rows_write ON public.sheet_rows USING ((sheet_id IN ( SELECT
 ALTER TABLE public.sheets ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sheets sheets_delete_owner; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sheets_delete_owner ON public.sheets AS RESTRICTIVE FOR DELETE USING ((document_id IN ( SELECT documents.id
+   FROM public.documents
+  WHERE (documents.room_id IN ( SELECT public.workbench_owned_rooms() AS workbench_owned_rooms)))));
+
+
+--
 -- Name: sheets sheets_read; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1685,6 +2010,19 @@ CREATE POLICY sheets_write ON public.sheets USING ((document_id IN ( SELECT docu
   WHERE (documents.room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms))))) WITH CHECK ((document_id IN ( SELECT documents.id
    FROM public.documents
   WHERE (documents.room_id IN ( SELECT public.workbench_writable_rooms() AS workbench_writable_rooms)))));
+
+
+--
+-- Name: sign_in_failures; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.sign_in_failures ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sign_in_failures sign_in_failures_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sign_in_failures_none ON public.sign_in_failures USING (false) WITH CHECK (false);
 
 
 --
@@ -1731,7 +2069,7 @@ ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
 -- Name: users users_read; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY users_read ON public.users FOR SELECT USING (((id = public.workbench_user()) OR (id IN ( SELECT room_members.user_id
+CREATE POLICY users_read ON public.users FOR SELECT USING (((id = ( SELECT public.workbench_user() AS workbench_user)) OR (id IN ( SELECT room_members.user_id
    FROM public.room_members))));
 
 
@@ -1739,7 +2077,20 @@ CREATE POLICY users_read ON public.users FOR SELECT USING (((id = public.workben
 -- Name: users users_self; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = public.workbench_user())) WITH CHECK ((id = public.workbench_user()));
+CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = ( SELECT public.workbench_user() AS workbench_user))) WITH CHECK ((id = ( SELECT public.workbench_user() AS workbench_user)));
+
+
+--
+-- Name: workbench_secret; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.workbench_secret ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: workbench_secret workbench_secret_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workbench_secret_none ON public.workbench_secret USING (false) WITH CHECK (false);
 
 
 --
@@ -1747,6 +2098,7 @@ CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = public.workbenc
 --
 
 GRANT USAGE ON SCHEMA public TO workbench_app;
+GRANT USAGE ON SCHEMA public TO workbench_login;
 
 
 --
@@ -1754,7 +2106,7 @@ GRANT USAGE ON SCHEMA public TO workbench_app;
 --
 
 REVOKE ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) TO workbench_app;
+GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email text, name text, hash text) TO workbench_login;
 
 
 --
@@ -1762,7 +2114,7 @@ GRANT ALL ON FUNCTION public.workbench_create_account(new_id uuid, user_email te
 --
 
 REVOKE ALL ON FUNCTION public.workbench_credentials(user_email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.workbench_credentials(user_email text) TO workbench_app;
+GRANT ALL ON FUNCTION public.workbench_credentials(user_email text) TO workbench_login;
 
 
 --
@@ -1782,11 +2134,42 @@ GRANT ALL ON FUNCTION public.workbench_find_user(user_email text) TO workbench_a
 
 
 --
+-- Name: FUNCTION workbench_issue_token(p_user uuid, p_ttl interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_issue_token(p_user uuid, p_ttl interval) TO workbench_login;
+
+
+--
 -- Name: FUNCTION workbench_set_password_hash(user_id uuid, hash text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.workbench_set_password_hash(user_id uuid, hash text) TO workbench_app;
+
+
+--
+-- Name: FUNCTION workbench_sign(message text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign(message text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION workbench_sign_in_result(p_email text, p_ok boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean) TO workbench_login;
+
+
+--
+-- Name: FUNCTION workbench_sign_in_wait(p_email text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) TO workbench_login;
 
 
 --
@@ -1913,13 +2296,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.qa_queries TO workbench_app;
 --
 
 GRANT SELECT,USAGE ON SEQUENCE public.qa_queries_id_seq TO workbench_app;
-
-
---
--- Name: TABLE rate_limits; Type: ACL; Schema: public; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limits TO workbench_app;
 
 
 --

@@ -11,6 +11,7 @@ import numpy as np
 import psycopg
 import pytest
 
+from core.db import LOCAL_USER
 from core.errors import BadRange
 from core.qa.service import ask
 from core.rooms.analytics import report, span
@@ -36,8 +37,10 @@ def logged(db):
             name: conn.execute("INSERT INTO rooms (name) VALUES (%s) RETURNING id", (name,)).fetchone()[0]
             for name in "ABC"
         }
-        users = [uuid.uuid4() for _ in range(3)]
-        for i, user in enumerate(users):
+        # The local user asked every question (conversations are private: the attention list shows the
+        # reader's own) and votes with two others (the figures count every vote of the owner's rooms).
+        users = [uuid.UUID(LOCAL_USER)] + [uuid.uuid4() for _ in range(2)]
+        for i, user in enumerate(users[1:]):
             conn.execute("INSERT INTO users (id, display_name) VALUES (%s, %s)", (user, f"user {i}"))
         base = datetime(2026, 2, 27, tzinfo=UTC)
         times = [base + timedelta(seconds=rng.randrange(10 * 86400)) for _ in range(116)]
@@ -64,10 +67,11 @@ def logged(db):
                 "created_at": created,
             }
             row["id"] = conn.execute(
-                "INSERT INTO qa_queries (room_id, question, answer, abstained, error, total_ms, first_token_ms,"
-                " n_citations, created_at) VALUES (%(room_id)s, %(question)s, %(answer)s, %(abstained)s, %(error)s,"
-                " %(total_ms)s, %(first_token_ms)s, %(n_citations)s, %(created_at)s) RETURNING id",
-                row,
+                "INSERT INTO qa_queries (room_id, user_id, question, answer, abstained, error, total_ms,"
+                " first_token_ms, n_citations, created_at) VALUES (%(room_id)s, %(user_id)s, %(question)s, %(answer)s,"
+                " %(abstained)s, %(error)s, %(total_ms)s, %(first_token_ms)s, %(n_citations)s, %(created_at)s)"
+                " RETURNING id",
+                {**row, "user_id": LOCAL_USER},
             ).fetchone()[0]
             rows.append(row)
             for user in users:
@@ -152,7 +156,8 @@ def test_needs_attention_lists_abstained_failed_and_voted_down_questions(db, log
     chosen = _selected(rows, [rooms["C"]])
     down = defaultdict(list)
     for vote in votes:
-        if not vote["helpful"]:
+        # A vote is its voter's own (migration 016): the attention list shows the reader's.
+        if not vote["helpful"] and str(vote["user_id"]) == LOCAL_USER:
             down[vote["query_id"]].append(vote["comment"])
     expected = [r for r in chosen if r["abstained"] or r["error"] or r["id"] in down]
     expected.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)

@@ -56,3 +56,51 @@ def test_supabase_sign_in_makes_the_supabase_user_the_database_user(workbench) -
 def test_supabase_mode_needs_its_settings(workbench) -> None:
     with pytest.raises(AuthError, match="SUPABASE_URL and SUPABASE_ANON_KEY"):
         supabase_sign_in(workbench.db, Settings.from_env({"WORKBENCH_AUTH": "supabase"}), "a@b.co", "x")
+
+
+def test_sign_in_backs_off_after_repeated_failures_whether_or_not_the_account_exists(workbench) -> None:
+    import time
+
+    create_account(workbench.db, "eve@example.com", "Eve", "the right password")
+    checked = refused = 0
+    started = time.monotonic()
+    for n in range(30):  # a guessing script: as fast as the server answers
+        try:
+            sign_in(workbench.db, "eve@example.com", f"guess number {n}")
+        except AuthError as exc:
+            if str(exc).startswith("Too many failed sign-ins"):
+                refused += 1
+            else:
+                checked += 1
+    print(f"password guesses in {time.monotonic() - started:.1f} s: 30 attempts, {checked} checked")
+    assert checked <= 7 and refused >= 23
+    # The right password is refused too while the wait lasts (nothing is checked), with how long to wait.
+    with pytest.raises(AuthError, match=r"Too many failed sign-ins for eve@example\.com: wait \d+ seconds?"):
+        sign_in(workbench.db, "eve@example.com", "the right password")
+    # An e-mail with no account backs off the same way: the wait tells nothing about who exists.
+    for _ in range(5):
+        with pytest.raises(AuthError, match=r"^Wrong e-mail or password\.$"):
+            sign_in(workbench.db, "nobody@example.com", "a guess of mine")
+    with pytest.raises(AuthError, match="Too many failed sign-ins"):
+        sign_in(workbench.db, "nobody@example.com", "a guess of mine")
+    # Once the wait is over a right password signs in and the count starts again.
+    with psycopg.connect(workbench.db.conninfo, autocommit=True) as conn:
+        conn.execute("UPDATE sign_in_failures SET last_failed_at = now() - interval '1 hour'")
+    assert sign_in(workbench.db, "eve@example.com", "the right password").email == "eve@example.com"
+    with psycopg.connect(workbench.db.conninfo) as conn:
+        assert conn.execute("SELECT count(*) FROM sign_in_failures WHERE email = 'eve@example.com'").fetchone() == (0,)
+
+
+def test_a_room_name_tells_no_one_that_another_users_room_exists(workbench) -> None:
+    from tests.integration.test_identity import new_user
+
+    alice, bob = (workbench.as_user(new_user(workbench.db, name)) for name in ("Alice", "Bob"))
+    assert alice.ingest_upload(b"Company,Amount\nAcme,5\n", "a.csv", "Project Falcon", embed=False).status == "ready"
+    probes = ["Project Falcon", "Project Eagle", "project falcon"]
+    answers = set()
+    for name in probes:  # Bob creates a room by each name: the same outcome whether Alice has one or not
+        room = bob.room(name, create=True)
+        answers.add((room.name == name, bob.search("Acme", name) == []))
+    print(f"room-name existence probes: {len(probes)} attempts, {len(answers) - 1} told apart")
+    assert answers == {(True, True)}
+    assert {r.name for r in alice.rooms()} == {"Project Falcon"}

@@ -41,11 +41,12 @@ def test_a_second_vote_replaces_the_first(demo) -> None:
     assert votes(demo.db, first["query_id"]) == [(False, "Missed the Series B in Toronto.")]
     record_feedback(demo.db, second["query_id"], True, "")
     assert votes(demo.db, second["query_id"]) == [(True, None)]
-    # Another user's vote is theirs: it neither replaces nor is replaced by the local user's.
+    # A vote is its voter's: the local user cannot cast one in another user's name (migration 016).
     with psycopg.connect(demo.db.conninfo, autocommit=True) as conn:  # accounts are made by the owner's connection
         conn.execute("INSERT INTO users (id, display_name) VALUES ('00000000-0000-0000-0000-0000000000a1', 'Ann')")
-    record_feedback(demo.db, first["query_id"], True, user_id="00000000-0000-0000-0000-0000000000a1")
-    assert sorted(votes(demo.db, first["query_id"])) == [(False, "Missed the Series B in Toronto."), (True, None)]
+    with pytest.raises(FeedbackError):
+        record_feedback(demo.db, first["query_id"], True, user_id="00000000-0000-0000-0000-0000000000a1")
+    assert votes(demo.db, first["query_id"]) == [(False, "Missed the Series B in Toronto.")]
 
 
 def test_feedback_errors_say_what_to_do(demo) -> None:
@@ -132,13 +133,13 @@ def test_the_memo_lists_each_marker_with_its_values_and_quotes(demo) -> None:
     memo = answer_memo(cell_turn, "Demo")
     assert memo.startswith("# How much was raised in Canada in 2021?\n")
     assert cell["answer"] in memo and "[1]" in cell["answer"]
-    assert f"- **[1]** {len(cell['citations'])} sources:" in memo
+    assert f"* **[1]** {len(cell['citations'])} sources:" in memo
     for c in cell["citations"]:
-        assert f"  - {c['ref']} (funding_rounds.csv, {c['column']}) = {c['value']}" in memo
+        assert f"  * {c['ref']} (funding_rounds.csv, {c['column']}) = {c['value']}" in memo
 
     memo = answer_memo(page_turn, "Demo")
     first = page["citations"][0]
-    assert f"- **[1]** portfolio_memo · p. {first['page']} (portfolio_memo.pdf, page {first['page']}): “" in memo
+    assert f"* **[1]** portfolio_memo · p. {first['page']} (portfolio_memo.pdf, page {first['page']}): “" in memo
     assert "Nikhil Yarborough" in memo
 
 

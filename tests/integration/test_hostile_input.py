@@ -4,7 +4,6 @@ traceback, never a half-written document. Real embedded Postgres; the CLI in a s
 from __future__ import annotations
 
 import io
-import json
 import random
 import subprocess
 import zipfile
@@ -13,6 +12,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from core.errors import BadInput
+from core.inputs import MAX_QUESTION_CHARS
 from core.qa.exports import sheet_csv
 from core.qa.feedback import answer_memo, conversation_history
 from core.qa.service import ask
@@ -91,23 +92,23 @@ def _long_question(n: int = 20_000) -> str:
 # -- questions ---------------------------------------------------------------------------------------------
 
 
-def test_a_20000_character_question_is_answered_or_abstains_in_core(demo: Workbench) -> None:
+def test_a_20000_character_question_is_refused_in_core_with_the_cap_and_nothing_logged(demo: Workbench) -> None:
     question = _long_question()
     assert len(question) == 20_000
     before = _counts(demo)
-    result = _done(demo, question)
+    with pytest.raises(BadInput, match=r"The question has 20,000 characters; keep it to 4,000 or fewer\."):
+        _done(demo, question)
+    assert _counts(demo) == before
+    # Under the cap, the same kind of text is answered or abstains.
+    result = _done(demo, question[:MAX_QUESTION_CHARS])
     assert result["answer"] and isinstance(result["abstained"], bool)
-    after = _counts(demo)
-    assert after["qa_queries"] == before["qa_queries"] + 1 and after["documents"] == before["documents"]
-    assert result["timings"]["total_ms"] < 60_000
+    assert _counts(demo)["qa_queries"] == before["qa_queries"] + 1 and result["timings"]["total_ms"] < 60_000
 
 
 def test_a_20000_character_question_on_the_command_line(demo: Workbench, settings) -> None:
     run = _cli(settings, "ask", _long_question(), "--room", "Demo", "--json")
-    assert run.returncode == 0, run.stderr
-    assert "Traceback" not in run.stderr
-    result = json.loads(run.stdout)
-    assert result["answer"] and result["query_id"]
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "The question has 20,000 characters; keep it to 4,000 or fewer." in run.stderr
 
 
 @pytest.mark.parametrize(

@@ -55,8 +55,9 @@ def echo_model(body: dict[str, Any]) -> Reply:
     if "response_format" in body:
         return Reply(json.dumps(search_plan(body)))
     user = body["messages"][-1]["content"]
-    evidence = user[user.index("<evidence>") :]
-    line = next(ln for ln in evidence.splitlines() if "chief executive" in ln)
+    block = user[user.index("<evidence>\n") + len("<evidence>\n") : user.index("\n</evidence>")]
+    texts = [json.loads(line)["text"] for line in block.splitlines()]
+    line = next(ln for text in texts for ln in text.splitlines() if "chief executive" in ln)
     return Reply(f"{line.strip()} [1].")
 
 

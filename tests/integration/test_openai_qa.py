@@ -66,8 +66,8 @@ def evidence_items(body: dict[str, Any]) -> dict[int, tuple[str, str]]:
     """n -> (label, content) of the evidence block the synthesizer sent."""
     user = body["messages"][-1]["content"]
     block = user[user.index("<evidence>") + len("<evidence>\n") : user.index("\n</evidence>")]
-    found = re.findall(r"\[(\d+)\] \((.*?)\)\n(.*?)(?=\n\n\[\d+\] \(|\Z)", block, re.DOTALL)
-    return {int(n): (label, content) for n, label, content in found}
+    items = [json.loads(line) for line in block.splitlines()]
+    return {item["n"]: (item["source"], item["text"]) for item in items}
 
 
 def answer_from_evidence(body: dict[str, Any]) -> Reply:
@@ -218,7 +218,8 @@ def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, s
     assert answered["body"]["stream"] is True and "response_format" not in answered["body"]
     system, user = answered["body"]["messages"]
     assert system["role"] == "system" and ABSTAIN in system["content"] and "[n]" in system["content"]
-    assert user["content"].startswith(f"Question: {CANADA}") and "<evidence>\n[1] (table result" in user["content"]
+    assert user["content"].startswith(f"Question: {CANADA}")
+    assert '<evidence>\n{"n": 1, "source": "table result' in user["content"]
     # The planner is told the room as data: sheet ids, column names, types and listed values.
     room = room_data(planned["body"])
     assert room["question"] == CANADA and room["earlier_questions"] == []
@@ -415,6 +416,25 @@ def test_an_unreachable_server_is_named_in_the_error(demo: Workbench, server: Op
     done = list(ask(wb, CANADA, "Demo"))[-1]
     assert "The model server at http://127.0.0.1:9/v1 did not answer: connection failed" in done.result["note"]
     assert "connection failed" in logged(wb)["error"] and logged(wb)["planner"] == "offline"
+
+
+def test_credentials_in_the_base_url_never_reach_a_message_or_the_log(
+    demo: Workbench, server: OpenAIServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "s3cret-Pa55"
+    attempts = got_through = 0
+    notes = []
+    for url in (f"http://alice:{secret}@127.0.0.1:9/v1", f"http://{secret}@127.0.0.1:9/v1?api-key={secret}"):
+        wb = Workbench(demo.settings.model_copy(update={"openai_base_url": url}), db=demo.db)
+        with caplog.at_level("DEBUG"):
+            done = list(ask(wb, CANADA, "Demo"))[-1]
+        for text in (done.result["note"], done.result["plan"], logged(wb)["error"], caplog.text):
+            attempts += 1
+            got_through += secret in (text or "")
+        notes.append(done.result["note"])
+    print(f"base-URL credentials in messages and logs: {attempts} places, {got_through} leaks")
+    assert got_through == 0
+    assert all("The model server at http://127.0.0.1:9/v1 did not answer" in note for note in notes)
 
 
 # -- instructions inside documents -------------------------------------------------------------------------

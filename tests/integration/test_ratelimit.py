@@ -31,81 +31,136 @@ def _user(db) -> str:
     return user_id
 
 
-def _stored(db, room_id: int) -> int:
-    with db.connection() as conn:
+def _stored(db, user_id: str | None = None) -> int:
+    """Request times kept for a user (default: the view's), read by the owner (the app role cannot)."""
+    with psycopg.connect(db.conninfo) as conn:
         row = conn.execute(
-            "SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE room_id = %s", (room_id,)
+            "SELECT coalesce(sum(cardinality(asked_at)), 0) FROM rate_limits WHERE user_id = %s",
+            (user_id or db.user_id,),
         ).fetchone()
     return int(row[0])
 
 
 def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:
-    room = ensure_room(db, "Deal")
+    ensure_room(db, "Deal")
     for minute in range(3):
-        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minute, seconds=20))
+        check_and_count(db, 3, at=T0 + timedelta(minutes=minute, seconds=20))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=5))
+        check_and_count(db, 3, at=T0 + timedelta(minutes=5))
     message = str(caught.value)
     # The first question (14:00:20) leaves the window at 15:00:20: the user is told 15:01, never earlier.
-    assert "You have asked 3 questions in this room in the last hour" in message
+    assert "You have asked 3 questions in the last hour, across all your rooms" in message
     assert "you can ask again at 15:01 UTC" in message
     assert caught.value.retry_at == datetime(2026, 3, 2, 15, 1, tzinfo=UTC)
-    assert _stored(db, room.id) == 3  # a refused question is not counted
+    assert _stored(db) == 3  # a refused question is not counted
 
 
 def test_the_window_slides(db) -> None:
-    room = ensure_room(db, "Deal")
+    ensure_room(db, "Deal")
     for minutes in (0, 10, 20):
-        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=minutes))
+        check_and_count(db, 3, at=T0 + timedelta(minutes=minutes))
     with pytest.raises(RateLimited):
-        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=59, seconds=59))
+        check_and_count(db, 3, at=T0 + timedelta(minutes=59, seconds=59))
     # One hour after the first question it has left the window: one more fits, and only one.
-    check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=60, seconds=1))
+    check_and_count(db, 3, at=T0 + timedelta(minutes=60, seconds=1))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=61))
+        check_and_count(db, 3, at=T0 + timedelta(minutes=61))
     assert "ask again at 15:10 UTC" in str(caught.value)
-    check_and_count(db, None, room.id, 3, at=T0 + timedelta(minutes=70, seconds=1))
-    assert _stored(db, room.id) == 3  # times older than the window are pruned as it slides
+    check_and_count(db, 3, at=T0 + timedelta(minutes=70, seconds=1))
+    assert _stored(db) == 3  # times older than the window are pruned as it slides
 
 
-def test_users_and_rooms_are_counted_apart(db) -> None:
-    deal, other = ensure_room(db, "Deal"), ensure_room(db, "Other")
+def test_users_are_counted_apart_and_rooms_together(db) -> None:
     alice, bob = _user(db), _user(db)
     for user in (None, alice, bob):
+        view = db if user is None else db.as_user(user)
         for _ in range(2):
-            check_and_count(db, user, deal.id, 2, at=T0)
-        with pytest.raises(RateLimited):
-            check_and_count(db, user, deal.id, 2, at=T0)
-        check_and_count(db, user, other.id, 2, at=T0)
-    assert _stored(db, deal.id) == 6 and _stored(db, other.id) == 3
+            check_and_count(view, 2, at=T0)
+        with pytest.raises(RateLimited, match="across all your rooms"):
+            check_and_count(view, 2, at=T0)
+        # Searches have their own count.
+        check_and_count(view, 2, kind="search", at=T0)
+    assert _stored(db, alice) == 3 and _stored(db, bob) == 3 and _stored(db) == 3
+
+
+def test_one_limit_holds_across_rooms(settings, db) -> None:
+    """Before migration 016 each room had its own count: a user made rooms to ask more."""
+    from core.workbench import Workbench
+
+    wb = Workbench(settings.model_copy(update={"rate_limit_per_hour": 3}), db=db)
+    asked = refused = 0
+    for n in range(6):
+        room = f"Room {n}"
+        assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", room, embed=False).status == "ready"
+        try:
+            list(ask(wb, "What is the Amount of Acme?", room))
+            asked += 1
+        except RateLimited:
+            refused += 1
+    print(f"questions over a limit of 3 spread over 6 rooms: 6 attempts, {asked - 3} got through")
+    assert (asked, refused) == (3, 3)
+
+
+def test_the_app_role_cannot_read_or_rewrite_rate_limits(db) -> None:
+    alice = _user(db)
+    check_and_count(db.as_user(alice), 1, at=T0)
+    with db.connection() as conn:
+        for statement in (
+            "SELECT * FROM rate_limits",
+            "UPDATE rate_limits SET asked_at = '{}'",
+            "DELETE FROM rate_limits",
+            "INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (workbench_user(), 'question', '{}')",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+            conn.rollback()
+    assert _stored(db, alice) == 1
+
+
+def test_searches_are_limited_when_embeddings_are_remote(settings, db, server) -> None:
+    from core.workbench import Workbench
+    from tests.openai_server import pointed_at
+
+    remote = pointed_at(settings, server, embeddings="openai", llm="offline", search_rate_limit_per_hour=2)
+    wb = Workbench(remote, db=db)
+    assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal").status == "ready"
+    for _ in range(2):
+        wb.search("Acme", "Deal")
+    with pytest.raises(RateLimited, match="You have run 2 searches in the last hour"):
+        wb.search("Acme", "Deal")
+    # Local embeddings cost nothing: no limit.
+    local = Workbench(settings.model_copy(update={"search_rate_limit_per_hour": 1}), db=db)
+    assert local.ingest_upload(b"Company,Amount\nBeta,7\n", "b.csv", "Local").status == "ready"
+    for _ in range(3):
+        local.search("Beta", "Local")
 
 
 def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:
-    room = ensure_room(db, "Deal")
+    ensure_room(db, "Deal")
     for minutes in range(5):
-        check_and_count(db, None, room.id, 10, at=T0 + timedelta(minutes=minutes))
+        check_and_count(db, 10, at=T0 + timedelta(minutes=minutes))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, None, room.id, 2, at=T0 + timedelta(minutes=6))
+        check_and_count(db, 2, at=T0 + timedelta(minutes=6))
     # Four must leave before a fifth fits under a limit of 2: the fourth (14:03) leaves at 15:03.
     assert "ask again at 15:03 UTC" in str(caught.value)
     for _ in range(100):
-        check_and_count(db, None, room.id, 0, at=T0 + timedelta(minutes=7))
-    assert _stored(db, room.id) == 5
+        check_and_count(db, 0, at=T0 + timedelta(minutes=7))
+    assert _stored(db) == 5
     assert Settings.from_env({"WORKBENCH_AUTH": "accounts"}).rate_limit == 60
     assert Settings.from_env({"WORKBENCH_AUTH": "accounts", "WORKBENCH_RATE_LIMIT": "0"}).rate_limit == 0
 
 
 def test_the_database_clock_is_used_by_default(db) -> None:
-    room = ensure_room(db, "Deal")
-    check_and_count(db, None, room.id, 1)
+    ensure_room(db, "Deal")
+    check_and_count(db, 1)
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, None, room.id, 1)
+        check_and_count(db, 1)
     now = datetime.now(UTC)
     assert now + timedelta(minutes=59) <= caught.value.retry_at <= now + timedelta(minutes=61)
 
 
 def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
-    room = ensure_room(db, "Deal")
+    ensure_room(db, "Deal")
     allowed, refused = [], []
     barrier = threading.Barrier(8)
 
@@ -113,7 +168,7 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
         barrier.wait()
         for _ in range(10):
             try:
-                check_and_count(db, None, room.id, 25)
+                check_and_count(db, 25)
                 allowed.append(1)
             except RateLimited:
                 refused.append(1)
@@ -124,7 +179,7 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
     for thread in threads:
         thread.join()
     assert len(allowed) == 25 and len(refused) == 55
-    assert _stored(db, room.id) == 25
+    assert _stored(db) == 25
 
 
 _WORKER = """
@@ -138,7 +193,7 @@ sys.stdin.readline()  # start together
 ok = 0
 for _ in range(15):
     try:
-        check_and_count(db, None, int(sys.argv[2]), 20)
+        check_and_count(db, 20)
         ok += 1
     except RateLimited:
         pass
@@ -148,10 +203,10 @@ db.close()
 
 
 def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:
-    room = ensure_room(db, "Deal")
+    ensure_room(db, "Deal")
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _WORKER, db_url, str(room.id)],
+            [sys.executable, "-c", _WORKER, db_url],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -167,7 +222,7 @@ def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> N
     counts = [int(proc.communicate(timeout=120)[0].strip()) for proc in procs]
     assert all(proc.returncode == 0 for proc in procs)
     assert sum(counts) == 20, counts
-    assert _stored(db, room.id) == 20
+    assert _stored(db) == 20
 
 
 def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, db) -> None:
@@ -177,7 +232,7 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
     assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal", embed=False).status == "ready"
     for _ in range(2):
         assert list(ask(wb, "What is the Amount of Acme?", "Deal"))[-1].type == "done"
-    with pytest.raises(RateLimited, match=r"You have asked 2 questions in this room in the last hour .* UTC"):
+    with pytest.raises(RateLimited, match=r"You have asked 2 questions in the last hour, across all your rooms .* UTC"):
         list(ask(wb, "What is the Amount of Acme?", "Deal"))
     with db.connection() as conn:
         assert conn.execute("SELECT count(*) FROM qa_queries").fetchone()[0] == 2
@@ -185,10 +240,10 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
 
 
 def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
-    room = ensure_room(db, "Deal")
-    check_and_count(db, db.user_id, room.id, 1)  # the command line asks as the local user
+    ensure_room(db, "Deal")
+    check_and_count(db, 1)  # the command line asks as the local user
     env = {"DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path), "WORKBENCH_RATE_LIMIT": "1"}
     run = run_workbench("ask", "How much?", "--room", "Deal", env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert "You have asked 1 question in this room in the last hour (the limit is 1)" in run.stderr
+    assert "You have asked 1 question in the last hour, across all your rooms (the limit is 1)" in run.stderr
     assert "you can ask again at" in run.stderr

@@ -1,9 +1,10 @@
 """Row-level security: no user reads a row of a room they are not a member of; viewers cannot write.
 
-The app's queries run as workbench_app (an ordinary role) with the user named per transaction; the
-policies of migration 009 decide. A property-based test builds random rooms, users, memberships and
-documents, then looks through every path (rooms, search, exact table steps, ask, direct SQL on every
-table) as every user.
+The app's queries run as workbench_app (an ordinary role) with the user named per transaction by a token
+the database verifies (migration 015); the policies of migrations 009 and 016 decide. A property-based test
+builds random rooms, users, memberships, documents and conversations, then looks through every path (rooms,
+search, exact table steps, ask, direct SQL on every table) as every user, checks each sees only their own
+conversations, and tries raw SQL as the app role naming each user by hand.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from core.db import LOCAL_USER
+from core.db import LOCAL_USER, app_conninfo
 from core.errors import RoomNotFound, WorkbenchError
 from core.qa.service import ask
 from core.rooms.access import AccessDenied, members, my_role, remove_member, set_member
@@ -96,8 +97,11 @@ def test_a_room_belongs_to_its_creator_and_to_no_one_else(workbench) -> None:
     assert [r.name for r in wb_.rooms()] == []
     with pytest.raises(RoomNotFound):
         wb_.search("Acme Robotics", "Alice's room")
-    with pytest.raises(RoomNotFound, match="not a member"):
-        wb_.room("Alice's room", create=True)
+    # Names are unique per owner (migration 016): Bob's "Alice's room" is his own, and tells him nothing of hers.
+    dan = as_user(workbench, new_user(workbench.db, "Dan"))
+    dans = dan.room("Alice's room", create=True)
+    assert dans.id != room.id and dan.search("Acme Robotics", "Alice's room") == []
+    assert [r.id for r in dan.rooms()] == [dans.id] and room.id not in [r.id for r in wb_.rooms()]
     # Bob cannot make himself a member, nor can a viewer add anyone.
     with pytest.raises(AccessDenied):
         set_member(wb_.db, room.id, bob, "owner")
@@ -163,6 +167,10 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
             continue
         set_member(as_user(workbench, owner).db, room_id, target, role)
         member[target][room_id] = role
+        # Every member asks too: conversations are private even inside a shared room.
+        name, marker = created[room_index][1], created[room_index][2]
+        list(ask(as_user(workbench, target), f"What is the Amount of {marker.title()} Ltd?", name))
+    asked = _conversations_by_user(workbench)
 
     for user in users:
         wb_user = as_user(workbench, user)
@@ -171,6 +179,24 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
         assert {r.id for r in wb_user.rooms()} & ours == mine
         for table in ROOM_OF:
             assert visible_rooms(wb_user.db, table) & ours <= mine, table
+        # Conversations, their messages and the query log: the user's own rows, in any room.
+        own_conversations, own_queries = asked.get(user, (set(), set()))
+        with wb_user.db.connection() as conn:
+            for table, sql in CONVERSATION_OF.items():
+                seen = {r[0] for r in conn.execute(sql)}
+                assert seen <= (own_queries if table.startswith("qa_") else own_conversations), table
+            assert {r[0] for r in conn.execute("SELECT conversation_id FROM messages")} == own_conversations
+        # Raw SQL as the app role, naming this user the ways the database once believed: nothing.
+        with psycopg.connect(app_conninfo(workbench.db.conninfo), autocommit=True) as raw:
+            for forged in (
+                "SELECT set_config('app.user_id', %s, false)",
+                "SELECT set_config('request.jwt.claim.sub', %s, false)",
+                "SELECT set_config('request.jwt.claims', json_build_object('sub', %s::text)::text, false)",
+            ):
+                raw.execute("RESET ALL")
+                raw.execute(forged, (user,))
+                for table in ROOM_OF:
+                    assert raw.execute(f"SELECT count(*) FROM ({ROOM_OF[table]}) t").fetchone()[0] == 0, table
         for room_id, name, marker in created:
             if room_id in mine:
                 hits = wb_user.search(marker, name)
@@ -199,6 +225,27 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
                     ).fetchone() == (0,)
                     assert conn.execute("SELECT count(*) FROM chunks WHERE room_id = %s", (room_id,)).fetchone()[0] == 0
                     assert conn.execute("UPDATE documents SET title = 'x' WHERE room_id = %s", (room_id,)).rowcount == 0
+
+
+# Rows of a conversation, and the conversation (or logged query) each belongs to.
+CONVERSATION_OF = {
+    "conversations": "SELECT id FROM conversations",
+    "messages": "SELECT conversation_id FROM messages",
+    "qa_queries": "SELECT id FROM qa_queries",
+    "qa_citations": "SELECT query_id FROM qa_citations",
+    "qa_feedback": "SELECT query_id FROM qa_feedback",
+}
+
+
+def _conversations_by_user(workbench: Workbench) -> dict[str, tuple[set[int], set[int]]]:
+    """Each user's conversations and logged queries, as the owner's connection sees them."""
+    found: dict[str, tuple[set[int], set[int]]] = {}
+    with admin(workbench.db) as conn:
+        for user, conversation in conn.execute("SELECT user_id::text, id FROM conversations"):
+            found.setdefault(user, (set(), set()))[0].add(conversation)
+        for user, query in conn.execute("SELECT user_id::text, id FROM qa_queries"):
+            found.setdefault(user, (set(), set()))[1].add(query)
+    return found
 
 
 def _documents(workbench: Workbench, room_id: int) -> set[int]:

@@ -57,3 +57,26 @@ def test_csv_export_quotes_and_neutralises_every_cell() -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [["Company", "'=Total"], ["Acme, Inc.", "'=HYPERLINK(\"x\")"], ["Borealis", "-1,500.25"],
                     ["", "'@SUM(A1)"]]  # fmt: skip
+
+
+def test_every_line_of_the_memo_export_is_neutralised() -> None:
+    from core.qa.exports import FORMULA_PREFIXES
+    from core.qa.feedback import Turn, answer_memo
+    from tests.factories import CELL, PAGE
+
+    evil = '=HYPERLINK("http://evil.example","x")'
+    turns = [
+        Turn(message_id=1, question=f"What is it?\n{evil}", answer="It is 5 [1].\n@SUM(A1)\r+cmd|' /C calc'!A0",
+             citations=[CELL.model_copy(update={"value": f"ok\n{evil}"}), PAGE], abstained=False, query_id=3,
+             created_at=None, markers={1: [0], 2: [1]}),
+        Turn(message_id=2, question=evil, answer="-2+3+cmd|' /C calc'!A0", citations=[], abstained=True,
+             query_id=4, created_at=None),
+    ]  # fmt: skip
+    attempts = got_through = 0
+    for turn in turns:
+        for line in answer_memo(turn, "=Room").splitlines():
+            attempts += 1
+            got_through += line.startswith(FORMULA_PREFIXES) and not line.lstrip("+-").replace(".", "").isdigit()
+    print(f"memo lines a spreadsheet would run: {attempts} lines, {got_through} formulas")
+    assert got_through == 0
+    assert "'" + evil in answer_memo(turns[0], "Room")

@@ -225,3 +225,44 @@ def financial_numbers(draw: st.DrawFn) -> str:
 def test_generated_financial_numbers_are_never_redacted(numbers: list[str], sep: str) -> None:
     text = "Raised " + sep.join(numbers) + " in total."
     assert redact(text) == text
+
+
+# Each a PII item written the ways the attack run found getting through (issue 12): accented domains,
+# wrapped lines, lower case, dash/dot/no-break-space separators, full-width digits.
+EVASIONS = [
+    "josé@café.fr",
+    "anna.müller@bücher.de",
+    "ceo@例え.jp",
+    "john.smith@\nexample.com",
+    "john.smith\n@example.com",
+    "john.\nsmith@example.com",
+    "jane@example.\ncom",
+    "gb82 west 1234 5698 7654 32",
+    "gb82west12345698765432",
+    "GB82-WEST-1234-5698-7654-32",
+    "GB82.WEST.1234.5698.7654.32",
+    "GB82\u00a0WEST\u00a01234\u00a05698\u00a07654\u00a032",
+    "ab 12 34 56 c",
+    "ab123456c",
+    "AB-12-34-56-C",
+    "AB.12.34.56.C",
+    "AB\u00a012\u00a034\u00a056\u00a0C",
+    "4111.1111.1111.1111",
+    "4111\u00a01111\u00a01111\u00a01111",
+    "\uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11",
+    "\uff11\uff12\uff13-\uff14\uff15-\uff16\uff17\uff18\uff19",
+    "123.45.6789",
+    "+44\u00a020\u00a07946\u00a00958",
+    "\uff0b\uff14\uff14 \uff12\uff10 \uff17\uff19\uff14\uff16 \uff10\uff19\uff15\uff18",
+    "jo\uff20example.com",
+]
+
+
+def test_evasions_of_the_detectors_are_redacted() -> None:
+    missed = []
+    for item in EVASIONS:
+        out = redact(f"Contact: {item} today.")
+        if not re.fullmatch(r"Contact: \[[a-z ]+\] today\.", out):
+            missed.append((item, out))
+    print(f"PII written to evade the detectors: {len(EVASIONS)} attempts, {len(missed)} got through")
+    assert missed == []

@@ -1169,3 +1169,15 @@ def test_xlsx_decompression_bomb_declared_size() -> None:
         pos = data.find(b"PK\x01\x02", pos + 4)
     with pytest.raises(MalformedSheet, match=r"would unpack to .* MB"):
         parse_xlsx(bytes(data), name="bomb.xlsx")
+
+
+def test_a_csv_mixing_encodings_is_read_with_a_warning_and_a_clean_one_without() -> None:
+    from core.ingest.sheets.csv import parse_csv
+
+    mixed = b"Company,City\n" + "Société Générale,Zürich\n".encode() + "Crédit Agricole,Genève\n".encode("cp1252")
+    sheet = parse_csv(mixed, "banks")
+    assert len(sheet.rows) == 2
+    assert sheet.warning and "mixes text encodings" in sheet.warning and "lines 2" in sheet.warning
+    assert "Re-save the file as UTF-8" in sheet.warning
+    for clean in ("Company,City\nSociété Générale,Zürich\n".encode(), "Company,City\nCrédit,Genève\n".encode("cp1252")):
+        assert parse_csv(clean, "banks").warning is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from collections import Counter
@@ -70,6 +71,36 @@ def _guess_legacy_encoding(data: bytes) -> str:
                 return "cp1252"  # _decode falls back to Latin-1 for bytes cp1252 lacks
             break
     return best.encoding
+
+
+# A character UTF-8 writes in 2-4 bytes (é, €, 中): in a file that is not valid UTF-8 as a whole, such
+# sequences are lines saved as UTF-8 beside lines saved in a legacy code page.
+_UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def mixed_encoding(data: bytes, name: str) -> str | None:
+    """A warning when the bytes mix UTF-8 lines with lines in another encoding (their accents come out wrong)."""
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    utf8_lines, other_lines = [], []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            line.decode("utf-8")
+            if _UTF8_MULTIBYTE.search(line):
+                utf8_lines.append(number)
+        except UnicodeDecodeError:
+            other_lines.append(number)
+    if not (utf8_lines and other_lines):
+        return None
+    shown = ", ".join(str(n) for n in utf8_lines[:5]) + (" …" if len(utf8_lines) > 5 else "")
+    return (
+        f"{name} mixes text encodings: {len(utf8_lines)} line(s) are UTF-8 (lines {shown}) and "
+        f"{len(other_lines)} are not, so accented characters on one kind of line are garbled. "
+        "Re-save the file as UTF-8 and upload it again."
+    )
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -258,4 +289,5 @@ def parse_csv(data: bytes, name: str) -> ParsedSheet:
         table = build_table(name, records, range(1, len(records) + 1))
     if table is None:
         raise _csv_problem(name, "it has no columns (every line is empty)")
-    return table
+    warning = mixed_encoding(data, name)
+    return dataclasses.replace(table, warning=warning) if warning else table
