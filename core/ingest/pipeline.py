@@ -31,6 +31,7 @@ from core.errors import (
 )
 from core.ingest import pdf, sheets
 from core.ingest.pdf_tables import Box, PdfTable
+from core.ingest.sandbox import parse_isolated
 from core.ingest.sheets.table import build_table
 from core.models import IngestResult
 from core.providers.embeddings import Embedder
@@ -135,7 +136,8 @@ def _check_size(filename: str, size: int, settings: Settings) -> None:
         )
 
 
-def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
+def parse_file(data: bytes, filename: str, settings: Settings) -> _Parsed:
+    """Parse a file's bytes in this process (the sandbox's child runs it; tests call it directly)."""
     if not data:
         raise EmptyFile(f"{filename} is empty (0 bytes). Check the file and upload it again.")
     _check_size(filename, len(data), settings)
@@ -147,13 +149,17 @@ def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
             overlap_chars=settings.chunk_overlap,
             max_pages=settings.max_pdf_pages,
             name=filename,
+            max_page_chars=settings.max_page_chars,
+            max_chars=settings.max_file_chars,
         )
         return _Parsed("pdf", mime, pdf=parsed, tables=table_sheets(parsed.tables))
     if fmt == "xlsx":
-        found = sheets.parse_xlsx(data, name=filename)
+        found = sheets.parse_xlsx(data, name=filename, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
     else:
         # The sheet is named after the file, as Excel names a CSV's only sheet when it opens it.
-        found = [sheets.parse_csv(data, Path(filename).stem)]
+        found = [
+            sheets.parse_csv(data, Path(filename).stem, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
+        ]
     if not found or all(not s.rows for s in found):
         raise EmptyFile(f"{filename} has no data rows. Check that the file has a header and rows.")
     return _Parsed("sheet", mime, sheets=tuple(found))
@@ -413,7 +419,7 @@ def ingest_bytes(
     kind: str | None = None
     try:
         progress("parsing", 0, 1)
-        parsed = _parse(data, filename, settings)
+        parsed = parse_isolated(data, filename, settings).parsed
         kind = parsed.kind
         progress("parsing", 1, 1)
         with db.connection() as conn:
