@@ -480,6 +480,15 @@ def ingest_bytes(
     )
 
 
+def read_file(path: Path, settings: Settings) -> bytes:
+    """A file's bytes; FileTooLarge over the size limit, IngestError when it cannot be read."""
+    try:
+        _check_size(path.name, path.stat().st_size, settings)
+        return path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"Cannot read {path}: {exc.strerror}.") from exc
+
+
 def ingest_path(
     db: Database,
     room: RoomRef,
@@ -491,11 +500,9 @@ def ingest_path(
 ) -> IngestResult:
     """Ingest a file from disk; unreadable paths become failed results, not exceptions."""
     try:
-        _check_size(path.name, path.stat().st_size, settings)
-        data = path.read_bytes()
-    except (OSError, FileTooLarge) as exc:
-        message = str(exc) if isinstance(exc, FileTooLarge) else f"Cannot read {path}: {exc.strerror}."
-        return IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=message)
+        data = read_file(path, settings)
+    except IngestError as exc:
+        return IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=str(exc))
     return ingest_bytes(db, room, data, path.name, settings, embedder=embedder, progress=progress)
 
 
