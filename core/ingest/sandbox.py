@@ -12,12 +12,16 @@ loads the embedding model, so the limit measures the parser alone.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import re
 import resource
+import sys
 import threading
 import traceback
+import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
@@ -34,6 +38,7 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 # The forkserver imports the parsers once; every child starts from that state.
 _CONTEXT.set_forkserver_preload(["core.ingest.pipeline"])
 _MB = 1024 * 1024
+_START_LOCK = threading.Lock()
 _last = threading.local()
 # How MuPDF reports an allocation refused under the limit ("code=2: realloc (1060082208 bytes) failed").
 _ALLOC_FAILED = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
@@ -50,6 +55,20 @@ class Isolated:
 
     parsed: _Parsed
     peak_rss: int
+
+
+@contextlib.contextmanager
+def _main_hidden() -> Iterator[None]:
+    """Start children without the main script: multiprocessing re-runs it in the forkserver and in each child
+    (as __mp_main__), and the main script may be a Streamlit page (which Streamlit installs as __main__),
+    a test or a benchmark, none of which is meant to run there."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")  # no __file__, no __spec__: nothing to re-run
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 def _out_of_memory(exc: BaseException) -> bool:
@@ -91,7 +110,8 @@ def parse_isolated(data: bytes, filename: str, settings: Settings) -> Isolated:
     child = _CONTEXT.Process(
         target=_child, args=(send, data, filename, settings, limit), name=f"parse {filename}", daemon=True
     )
-    child.start()
+    with _START_LOCK, _main_hidden():
+        child.start()
     send.close()
     try:
         if not receive.poll(settings.parse_timeout):
