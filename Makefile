@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The app and one ingestion worker beside it (stopped with the app); more workers: `workbench worker` anywhere.
 run: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/workbench demo --no-embed --quiet
+	HF_HUB_OFFLINE=1 $(BIN)/workbench worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	HF_HUB_OFFLINE=1 $(BIN)/streamlit run app.py
 
 test: $(STAMP)

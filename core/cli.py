@@ -222,6 +222,11 @@ def worker(concurrency: int, burst: bool, no_embed: bool, heartbeat: float) -> i
     """Run queued ingestion jobs (parse, store, embed) until stopped; start more on any machine with the same
     DATABASE_URL to go faster."""
     wb = _workbench()
+    from core.ingest.sandbox import start_forkserver
+
+    start_forkserver()  # the parsers and the model load now, not in the first job
+    if not no_embed:
+        wb.embedder.embed(["warm up"])
     if not burst:
         click.echo(f"worker: running ingestion jobs (concurrency {concurrency}); Ctrl-C stops it", err=True)
     wb.run_worker(concurrency=concurrency, burst=burst, embed=not no_embed, heartbeat=heartbeat)
@@ -330,11 +335,14 @@ def embed(room: str) -> int:
 
 
 @cli.command()
-@click.option("--no-embed", is_flag=True, help="Store text only; the app embeds it in the background.")
+@click.option("--no-embed", is_flag=True, help="Store text only and queue its embedding for a worker.")
 @click.option("--quiet", is_flag=True, help="Print nothing when all is well.")
 def demo(no_embed: bool, quiet: bool) -> int:
     """Load the bundled demo data room (files already there are left alone)."""
-    results = _workbench().ensure_demo(embed=not no_embed)
+    wb = _workbench()
+    results = wb.ensure_demo(embed=not no_embed)
+    if no_embed and any(r.status == "ready" and not r.embedded for r in results):
+        wb.enqueue_embedding(wb.settings.demo_room)
     for result in results:
         if not quiet or result.status == "failed":
             click.echo(_dump(result))

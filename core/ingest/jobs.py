@@ -94,7 +94,7 @@ class IngestJob(BaseModel):
     @property
     def label(self) -> str:
         """One line: what the job is doing ("memo.pdf: embedding 128 of 512 chunks")."""
-        name = self.filename or f"{self.room}: embedding"
+        name = self.filename or "embedding"
         if self.status == "failed":
             return f"{name}: failed"
         if self.status == "done":

@@ -103,6 +103,14 @@ def _child(conn: Connection, data: bytes, filename: str, settings: Settings, lim
     conn.close()
 
 
+def start_forkserver() -> None:
+    """Start the forkserver now (it imports the parsers, ~1-3 s) rather than in the first file's parse."""
+    from multiprocessing import forkserver
+
+    with _START_LOCK, _main_hidden():
+        forkserver.ensure_running()
+
+
 def parse_isolated(data: bytes, filename: str, settings: Settings) -> Isolated:
     """Parse a file in a memory- and time-limited child; its IngestError (or ParserLimit) is raised here."""
     limit = settings.parse_memory_mb * _MB

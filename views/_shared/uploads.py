@@ -82,8 +82,8 @@ def _bar(label: str, fraction: float, status: str) -> None:
     st.markdown(
         f'<div class="wb-job" data-status="{status}">'
         f'<div style="font-size:0.85rem">{html.escape(label)}</div>'
-        f'<div style="background:rgba(128,128,128,0.2);border-radius:4px;height:6px">'
-        f'<div style="width:{fraction * 100:.0f}%;background:{color};height:6px;border-radius:4px"></div></div></div>',
+        f'<div class="wb-track" style="background:rgba(128,128,128,0.2);border-radius:4px;height:6px">'
+        f'<div class="wb-fill" style="width:{fraction * 100:.0f}%;background:{color};height:6px;border-radius:4px"></div></div></div>',
         unsafe_allow_html=True,
     )
 
