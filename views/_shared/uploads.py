@@ -45,16 +45,19 @@ def queue_uploads(wb: Workbench, room: str) -> None:
 
 
 def room_status(wb: Workbench, room: str) -> None:
-    """This session's jobs for the room and the room's documents, refreshed while anything is in progress."""
+    """This session's jobs for the room and the room's documents, refreshed while one of those jobs runs."""
     busy = _busy(wb, room)
     st.session_state["sidebar_busy"] = busy
     st.fragment(_room_status, run_every=REFRESH_SECONDS if busy else None)(wb, room)
 
 
 def _busy(wb: Workbench, room: str) -> bool:
-    """Is a job of the room unfinished (this session's uploads, or any other, such as the demo's embedding)?"""
+    """Is one of this session's uploads to the room unfinished? (Only those: a page refreshing every second for
+    another user's job, or the demo's embedding, would be busy for nothing; the document list shows their
+    progress on the next rerun.)"""
+    ids = st.session_state.get("upload_jobs", {}).get(room, [])
     try:
-        return any(not job.finished for job in wb.jobs(room, limit=20))
+        return bool(ids) and any(not job.finished for job in wb.jobs(room, ids=ids))
     except WorkbenchError:
         return False
 
