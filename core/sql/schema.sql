@@ -638,8 +638,9 @@ CREATE FUNCTION public.workbench_defer_ingest_job() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
+    -- Files before room embeddings (the demo's, `embed` jobs): an upload never waits behind a whole room.
     PERFORM procrastinate_defer_jobs_v1(ARRAY[ROW(
-        'ingest', 'ingest', 0, NULL, NULL,
+        'ingest', 'ingest', CASE WHEN NEW.kind = 'embed' THEN -1 ELSE 0 END, NULL, NULL,
         jsonb_build_object('job_id', NEW.id, 'user_id', NEW.user_id), NULL
     )::procrastinate_job_to_defer_v1]);
     RETURN NULL;
