@@ -16,9 +16,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The app and one ingestion worker beside it (stopped with the app); more workers: `workbench worker` anywhere.
 # `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none).
 run: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/workbench demo --no-embed --quiet
+	HF_HUB_OFFLINE=1 $(BIN)/workbench worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	HF_HUB_OFFLINE=1 $(BIN)/workbench serve
 
 test: $(STAMP)

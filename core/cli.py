@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from core.db import refusal
 from core.errors import BadInput, WorkbenchError
 from core.inputs import MAX_HITS, checked_int, checked_text
+from core.models import IngestResult
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -146,9 +147,18 @@ def cli(verbose: bool) -> None:
 @click.option("--room", help="Data room to ingest into (created if needed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
 @click.option("--no-embed", is_flag=True, help="Store text only (keyword-searchable); embed later.")
+@click.option(
+    "--wait", is_flag=True, help="Ingest here and now, printing each file's result (no worker needed); for scripts."
+)
 @_batch_option('JSONL file of {"room": ..., "path": ...} lines; one JSON result per line.')
-def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, batch: Path | None) -> int:
-    """Ingest PDF, CSV and XLSX files (or folders of them) into a room. Exits 1 if any file failed."""
+def ingest(
+    paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: bool, wait: bool, batch: Path | None
+) -> int:
+    """Queue PDF, CSV and XLSX files (or folders of them) for the workers, or ingest them here with --wait.
+
+    Without --wait each file becomes a job that `workbench worker` runs (see `workbench jobs --room NAME`).
+    Exits 1 if any file failed (with --wait) or could not be queued.
+    """
     wb = _workbench()
     jobs: list[tuple[str, Path]] = []
     if batch:
@@ -170,6 +180,16 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
         json_out = as_json
     failed = 0
     for room_name, path in jobs:
+        if not wait:
+            for queued in wb.enqueue([path], room_name, embed=not no_embed):
+                if isinstance(queued, IngestResult):
+                    failed += 1
+                    click.echo(_dump(queued) if json_out else f"FAILED  {queued.title}: {queued.error}")
+                elif json_out:
+                    click.echo(_dump(queued))
+                else:
+                    click.echo(f"queued  {queued.filename} (job {queued.id}, {queued.status})")
+            continue
         bar = _Bar(path.name, sys.stderr.isatty() and not json_out)  # --json: the JSON lines alone
         for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
             bar.close()
@@ -184,7 +204,61 @@ def ingest(paths: tuple[Path, ...], room: str | None, as_json: bool, no_embed: b
                 click.echo(
                     f"ready   {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
                 )
+    if not wait and not json_out:
+        click.echo("Workers run the jobs (`workbench worker`); follow them with `workbench jobs --room NAME --follow`.")
     return 1 if failed else 0
+
+
+@cli.command("jobs")
+@click.option("--room", required=True, help="The room whose ingestion jobs to show.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of jobs.")
+@click.option("--follow", is_flag=True, help="Refresh until every job listed is done or failed.")
+@click.option("--limit", default=20, show_default=True, help="How many of the latest jobs.")
+def jobs_command(room: str, as_json: bool, follow: bool, limit: int) -> int:
+    """Ingestion jobs of a room: stage (queued, parsing, storing, embedding, done, failed) and progress."""
+    import time
+
+    wb = _workbench()
+    listed = wb.jobs(room, limit=limit)
+    while follow and not as_json and any(not job.finished for job in listed):
+        pending = [job for job in listed if not job.finished]
+        click.echo(" | ".join(job.label for job in pending[:4]) + (" …" if len(pending) > 4 else ""), err=True)
+        time.sleep(1)
+        listed = wb.jobs(room, ids=[job.id for job in listed], limit=limit)
+    if as_json:
+        click.echo(_dump(listed))
+        return 0
+    if not listed:
+        click.echo(f"No ingestion jobs in {room}.")
+    for job in listed:
+        click.echo(f"{job.id:>6}  {job.label}" + (f"\n        {job.error}" if job.error else ""))
+    return 1 if any(job.status == "failed" for job in listed) else 0
+
+
+@cli.command()
+@click.option("--concurrency", default=1, show_default=True, help="Jobs run at once in this process.")
+@click.option("--burst", is_flag=True, help="Exit when the queue is empty (scripts, benchmarks).")
+@click.option("--no-embed", is_flag=True, help="Do not load the embedding model (embedding jobs then fail).")
+@click.option(
+    "--heartbeat",
+    default=10.0,
+    show_default=True,
+    help="Seconds between heartbeats; a worker silent "
+    "for three of them is taken for dead and its job goes back to the queue.",
+)
+def worker(concurrency: int, burst: bool, no_embed: bool, heartbeat: float) -> int:
+    """Run queued ingestion jobs (parse, store, embed) until stopped; start more on any machine with the same
+    DATABASE_URL to go faster."""
+    wb = _workbench()
+    from core.ingest.sandbox import start_forkserver
+
+    start_forkserver()  # the parsers and the model load now, not in the first job
+    if not no_embed:
+        wb.embedder.embed(["warm up"])
+    if not burst:
+        click.echo(f"worker: running ingestion jobs (concurrency {concurrency}); Ctrl-C stops it", err=True)
+    wb.run_worker(concurrency=concurrency, burst=burst, embed=not no_embed, heartbeat=heartbeat)
+    return 0
 
 
 @cli.command("search")
@@ -304,11 +378,14 @@ def embed(room: str) -> int:
 
 
 @cli.command()
-@click.option("--no-embed", is_flag=True, help="Store text only; the app embeds it in the background.")
+@click.option("--no-embed", is_flag=True, help="Store text only and queue its embedding for a worker.")
 @click.option("--quiet", is_flag=True, help="Print nothing when all is well.")
 def demo(no_embed: bool, quiet: bool) -> int:
     """Load the bundled demo data room (files already there are left alone)."""
-    results = _workbench().ensure_demo(embed=not no_embed)
+    wb = _workbench()
+    results = wb.ensure_demo(embed=not no_embed)
+    if no_embed and any(r.status == "ready" and not r.embedded for r in results):
+        wb.enqueue_embedding(wb.settings.demo_room)
     for result in results:
         if not quiet or result.status == "failed":
             click.echo(_dump(result))

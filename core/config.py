@@ -88,6 +88,27 @@ class Settings(BaseModel):
     max_pdf_pages: int = Field(
         5000, alias="WORKBENCH_MAX_PDF_PAGES", description="PDFs with more pages than this are refused."
     )
+    max_page_chars: int = Field(
+        200_000,
+        alias="WORKBENCH_MAX_PAGE_CHARS",
+        description="A PDF page whose text is longer than this many characters is refused (a dense page holds ~10k).",
+    )
+    max_file_chars: int = Field(
+        30_000_000,
+        alias="WORKBENCH_MAX_FILE_CHARS",
+        description="A file whose extracted text (pages or cells) is longer than this many characters is refused.",
+    )
+    max_cells: int = Field(
+        3_000_000, alias="WORKBENCH_MAX_CELLS", description="A CSV or XLSX file with more non-empty cells is refused."
+    )
+    parse_memory_mb: int = Field(
+        1536,
+        alias="WORKBENCH_PARSE_MEMORY_MB",
+        description="Address space (MB) the child process that parses a file may take; over it the file fails.",
+    )
+    parse_timeout: float = Field(
+        300.0, alias="WORKBENCH_PARSE_TIMEOUT", description="Seconds a file may take to parse before it fails."
+    )
     chunk_chars: int = Field(1200, alias="WORKBENCH_CHUNK_CHARS", description="Target characters per PDF chunk.")
     chunk_overlap: int = Field(
         200, alias="WORKBENCH_CHUNK_OVERLAP", description="Characters shared by neighbouring PDF chunks."

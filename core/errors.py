@@ -12,6 +12,8 @@ the pages show it with st.error, the CLI prints it and exits 1.  Anything else i
     │   ├── EncryptedPdf            needs a password
     │   ├── NoTextLayer             a scan without OCR
     │   ├── TooManyPages            over WORKBENCH_MAX_PDF_PAGES
+    │   ├── TooMuchContent          more text or cells than the per-page/per-file caps allow
+    │   ├── ParserLimit             parsing needed more memory or time than its child process is allowed
     │   └── MalformedSheet          a CSV/XLSX that cannot be parsed into a table
     ├── EditError                   a cell edit was refused
     │   ├── InvalidValue            the text does not fit the column's type
@@ -79,6 +81,14 @@ class NoTextLayer(IngestError):
 
 class TooManyPages(IngestError):
     """The PDF has more pages than the configured limit."""
+
+
+class TooMuchContent(IngestError):
+    """The file holds more text or cells than WORKBENCH_MAX_PAGE_CHARS / _FILE_CHARS / _CELLS allow."""
+
+
+class ParserLimit(IngestError):
+    """Parsing the file hit the child process's memory or time limit (a hostile or pathological file)."""
 
 
 class MalformedSheet(IngestError):

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from core.config import Settings, get_settings
 from core.db import Database, q
-from core.errors import WorkbenchError
-from core.ingest import edits
-from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path
+from core.errors import IngestError, WorkbenchError
+from core.ingest import edits, jobs
+from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path, read_file
 from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, checked_text
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
@@ -107,6 +107,55 @@ class Workbench:
         access.require_writer(self.db, ref.id, ref.name)
         embedder = self.embedder if embed else None
         return ingest_bytes(self.db, ref, data, filename, self.settings, embedder=embedder, progress=progress)
+
+    # -- ingestion as jobs (core.ingest.jobs): queued here, run by `workbench worker`
+
+    def enqueue_upload(self, data: bytes, filename: str, room: str, *, embed: bool = True) -> jobs.IngestJob:
+        """Queue one uploaded file for a worker (the room is created if needed); the pending job for the same bytes
+        when there is one."""
+        filename = checked_text(filename, "file name", max_chars=MAX_NAME_CHARS)
+        ref = self.room(room, create=True)
+        return jobs.enqueue_file(self.db, ref, data, filename, embed=embed)
+
+    def enqueue(
+        self, paths: Iterable[Path], room: str, *, embed: bool = True
+    ) -> Iterator[jobs.IngestJob | IngestResult]:
+        """Queue files (folders walked) for the workers: a job per file, or a failed result for a file that cannot
+        be read or is over the size limit."""
+        ref = self.room(room, create=True)
+        access.require_writer(self.db, ref.id, ref.name)
+        for path in expand_paths(paths):
+            try:
+                data = read_file(path, self.settings)
+            except IngestError as exc:
+                yield IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=str(exc))
+                continue
+            yield jobs.enqueue_file(self.db, ref, data, path.name, embed=embed)
+
+    def enqueue_embedding(self, room: str) -> jobs.IngestJob:
+        """Queue the embedding of whatever the room has not embedded yet."""
+        return jobs.enqueue_embedding(self.db, self.room(room))
+
+    def jobs(self, room: str, *, ids: list[int] | None = None, limit: int = 50) -> list[jobs.IngestJob]:
+        """The room's latest ingestion jobs (only `ids` when given), newest first, with stage and progress."""
+        return jobs.room_jobs(self.db, self.room(room).id, ids=ids, limit=limit)
+
+    def clear_jobs(self, room: str, ids: list[int] | None = None) -> int:
+        """Remove finished jobs (these `ids`, else all of this user's) from the room's list."""
+        return jobs.clear_finished(self.db, self.room(room).id, ids)
+
+    def run_worker(
+        self, *, concurrency: int = 1, burst: bool = False, embed: bool = True, heartbeat: float = 10.0
+    ) -> None:
+        """Run queued ingestion jobs until stopped (or until the queue is empty when `burst`)."""
+        jobs.run_worker(
+            self.db,
+            self.settings,
+            self.embedder if embed else None,
+            concurrency=concurrency,
+            burst=burst,
+            heartbeat=heartbeat,
+        )
 
     def delete_document(self, room: str, document_id: int) -> str:
         """Delete a document of the room and everything made from it (owners only); returns its title."""

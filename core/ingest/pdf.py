@@ -35,7 +35,8 @@ from typing import Any
 
 import pymupdf
 
-from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages
+from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages, TooMuchContent
+from core.ingest.limits import page_too_long, pdf_too_long
 from core.ingest.pdf_tables import Box, PdfTable, find_tables
 from core.text import BAD_CHARS
 
@@ -86,8 +87,14 @@ def parse_pdf(
     overlap_chars: int = 200,
     max_pages: int = 5000,
     name: str = "This PDF",
+    max_page_chars: int | None = None,
+    max_chars: int | None = None,
 ) -> ParsedPdf:
-    """Parse PDF bytes into pages, overlapping chunks with exact offsets and highlight boxes, a title and tables."""
+    """Parse PDF bytes into pages, overlapping chunks with exact offsets and highlight boxes, a title and tables.
+
+    A page whose text (or whose content stream, checked first, before MuPDF lays out its glyphs) is past
+    ``max_page_chars``, or a file past ``max_chars`` of text, raises TooMuchContent.
+    """
     _check_sizes(chunk_chars, overlap_chars)
     with MUPDF_LOCK, _open(data, name) as doc:
         page_count = doc.page_count
@@ -99,9 +106,17 @@ def parse_pdf(
         pages: list[Page] = []
         chunks: list[Chunk] = []
         tables: list[PdfTable] = []
+        total = 0
         for index in range(page_count):
-            layout = _load_layout(doc, index, name)
             number = index + 1
+            if max_page_chars is not None:
+                _check_content_stream(doc, index, name, max_page_chars)
+            layout = _load_layout(doc, index, name)
+            total += len(layout.text)
+            if max_page_chars is not None and len(layout.text) > max_page_chars:
+                raise page_too_long(name, number, len(layout.text), max_page_chars)
+            if max_chars is not None and total > max_chars:
+                raise pdf_too_long(name, total, max_chars)
             pages.append(Page(number, layout.text, layout.width, layout.height))
             tables.extend(_page_tables(layout, number, name))
             for start, end in chunk_page(layout.text, chunk_chars=chunk_chars, overlap_chars=overlap_chars):
@@ -168,6 +183,25 @@ def _without_running_lines(chunks: Sequence[Chunk], pages: Sequence[Page]) -> li
         boxes = boxes[cut_before : len(boxes) - cut_after]
         kept.append(Chunk(chunk.page_number, len(kept), start, end, text[start:end], tuple(boxes)))
     return kept
+
+
+# Bytes of drawing instructions per character a page may hold before its layout is even tried: a glyph takes
+# a byte or more, so a stream this much longer than the character cap is a bomb (a 272 KB PDF whose one page
+# inflates to 60 MB of text made MuPDF's layout take 6 GB); vector drawings take more bytes per glyph, hence 64.
+_CONTENT_BYTES_PER_CHAR = 64
+
+
+def _check_content_stream(doc: pymupdf.Document, index: int, name: str, max_page_chars: int) -> None:
+    try:
+        size = len(doc[index].read_contents())
+    except Exception:  # a damaged page: _load_layout says so
+        return
+    if size > max_page_chars * _CONTENT_BYTES_PER_CHAR:
+        raise TooMuchContent(
+            f"{name}: page {index + 1}'s drawing instructions unpack to {size / 1e6:,.0f} MB, far more than any "
+            "real page (it may be built to exhaust memory). Remove that page or print the PDF again, "
+            "or raise WORKBENCH_MAX_PAGE_CHARS if it is genuine."
+        )
 
 
 def _page_tables(layout: _Layout, number: int, name: str) -> list[PdfTable]:

@@ -31,6 +31,7 @@ from core.errors import (
 )
 from core.ingest import pdf, sheets
 from core.ingest.pdf_tables import Box, PdfTable
+from core.ingest.sandbox import parse_isolated
 from core.ingest.sheets.table import build_table
 from core.models import IngestResult
 from core.providers.embeddings import Embedder
@@ -135,7 +136,8 @@ def _check_size(filename: str, size: int, settings: Settings) -> None:
         )
 
 
-def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
+def parse_file(data: bytes, filename: str, settings: Settings) -> _Parsed:
+    """Parse a file's bytes in this process (the sandbox's child runs it; tests call it directly)."""
     if not data:
         raise EmptyFile(f"{filename} is empty (0 bytes). Check the file and upload it again.")
     _check_size(filename, len(data), settings)
@@ -147,13 +149,17 @@ def _parse(data: bytes, filename: str, settings: Settings) -> _Parsed:
             overlap_chars=settings.chunk_overlap,
             max_pages=settings.max_pdf_pages,
             name=filename,
+            max_page_chars=settings.max_page_chars,
+            max_chars=settings.max_file_chars,
         )
         return _Parsed("pdf", mime, pdf=parsed, tables=table_sheets(parsed.tables))
     if fmt == "xlsx":
-        found = sheets.parse_xlsx(data, name=filename)
+        found = sheets.parse_xlsx(data, name=filename, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
     else:
         # The sheet is named after the file, as Excel names a CSV's only sheet when it opens it.
-        found = [sheets.parse_csv(data, Path(filename).stem)]
+        found = [
+            sheets.parse_csv(data, Path(filename).stem, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
+        ]
     if not found or all(not s.rows for s in found):
         raise EmptyFile(f"{filename} has no data rows. Check that the file has a header and rows.")
     return _Parsed("sheet", mime, sheets=tuple(found))
@@ -413,7 +419,7 @@ def ingest_bytes(
     kind: str | None = None
     try:
         progress("parsing", 0, 1)
-        parsed = _parse(data, filename, settings)
+        parsed = parse_isolated(data, filename, settings).parsed
         kind = parsed.kind
         progress("parsing", 1, 1)
         with db.connection() as conn:
@@ -483,6 +489,15 @@ def ingest_bytes(
     )
 
 
+def read_file(path: Path, settings: Settings) -> bytes:
+    """A file's bytes; FileTooLarge over the size limit, IngestError when it cannot be read."""
+    try:
+        _check_size(path.name, path.stat().st_size, settings)
+        return path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"Cannot read {path}: {exc.strerror}.") from exc
+
+
 def ingest_path(
     db: Database,
     room: RoomRef,
@@ -494,11 +509,9 @@ def ingest_path(
 ) -> IngestResult:
     """Ingest a file from disk; unreadable paths become failed results, not exceptions."""
     try:
-        _check_size(path.name, path.stat().st_size, settings)
-        data = path.read_bytes()
-    except (OSError, FileTooLarge) as exc:
-        message = str(exc) if isinstance(exc, FileTooLarge) else f"Cannot read {path}: {exc.strerror}."
-        return IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=message)
+        data = read_file(path, settings)
+    except IngestError as exc:
+        return IngestResult(document_id=None, title=path.name, kind=None, status="failed", error=str(exc))
     return ingest_bytes(db, room, data, path.name, settings, embedder=embedder, progress=progress)
 
 

@@ -37,6 +37,7 @@ class DocumentInfo(BaseModel):
     size_bytes: int
     embedded: bool
     created_at: datetime
+    embedded_chunks: int = 0
 
 
 def get_room(db: Database, name: str) -> RoomRef:

@@ -51,9 +51,13 @@ RETURNING id
 SELECT id, row_index FROM sheet_rows WHERE sheet_id = %(sheet_id)s ORDER BY row_index
 
 -- name: list_documents
-SELECT id, kind, title, filename, status, error, page_count, n_rows, n_chunks, size_bytes,
-       embedded_at IS NOT NULL AS embedded, created_at
-FROM documents WHERE room_id = %(room_id)s ORDER BY created_at, id
+SELECT d.id, d.kind, d.title, d.filename, d.status, d.error, d.page_count, d.n_rows, d.n_chunks, d.size_bytes,
+       d.embedded_at IS NOT NULL AS embedded, d.created_at,
+       -- Counted only while a document is being embedded ("embedding 128 of 512 chunks").
+       CASE WHEN d.embedded_at IS NOT NULL THEN d.n_chunks
+            ELSE (SELECT count(*) FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id WHERE c.document_id = d.id)
+       END AS embedded_chunks
+FROM documents d WHERE d.room_id = %(room_id)s ORDER BY d.created_at, d.id
 
 -- name: pending_chunks
 SELECT c.id, c.context, c.content

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,10 +15,14 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def wait_for_background_embedding() -> None:
-    """Wait for the sidebar's background embedding threads (a test's database is dropped after it)."""
-    for thread in threading.enumerate():
-        if thread.name.startswith("embed-"):
-            thread.join(timeout=300)
+    """Run the queued ingestion jobs (uploads, the demo's embedding) as `workbench worker --burst` would."""
+    from core.workbench import Workbench
+
+    worker = Workbench()
+    try:
+        worker.run_worker(burst=True)
+    finally:
+        worker.db.close()
 
 
 def app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
@@ -29,7 +32,6 @@ def app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
     get_settings.cache_clear()
     st.cache_resource.clear()
     yield AppTest.from_file(str(script), default_timeout=120)
-    wait_for_background_embedding()
     st.cache_resource.clear()
     get_settings.cache_clear()
 

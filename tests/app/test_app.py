@@ -39,7 +39,7 @@ def test_documents_page_lists_the_room(app: AppTest) -> None:
     assert set(frame["Status"]) == {"ready"}
 
 
-def test_upload_from_the_sidebar_reports_each_file(sidebar_app: AppTest) -> None:
+def test_upload_from_the_sidebar_queues_jobs_and_shows_how_they_end(sidebar_app: AppTest) -> None:
     app = sidebar_app
     app.run()
     app.sidebar.file_uploader[0].set_value(
@@ -48,10 +48,31 @@ def test_upload_from_the_sidebar_reports_each_file(sidebar_app: AppTest) -> None
     app.run()
     app.sidebar.button(key="sidebar_ingest").click().run()
     assert not app.exception
-    assert any("funding.csv: ready (4 rows" in s.value for s in app.sidebar.success)
-    assert any("empty.pdf is empty (0 bytes)" in e.value for e in app.sidebar.error)
-    captions = " ".join(c.value for c in app.sidebar.caption)
-    assert "✓ funding.csv — 4 rows" in captions and "✗ empty.pdf" in captions
-    # The picked files are cleared: another rerun ingests nothing twice.
+    # Queued, and the uploader cleared (its key changed) so the files are not queued twice.
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert len(bars) == 2 and all('data-status="queued"' in bar for bar in bars)
+    assert "funding.csv: queued" in bars[0] and "empty.pdf: queued" in bars[1]
+    assert app.sidebar.file_uploader[0].value in (None, [])
+    wait_for_background_embedding()  # a worker runs the jobs
     app.run()
-    assert not app.sidebar.success and not app.sidebar.error
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert 'data-status="done"' in bars[0] and "funding.csv: ready (4 rows, 4 chunks)" in bars[0]
+    assert 'data-status="failed"' in bars[1] and "empty.pdf: failed" in bars[1]
+    # The failure is one line; its reason is inside the expander.
+    failed = [e for e in app.sidebar.expander if e.label == "✗ empty.pdf — failed"]
+    assert len(failed) == 1 and "empty.pdf is empty (0 bytes)" in failed[0].markdown[0].value
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "✓ funding.csv — 4 rows" in captions
+    app.sidebar.button(key="sidebar_clear_jobs").click().run()
+    assert not [m for m in app.sidebar.markdown if "wb-job" in m.value]
+
+
+def test_the_document_list_shows_embedding_progress(sidebar_app: AppTest) -> None:
+    app = sidebar_app
+    app.run()
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "✓ portfolio_memo.pdf — 7 p. · embedding 0 of 21 chunks" in captions
+    wait_for_background_embedding()
+    app.run()
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "✓ portfolio_memo.pdf — 7 p." in captions and "embedding" not in captions

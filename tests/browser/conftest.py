@@ -76,6 +76,11 @@ def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    # One ingestion worker beside the app, as `make run` starts it.
+    worker_log = (home / "worker.log").open("wb")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "core", "worker"], cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:
@@ -87,17 +92,20 @@ def running_app(pg_server, template_db: str, home: Path, name: str, **extra_env:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
+            worker.kill()
             raise RuntimeError(f"streamlit did not start: {(home / 'streamlit.log').read_text()[-2000:]}")
         time.sleep(0.3)
     try:
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for child in (proc, worker):
+            child.terminate()
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                child.kill()
         log.close()
+        worker_log.close()
         with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 

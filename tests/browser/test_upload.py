@@ -1,5 +1,5 @@
-"""Uploads from the sidebar in a real browser: a new room, a CSV and a PDF ingested with progress, a corrupt PDF
-refused with its reason, and the documents listed."""
+"""Uploads from the sidebar in a real browser: a new room, a CSV and a PDF queued and run by the worker beside the
+app with progress, a corrupt PDF ending red with its reason on expand, and the documents listed."""
 
 from __future__ import annotations
 
@@ -43,27 +43,40 @@ def test_new_room_and_uploads_from_the_sidebar(page, app_url: str) -> None:
 
     started = time.perf_counter()
     ingest.click()
-    # Each file gets its own progress bar, which ends on the file's status.
-    sidebar.locator('[data-testid="stProgress"]').first.wait_for()
+    # Each file is queued as a job; the worker beside the app runs them and each bar ends on the file's status.
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=stSidebar] [data-testid=stProgress]').length === 3"
-        " && document.querySelector('[data-testid=stSidebar]').innerText.includes('broken.pdf: failed')"
+        "() => { const bars = document.querySelectorAll('[data-testid=stSidebar] .wb-job');"
+        " return bars.length === 3 && [...bars].every(b => ['done', 'failed'].includes(b.dataset.status)); }",
+        timeout=120_000,
     )
     wait_idle(page)
     seconds = time.perf_counter() - started
-    print(f"\ningest click to three final statuses: {seconds:.2f} s")
-    bars = [text.strip() for text in sidebar.locator('[data-testid="stProgress"]').all_inner_texts()]
-    assert bars == ["funding.csv: ready", "memo.pdf: ready", "broken.pdf: failed"]
-    assert sidebar.get_by_text("funding.csv: ready (4 rows, 4 chunks)").count() == 1
-    assert sidebar.get_by_text("memo.pdf: ready (3 pages, 3 chunks)").count() == 1
-    errors = sidebar.locator('[data-testid="stAlertContentError"]').all_inner_texts()
-    assert len(errors) == 1 and "broken.pdf cannot be read as a PDF: it is damaged or not a PDF at all" in errors[0]
+    print(f"\ningest click to three final statuses (queued, run by the worker): {seconds:.2f} s")
+    # The uploader cleared once the files were queued.
+    assert sidebar.locator('[data-testid="stFileUploaderFile"]').count() == 0
+    bars = sidebar.locator(".wb-job")
+    statuses = [bars.nth(i).get_attribute("data-status") for i in range(3)]
+    texts = [text.strip() for text in bars.all_inner_texts()]
+    assert statuses == ["done", "done", "failed"]
+    assert texts == [
+        "funding.csv: ready (4 rows, 4 chunks)",
+        "memo.pdf: ready (3 pages, 3 chunks)",
+        "broken.pdf: failed",
+    ]
+    # The failed bar ends red.
+    fill = bars.nth(2).locator(".wb-fill")
+    assert fill.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(217, 48, 37)"
 
-    # The room's document list shows all three, the failure with its reason.
+    # The room's document list shows all three; the failure is one line, its reason on expand.
     sidebar.get_by_text("Documents (3)").wait_for()
     assert sidebar.get_by_text("✓ funding.csv — 4 rows").count() == 1
     assert sidebar.get_by_text("✓ memo.pdf — 3 p.").count() == 1
-    assert sidebar.get_by_text("✗ broken.pdf — broken.pdf cannot be read as a PDF").count() == 1
+    failed = sidebar.locator('[data-testid="stExpander"]').filter(has_text="✗ broken.pdf — failed")
+    assert failed.count() == 1
+    reason = "broken.pdf cannot be read as a PDF: it is damaged or not a PDF at all"
+    assert not failed.get_by_text(reason).is_visible()
+    failed.get_by_text("✗ broken.pdf — failed").click()
+    failed.get_by_text(reason).first.wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
     page.set_viewport_size({"width": 1400, "height": 1500})  # the whole sidebar, statuses included
     page.screenshot(path=str(SCREENSHOTS / "upload_statuses.png"))

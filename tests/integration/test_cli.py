@@ -38,7 +38,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 
 def test_ingest_json_contract(run, files) -> None:
-    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json")
+    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json", "--wait")
     assert code == 0
     results = [json.loads(line) for line in out.splitlines()]
     assert [r["kind"] for r in results] == ["sheet", "pdf"]
@@ -49,14 +49,14 @@ def test_ingest_json_contract(run, files) -> None:
 
 
 def test_ingest_exits_1_when_a_file_failed(run, files) -> None:
-    code, out = run("ingest", str(files["bad"]), str(files["csv"]), "--room", "R", "--json", "--no-embed")
+    code, out = run("ingest", str(files["bad"]), str(files["csv"]), "--room", "R", "--json", "--no-embed", "--wait")
     assert code == 1
     statuses = [json.loads(line)["status"] for line in out.splitlines()]
     assert statuses == ["failed", "ready"]
 
 
 def test_search_and_rooms_json(run, files) -> None:
-    run("ingest", str(files["pdf"]), str(files["csv"]), "--room", "R", "--json")
+    run("ingest", str(files["pdf"]), str(files["csv"]), "--room", "R", "--json", "--wait")
     code, out = run("search", "chief executive of Acme Robotics", "--room", "R", "--k", "3", "--json")
     assert code == 0
     hits = json.loads(out)
@@ -75,7 +75,7 @@ def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:
             json.dumps(x) for x in [{"room": "A", "path": str(files["csv"])}, {"room": "B", "path": str(files["pdf"])}]
         )
     )
-    code, out = run("ingest", "--batch", str(ingest_batch))
+    code, out = run("ingest", "--batch", str(ingest_batch), "--wait")
     assert code == 0 and [json.loads(line)["title"] for line in out.splitlines()] == ["funding.csv", "memo.pdf"]
     search_batch = tmp_path / "search.jsonl"
     search_batch.write_text(
@@ -102,7 +102,7 @@ def test_unknown_room_is_a_clear_error(run) -> None:
 
 
 def test_accounts_members_and_delete_from_the_command_line(run, files) -> None:
-    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json", "--no-embed")
+    code, out = run("ingest", str(files["csv"]), str(files["pdf"]), "--room", "R", "--json", "--no-embed", "--wait")
     memo_id = json.loads(out.splitlines()[1])["document_id"]
     code, out = run("user", "add", "ann@example.com", "--name", "Ann", "--password", "a long password")
     assert code == 0 and out.startswith("created ann@example.com (Ann)")

@@ -102,7 +102,7 @@ def test_an_ingestion_killed_mid_write_leaves_the_room_consistent_and_a_retry_su
     path = _big_csv(tmp_path / "big.csv")
     env = _env(db_url, tmp_path / "home")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed"],
+        [sys.executable, "-m", "core", "ingest", str(path), "--room", "Deal", "--no-embed", "--wait"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -131,7 +131,7 @@ def test_an_ingestion_killed_mid_write_leaves_the_room_consistent_and_a_retry_su
         assert ("big.csv", "ready") not in titles  # absent (or failed), never ready with part of its rows
         assert conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == 4
         _assert_room_consistent(conn, "Deal")
-    retry = run_workbench("ingest", str(path), "--room", "Deal", "--no-embed", "--json", env=env, timeout=600)
+    retry = run_workbench("ingest", str(path), "--room", "Deal", "--no-embed", "--json", "--wait", env=env, timeout=600)
     assert retry.returncode == 0, retry.stderr
     assert '"status": "ready"' in retry.stdout and f'"rows": {ROWS}' in retry.stdout
     with psycopg.connect(db_url, autocommit=True) as conn:

@@ -245,7 +245,7 @@ def test_files_over_the_size_limit_are_refused_in_core_and_on_the_command_line(s
         "WORKBENCH_MAX_FILE_MB": "0.5",
         "WORKBENCH_HOME": str(env_settings.home),
     }
-    run = run_workbench("ingest", str(path), "--room", "Deal", env=env)
+    run = run_workbench("ingest", str(path), "--room", "Deal", "--wait", env=env)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "FAILED  big.csv" in run.stdout and "over the 0.5 MB limit" in run.stdout
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import logging
-import threading
 
 import streamlit as st
 
-from core.errors import WorkbenchError
 from core.models import Citation
-from core.workbench import SUPPORTED_SUFFIXES, Workbench
+from core.workbench import Workbench
 from views._shared.auth import session_workbench, sign_out_button
+from views._shared.uploads import embed_demo_when_needed, queue_uploads, room_status
 
 log = logging.getLogger(__name__)
-_embed_lock = threading.Lock()
 
 # url path -> (page file, title); the first is the default page. Every page opens by URL (/sheet?...).
 PAGES: dict[str, tuple[str, str]] = {
@@ -66,26 +64,13 @@ def open_citation(citation: Citation) -> None:
     st.switch_page(page, query_params=params)
 
 
-def _embed_in_background(wb: Workbench, room: str) -> None:
-    """Embed a room's pending chunks off the request thread; keyword search works meanwhile."""
-
-    def run() -> None:
-        with _embed_lock:
-            try:
-                wb.embed_pending(room)
-            except WorkbenchError as exc:
-                log.warning("embedding room %s: %s", room, exc)
-
-    threading.Thread(target=run, name=f"embed-{room}", daemon=True).start()
-
-
 @st.cache_resource(show_spinner="Starting the workbench (database, demo data room)…")
 def get_workbench() -> Workbench:
     """The process-wide workbench: database pool, embedder, demo room loaded on first start."""
     wb = Workbench()
     if wb.settings.load_demo:
         wb.ensure_demo(embed=False)
-        _embed_in_background(wb, wb.settings.demo_room)
+        embed_demo_when_needed(wb)  # a worker makes the vectors; keyword search works meanwhile
     return wb
 
 
@@ -124,8 +109,8 @@ def sidebar(wb: Workbench) -> str | None:
             # A callback: it runs before the room selectbox exists, the only time its value may be set.
             st.button("Create", key="sidebar_create_room", on_click=_create_room, args=(wb,))
         if room:
-            _uploads(wb, room)
-            _documents(wb, room)
+            queue_uploads(wb, room)
+            room_status(wb, room)
         sign_out_button(wb)
         mode = wb.settings.llm_provider
         st.caption(
@@ -142,43 +127,3 @@ def _create_room(wb: Workbench) -> None:
         wb.room(name, create=True)
         st.session_state["room"] = name
         st.session_state["sidebar_new_room"] = ""
-
-
-def _uploads(wb: Workbench, room: str) -> None:
-    files = st.file_uploader(
-        "Add files (PDF, CSV, XLSX)",
-        type=[suffix.lstrip(".") for suffix in SUPPORTED_SUFFIXES],
-        accept_multiple_files=True,
-        key=f"sidebar_upload_{st.session_state.get('upload_round', 0)}",
-    )
-    if not files or not st.button("Ingest", key="sidebar_ingest", type="primary"):
-        return
-    for upload in files:
-        bar = st.progress(0.0, text=f"{upload.name}: reading")
-
-        def progress(stage: str, done: int, total: int, bar=bar, name=upload.name) -> None:
-            bar.progress(min(done / total, 1.0) if total else 0.0, text=f"{name}: {stage}")
-
-        result = wb.ingest_upload(upload.getvalue(), upload.name, room, embed=False, progress=progress)
-        bar.progress(1.0, text=f"{upload.name}: {result.status}")
-        if result.status == "failed":
-            st.error(result.error or f"{upload.name} failed.")
-        elif result.duplicate:
-            st.info(f"{upload.name} is already in this room.")
-        else:
-            st.success(f"{upload.name}: ready ({result.size}, {result.chunks} chunks); embedding in the background.")
-    _embed_in_background(wb, room)
-    # A new uploader key clears the picked files so a rerun does not ingest them again.
-    st.session_state["upload_round"] = st.session_state.get("upload_round", 0) + 1
-
-
-def _documents(wb: Workbench, room: str) -> None:
-    docs = wb.documents(room)
-    st.markdown(f"**Documents** ({len(docs)})")
-    for doc in docs:
-        if doc.status == "failed":
-            st.caption(f"✗ {doc.title} — {doc.error}")
-        else:
-            size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
-            state = "" if doc.embedded else " · embedding…"
-            st.caption(f"✓ {doc.title} — {size}{state}")

@@ -6,11 +6,13 @@ import csv
 import dataclasses
 import io
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from core.cells import ParsedSheet, gc_paused
 from core.errors import EmptyFile, MalformedSheet
+from core.ingest.limits import too_much_content
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------
@@ -213,7 +215,9 @@ def _sniff_delimiter(text: str) -> str:
     return best_delimiter
 
 
-def _read_records(text: str, delimiter: str, name: str) -> list[list[str]]:
+def _read_records(
+    text: str, delimiter: str, name: str, max_cells: int | None = None, max_chars: int | None = None
+) -> list[list[str]]:
     """Parse the whole text, choosing between standard "" quoting and backslash-escaped quotes.
 
     Standard CSV doubles a quote inside a quoted field; some exports (WikiTableQuestions, MySQL)
@@ -225,7 +229,18 @@ def _read_records(text: str, delimiter: str, name: str) -> list[list[str]]:
     def parse(escaped: bool, strict: bool) -> list[list[str]]:
         records: list[list[str]] = []
         try:
-            records.extend(_csv_reader(text, delimiter, escaped, strict))
+            if max_cells is None and max_chars is None:
+                records.extend(_csv_reader(text, delimiter, escaped, strict))
+            else:
+                cells = chars = 0
+                cell_cap, char_cap = max_cells or sys.maxsize, max_chars or sys.maxsize
+                # Counted while reading, so a hostile file is refused before its rows fill memory.
+                for record in _csv_reader(text, delimiter, escaped, strict):
+                    cells += len(record)
+                    chars += sum(map(len, record))
+                    if cells > cell_cap or chars > char_cap:
+                        raise too_much_content(name, cells=cells, chars=chars, max_cells=cell_cap, max_chars=char_cap)
+                    records.append(record)
         except csv.Error as exc:
             if "field larger than field limit" in str(exc):
                 raise _csv_problem(
@@ -252,7 +267,7 @@ def _read_records(text: str, delimiter: str, name: str) -> list[list[str]]:
     return escaped if _consistency(escaped)[1:] > _consistency(standard)[1:] else standard
 
 
-def parse_csv(data: bytes, name: str) -> ParsedSheet:
+def parse_csv(data: bytes, name: str, *, max_cells: int | None = None, max_chars: int | None = None) -> ParsedSheet:
     """Parse CSV bytes into one table named ``name``.
 
     Encoding: a byte-order mark (UTF-8/16/32) wins, then UTF-8, then a legacy code page guessed
@@ -268,7 +283,7 @@ def parse_csv(data: bytes, name: str) -> ParsedSheet:
     Short rows are padded with None; long rows add columns named by letter ("Column F").
 
     Raises EmptyFile for 0 bytes and MalformedSheet, with what to do, for binary or unreadable
-    input.
+    input; TooMuchContent past ``max_cells`` cells or ``max_chars`` characters of cell text.
     """
     if not data:
         raise EmptyFile(f"{name} is empty (0 bytes). Check that the export finished and upload again.")
@@ -283,7 +298,7 @@ def parse_csv(data: bytes, name: str) -> ParsedSheet:
             raise _csv_problem(name, "it has no columns (every line is empty)")
         delimiter = _sniff_delimiter(text)
         try:
-            records = _read_records(text, delimiter, name)
+            records = _read_records(text, delimiter, name, max_cells, max_chars)
         except csv.Error as exc:
             raise _csv_problem(name, f"its structure could not be parsed ({exc})") from exc
         table = build_table(name, records, range(1, len(records) + 1))

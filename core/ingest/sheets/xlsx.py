@@ -7,13 +7,15 @@ import datetime
 import io
 import posixpath
 import re
+import sys
 import xml.etree.ElementTree as ET
 import zipfile
 from decimal import Decimal
-from typing import Literal
+from typing import Literal, NoReturn
 
 from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
-from core.errors import EmptyFile, MalformedSheet
+from core.errors import EmptyFile, MalformedSheet, TooMuchContent
+from core.ingest.limits import too_much_content
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------
@@ -162,8 +164,12 @@ def _parse_small_xml(zf: zipfile.ZipFile, path: str) -> ET.Element:
 class _Workbook:
     """The parts of an .xlsx package needed to read cell values, located through its relationships."""
 
-    def __init__(self, zf: zipfile.ZipFile) -> None:
+    def __init__(self, zf: zipfile.ZipFile, name: str, max_cells: int, max_chars: int) -> None:
         self.zf = zf
+        # The caps, counted while streaming: shared strings and cells (a cell pointing at a long shared string
+        # counts its length each time, since every row's search text repeats it).
+        self.name, self.max_cells, self.max_chars = name, max_cells, max_chars
+        self.cells = self.chars = 0
         # Member names are matched case-insensitively: some generators disagree with their own
         # relationship targets about case.
         self._names = {info.filename.lower(): info.filename for info in zf.infolist()}
@@ -193,6 +199,7 @@ class _Workbook:
                 self.sheets.append((sheet.get("name", ""), self._member(target)))
         by_kind = {kind.rpartition("/")[2]: target for kind, target in rels.values()}
         self.strings = self._read_strings(by_kind.get("sharedStrings"))
+        self.chars = 0  # the table is capped on its own; cells count their text again as they use it
         self.style_kinds = self._read_styles(by_kind.get("styles"))
 
     def _member(self, path: str) -> str:
@@ -241,11 +248,21 @@ class _Workbook:
         try:
             for _, el in ET.iterparse(source):
                 if el.tag == si_tag:
-                    strings.append(self.text_of(el))
+                    text = self.text_of(el)
+                    strings.append(text)
+                    self.chars += len(text)
+                    if len(strings) > self.max_cells or self.chars > self.max_chars:
+                        self.over_cap(len(strings))
                     el.clear()
         finally:
             source.close()
         return strings
+
+    def over_cap(self, cells: int) -> NoReturn:
+        """Refuse the workbook: past its cell or character cap."""
+        raise too_much_content(
+            self.name, cells=cells, chars=self.chars, max_cells=self.max_cells, max_chars=self.max_chars
+        )
 
     def _read_styles(self, path: str | None) -> list[str | None]:
         """For each cell style index: "date", "timedelta", "percent", "currency" or None."""
@@ -300,6 +317,9 @@ class _SheetReader:
         row_numbers: list[int] = []
         merges: list[tuple[int, int, int, int]] = []
         row_number = 0
+        workbook = self.workbook
+        cells, chars = workbook.cells, workbook.chars
+        max_cells, max_chars = workbook.max_cells, workbook.max_chars
 
         source = _XmlSource(self.workbook.zf, path)
         try:
@@ -338,6 +358,11 @@ class _SheetReader:
                             text = self._other_cell(c, t, ref or "", col)
                         if not text:
                             continue
+                        cells += 1
+                        chars += len(text)
+                        if cells > max_cells or chars > max_chars:
+                            workbook.chars = chars
+                            workbook.over_cap(cells)
                         if col == len(texts):
                             texts.append(text)
                         elif col > len(texts):
@@ -359,6 +384,7 @@ class _SheetReader:
                     merges.append((min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)))
         finally:
             source.close()
+        workbook.cells, workbook.chars = cells, chars
 
         if merges and records:
             records, row_numbers = _fill_merges(records, row_numbers, merges)
@@ -491,6 +517,8 @@ def parse_xlsx(
     *,
     name: str = "The workbook",
     max_uncompressed_bytes: int = 500_000_000,
+    max_cells: int = sys.maxsize,
+    max_chars: int = sys.maxsize,
 ) -> list[ParsedSheet]:
     """Parse every worksheet that holds data into a table, in workbook order.
 
@@ -507,7 +535,8 @@ def parse_xlsx(
 
     Raises EmptyFile for 0 bytes and MalformedSheet, saying what to do, for anything unreadable —
     including a package declaring more than ``max_uncompressed_bytes`` unzipped, refused before
-    anything is inflated.  ``name`` is used in those messages.
+    anything is inflated.  ``name`` is used in those messages.  TooMuchContent past ``max_cells`` non-empty
+    cells (shared strings count too) or ``max_chars`` characters, counted while the XML streams.
     """
     if not data:
         raise EmptyFile(f"{name} is empty (0 bytes). Check that the export finished and upload again.")
@@ -533,12 +562,16 @@ def parse_xlsx(
     sheets: list[ParsedSheet] = []
     with zf, gc_paused():
         try:
-            workbook = _Workbook(zf)
+            workbook = _Workbook(zf, name, max_cells, max_chars)
+        except TooMuchContent:
+            raise
         except Exception as exc:  # a damaged package fails in many ways; all mean the same
             raise _xlsx_problem(name, f"its structure could not be read ({exc})") from exc
         for title, path in workbook.sheets:
             try:
                 sheet = workbook.read_sheet(title, path)
+            except TooMuchContent:
+                raise
             except Exception as exc:
                 raise _xlsx_problem(name, f"sheet {title!r} could not be read ({exc})") from exc
             if sheet is not None:
