@@ -1,5 +1,7 @@
 -- Named queries of the QA analytics (core/rooms/analytics.py). Days are UTC calendar days; a range is inclusive.
--- Every query takes %(room_ids)s (bigint[]) and %(start)s, %(end)s (dates).
+-- Every query takes %(room_ids)s (bigint[]) and %(start)s, %(end)s (dates); the report's queries also
+-- %(sources)s (text[]: 'page', 'cli'). Latency is what the user waited: waited_ms for a question asked on a page
+-- (submit to last token drawn), the service's total_ms for one asked from the command line.
 
 -- name: analytics_span
 SELECT min(created_at AT TIME ZONE 'UTC')::date AS first_day, max(created_at AT TIME ZONE 'UTC')::date AS last_day,
@@ -9,9 +11,10 @@ WHERE room_id = ANY(%(room_ids)s)
 
 -- name: analytics_daily
 WITH q AS (
-    SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, abstained, error, total_ms, first_token_ms, n_citations
+    SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, abstained, error,
+           coalesce(waited_ms, total_ms) AS total_ms, first_token_ms, n_citations
     FROM qa_queries
-    WHERE room_id = ANY(%(room_ids)s)
+    WHERE room_id = ANY(%(room_ids)s) AND source = ANY(%(sources)s)
       AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 ), per_day AS (
@@ -47,9 +50,9 @@ ORDER BY s.day
 
 -- name: analytics_totals
 WITH q AS (
-    SELECT id, abstained, error, total_ms, first_token_ms, n_citations
+    SELECT id, abstained, error, coalesce(waited_ms, total_ms) AS total_ms, first_token_ms, n_citations
     FROM qa_queries
-    WHERE room_id = ANY(%(room_ids)s)
+    WHERE room_id = ANY(%(room_ids)s) AND source = ANY(%(sources)s)
       AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 )
@@ -69,7 +72,7 @@ FROM q
 -- name: analytics_citation_counts
 SELECT n_citations, count(*) AS answers
 FROM qa_queries
-WHERE room_id = ANY(%(room_ids)s)
+WHERE room_id = ANY(%(room_ids)s) AND source = ANY(%(sources)s)
   AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
   AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
   AND NOT abstained AND error IS NULL
@@ -77,16 +80,16 @@ GROUP BY n_citations
 ORDER BY n_citations
 
 -- name: analytics_attention
-SELECT q.id, r.name AS room, q.created_at, q.question, q.answer, q.abstained, q.error,
+SELECT q.id, r.name AS room, q.created_at, q.question, q.answer, q.abstained, q.error, q.source,
        count(f.id) FILTER (WHERE NOT f.helpful) AS thumbs_down,
        string_agg(nullif(trim(f.comment), ''), ' | ' ORDER BY f.created_at) FILTER (WHERE NOT f.helpful) AS comment
 FROM qa_queries q
 JOIN rooms r ON r.id = q.room_id
 LEFT JOIN qa_feedback f ON f.query_id = q.id
-WHERE q.room_id = ANY(%(room_ids)s)
+WHERE q.room_id = ANY(%(room_ids)s) AND q.source = ANY(%(sources)s)
   AND q.created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
   AND q.created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
-GROUP BY q.id, r.name
+GROUP BY q.id, r.name, q.source
 HAVING q.abstained OR q.error IS NOT NULL OR count(f.id) FILTER (WHERE NOT f.helpful) > 0
 ORDER BY q.created_at DESC, q.id DESC
 LIMIT %(limit)s

@@ -12,7 +12,7 @@ def test_first_start_loads_the_demo_room(app: AppTest) -> None:
     app.run()
     assert not app.exception
     assert app.title[0].value == "Chat"
-    assert app.sidebar.selectbox(key="room").value == "Demo"
+    assert app.sidebar.selectbox(key="sidebar_room").value == "Demo"
     captions = " ".join(c.value for c in app.sidebar.caption)
     for name in ("funding_rounds.csv", "funding_rounds.xlsx", "portfolio_memo.pdf"):
         assert name in captions
