@@ -463,7 +463,11 @@ CREATE TABLE public.qa_queries (
     total_ms real,
     context_chars integer,
     n_citations integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    source text DEFAULT 'cli'::text NOT NULL,
+    waited_ms real,
+    steps jsonb DEFAULT '[]'::jsonb NOT NULL,
+    CONSTRAINT qa_queries_source_check CHECK ((source = ANY (ARRAY['page'::text, 'cli'::text])))
 );
 
 

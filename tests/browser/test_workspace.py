@@ -260,3 +260,35 @@ def test_a_link_into_another_visible_room_switches_and_says_so(page, app_url: st
     wait_idle(page)
     assert sidebar_room(page) == "Demo"
     shot(page, "workspace_unknown_room")
+
+
+def test_a_search_hit_opens_beside_the_hits_with_its_words_marked(page, app_url: str, acme) -> None:
+    page.goto(f"{app_url}/search?room={ROOM.replace(' ', '+')}")
+    wait_idle(page)
+    box = page.get_by_label("Search this data room")
+    box.fill("CEO Harvestquay")
+    box.press("Enter")
+    first = page.locator('[data-testid="stVerticalBlockBorderWrapper"]', has_text="[1]").first
+    first.wait_for()
+    wait_idle(page)
+    assert page.locator("strong", has_text="Harvestquay").count() > 0  # the matched words in bold
+    page.get_by_text("Matches: ").first.wait_for()
+    page.get_by_role("button", name="Open").first.click()
+    page.locator(f'img[alt$="with the cited passage highlighted"], {GRID}').first.wait_for()
+    wait_idle(page)
+    assert sidebar_room(page) == ROOM and "/search" in page.url and "doc=" in page.url
+    shot(page, "workspace_search_open")
+
+
+def test_the_sheet_page_has_the_chat_beside_its_grid(page, app_url: str, acme, app_db) -> None:
+    page.goto(f"{app_url}/sheet?room={ROOM.replace(' ', '+')}")
+    wait_idle(page)
+    page.frame_locator(GRID).locator(".ag-row").first.wait_for()
+    ask(page, CELL_QUESTION, "funding_rounds!")
+    turn = latest_turn(app_db, page)
+    row_id = turn.citations[0].row_id
+    chip_button(page, turn.citations[0].ref.rsplit("!", 1)[1]).click()
+    page.frame_locator(GRID).locator(f'.ag-row[row-id="{row_id}"] {CITED_CELL}').first.wait_for()
+    wait_idle(page)
+    assert "/sheet" in page.url and sidebar_room(page) == ROOM
+    shot(page, "workspace_sheet_split")
