@@ -165,4 +165,4 @@ def evidence_pane(
     elif view_param("doc") or picker:
         sheet_view(wb, room, turns, key=key, height=height, picker=picker)
     else:
-        st.info(hint)
+        st.caption(hint)
