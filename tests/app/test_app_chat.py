@@ -27,7 +27,8 @@ def chat(app: AppTest) -> AppTest:
 
 
 def chips(app: AppTest, query_id: int) -> list:
-    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_")]
+    """The citation chips of an answer (not its "Show all cited rows" buttons)."""
+    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_") and "_all_" not in b.key]
 
 
 def history(workbench, app: AppTest) -> list:
