@@ -240,3 +240,11 @@ def test_a_figure_from_a_pdf_statement_opens_its_page_with_the_line_lit(chat: Ap
     assert params == {"doc": str(cited.document_id), "page": "2", "row": str(cited.row_id), "col": "2022"}
     alts = [img.alt for el in chat.image for img in el.proto.imgs]
     assert alts == ["PEP_2022_10K.pdf, page 2 with the cited passage highlighted"]
+
+
+def test_markdown_in_a_question_is_shown_as_plain_text(chat: AppTest) -> None:
+    question = "![tracker](http://example.invalid/x.png) [click](http://example.invalid) Who is the CEO of Harvestquay?"
+    ask(chat, question)
+    assert chat.chat_message[0].text[0].value == question  # literally, not an image and a link
+    drawn = [m.value for m in chat.markdown] + [s.label for s in chat.status] + [b.label for b in chat.button]
+    assert not any("](http://example.invalid" in text and "\\]" not in text for text in drawn)

@@ -271,7 +271,7 @@ def test_a_search_hit_opens_beside_the_hits_with_its_words_marked(page, app_url:
     page.get_by_text("Matches: ").first.wait_for()
     wait_idle(page)
     assert page.locator("strong", has_text="Harvestquay").count() > 0  # the matched words in bold
-    page.get_by_role("button", name="Open").first.click()
+    page.locator('[data-testid="stMainBlockContainer"]').get_by_role("button", name="Open", exact=True).first.click()
     page.locator(f'img[alt$="with the cited passage highlighted"], {GRID}').first.wait_for()
     wait_idle(page)
     assert sidebar_room(page) == ROOM and "/search" in page.url and "doc=" in page.url

@@ -68,10 +68,11 @@ def load_turns(wb: Workbench, room: str) -> list[Turn]:
 
 
 def tooltip(citation: Citation) -> str:
+    """The chip's tooltip: document text, escaped whole (tooltips render Markdown links and images)."""
     if citation.kind == "cell":
-        return escape(f"{citation.title} · {citation.column} = {citation.value or '(empty)'}")
+        return escape_markdown(f"{citation.title} · {citation.column} = {citation.value or '(empty)'}")
     quote = " ".join((citation.quote or "").split())
-    return escape(f"{citation.title}, page {citation.page}: “{quote[:300]}{'…' if len(quote) > 300 else ''}”")
+    return escape_markdown(f"{citation.title}, page {citation.page}: “{quote[:300]}{'…' if len(quote) > 300 else ''}”")
 
 
 def chip(turn: Turn, index: int, key: str) -> None:
@@ -207,7 +208,8 @@ def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int 
             if event.type == "step":
                 steps += 1
                 add_line(f"- {event.text}")
-                status.update(label=f"{escape(event.text)}…")
+                # Labels render Markdown links and images: a model-written step is escaped whole.
+                status.update(label=f"{escape_markdown(event.text)}…")
             elif event.type == "plan" and event.text:
                 add_line(event.text)
             elif event.type == "evidence":
@@ -271,7 +273,7 @@ def conversation_bar(wb: Workbench, room: str, turns: list[Turn]) -> None:
             for summary in recent:
                 when = summary.last_at.strftime("%d %b %H:%M")
                 count = f"{summary.turns} question{'s' if summary.turns != 1 else ''}"
-                label = f"{escape(summary.title)} · {escape(summary.room)} · {count} · {when}"
+                label = f"{escape_markdown(summary.title)} · {escape_markdown(summary.room)} · {count} · {when}"
                 if st.button(label, key=f"chat_open_{summary.id}", type="tertiary"):
                     _open_conversation(summary, room)
                     st.rerun()
