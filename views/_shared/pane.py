@@ -129,10 +129,10 @@ def pdf_view(wb: Workbench, room: str, *, key: str) -> None:
         switch_room(rendered.room, "the linked PDF is there")
     bar = st.container(horizontal=True, gap="small", vertical_alignment="center")
     bar.markdown(f"**{escape_markdown(rendered.title)}** · page {rendered.page} of {rendered.page_count}")
-    bar.button("◀", key=f"{key}_previous", on_click=_go, args=(rendered.page - 1,), disabled=rendered.page <= 1,
-               help="Previous page")  # fmt: skip
-    bar.button("▶", key=f"{key}_next", on_click=_go, args=(rendered.page + 1,),
-               disabled=rendered.page >= rendered.page_count, help="Next page")  # fmt: skip
+    bar.button("◀ Previous page", key=f"{key}_previous", on_click=_go, args=(rendered.page - 1,),
+               disabled=rendered.page <= 1)  # fmt: skip
+    bar.button("Next page ▶", key=f"{key}_next", on_click=_go, args=(rendered.page + 1,),
+               disabled=rendered.page >= rendered.page_count)  # fmt: skip
     params = {k: v for k, v in st.query_params.to_dict().items() if k != "conversation"}
     bar.page_link(PAGES["documents"][0], label="Documents page", query_params={**params, "room": room})
     cited = rendered.cell or rendered.passage
