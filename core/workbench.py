@@ -204,9 +204,17 @@ class Workbench:
         """The answered turns of one of the room's conversations, oldest first, with votes and stale cells."""
         return feedback.conversation_history(self.db, self.room(room).id, conversation_id)
 
-    def recent_conversations(self, room: str) -> list[feedback.ConversationSummary]:
-        """The room's conversations with an answer, most recently active first."""
-        return feedback.recent_conversations(self.db, self.room(room).id)
+    def recent_conversations(self, room: str | None) -> list[feedback.ConversationSummary]:
+        """The room's conversations with an answer (every visible room's when `room` is None), latest first."""
+        return feedback.recent_conversations(self.db, self.room(room).id if room is not None else None)
+
+    def conversation_room(self, conversation_id: int) -> str | None:
+        """The name of the room a conversation was asked in (a link may point into another room)."""
+        return feedback.conversation_room(self.db, conversation_id)
+
+    def record_wait(self, query_id: int, waited_ms: float) -> None:
+        """Mark a logged question as asked on a page, with what its user waited (submit to last token drawn)."""
+        feedback.record_wait(self.db, query_id, waited_ms)
 
     def record_feedback(self, query_id: int, helpful: bool, comment: str | None = None) -> int:
         """This user's vote (and comment) on an answer; a second vote replaces the first."""
@@ -216,9 +224,12 @@ class Workbench:
         """How many questions the rooms logged, and on which first and last days."""
         return analytics.span(self.db, room_ids)
 
-    def analytics_report(self, room_ids: list[int], start: date, end: date) -> analytics.Report:
-        """Questions, abstentions, latency, citations and votes of the rooms, per UTC day from `start` to `end`."""
-        return analytics.report(self.db, room_ids, start, end)
+    def analytics_report(
+        self, room_ids: list[int], start: date, end: date, *, sources: tuple[str, ...] = analytics.SOURCES
+    ) -> analytics.Report:
+        """Questions, abstentions, latency, citations and votes of the rooms, per UTC day from `start` to `end`,
+        of the questions asked from `sources` ('page', 'cli')."""
+        return analytics.report(self.db, room_ids, start, end, sources=sources)
 
     # -- PDFs (core.retrieval.viewer)
 

@@ -13,7 +13,7 @@ from views._shared.common import PAGES, page_room
 wb, room = page_room("Analytics")
 
 ids = {r.name: r.id for r in wb.rooms()}
-filters = st.columns([2, 1])
+filters = st.columns([2, 1, 1])
 # Keyed by the sidebar's room, so picking another room there starts the filter from that room.
 chosen = filters[0].multiselect(
     "Data rooms",
@@ -44,8 +44,17 @@ if not isinstance(picked, tuple) or len(picked) != 2:
     st.stop()
 start, end = picked
 
+SOURCE_NAMES = {"page": "the app's pages", "cli": "the command line"}
+sources = filters[2].multiselect(
+    "Asked from", list(SOURCE_NAMES), default=list(SOURCE_NAMES), format_func=SOURCE_NAMES.get,
+    key="analytics_sources", placeholder="Pick the app, the command line or both",
+)  # fmt: skip
+if not sources:
+    st.info("Pick where the questions were asked: the app's pages, the command line, or both.")
+    st.stop()
+
 try:
-    result = wb.analytics_report(room_ids, start, end)
+    result = wb.analytics_report(room_ids, start, end, sources=tuple(sources))
 except WorkbenchError as exc:
     st.error(str(exc))
     st.stop()
@@ -79,17 +88,24 @@ cols[1].metric(
 cols[2].metric(
     "Latency p50",
     _ms(totals.total_p50),
-    help=f"Median time from question to complete answer; first token after {_ms(totals.first_token_p50)}",
+    help=f"Median time the user waited for a complete answer (on a page: from sending the question to the last "
+    f"word drawn; from the command line: the service's time); first token after {_ms(totals.first_token_p50)}",
 )
 cols[3].metric(
     "Latency p95",
     _ms(totals.total_p95),
-    help=f"95th percentile of the time to a complete answer; first token after {_ms(totals.first_token_p95)}",
+    help=f"95th percentile of the time the user waited for a complete answer; first token after "
+    f"{_ms(totals.first_token_p95)}",
 )
 cols[4].metric(
     "Helpful",
     _pct(totals.helpful_rate),
     help=f"{totals.helpful} of {totals.votes} votes were thumbs up" if totals.votes else "No votes yet",
+)
+st.caption(
+    "Latency is what the user waited: for questions asked on a page, from sending the question to the last word "
+    "of the answer drawn on screen; for questions from the command line, the service's time from question to answer. "
+    "First-token times are the service's."
 )
 if totals.errors:
     st.warning(f"{totals.errors} question(s) failed with an error: see the list at the bottom.")
@@ -204,6 +220,7 @@ else:
                 {
                     "When": a.asked_at,
                     "Room": a.room,
+                    "From": SOURCE_NAMES.get(a.source, a.source),
                     "Question": a.question,
                     "Why": a.reasons,
                     "Comment": a.comment or "",

@@ -5,6 +5,7 @@ paging updates it, and the same URL opened in a new tab shows the same view.
 """
 
 import re
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -12,6 +13,7 @@ import streamlit as st
 from core.errors import WorkbenchError
 from core.qa.exports import escape_markdown
 from views._shared.common import PAGES, page_room
+from views._shared.state import switch_room
 
 wb, room = page_room("Documents")
 docs = wb.documents(room)
@@ -38,7 +40,7 @@ def _typed_page() -> None:
 
 def _picked() -> None:
     # Another PDF: start at its first page; the cited passage belonged to the previous one.
-    st.query_params.from_dict({"doc": str(st.session_state["documents_pdf"]), "page": "1"})
+    st.query_params.from_dict({"room": room, "doc": str(st.session_state["documents_pdf"]), "page": "1"})
 
 
 def _markdown_text(text: str) -> str:
@@ -47,10 +49,6 @@ def _markdown_text(text: str) -> str:
     return re.sub(r"(?<!\n)\n(?!\n)", " ", escape_markdown(text))
 
 
-if st.session_state.get("documents_room", room) != room:
-    # The user picked another room in the sidebar: the PDF in the URL belongs to the previous one.
-    st.query_params.clear()
-st.session_state["documents_room"] = room
 doc_id = _int_param("doc")
 page = _int_param("page")
 chunk = _int_param("chunk")
@@ -67,6 +65,8 @@ else:
         rendered = wb.render_page(doc_id, page, chunk, cell)
     except WorkbenchError as exc:
         st.error(str(exc))
+    if rendered is not None and rendered.room != room:  # a link into another room the user can see
+        switch_room(rendered.room, "the linked PDF is there")
     options = list(pdfs)
     titles = {d.id: d.title for d in pdfs.values()}
     if rendered is not None and doc_id not in titles:  # a deep link into another room
@@ -105,12 +105,12 @@ else:
             disabled=rendered.page >= rendered.page_count,
             width="stretch",
         )
-        link = {"doc": str(rendered.document_id), "page": str(rendered.page)}
+        link = {"room": room, "doc": str(rendered.document_id), "page": str(rendered.page)}
         if chunk is not None:
             link["chunk"] = str(chunk)
         if cell is not None:
             link.update(row=str(cell[0]), col=cell[1])
-        bar[4].markdown(f"[Open in new tab ↗](?{'&'.join(f'{k}={v}' for k, v in link.items())})")
+        bar[4].markdown(f"[Open in new tab ↗](?{urlencode(link)})")
         # Keep the URL telling the truth (e.g. a link without a page opens at the passage's page).
         if st.query_params.get("doc") != link["doc"] or st.query_params.get("page") != link["page"]:
             st.query_params.update(link)

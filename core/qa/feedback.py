@@ -23,9 +23,11 @@ __all__ = [
     "Turn",
     "answer_memo",
     "conversation_history",
+    "conversation_room",
     "infer_markers",
     "recent_conversations",
     "record_feedback",
+    "record_wait",
 ]
 
 # Longer comments are refused rather than cut: the analyst sees why and can shorten theirs.
@@ -48,6 +50,8 @@ class Turn:
     helpful: bool | None = None  # the user's vote, if any
     comment: str | None = None
     note: str | None = None  # the model failed and this answer was written offline: what happened
+    steps: list[str] = field(default_factory=list)  # the plan's lines as shown while answering (the log's)
+    waited_ms: float | None = None  # submit to last token as the page drew it (None: not asked on a page)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class ConversationSummary:
     created_at: datetime.datetime
     last_at: datetime.datetime
     turns: int
+    room: str = ""
 
 
 def record_feedback(
@@ -131,22 +136,55 @@ def conversation_history(db: Database, room_id: int, conversation_id: int, *, us
         ).fetchall()
     stale = stale_citations(db, conversation_id) if rows else {}
     turns = []
-    for message_id, question, answer, cited, created_at, query_id, abstained, note, helpful, comment in rows:
+    for (
+        message_id,
+        question,
+        answer,
+        cited,
+        created_at,
+        query_id,
+        abstained,
+        note,
+        helpful,
+        comment,
+        steps,
+        waited,
+    ) in rows:
         citations = [Citation.model_validate(c) for c in json.loads(cited)]
         turns.append(Turn(
             message_id=message_id, question=question, answer=answer, citations=citations,
             abstained=bool(abstained) if abstained is not None else answer.strip() == ABSTAIN,
             query_id=query_id, created_at=created_at, markers=infer_markers(answer, citations),
             stale=stale.get(message_id, []), helpful=helpful, comment=comment, note=note,
+            steps=[str(line) for line in json.loads(steps)] if steps else [], waited_ms=waited,
         ))  # fmt: skip
     return turns
 
 
-def recent_conversations(db: Database, room_id: int, *, limit: int = 20) -> list[ConversationSummary]:
-    """A room's conversations with at least one answer, most recently active first."""
+def recent_conversations(db: Database, room_id: int | None, *, limit: int = 20) -> list[ConversationSummary]:
+    """Conversations with at least one answer, most recently active first: a room's, or every visible room's."""
     with db.connection() as conn:
         rows = conn.execute(q("recent_conversations"), {"room_id": room_id, "limit": limit}).fetchall()
-    return [ConversationSummary(id=r[0], title=r[1], created_at=r[2], last_at=r[3], turns=r[4]) for r in rows]
+    return [
+        ConversationSummary(id=r[0], title=r[1], created_at=r[2], last_at=r[3], turns=r[4], room=r[5]) for r in rows
+    ]
+
+
+def record_wait(db: Database, query_id: int, waited_ms: float) -> None:
+    """Mark a logged question as asked on a page, with what its user waited (submit to last token drawn)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            q("record_wait"), {"query_id": query_id, "waited_ms": float(waited_ms), "user_id": db.user_id}
+        ).fetchone()
+    if row is None:
+        raise FeedbackError(f"No question of yours has id {query_id}: the wait was not recorded.")
+
+
+def conversation_room(db: Database, conversation_id: int) -> str | None:
+    """The name of the room a conversation was asked in (None when it is not in a room the user can see)."""
+    with db.connection() as conn:
+        row = conn.execute(q("conversation_room_name"), {"id": conversation_id}).fetchone()
+    return str(row[0]) if row else None
 
 
 def _cited(citation: Citation) -> str:

@@ -102,11 +102,19 @@ def ask(
     check_and_count(wb.db, wb.settings.rate_limit)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
-    yield Event(type="step", text="Reading the room's sheets and documents")
+    trace: list[str] = []  # the lines a page shows while answering, logged so a reopened conversation shows them
+
+    def step(text: str) -> Event:
+        trace.append(f"- {text}")
+        return Event(type="step", text=text)
+
+    yield step("Reading the room's sheets and documents")
     plan = planner.plan(question, load_schema(wb.db, ref.id), history)
+    if plan.reasoning:
+        trace.append(plan.reasoning)
     yield Event(type="plan", text=plan.reasoning, plan=plan)
-    for step in plan.steps:
-        yield Event(type="step", text=step.reason or step.kind)
+    for planned in plan.steps:
+        yield step(planned.reason or planned.kind)
     embedder = wb.embedder if ref.embedding_model else None
     # A question naming something the room never mentions (another company, a person) cannot be answered
     # here, however well its other words match; an exact cell step has already matched the room's grid.
@@ -117,17 +125,18 @@ def ask(
     # the columns its other words match would cite a figure of another metric.
     unlinked = [] if missing else unlinked_metrics(wb.db, ref.id, plan.standalone_question)
     if missing:
-        yield Event(type="step", text=f"This room never mentions {', '.join(missing)}: nothing to answer from")
+        yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")
         evidence: list[Evidence] = []
     elif unlinked:
-        yield Event(type="step", text=f"This room has no column or passage about {', '.join(unlinked)}")
+        yield step(f"This room has no column or passage about {', '.join(unlinked)}")
         evidence = []
     else:
         evidence = retrieve(wb.db, ref, plan, embedder=embedder)
     retrieval_ms = (time.perf_counter() - started) * 1000
+    trace.append(f"- {len(evidence)} piece{'s' if len(evidence) != 1 else ''} of evidence found")
     yield Event(type="evidence", evidence=evidence)
     if synthesizer.name != "offline":
-        yield Event(type="step", text=f"Writing the answer ({synthesizer.name})")
+        yield step(f"Writing the answer ({synthesizer.name})")
     answer: Answer | None = None
     first_token_ms: float | None = None
     parts: list[str] = []
@@ -144,7 +153,7 @@ def ask(
     except ModelError as exc:
         log.warning("Answer failed for query in room %s: %s", room, exc)
         note = f"{exc} This answer was written offline from the same evidence."
-        yield Event(type="step", text=f"The model failed; writing the answer offline. {exc}")
+        yield step(f"The model failed; writing the answer offline. {exc}")
         offline = OfflineSynthesizer()
         synthesizer, answer = offline, None
         if parts:  # what the model had streamed stays on screen above the offline answer
@@ -170,6 +179,7 @@ def ask(
         first_token_ms=first_token_ms,
         total_ms=total_ms,
         error=note,
+        steps=trace,
     )
     result = {
         "answer": answer.text,
@@ -220,6 +230,7 @@ def _log(
     first_token_ms: float,
     total_ms: float,
     error: str | None = None,
+    steps: list[str] | None = None,
 ) -> int:
     """Store the turn and the query log in one transaction (`error`: a model failure the answer recovered from)."""
     citations = [c.model_dump(mode="json") for c in answer.citations]
@@ -242,6 +253,7 @@ def _log(
             answer=_logged(wb, answer.text), abstained=answer.abstained, error=error, planner=plan.planner,
             model=model, retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
             context_chars=sum(len(e.content) for e in evidence), n_citations=len(citations),
+            steps=Jsonb([_logged(wb, line) for line in steps or []]),
         )  # fmt: skip
         with conn.cursor() as cur:
             cur.executemany(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -144,6 +145,45 @@ def _box(values: list[float]) -> Box:
     return (x0, y0, x1, y1)
 
 
+# A line this close to the top or bottom edge (share of the page height) may be a running header or footer.
+_RUNNING_BAND = 0.08
+
+
+def _normalised(text: str) -> str:
+    # Digits aside: "Page 6 of 7" on one page is "Page 7 of 7" on the next.
+    return " ".join(re.sub(r"\d+", "#", text).split()).casefold()
+
+
+def _without_running_lines(pdf: pymupdf.Document, index: int, boxes: list[Box]) -> list[Box]:
+    """The boxes less those of running headers and footers: a line in the page's top or bottom band whose text
+    (digits aside) is in the same band of a neighbouring page. A passage's chunk may start or end with them,
+    but they are never what an answer cites."""
+    if pdf.page_count < 2:
+        return boxes
+    page = pdf.load_page(index)
+    if page.rotation:
+        return boxes
+    height = page.rect.height
+    top, bottom = height * _RUNNING_BAND, height * (1 - _RUNNING_BAND)
+    other = pdf.load_page(index + 1 if index + 1 < pdf.page_count else index - 1)
+    bands = _normalised(
+        other.get_text("text", clip=pymupdf.Rect(0, 0, other.rect.width, other.rect.height * _RUNNING_BAND))
+        + "\n"
+        + other.get_text(
+            "text", clip=pymupdf.Rect(0, other.rect.height * (1 - _RUNNING_BAND), other.rect.width, other.rect.height)
+        )
+    )
+    kept = []
+    for box in boxes:
+        rect = pymupdf.Rect(box)
+        if rect.y1 <= top or rect.y0 >= bottom:
+            text = _normalised(page.get_textbox(rect))
+            if text and text in bands:
+                continue
+        kept.append(box)
+    return kept
+
+
 def render_page(
     db: Database,
     document_id: int,
@@ -180,6 +220,8 @@ def render_page(
             if page > pdf.page_count:
                 raise PageOutOfRange(f"{doc_row['title']} has {pdf.page_count} page(s): there is no page {page}.")
             pdf_page = pdf.load_page(page - 1)
+            if boxes and found is None:
+                boxes = _without_running_lines(pdf, page - 1, boxes)
             if boxes:
                 # Boxes are in the displayed page's space; annotations take unrotated page coordinates.
                 rects = [pymupdf.Rect(box) for box in boxes]

@@ -80,6 +80,7 @@ class Attention:
     error: str | None
     thumbs_down: int
     comment: str | None  # thumbs-down comments, joined with " | "
+    source: str = "cli"  # where it was asked: 'page' or 'cli'
 
     @property
     def reasons(self) -> str:
@@ -117,13 +118,34 @@ def span(db: Database, room_ids: list[int]) -> Span:
     return Span(questions=row["questions"], first_day=row["first_day"], last_day=row["last_day"])
 
 
-def report(db: Database, room_ids: list[int], start: date, end: date, *, attention_limit: int = 50) -> Report:
-    """Questions, abstention, latency, citations and feedback per day and overall, plus what needs attention."""
+SOURCES = ("page", "cli")
+
+
+def report(
+    db: Database,
+    room_ids: list[int],
+    start: date,
+    end: date,
+    *,
+    attention_limit: int = 50,
+    sources: tuple[str, ...] = SOURCES,
+) -> Report:
+    """Questions, abstention, latency, citations and feedback per day and overall, plus what needs attention,
+    of the questions asked from `sources` ('page': the app, latency as the user waited; 'cli': the command line)."""
     if end < start:
         raise BadRange(f"The range ends ({end}) before it starts ({start}): pick the start date first.")
     if (end - start).days >= MAX_DAYS:
         raise BadRange(f"Pick a range of at most {MAX_DAYS} days.")
-    params = {"room_ids": list(room_ids), "start": start, "end": end, "limit": attention_limit}
+    unknown = set(sources) - set(SOURCES)
+    if unknown:
+        raise BadRange(f"Unknown question source(s) {sorted(unknown)}: pick among {', '.join(SOURCES)}.")
+    params = {
+        "room_ids": list(room_ids),
+        "start": start,
+        "end": end,
+        "limit": attention_limit,
+        "sources": list(sources),
+    }
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         totals = Totals(**cur.execute(q("analytics_totals"), params).fetchone())  # type: ignore[arg-type]
         days = [Day(**row) for row in cur.execute(q("analytics_daily"), params).fetchall()]

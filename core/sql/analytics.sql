@@ -3,6 +3,9 @@
 -- workbench_query_figures() (migration 016): a room's owners count every member's questions without
 -- reading them; everyone else counts their own. The attention list reads qa_queries itself, so it shows
 -- the asker's own questions only (conversations are private).
+-- The report's queries also take %(sources)s (text[]: 'page', 'cli'): where the questions were asked. Latency is
+-- what the user waited (workbench_query_figures' total_ms: the page's submit-to-last-token time for a page's
+-- question, the service's total for one from the command line).
 
 -- name: analytics_span
 SELECT min(created_at AT TIME ZONE 'UTC')::date AS first_day, max(created_at AT TIME ZONE 'UTC')::date AS last_day,
@@ -14,7 +17,7 @@ WITH q AS (
     SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, abstained, failed, total_ms, first_token_ms,
            n_citations, votes, helpful
     FROM workbench_query_figures(%(room_ids)s)
-    WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+    WHERE source = ANY(%(sources)s) AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 ), per_day AS (
     SELECT day,
@@ -48,7 +51,7 @@ ORDER BY s.day
 WITH q AS (
     SELECT id, abstained, failed, total_ms, first_token_ms, n_citations, votes, helpful
     FROM workbench_query_figures(%(room_ids)s)
-    WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+    WHERE source = ANY(%(sources)s) AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
       AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
 )
 SELECT count(*) AS questions,
@@ -67,23 +70,23 @@ FROM q
 -- name: analytics_citation_counts
 SELECT n_citations, count(*) AS answers
 FROM workbench_query_figures(%(room_ids)s)
-WHERE created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
+WHERE source = ANY(%(sources)s) AND created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
   AND created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
   AND NOT abstained AND NOT failed
 GROUP BY n_citations
 ORDER BY n_citations
 
 -- name: analytics_attention
-SELECT q.id, r.name AS room, q.created_at, q.question, q.answer, q.abstained, q.error,
+SELECT q.id, r.name AS room, q.created_at, q.question, q.answer, q.abstained, q.error, q.source,
        count(f.id) FILTER (WHERE NOT f.helpful) AS thumbs_down,
        string_agg(nullif(trim(f.comment), ''), ' | ' ORDER BY f.created_at) FILTER (WHERE NOT f.helpful) AS comment
 FROM qa_queries q
 JOIN rooms r ON r.id = q.room_id
 LEFT JOIN qa_feedback f ON f.query_id = q.id
-WHERE q.room_id = ANY(%(room_ids)s)
+WHERE q.room_id = ANY(%(room_ids)s) AND q.source = ANY(%(sources)s)
   AND q.created_at >= %(start)s::date::timestamp AT TIME ZONE 'UTC'
   AND q.created_at < (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC'
-GROUP BY q.id, r.name
+GROUP BY q.id, r.name, q.source
 HAVING q.abstained OR q.error IS NOT NULL OR count(f.id) FILTER (WHERE NOT f.helpful) > 0
 ORDER BY q.created_at DESC, q.id DESC
 LIMIT %(limit)s

@@ -194,6 +194,9 @@ INSERT INTO conversations (room_id, user_id, title) VALUES (%(room_id)s, %(user_
 -- name: conversation_room
 SELECT room_id FROM conversations WHERE id = %(id)s
 
+-- name: conversation_room_name
+SELECT r.name FROM conversations c JOIN rooms r ON r.id = c.room_id WHERE c.id = %(id)s
+
 -- name: conversation_turns
 -- The earlier (question, answer) pairs of a conversation, oldest first.
 SELECT q.content AS question, a.content AS answer
@@ -212,10 +215,16 @@ VALUES (%(conversation_id)s, %(role)s, %(content)s, %(citations)s)
 
 -- name: insert_query
 INSERT INTO qa_queries (room_id, user_id, conversation_id, question, answer, abstained, error, planner, model,
-                        retrieval_ms, first_token_ms, total_ms, context_chars, n_citations)
+                        retrieval_ms, first_token_ms, total_ms, context_chars, n_citations, steps)
 VALUES (%(room_id)s, %(user_id)s, %(conversation_id)s, %(question)s, %(answer)s, %(abstained)s, %(error)s,
         %(planner)s, %(model)s, %(retrieval_ms)s, %(first_token_ms)s, %(total_ms)s, %(context_chars)s,
-        %(n_citations)s)
+        %(n_citations)s, %(steps)s)
+RETURNING id
+
+-- name: record_wait
+-- The page's own question: what the user waited (submit to last token drawn). Only the asker's own row.
+UPDATE qa_queries SET source = 'page', waited_ms = %(waited_ms)s
+WHERE id = %(query_id)s AND user_id IS NOT DISTINCT FROM %(user_id)s
 RETURNING id
 
 -- name: insert_query_citation

@@ -773,11 +773,14 @@ $$;
 -- Name: workbench_query_figures(bigint[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.workbench_query_figures(rooms bigint[]) RETURNS TABLE(id bigint, room_id bigint, created_at timestamp with time zone, abstained boolean, failed boolean, total_ms real, first_token_ms real, n_citations integer, votes bigint, helpful bigint)
+CREATE FUNCTION public.workbench_query_figures(rooms bigint[]) RETURNS TABLE(id bigint, room_id bigint, created_at timestamp with time zone, source text, abstained boolean, failed boolean, total_ms real, first_token_ms real, n_citations integer, votes bigint, helpful bigint)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT q.id, q.room_id, q.created_at, q.abstained, q.error IS NOT NULL, q.total_ms, q.first_token_ms,
+    -- total_ms is what the user waited (migration 013): the page's submit-to-last-token time for a question
+    -- asked on a page, the service's own total for one from the command line.
+    SELECT q.id, q.room_id, q.created_at, q.source, q.abstained, q.error IS NOT NULL,
+           coalesce(q.waited_ms, q.total_ms), q.first_token_ms,
            q.n_citations,
            (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id),
            (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id AND f.helpful)
@@ -1392,7 +1395,11 @@ CREATE TABLE public.qa_queries (
     total_ms real,
     context_chars integer,
     n_citations integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    source text DEFAULT 'cli'::text NOT NULL,
+    waited_ms real,
+    steps jsonb DEFAULT '[]'::jsonb NOT NULL,
+    CONSTRAINT qa_queries_source_check CHECK ((source = ANY (ARRAY['page'::text, 'cli'::text])))
 );
 
 

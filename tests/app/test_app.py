@@ -12,7 +12,7 @@ def test_first_start_loads_the_demo_room(app: AppTest) -> None:
     app.run()
     assert not app.exception
     assert app.title[0].value == "Chat"
-    assert app.sidebar.selectbox(key="room").value == "Demo"
+    assert app.sidebar.selectbox(key="sidebar_room").value == "Demo"
     captions = " ".join(c.value for c in app.sidebar.caption)
     for name in ("funding_rounds.csv", "funding_rounds.xlsx", "portfolio_memo.pdf"):
         assert name in captions
@@ -26,7 +26,16 @@ def test_search_page_shows_cited_hits(app: AppTest) -> None:
     app.text_input(key="search_query").input("Who is the CEO of Harvestquay?").run()
     assert not app.exception
     hits = [m.value for m in app.markdown if m.value.startswith("**[")]
-    assert hits and "portfolio_memo.pdf · p." in hits[0]
+    assert hits and "portfolio\\_memo.pdf · p." in hits[0]
+    # The words the hit matched are shown, in bold in its text and listed under it.
+    assert any("**CEO**" in m.value and "**Harvestquay**" in m.value for m in app.markdown)
+    assert any(c.value.startswith("Matches: ") and "harvestquay" in c.value for c in app.caption)
+    # "Open" shows the hit's page, highlighted, in the pane beside the hits; the URL keeps it.
+    app.button(key="search_open_1").click().run()
+    assert not app.exception
+    assert app.query_params["page"] and app.query_params["room"] == "Demo"
+    alts = [img.alt for el in app.image for img in el.proto.imgs]
+    assert alts and alts[0].startswith("portfolio_memo.pdf, page") and alts[0].endswith("highlighted")
 
 
 def test_documents_page_lists_the_room(app: AppTest) -> None:

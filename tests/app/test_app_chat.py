@@ -27,7 +27,8 @@ def chat(app: AppTest) -> AppTest:
 
 
 def chips(app: AppTest, query_id: int) -> list:
-    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_")]
+    """The citation chips of an answer (not its "Show all cited rows" buttons)."""
+    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_") and "_all_" not in b.key]
 
 
 def history(workbench, app: AppTest) -> list:
@@ -41,9 +42,8 @@ def test_a_cell_answer_shows_markers_and_one_chip_per_citation(chat: AppTest, wo
     assert "239,300,000" in turn.answer and "[1]" in turn.answer
     assistant = chat.chat_message[1]
     assert assistant.name == "assistant"
-    texts = [m.value for m in assistant.markdown]
-    # Dollar signs are escaped for Streamlit's markdown (else "$...$" is read as LaTeX); the [n] stays visible.
-    assert turn.answer.replace("$", "\\$") in texts
+    # Plain text (no Markdown: the answer's words cannot draw links or images); the [n] stays visible.
+    assert turn.answer in [t.value for t in assistant.text]
     found = chips(chat, turn.query_id)
     assert [b.label for b in found] == [c.label for c in turn.citations]
     assert len(found) == len(turn.citations) > 8  # the ones past eight sit in a "+N more" popover
@@ -66,21 +66,26 @@ def test_an_off_topic_question_is_an_abstention_without_chips(chat: AppTest, wor
     assert chat.feedback and chat.download_button
 
 
-def test_clicking_a_chip_opens_the_cited_cell(chat: AppTest, workbench) -> None:
+def test_clicking_a_chip_shows_the_cited_cell_beside_the_chat(chat: AppTest, workbench) -> None:
     ask(chat, CELL_QUESTION)
     [turn] = history(workbench, chat)
     first = turn.citations[0]
     chips(chat, turn.query_id)[0].click().run()
     assert not chat.exception
-    assert chat.title[0].value == "Sheet"
+    assert chat.title[0].value == "Chat"  # the chat stays; the cell opens in the pane beside it
     column = first.ref.rsplit("!", 1)[1]
-    assert chat.query_params == {"doc": str(first.document_id), "sheet": first.sheet, "cell": column,
+    assert chat.query_params == {"room": "Demo", "conversation": str(chat.session_state["chat_conversation"]),
+                                 "doc": str(first.document_id), "sheet": first.sheet, "cell": column,
                                  "row": str(first.row_id), "col": first.column}  # fmt: skip
     assert chat.session_state["citation_nonce"] == 1
-    # Back on the chat page, the conversation is still there.
-    chat.switch_page("views/chat.py").run()
+    assert any(c.value.startswith("Cited cell") and f"**{first.value}**" in c.value for c in chat.caption)
     assert chips(chat, turn.query_id)[0].label == first.ref
-    assert chat.query_params["conversation"] == str(chat.session_state["chat_conversation"])
+    # "Show all cited rows": the pane filters the grid to the answer's rows and paints every cited cell.
+    chat.button(key=f"chat_q{turn.query_id}_all_{first.document_id}_{first.sheet}").click().run()
+    assert not chat.exception and chat.query_params["all"] == str(turn.query_id)
+    assert any(f"{len(turn.citations)} cells cited by" in c.value for c in chat.caption)
+    rows = {c.row_id for c in turn.citations}
+    assert any(f"Showing the {len(rows)} cited rows" in c.value for c in chat.caption)
 
 
 def test_clicking_a_page_chip_opens_the_cited_page(chat: AppTest, workbench) -> None:
@@ -91,10 +96,13 @@ def test_clicking_a_page_chip_opens_the_cited_page(chat: AppTest, workbench) -> 
     assert page.label == f"portfolio_memo · p. {turn.citations[0].page}"
     page.click().run()
     assert not chat.exception
-    assert chat.title[0].value == "Documents"
+    assert chat.title[0].value == "Chat"
     cited = turn.citations[0]
-    assert chat.query_params == {"doc": str(cited.document_id), "page": str(cited.page),
+    assert chat.query_params == {"room": "Demo", "conversation": str(chat.session_state["chat_conversation"]),
+                                 "doc": str(cited.document_id), "page": str(cited.page),
                                  "chunk": str(cited.chunk_index)}  # fmt: skip
+    alts = [img.alt for el in chat.image for img in el.proto.imgs]
+    assert alts == [f"portfolio_memo.pdf, page {cited.page} with the cited passage highlighted"]
 
 
 def test_thumbs_down_with_a_comment_is_saved(chat: AppTest, workbench) -> None:
@@ -129,7 +137,10 @@ def test_a_reload_redraws_the_conversation_from_the_url(app: AppTest, chat: AppT
     fresh.run()
     assert not fresh.exception
     assert [m.name for m in fresh.chat_message] == ["user", "assistant", "user", "assistant"]
-    assert fresh.chat_message[0].markdown[0].value == CELL_QUESTION
+    assert fresh.chat_message[0].text[0].value == CELL_QUESTION
+    # The plan's steps come back from the log, with what the user waited.
+    assert [s.label for s in fresh.status][:2] == [s.label for s in chat.status][:2]
+    assert all(s.label.startswith("Answered in ") for s in fresh.status)
     turns = history(workbench, chat)
     assert [len(chips(fresh, t.query_id)) for t in turns] == [len(t.citations) for t in turns]
     # "New conversation" empties the page and the URL.
@@ -137,16 +148,35 @@ def test_a_reload_redraws_the_conversation_from_the_url(app: AppTest, chat: AppT
     assert not fresh.chat_message and "conversation" not in fresh.query_params
 
 
-def test_a_conversation_of_another_room_is_not_shown(chat: AppTest, workbench) -> None:
-    other = workbench.room("Other", create=True)
-    with workbench.db.connection() as conn:
-        cid = conn.execute("INSERT INTO conversations (room_id) VALUES (%s) RETURNING id", (other.id,)).fetchone()[0]
+def test_a_link_to_a_conversation_of_another_room_switches_to_it(chat: AppTest, workbench) -> None:
+    workbench.ingest_upload(b"Company,Amount\nBocorp,7\n", "bo.csv", "Other", embed=False)
+    asked = next(e.result for e in workbench.ask("What is the amount of Bocorp?", "Other") if e.type == "done")
+    cid = asked["conversation_id"]
     fresh = AppTest.from_file(chat._script_path, default_timeout=120)
     fresh.query_params["conversation"] = str(cid)
     fresh.run()
     assert not fresh.exception
+    assert any(f"Switched to the data room 'Other': conversation {cid} was asked there" in i.value for i in fresh.info)
+    assert fresh.session_state["room"] == "Other" and fresh.query_params["room"] == "Other"
+    assert [m.name for m in fresh.chat_message] == ["user", "assistant"]
+
+
+def test_a_conversation_that_is_nowhere_to_be_seen_is_not_shown(chat: AppTest) -> None:
+    fresh = AppTest.from_file(chat._script_path, default_timeout=120)
+    fresh.query_params["conversation"] = "987654"
+    fresh.run()
+    assert not fresh.exception
     assert any("is not in this data room" in w.value for w in fresh.warning)
     assert "conversation" not in fresh.query_params
+
+
+def test_a_room_the_user_cannot_see_is_an_error(chat: AppTest) -> None:
+    fresh = AppTest.from_file(chat._script_path, default_timeout=120)
+    fresh.query_params["room"] = "Nowhere"
+    fresh.run()
+    assert not fresh.exception
+    assert any("There is no data room 'Nowhere' that you can see" in e.value for e in fresh.error)
+    assert fresh.session_state["room"] == "Demo" and fresh.query_params["room"] == "Demo"
 
 
 # -- model-written answers (the local OpenAI-protocol test server) ------------------------------------------
@@ -176,7 +206,7 @@ def test_a_streamed_model_answer_is_drawn_with_its_chips(llm_chat, workbench) ->
     ask(app, CELL_QUESTION)
     [turn] = history(workbench, app)
     assert turn.answer.startswith("The rounds matching the question raised 239300000 in 2021 [1].")
-    assert turn.answer in [m.value for m in app.chat_message[1].markdown]
+    assert turn.answer in [t.value for t in app.chat_message[1].text]
     assert [b.label for b in chips(app, turn.query_id)] == [c.ref for c in turn.citations]
     assert app.status and "Answered in" in app.status[0].label  # the planner's steps stay behind it
 
@@ -205,7 +235,16 @@ def test_a_figure_from_a_pdf_statement_opens_its_page_with_the_line_lit(chat: Ap
     assert chip.label == "PEP_2022_10K · p. 2 · 2022"
     chip.click().run()
     assert not chat.exception
-    assert chat.title[0].value == "Documents"
-    assert chat.query_params == {"doc": str(cited.document_id), "page": "2", "row": str(cited.row_id), "col": "2022"}
-    assert [h.value for h in chat.subheader][:1] == ["Cited figure"]
-    assert any("highlighted in yellow on page 2" in c.value for c in chat.caption)
+    assert chat.title[0].value == "Chat"
+    params = {k: v for k, v in chat.query_params.items() if k not in ("room", "conversation")}
+    assert params == {"doc": str(cited.document_id), "page": "2", "row": str(cited.row_id), "col": "2022"}
+    alts = [img.alt for el in chat.image for img in el.proto.imgs]
+    assert alts == ["PEP_2022_10K.pdf, page 2 with the cited passage highlighted"]
+
+
+def test_markdown_in_a_question_is_shown_as_plain_text(chat: AppTest) -> None:
+    question = "![tracker](http://example.invalid/x.png) [click](http://example.invalid) Who is the CEO of Harvestquay?"
+    ask(chat, question)
+    assert chat.chat_message[0].text[0].value == question  # literally, not an image and a link
+    drawn = [m.value for m in chat.markdown] + [s.label for s in chat.status] + [b.label for b in chat.button]
+    assert not any("](http://example.invalid" in text and "\\]" not in text for text in drawn)

@@ -47,7 +47,7 @@ def test_documents_page_opens_a_cited_passage_from_the_link(app: AppTest, demo_w
     assert app.subheader[0].value == "Cited passage"
     assert "Highlighted in yellow on page 2." in [c.value for c in app.caption]
     assert any("Executive summary" in m.value for m in app.markdown)  # chunk 1 of the memo is on page 2
-    assert f"[Open in new tab ↗](?doc={memo}&page=2&chunk=1)" in [m.value for m in app.markdown]
+    assert f"[Open in new tab ↗](?room=Demo&doc={memo}&page=2&chunk=1)" in [m.value for m in app.markdown]
     # The documents table stays below the viewer, with links to the sheets.
     assert "portfolio_memo.pdf" in set(app.dataframe[0].value["Title"])
 
@@ -56,7 +56,7 @@ def test_documents_page_keeps_the_url_in_sync_when_paging(app: AppTest, demo_wb:
     memo = _memo_id(demo_wb)
     _open_documents(app, doc=str(memo), page="2", chunk="1")
     app.button(key="documents_next").click().run()
-    assert app.query_params == {"doc": str(memo), "page": "3", "chunk": "1"}
+    assert app.query_params == {"room": "Demo", "doc": str(memo), "page": "3", "chunk": "1"}
     assert _image_alts(app) == ["portfolio_memo.pdf, page 3"]
     assert "The passage is on page 2; this is page 3." in [c.value for c in app.caption]
     app.number_input(key="documents_page_number").set_value(5).run()
@@ -72,7 +72,7 @@ def test_documents_page_keeps_the_url_in_sync_when_paging(app: AppTest, demo_wb:
 def test_documents_page_without_a_page_opens_at_the_passage(app: AppTest, demo_wb: Workbench) -> None:
     memo = _memo_id(demo_wb)
     _open_documents(app, doc=str(memo), chunk="1")
-    assert app.query_params == {"doc": str(memo), "page": "2", "chunk": "1"}
+    assert app.query_params == {"room": "Demo", "doc": str(memo), "page": "2", "chunk": "1"}
     assert "highlighted" in _image_alts(app)[0]
 
 
@@ -98,7 +98,7 @@ def test_documents_page_picker_switches_pdf_and_offers_sheet_links(app: AppTest,
     _open_documents(app, doc=str(memo), page="3", chunk="1")
     second = next(d.id for d in demo_wb.documents("Demo") if d.title == "second.pdf")
     app.selectbox(key="documents_pdf").select(second).run()
-    assert app.query_params == {"doc": str(second), "page": "1"}
+    assert app.query_params == {"room": "Demo", "doc": str(second), "page": "1"}
     assert _image_alts(app) == ["second.pdf, page 1"]
     sheets = {d.id: d.title for d in demo_wb.documents("Demo") if d.kind == "sheet"}
     links = {(link.proto.label, link.proto.page, link.proto.query_string) for link in app.get("page_link")}

@@ -83,7 +83,7 @@ def test_a_deep_link_selects_the_sheet_and_targets_the_cell(app: AppTest) -> Non
 def test_bad_links_explain_and_fall_back_to_the_first_sheet(app: AppTest) -> None:
     open_sheet_page(app, doc="abc", sheet="x")
     assert not app.exception
-    assert "should be a document number" in app.error[0].value
+    assert "`doc` should be a number" in app.error[0].value
     assert app.selectbox(key="sheet_pick").index == 0
     open_sheet_page(app, doc="424242", sheet="x")
     assert not app.exception

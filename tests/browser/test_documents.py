@@ -62,21 +62,22 @@ def test_deep_link_shows_the_highlighted_passage_and_pages(page, app_url: str, a
 
     link = page.get_by_role("link", name="Open in new tab ↗")
     assert link.get_attribute("target") == "_blank"
-    assert link.get_attribute("href") == f"?doc={memo.id}&page=4&chunk={chunk}"
+    assert link.get_attribute("href") == f"?room=Demo&doc={memo.id}&page=4&chunk={chunk}"  # the room too
 
     started = time.perf_counter()
     page.get_by_role("button", name="Next ▶").click()
     page.wait_for_selector(f'{IMAGE}[alt="portfolio_memo.pdf, page 5"]')
     print(f"next page click to image: {time.perf_counter() - started:.2f} s")
     wait_idle(page)
-    assert page.url.endswith(f"/documents?doc={memo.id}&page=5&chunk={chunk}")
+    assert "/documents?" in page.url and _query(page) == {"room": "Demo", "doc": str(memo.id), "page": "5",
+                                                          "chunk": str(chunk)}  # fmt: skip
     assert not _yellow(_shown_png(page, app_url)).any()
     assert page.get_by_text("The passage is on page 4; this is page 5.").count() == 1
 
     page.get_by_role("button", name="◀ Previous").click()
     page.wait_for_selector(f'{IMAGE}[alt="portfolio_memo.pdf, page 4 with the cited passage highlighted"]')
     wait_idle(page)
-    assert page.url.endswith(f"page=4&chunk={chunk}")
+    assert _query(page)["page"] == "4" and _query(page)["chunk"] == str(chunk)
     # The same deep link again, now that the app is warm.
     started = time.perf_counter()
     page.goto(f"{app_url}/documents?doc={memo.id}&page=4&chunk={chunk}")
@@ -100,6 +101,13 @@ def test_the_new_tab_link_opens_the_same_view(page, app_url: str, app_workbench)
     assert tab.url.endswith(f"/documents{href}")
     assert tab.locator(IMAGE).get_attribute("alt") == page.locator(IMAGE).get_attribute("alt")
     tab.close()
+
+
+def _query(page) -> dict[str, str]:
+    """The page URL's query parameters (their order is Streamlit's)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    return dict(parse_qsl(urlsplit(page.url).query))
 
 
 def _screens():

@@ -222,3 +222,24 @@ def test_real_questions_asked_through_the_qa_service_are_counted(workbench, db) 
         )
         if r["abstained"]
     ]
+
+
+def test_page_questions_count_what_the_user_waited_and_sources_filter(workbench, db) -> None:
+    workbench.ensure_demo(embed=False)
+    room = workbench.room("Demo")
+    cli = next(e.result for e in ask(workbench, "Who is the CEO of Harvestquay?", "Demo") if e.type == "done")
+    page = next(e.result for e in ask(workbench, "How many seed rounds were there?", "Demo") if e.type == "done")
+    waited = page["timings"]["total_ms"] + 1234.5  # the page drew the last word later than the service finished
+    workbench.record_wait(page["query_id"], waited)
+    with db.connection() as conn:
+        stored = dict(conn.execute("SELECT id, source FROM qa_queries").fetchall())
+    assert stored == {cli["query_id"]: "cli", page["query_id"]: "page"}
+    today = datetime.now(UTC).date()
+    only_page = report(db, [room.id], today - timedelta(days=1), today, sources=("page",))
+    assert only_page.totals.questions == 1 and only_page.totals.total_p50 == pytest.approx(waited, abs=0.1)
+    only_cli = report(db, [room.id], today - timedelta(days=1), today, sources=("cli",))
+    assert only_cli.totals.questions == 1
+    assert only_cli.totals.total_p50 == pytest.approx(cli["timings"]["total_ms"], abs=0.1)
+    assert report(db, [room.id], today - timedelta(days=1), today).totals.questions == 2
+    with pytest.raises(BadRange, match="Unknown question source"):
+        report(db, [room.id], today, today, sources=("phone",))

@@ -178,3 +178,32 @@ def test_an_abstention_memo_says_so() -> None:
     memo = answer_memo(turn, "Demo")
     assert f"> {ABSTAIN}" in memo and "No source in the data room answers this question." in memo
     assert "## Sources" not in memo
+
+
+def test_a_reopened_conversation_has_its_plan_steps_and_wait(demo) -> None:
+    result, _ = done(demo, "How much was raised in Canada in 2021?")
+    [turn] = conversation_history(demo.db, demo.room("Demo").id, result["conversation_id"])
+    # The lines a page shows while answering: the service's steps, the plan's reasoning, the evidence found.
+    assert turn.steps[0] == "- Reading the room's sheets and documents"
+    assert result["plan"] in turn.steps
+    assert any(line.endswith("of evidence found") for line in turn.steps)
+    assert turn.waited_ms is None  # not asked on a page
+    demo.record_wait(result["query_id"], 812.0)
+    [turn] = conversation_history(demo.db, demo.room("Demo").id, result["conversation_id"])
+    assert turn.waited_ms == pytest.approx(812.0)
+    with pytest.raises(FeedbackError, match="wait was not recorded"):
+        demo.record_wait(987_654, 1.0)
+
+
+def test_recent_conversations_of_every_room_name_their_room(demo) -> None:
+    first, _ = done(demo, "How much was raised in Canada in 2021?")
+    demo.ingest_upload(b"Company,Amount\nBocorp,7\n", "bo.csv", "Other", embed=False)
+    other = next(e.result for e in ask(demo, "What is the amount of Bocorp?", "Other") if e.type == "done")
+    everywhere = recent_conversations(demo.db, None)
+    assert [(c.id, c.room) for c in everywhere] == [
+        (other["conversation_id"], "Other"),
+        (first["conversation_id"], "Demo"),
+    ]
+    assert [c.id for c in recent_conversations(demo.db, demo.room("Demo").id)] == [first["conversation_id"]]
+    assert demo.conversation_room(other["conversation_id"]) == "Other"
+    assert demo.conversation_room(987_654) is None

@@ -9,6 +9,7 @@ import streamlit as st
 from core.models import Citation
 from core.workbench import Workbench
 from views._shared.auth import session_workbench, sign_out_button
+from views._shared.state import citation_params, resolve_room, set_room, show_notes
 from views._shared.uploads import embed_demo_when_needed, queue_uploads, room_status
 
 log = logging.getLogger(__name__)
@@ -27,34 +28,20 @@ DEFAULT_PAGE = "chat"
 
 
 def citation_link(citation: Citation) -> tuple[str, dict[str, str]]:
-    """The page file and query parameters that show a citation.
+    """The page file and query parameters that show a citation on its own page (Sheet or Documents).
 
     Cells open the sheet page at `?doc=<document id>&sheet=<sheet name>&cell=<A1 ref without the sheet>`
     (plus `row=<sheet_rows id>&col=<column name>` so the grid can find the row by id); pages open the
     documents page at `?doc=<document id>&page=<1-based page>&chunk=<chunk index>`; a cell of a table read from a
     PDF opens its page with the cell's line highlighted (`?doc=…&page=…&row=<sheet_rows id>&col=<column name>`).
+    The room stays the session's (`room=`): a citation never changes the room.
     """
-    if citation.kind == "cell" and citation.page is not None:
-        params = {
-            "doc": str(citation.document_id),
-            "page": str(citation.page),
-            "row": str(citation.row_id or ""),
-            "col": citation.column or "",
-        }
-        return PAGES["documents"][0], params
-    if citation.kind == "cell":
-        params = {
-            "doc": str(citation.document_id),
-            "sheet": citation.sheet or "",
-            "cell": (citation.ref or "").rsplit("!", 1)[-1],
-            "row": str(citation.row_id or ""),
-            "col": citation.column or "",
-        }
-        return PAGES["sheet"][0], params
-    params = {"doc": str(citation.document_id), "page": str(citation.page or 1)}
-    if citation.chunk_index is not None:
-        params["chunk"] = str(citation.chunk_index)
-    return PAGES["documents"][0], params
+    params = citation_params(citation)
+    room = st.session_state.get("room")
+    if room:
+        params = {"room": room, **params}
+    page = "sheet" if "sheet" in params else "documents"
+    return PAGES[page][0], params
 
 
 def open_citation(citation: Citation) -> None:
@@ -79,6 +66,7 @@ def page_room(title: str) -> tuple[Workbench, str]:
     there is none (or show the sign-in form when nobody is signed in)."""
     wb = session_workbench(get_workbench())
     st.title(title)
+    show_notes()
     room = st.session_state.get("room")
     if not room:
         st.info("Create a data room and add files from the sidebar.")
@@ -87,13 +75,12 @@ def page_room(title: str) -> tuple[Workbench, str]:
 
 
 def current_room(wb: Workbench) -> str | None:
-    """The room picked in the sidebar (kept in session_state['room'])."""
-    names = [room.name for room in wb.rooms()]
-    if not names:
-        return None
-    if st.session_state.get("room") not in names:
-        st.session_state["room"] = wb.settings.demo_room if wb.settings.demo_room in names else names[0]
-    return st.session_state["room"]
+    """The session's room (session_state['room'], following the URL's `?room=`; see views/_shared/state.py)."""
+    return resolve_room(wb)
+
+
+def _picked_room() -> None:
+    set_room(st.session_state["sidebar_room"])
 
 
 def sidebar(wb: Workbench) -> str | None:
@@ -101,9 +88,10 @@ def sidebar(wb: Workbench) -> str | None:
     with st.sidebar:
         room = current_room(wb)
         names = [r.name for r in wb.rooms()]
-        if names:
-            st.selectbox("Data room", names, key="room")
-            room = st.session_state["room"]
+        if names and room:
+            # The picker shows the session's room (the URL's), whatever the widget kept from an earlier page.
+            st.session_state["sidebar_room"] = room
+            st.selectbox("Data room", names, key="sidebar_room", on_change=_picked_room)
         with st.popover("New data room"):
             st.text_input("Name", key="sidebar_new_room")
             # A callback: it runs before the room selectbox exists, the only time its value may be set.
@@ -125,5 +113,5 @@ def _create_room(wb: Workbench) -> None:
     name = st.session_state.get("sidebar_new_room", "").strip()
     if name:
         wb.room(name, create=True)
-        st.session_state["room"] = name
+        set_room(name)
         st.session_state["sidebar_new_room"] = ""

@@ -34,10 +34,13 @@ ALTER TABLE qa_queries DROP CONSTRAINT qa_queries_conversation_id_fkey,
 -- The Analytics figures of the queries in `rooms`: every query of a room the caller owns, and the caller's
 -- own questions elsewhere. No text and no user: owners see how the room is served, not what was asked.
 CREATE FUNCTION workbench_query_figures(rooms bigint[])
-RETURNS TABLE (id bigint, room_id bigint, created_at timestamptz, abstained boolean, failed boolean,
+RETURNS TABLE (id bigint, room_id bigint, created_at timestamptz, source text, abstained boolean, failed boolean,
                total_ms real, first_token_ms real, n_citations integer, votes bigint, helpful bigint)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
-    SELECT q.id, q.room_id, q.created_at, q.abstained, q.error IS NOT NULL, q.total_ms, q.first_token_ms,
+    -- total_ms is what the user waited (migration 013): the page's submit-to-last-token time for a question
+    -- asked on a page, the service's own total for one from the command line.
+    SELECT q.id, q.room_id, q.created_at, q.source, q.abstained, q.error IS NOT NULL,
+           coalesce(q.waited_ms, q.total_ms), q.first_token_ms,
            q.n_citations,
            (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id),
            (SELECT count(*) FROM qa_feedback f WHERE f.query_id = q.id AND f.helpful)
