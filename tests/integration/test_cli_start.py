@@ -96,7 +96,7 @@ def test_no_progress_bar_under_json_even_on_a_terminal(env, tmp_path: Path) -> N
     shown = b""
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "core", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json"],
+            [sys.executable, "-m", "core", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json", "--wait"],
             cwd=ROOT,
             env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
             stdout=subprocess.PIPE,
@@ -116,7 +116,7 @@ def test_no_progress_bar_under_json_even_on_a_terminal(env, tmp_path: Path) -> N
 
 
 def test_verbose_logs_but_draws_no_bar(env, tmp_path: Path) -> None:
-    run = run_workbench("-v", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json", env=env)
+    run = run_workbench("-v", "ingest", str(tmp_path / "funding.csv"), "--room", "S", "--json", "--wait", env=env)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "INFO" in run.stderr  # -v logs what the workbench does ...
     assert "it/s]" not in run.stderr and "%|" not in run.stderr  # ... without a progress bar (tqdm's marks)
