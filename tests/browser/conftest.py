@@ -173,3 +173,21 @@ def app_workbench(app_database_url: str, page, app_url: str, tmp_path: Path) -> 
     wb = Workbench(settings)
     yield wb
     wb.db.close()
+
+
+# What the browser tests look for and ask (views/_shared/grid.py paints cited cells with the class).
+GRID = 'iframe[title="st_aggrid.AgGrid.agGrid"]'
+CITED_CELL = ".ag-cell.sheet-cited"  # views/sheet.py paints the cited cell with this class
+HIGHLIGHTED_PAGE = 'img[alt$="with the cited passage highlighted"]'  # views/documents.py's page image
+CELL_QUESTION = "How much was raised in Canada in 2021?"
+PAGE_QUESTION = "Who is the CEO of Harvestquay?"
+
+
+@pytest.fixture
+def app_db(pg_server, app_url: str) -> Iterator:
+    """A Database on the running app's own database (app_url's fixture names it browser_<pid>)."""
+    from core.db import Database
+
+    database = Database(pg_server.get_uri(database=f"browser_{os.getpid()}"), max_size=2, run_migrations=False)
+    yield database
+    database.close()

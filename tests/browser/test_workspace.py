@@ -14,27 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS, wait_idle
+from tests.browser.conftest import (
+    CELL_QUESTION,
+    CITED_CELL,
+    GRID,
+    HIGHLIGHTED_PAGE,
+    PAGE_QUESTION,
+    SCREENSHOTS,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOM = "Acme deal"
-GRID = 'iframe[title="st_aggrid.AgGrid.agGrid"]'
-CITED_CELL = ".ag-cell.sheet-cited"
-HIGHLIGHTED_PAGE = 'img[alt$="with the cited passage highlighted"]'
-CELL_QUESTION = "How much was raised in Canada in 2021?"
-PAGE_QUESTION = "Who is the CEO of Harvestquay?"
-
-
-@pytest.fixture
-def app_db(pg_server, app_url: str) -> Iterator:
-    """A Database on the running app's own database (app_url's fixture names it browser_<pid>)."""
-    from core.db import Database
-
-    database = Database(pg_server.get_uri(database=f"browser_{os.getpid()}"), max_size=2, run_migrations=False)
-    yield database
-    database.close()
 
 
 @pytest.fixture
