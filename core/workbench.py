@@ -318,9 +318,14 @@ class Workbench:
             if room is not None and room.embedding_model:
                 ref = RoomRef(id=room.id, name=room.name, embedding_model=room.embedding_model)
                 try:
-                    edits.reembed_row(self.db, ref, self.embedder, row_id)
-                except WorkbenchError as exc:  # the row stays keyword-searchable; `workbench embed` finishes it
+                    embedded = edits.reembed_row(self.db, ref, self.embedder, row_id)
+                except WorkbenchError as exc:  # the row stays keyword-searchable meanwhile
                     log.warning("re-embedding row %s: %s", row_id, exc)
+                    embedded = False
+                if not embedded:
+                    # A room with vectors never keeps a row without one: a worker embeds it (an edit made while the
+                    # room's embedding job ran could lose its vector after the job had passed that row).
+                    jobs.enqueue_embedding(self.db, ref)
         return edit
 
     def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
