@@ -605,6 +605,46 @@ $$;
 
 
 --
+-- Name: workbench_check_chunk_rows(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_check_chunk_rows() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM new_chunks n
+               WHERE n.row_id IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id
+                                 WHERE r.id = n.row_id AND s.document_id = n.document_id)) THEN
+        RAISE EXCEPTION 'a chunk may only name a row of its own document'
+            USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: workbench_check_citation_documents(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_check_citation_documents() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM new_citations n
+               WHERE n.document_id IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM documents d JOIN qa_queries q ON q.room_id = d.room_id
+                                 WHERE d.id = n.document_id AND q.id = n.query_id)) THEN
+        RAISE EXCEPTION 'a citation may only name a document of its question''s room'
+            USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
 -- Name: workbench_count_request(text, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2117,6 +2157,20 @@ CREATE UNIQUE INDEX users_email_lower ON public.users USING btree (lower(email))
 
 
 --
+-- Name: chunks chunks_rows_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER chunks_rows_insert AFTER INSERT ON public.chunks REFERENCING NEW TABLE AS new_chunks FOR EACH STATEMENT EXECUTE FUNCTION public.workbench_check_chunk_rows();
+
+
+--
+-- Name: chunks chunks_rows_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER chunks_rows_update AFTER UPDATE ON public.chunks REFERENCING NEW TABLE AS new_chunks FOR EACH STATEMENT EXECUTE FUNCTION public.workbench_check_chunk_rows();
+
+
+--
 -- Name: documents documents_status_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2177,6 +2231,20 @@ CREATE TRIGGER procrastinate_trigger_status_events_insert_v1 AFTER INSERT ON pub
 --
 
 CREATE TRIGGER procrastinate_trigger_status_events_update_v1 AFTER UPDATE OF status ON public.procrastinate_jobs FOR EACH ROW EXECUTE FUNCTION public.procrastinate_trigger_function_status_events_update_v1();
+
+
+--
+-- Name: qa_citations qa_citations_documents_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER qa_citations_documents_insert AFTER INSERT ON public.qa_citations REFERENCING NEW TABLE AS new_citations FOR EACH STATEMENT EXECUTE FUNCTION public.workbench_check_citation_documents();
+
+
+--
+-- Name: qa_citations qa_citations_documents_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER qa_citations_documents_update AFTER UPDATE ON public.qa_citations REFERENCING NEW TABLE AS new_citations FOR EACH STATEMENT EXECUTE FUNCTION public.workbench_check_citation_documents();
 
 
 --
@@ -3172,6 +3240,20 @@ CREATE POLICY workbench_secret_none ON public.workbench_secret USING (false) WIT
 
 GRANT USAGE ON SCHEMA public TO workbench_app;
 GRANT USAGE ON SCHEMA public TO workbench_login;
+
+
+--
+-- Name: FUNCTION workbench_check_chunk_rows(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_check_chunk_rows() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION workbench_check_citation_documents(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_check_citation_documents() FROM PUBLIC;
 
 
 --

@@ -133,3 +133,46 @@ def _content(conn: psycopg.Connection) -> tuple:
         conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         for table in ("documents", "chunks", "pages", "sheets", "sheet_rows", "sheet_columns", "document_files")
     )
+
+
+def test_a_row_chunk_or_a_logged_citation_cannot_name_another_rooms_row_or_document(two_rooms) -> None:
+    """Migration 017: a chunk's sheet row must be of its own document, a citation's document of its question's room
+    (checked by the database for every statement: the app role's writes and the owner's alike)."""
+    wv, wm = two_rooms
+    victim_room, mine = wv.room("Victor").id, wm.room("Mallory").id
+    row = _ids(wv, "SELECT r.id FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id JOIN documents d"
+               " ON d.id = s.document_id WHERE d.room_id = %s LIMIT 1", victim_room)[0]  # fmt: skip
+    document = _ids(wv, "SELECT id FROM documents WHERE room_id = %s ORDER BY id LIMIT 1", victim_room)[0]
+    my_document = _ids(wm, "SELECT id FROM documents WHERE room_id = %s", mine)[0]
+    my_row = _ids(wm, "SELECT r.id FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id WHERE s.document_id = %s",
+                  my_document)[0]  # fmt: skip
+    done = next(e for e in wm.ask("What is the Amount of Mal?", "Mallory") if e.type == "done").result
+    params = {"mine": mine, "my_document": my_document, "row": row, "my_row": my_row, "document": document,
+              "query": done["query_id"]}  # fmt: skip
+    with wm.db.connection() as conn:  # the room's own rows are written as before
+        conn.execute("UPDATE chunks SET row_id = %(my_row)s WHERE row_id = %(my_row)s", params)
+        conn.execute(
+            "INSERT INTO qa_citations (query_id, position, kind, document_id, citation)"
+            " VALUES (%(query)s, 98, 'cell', %(my_document)s, '{}')",
+            params,
+        )
+    plants = [
+        "INSERT INTO chunks (room_id, document_id, chunk_index, row_id, content)"
+        " VALUES (%(mine)s, %(my_document)s, 998, %(row)s, 'planted')",
+        "UPDATE chunks SET row_id = %(row)s WHERE row_id = %(my_row)s",
+        "INSERT INTO qa_citations (query_id, position, kind, document_id, citation)"
+        " VALUES (%(query)s, 99, 'page', %(document)s, '{}')",
+        "UPDATE qa_citations SET document_id = %(document)s WHERE query_id = %(query)s",
+    ]
+    got_through = []
+    for plant in plants:
+        try:
+            with wm.db.connection() as conn:
+                if conn.execute(plant, params).rowcount:
+                    got_through.append(plant)
+        except psycopg.Error:
+            pass
+    print(
+        f"row chunks and citations pointing into another room: {len(plants)} attempts, {len(got_through)} got through"
+    )
+    assert got_through == []
