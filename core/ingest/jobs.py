@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -364,4 +365,23 @@ def run_worker(
                     sweeper.cancel()
 
     with _loaded(db, settings, embedder):
-        asyncio.run(main())
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(main())
+        else:
+            # Called from code that has a loop running in this thread (a notebook, Playwright's sync API):
+            # asyncio.run refuses to nest, so the worker's loop runs in a thread of its own.
+            errors: list[BaseException] = []
+
+            def run() -> None:
+                try:
+                    asyncio.run(main())
+                except BaseException as exc:
+                    errors.append(exc)
+
+            thread = threading.Thread(target=run, name="ingest-worker")
+            thread.start()
+            thread.join()
+            if errors:
+                raise errors[0]

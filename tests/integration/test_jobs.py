@@ -218,3 +218,17 @@ def test_bombs_fail_clearly_under_a_worker_whose_memory_stays_bounded(
         assert statuses == {"funding.csv": "ready", "bomb.pdf": "failed", "bomb.xlsx": "failed"}
         assert conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == 4  # nothing of the bombs written
         _assert_room_consistent(conn, "Deal")
+
+
+def test_a_worker_runs_under_a_caller_whose_event_loop_is_running(workbench: Workbench) -> None:
+    """A notebook, or Playwright's sync API in the same test session, keeps an event loop running in the thread:
+    the worker still runs (asyncio.run refused to nest before)."""
+    import asyncio
+
+    job = workbench.enqueue_upload(FUNDING_CSV, "funding.csv", "Loop", embed=False)
+
+    async def caller() -> None:
+        workbench.run_worker(burst=True)
+
+    asyncio.run(caller())
+    assert workbench.jobs("Loop", ids=[job.id])[0].status == "done"
