@@ -133,18 +133,18 @@ def parse_pdf(
     return ParsedPdf(page_count, tuple(pages), tuple(chunks), title, tuple(tables))
 
 
-def _line_key(line: str) -> str:
+def line_key(line: str) -> str:
     """A line as it repeats from page to page: lower case, digits as '#' ("Page 12 of 90" is "page # of #")."""
     return re.sub(r"\d+", "#", " ".join(line.lower().split()))
 
 
 def running_lines(texts: Sequence[str]) -> frozenset[str]:
-    """Running headers and footers: lines (as _line_key reads them) among the first or last two of at least a fifth
+    """Running headers and footers: lines (as line_key reads them) among the first or last two of at least a fifth
     of the pages, and of three or more ("Table of Contents", "Best Buy Co., Inc. | 2019 Form 10-K", page numbers)."""
     counts: Counter[str] = Counter()
     for text in texts:
         lines = [line for line in text.split("\n") if line.strip()]
-        counts.update({_line_key(line) for line in lines[:2] + lines[-2:]})
+        counts.update({line_key(line) for line in lines[:2] + lines[-2:]})
     need = max(3, len(texts) // 5)
     return frozenset(key for key, n in counts.items() if n >= need and key)
 
@@ -153,10 +153,10 @@ def _body(text: str, running: frozenset[str]) -> tuple[int, int]:
     """The page text between its running header and footer lines: (start, end) offsets."""
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
     head = 0
-    while head < min(2, len(lines)) and _line_key(text[slice(*lines[head])]) in running:
+    while head < min(2, len(lines)) and line_key(text[slice(*lines[head])]) in running:
         head += 1
     tail = len(lines)
-    while tail > max(head, len(lines) - 2) and _line_key(text[slice(*lines[tail - 1])]) in running:
+    while tail > max(head, len(lines) - 2) and line_key(text[slice(*lines[tail - 1])]) in running:
         tail -= 1
     if head >= tail:
         return 0, len(text)  # nothing but those lines: the page keeps them, a page with text is never left bare

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -14,7 +13,7 @@ from psycopg.rows import dict_row
 
 from core.db import Database, q
 from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange
-from core.ingest.pdf import MUPDF_LOCK, Box, find_quote_boxes
+from core.ingest.pdf import MUPDF_LOCK, Box, find_quote_boxes, line_key
 
 
 @dataclass(frozen=True)
@@ -149,11 +148,6 @@ def _box(values: list[float]) -> Box:
 _RUNNING_BAND = 0.08
 
 
-def _normalised(text: str) -> str:
-    # Digits aside: "Page 6 of 7" on one page is "Page 7 of 7" on the next.
-    return " ".join(re.sub(r"\d+", "#", text).split()).casefold()
-
-
 def _without_running_lines(pdf: pymupdf.Document, index: int, boxes: list[Box]) -> list[Box]:
     """The boxes less those of running headers and footers: a line in the page's top or bottom band whose text
     (digits aside) is in the same band of a neighbouring page. A passage's chunk may start or end with them,
@@ -166,7 +160,7 @@ def _without_running_lines(pdf: pymupdf.Document, index: int, boxes: list[Box]) 
     height = page.rect.height
     top, bottom = height * _RUNNING_BAND, height * (1 - _RUNNING_BAND)
     other = pdf.load_page(index + 1 if index + 1 < pdf.page_count else index - 1)
-    bands = _normalised(
+    bands = line_key(
         other.get_text("text", clip=pymupdf.Rect(0, 0, other.rect.width, other.rect.height * _RUNNING_BAND))
         + "\n"
         + other.get_text(
@@ -177,7 +171,7 @@ def _without_running_lines(pdf: pymupdf.Document, index: int, boxes: list[Box]) 
     for box in boxes:
         rect = pymupdf.Rect(box)
         if rect.y1 <= top or rect.y0 >= bottom:
-            text = _normalised(page.get_textbox(rect))
+            text = line_key(page.get_textbox(rect))
             if text and text in bands:
                 continue
         kept.append(box)
