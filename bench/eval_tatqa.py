@@ -143,6 +143,10 @@ def main() -> None:
                 buffer = io.StringIO()
                 csv.writer(buffer).writerows(context["table"]["table"])
                 path.write_text(buffer.getvalue(), encoding="utf-8")
+            # A PDF's bytes differ per run (its ID and dates): without this the room would gather a copy of the
+            # context per run, and two equal tables make every line item ambiguous (and an old parser's copy stays).
+            for document in wb.documents(room) if room in {r.name for r in wb.rooms()} else []:
+                wb.delete_document(room, document.id)
             [result] = list(wb.ingest([path], room, embed=False))
             if result.status != "ready":
                 print(f"{room}: {result.error}")
