@@ -21,18 +21,35 @@ from pydantic import BaseModel, ConfigDict
 
 from core.cells import parse_number
 from core.models import Citation
-from core.retrieval.tables import SheetFrame, cite
+from core.retrieval.tables import Column, SheetFrame, cite
 from core.text import STOP_WORDS, YEAR, year_mentions, years_in
 
-Operation = Literal["value", "change", "pct_change", "average", "sum", "argmax", "argmin"]
+Operation = Literal[
+    "value",
+    "change",
+    "pct_change",
+    "average",
+    "sum",
+    "argmax",
+    "argmin",
+    "share",
+    "ratio",
+    "items_difference",
+    "where",
+    "count_where",
+    "periods",
+]
+# Operations on two line items of one period: A as a percentage of B, A over B, A minus B.
+ITEM_OPERATIONS = ("share", "ratio", "items_difference")
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period".split())
+# ("s" is what is left of a possessive: "IMFT’s total assets")
+_STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period s".split())
 # Words of the question that ask for arithmetic rather than name the line item (or anything else).
 OPERATION_WORDS = frozenset(
     "change changes increase increased decrease decreased difference growth percentage percent average mean "
     "sum combined largest highest larger higher greatest most lowest smaller least lower smallest less "
-    "more greater".split()
+    "more greater variance".split()
 )
 # A relative change, however it is asked: "percentage change", "grew by what percent", "in percentage terms".
 # ("The change in the gross margin percentage" is a change of a percentage line: points, not this.)
@@ -48,7 +65,8 @@ _PCT_LOOSE = re.compile(
 )
 # Words that ask for a change between periods, in every tense a question uses.
 _CHANGE_WORDS = (
-    "change changed increase increased decrease decreased difference grow grew growth rise rose fall fell drop"
+    "change changed increase increased decrease decreased difference grow grew growth rise rose fall fell drop "
+    "variance"  # "the product revenue variance for 2019 vs 2018": a change, as management's discussion says
 )
 _CHANGE = re.compile(rf"\b(?:{'|'.join(_CHANGE_WORDS.split())}|dropped|declin\w*)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean)\b")
@@ -76,7 +94,54 @@ _PART_OF = re.compile(
 )
 # "The difference between the domestic and international rates": two items of one period, not a change.
 _BETWEEN = re.compile(r"\bdifference\s+between\s+(.+?)\s+and\s+(.+?)(?=\s+(?:in|for|as|at|of|on)\b|[?.,]|$)")
+# Two line items of one period, and which is the part: "A as a percentage of B", "the ratio of A to B",
+# "what percentage of B was A", "the percentage of A in B". Each pattern names its operation and its part (A) and
+# whole (B) groups; a percentage is a share (x100), a ratio or proportion a plain quotient.
+_ITEM_PATTERNS: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
+    (
+        re.compile(
+            r"^(?P<a>.+?)\s+as\s+an?\s+(?P<kind>percent(?:age)?|%|share|proportion|fraction|ratio)\s+(?:of|to)\s+(?P<b>.+)$"
+        ),
+        "kind",
+        "a",
+        "b",
+    ),
+    (
+        re.compile(
+            r"\b(?P<kind>ratio|proportion|fraction|percent(?:age)?|%|share|portion)\s+of\s+(?P<a>.+?)\s+"
+            r"(?:to|over|against|versus|vs\.?|relative\s+to|(?:in|within|out\s+of)\s+(?=(?:the\s+)?total\b))\s*"
+            r"(?P<b>.+)$"
+        ),
+        "kind",
+        "a",
+        "b",
+    ),
+    (
+        re.compile(
+            r"\b(?P<kind>percent(?:age)?|%|proportion|share|portion|fraction)\s+of\s+(?P<b>.+?)\s+"
+            r"(?:(?:is|was|are|were|that\s+(?:is|was|are|were))\s+)?(?:made\s+up\s+(?:of|by)|accounted\s+for\s+by|"
+            r"represented\s+by|attributable\s+to|comprised\s+of|generated\s+(?:from|by)|derived\s+from|"
+            r"contributed\s+by|(?:is|was|are|were)\s+from)\s+(?P<a>.+)$"
+        ),
+        "kind",
+        "a",
+        "b",
+    ),
+)
+_ITEM_FRACTION = frozenset({"ratio", "proportion", "fraction", "portion"})
 _COUNTED = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?(?:years|periods|times|quarters)\b|\bin\s+how\s+many\b")
+# "less than 600,000", "exceed $1,500 thousand", "above 50%": the test of a which-periods or how-many question.
+_THRESHOLD_AT = re.compile(
+    r"\b(?P<op>less|lower|below|under|fewer|smaller|more|greater|higher|above|over|larger|exceed(?:ed|s|ing)?)"
+    r"\s*(?:than\s+)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>thousands?|millions?|billions?|%)?"
+)
+_BELOW = frozenset("less lower below under fewer smaller".split())
+_SCALES = re.compile(r"\b(thousand|million|billion)s?\b")
+# "What years are included in the table?", "In which years was accrued liabilities calculated?": the periods.
+_WHICH_PERIODS = re.compile(
+    r"\b(?:which|what)\s+(?:years?|periods?|fiscal\s+years?)\b.*\b(?:table|included|shown|show|provided|provide|"
+    r"presented|covered|listed|available|calculated|recorded|reported|computed|disclosed|given)\b"
+)
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
 _NOISE_BRACKET = re.compile(
@@ -99,6 +164,12 @@ class CellsStep(BaseModel):
     columns: list[str]  # sheet column names, in period order for change (old, new) or as asked
     column_labels: list[str]  # how the question's periods read in the header ("2019")
     reason: str = ""
+    # The second line item of a two-item operation (share, ratio, items_difference): B of "A as a % of B".
+    other_row_id: int | None = None
+    other_label: str = ""
+    # The test of "where" / "count_where": the periods in which the line item is below ("<") or above (">") a figure.
+    compare: Literal["", "<", ">"] = ""
+    threshold: str = ""
 
 
 @dataclass(frozen=True)
@@ -235,10 +306,13 @@ def plan_cells(
     aliases: Sequence[str] = (),
     *,
     strict: bool = False,
+    given_names: Sequence[str] = (),
 ) -> CellsStep | None:
     """A CellsStep when the question names one line item of this grid (in its words, or by one of `aliases`:
-    other wordings of the figure it names) and periods of its header. `strict` (a grid among many, chosen by
-    the planner rather than the user): every period the question names must be in the header."""
+    other wordings of the figure it names) and periods of its header, or two line items and an operation between
+    them. `strict` (a grid among many, chosen by the planner rather than the user): every period the question
+    names must be in the header. `given_names`: the names the question gives (a company, "IMFT"), which the
+    caller vouches for; a side of a two-item question may hold them besides its line item."""
     if len(names) < 2 or not rows:
         return None
     label_pos = 0
@@ -261,42 +335,34 @@ def plan_cells(
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
-    text = question.lower()
     named_years = years_in(question)
     asked_years = [y for y in named_years if y in years]
     if strict and set(named_years) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
-    # The line item: the most specific label whose every word the question holds.
-    best: tuple[tuple[int, int, int], GridRow, str] | None = None
     named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
-    section = ""  # the heading line above a group of line items ("Long-lived assets:" over "Korea", "Europe")
-    for index, row in enumerate(rows[n_header:]):
-        label = (row.values[label_pos] or "").strip()
-        if not any((v := row.values[i]) and parse_number(v) is not None for i in value_columns if i < len(row.values)):
-            section = label if label.endswith(":") else ""
-            continue
-        # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there.
-        readings = [(label, v) for v in _label_variants(label)]
-        if section:
-            readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
-        fits = [
-            (text_, v - set(years))
-            for text_, v in readings
-            if v - named_words
-            and (v - set(years) <= wanted or any(a <= v and v - set(years) <= wanted | a for a in alias_words))
-        ]
-        if not fits:
-            continue
-        shown, words = max(fits, key=lambda f: len(f[1]))
-        if not words or len(words) > MAX_LABEL_WORDS:
-            continue
-        # The label holding most of the question's words, then the fewest others (an alias's "net", "total").
-        key = (len(words & wanted), -len(words - wanted), -index)
-        if best is None or key > best[0]:
-            best = (key, row, shown)
-    if best is None:
+    grid = _Grid(rows[n_header:], label_pos, value_columns, set(years), named_words)
+    text = question.lower()
+    found = grid.line_item(wanted, alias_words)
+    items = _plan_items(text, grid, years, asked_years, set().union(*map(_content, given_names)))
+    if items is not None:
+        (a_row, a_label), (b_row, b_label), between, column = items
+        if _REASON.search(_without_words(_without_words(text, a_label), b_label)):
+            return None  # a reason or a description of the two: not a figure
+        return CellsStep(
+            sheet_id=sheet_id, operation=between, row_id=a_row.row_id, row_label=a_label,
+            other_row_id=b_row.row_id, other_label=b_label, columns=[names[column]], column_labels=[labels[column]],
+            reason=f"{_VERBS[between]} \"{a_label}\" and \"{b_label}\" in {labels[column]}",
+        )  # fmt: skip
+    if found is None and _WHICH_PERIODS.search(text) and re.search(r"\btable\b", text) and not asked_years:
+        # "What years are included in the table?": the periods of its first line item with a figure in each
+        found = next(
+            ((r, (r.values[label_pos] or "").strip()) for r in grid.rows
+             if all(i < len(r.values) and parse_number(r.values[i] or "") is not None for i in value_columns)),
+            None,
+        )  # fmt: skip
+    if found is None:
         return None
-    _, row, label = best
+    row, label = found
     # The arithmetic is read from the question without the line item's own words: "Total operating expense in
     # 2019 and 2018" asks for two values, not their total; "Weighted-average fair value" is no average.
     if _two_items(text, label):
@@ -319,9 +385,34 @@ def plan_cells(
         return [by_year[y] for y in ys]
 
     operation: Operation
-    if _COUNTED.search(text):
-        return None  # "how many of the years was it above 5 million": a count, not a cell's figure
-    if _WHICH.search(text) and (_MAX.search(text) or _MIN.search(text)) and not _THRESHOLD.search(text):
+    compare: Literal["", "<", ">"] = ""
+    threshold = ""
+    limit = _THRESHOLD_AT.search(text)
+    if limit and (_COUNTED.search(text) or _WHICH.search(text)):
+        # "In which year was revenue less than 600,000?", "How many years did net income exceed $30,000?"
+        asked_scale, stated = limit.group("scale") or "", _SCALES.findall(" ".join(labels).lower())
+        figures = [abs(n) for i in value_columns if i < len(row.values) and (n := parse_number(row.values[i] or ""))]
+        limit_at = float(limit.group("n").replace(",", ""))
+        if asked_scale[:1].isalpha() and (
+            (stated and asked_scale.rstrip("s") not in stated)
+            or (not stated and figures and not min(figures) / 10 <= limit_at <= max(figures) * 10)
+        ):
+            # "more than 5 million" of a table in thousands, or of one whose header states no unit and whose figures
+            # are orders of magnitude from the limit (7,949 against 5): not comparable as read
+            return None
+        if (limit.group("scale") == "%") != any("%" in (row.values[i] or "") for i in value_columns):
+            return None  # a percentage asked of amounts, or an amount of percentages
+        operation = "count_where" if _COUNTED.search(text) else "where"
+        compare = "<" if limit.group("op") in _BELOW else ">"
+        threshold = limit.group("n").replace(",", "")
+        # in the order the table shows its periods
+        picked = sorted(cols(spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years))
+    elif _COUNTED.search(text):
+        return None  # "how many of the years …" without a figure to compare with: not a cell's figure
+    elif _WHICH_PERIODS.search(text) and not asked_years:
+        operation = "periods"
+        picked = sorted(i for i in cols(ordered_years) if i < len(row.values) and row.values[i])
+    elif _WHICH.search(text) and (_MAX.search(text) or _MIN.search(text)) and not _THRESHOLD.search(text):
         operation = "argmin" if _MIN.search(text) and not _MAX.search(text) else "argmax"
         chosen = asked_years if len(asked_years) >= 2 else ordered_years
         picked = cols(chosen)
@@ -384,11 +475,151 @@ def plan_cells(
     if operation != "value" and len({"%" in (row.values[i] or "") for i in picked}) > 1:
         return None  # a percentage and an amount ("10.3%", "$2.35"): no arithmetic between them
     column_texts = [labels[i] for i in picked]
+    test = f" {'below' if compare == '<' else 'above'} {threshold}" if compare else ""
     return CellsStep(
         sheet_id=sheet_id, operation=operation, row_id=row.row_id, row_label=label,
-        columns=[names[i] for i in picked], column_labels=column_texts,
-        reason=f"{_VERBS[operation]} of \"{label}\" in {', '.join(column_texts)}",
+        columns=[names[i] for i in picked], column_labels=column_texts, compare=compare, threshold=threshold,
+        reason=f"{_VERBS[operation]} of \"{label}\"{test} in {', '.join(column_texts)}",
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A statement's line items (the rows under its header) and what a label is matched against."""
+
+    rows: Sequence[GridRow]
+    label_pos: int
+    value_columns: Sequence[int]
+    years: set[str]
+    named_words: set[str]  # words of columns named by words ("As reported"): they name no line item
+
+    def line_item(self, wanted: set[str], alias_words: Sequence[set[str]] = (), *,
+                  exclude: int | None = None, total: bool | None = None) -> tuple[GridRow, str] | None:  # fmt: skip
+        """The most specific line item whose every word is in `wanted` (or in it with an alias), and its label;
+        `total`: only a total line (True) or only another (False)."""
+        best: tuple[tuple[int, int, int], GridRow, str] | None = None
+        section = ""  # the heading line above a group of line items ("Long-lived assets:" over "Korea", "Europe")
+        for index, row in enumerate(self.rows):
+            label = (row.values[self.label_pos] or "").strip()
+            if not any(
+                (v := row.values[i]) and parse_number(v) is not None for i in self.value_columns if i < len(row.values)
+            ):
+                section = label if label.endswith(":") else ""
+                continue
+            if row.row_id == exclude:
+                continue
+            # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there.
+            readings = [(label, v) for v in _label_variants(label)]
+            if section:
+                readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
+            fits = [
+                (text_, v - self.years)
+                for text_, v in readings
+                if v - self.named_words
+                and (v - self.years <= wanted or any(a <= v and v - self.years <= wanted | a for a in alias_words))
+            ]
+            if not fits:
+                continue
+            shown, words = max(fits, key=lambda f: len(f[1]))
+            if not words or len(words) > MAX_LABEL_WORDS or (total is not None and ("total" in words) != total):
+                continue
+            # The label holding most of the question's words, then the fewest others (an alias's "net", "total").
+            key = (len(words & wanted), -len(words - wanted), -index)
+            if best is None or key > best[0]:
+                best = (key, row, shown)
+        return (best[1], best[2]) if best else None
+
+
+def _plan_items(
+    text: str, grid: _Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str]
+) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:
+    """Two line items of one period and the operation between them: "A as a percentage of B" (share), "the ratio
+    of A to B" (ratio), "the difference between A and B" (items_difference); each side of the question must name
+    its own line item whole, and the period must be one column (named, or the grid's only one)."""
+    sides: tuple[str, str, Operation] | None = None
+    for pattern, kind, part, whole in _ITEM_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            operation: Operation = "ratio" if m.group(kind) in _ITEM_FRACTION else "share"
+            sides = (m.group(part), m.group(whole), operation)
+            break
+    if sides is None and (between := _BETWEEN.search(text)):
+        sides = (between.group(1), between.group(2), "items_difference")
+    if sides is None:
+        return _share_of_total(text, grid, years, asked_years, given)
+    a_text, b_text, operation = sides
+    a_words, b_words = _content(a_text) - set(years), _content(b_text) - set(years)
+    if not a_words or not b_words:
+        return None  # one side is a period ("the difference between 2018 and 2019"): a change, not two items
+    a = grid.line_item(a_words)
+    b = grid.line_item(b_words, exclude=a[0].row_id) if a else None
+    if a is None or b is None:
+        return None
+    # Each side's words must be its line item's (besides generic words and names the question gives): "the ratio
+    # of A in 2019 to B" names no third thing; a side holding words its line item lacks asks about something else
+    # ("domestic revenue" is not the Revenue line). A total line is the total of the other's kind: "employee
+    # termination costs as a proportion of total costs" reads the table's "Total".
+    for side, (_, label), (_, other) in ((a_words, a, b), (b_words, b, a)):
+        extra = side - _content(label) - _ITEM_GENERIC - given
+        if extra and not (_content(label) <= {"total"} and extra <= _content(other)):
+            return None
+    return _items_column(a, b, operation, grid, years, asked_years)
+
+
+def _share_of_total(
+    text: str, grid: _Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str]
+) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:
+    """ "What percentage of total non-marketable investments were accounted for using the equity method": a
+    share asked of a total line and one other line item, in whichever order the question words them; every
+    content word after "percentage of" must belong to the two."""
+    m = _SHARE_OF.search(text)
+    if m is None:
+        return None
+    words = _content(m.group("rest")) - set(years) - given
+    total = grid.line_item(words | {"total"}, total=True)
+    if total is None:
+        return None
+    part = grid.line_item(words - (_content(total[1]) - {"total"}), total=False)
+    if part is None:
+        return None
+    if words - _content(total[1]) - _content(part[1]) - _ITEM_GENERIC - _SHARE_VERBS:
+        return None  # a word neither line holds: something else is asked
+    return _items_column(part, total, "ratio" if m.group("kind") in _ITEM_FRACTION else "share", grid, years,
+                         asked_years)  # fmt: skip
+
+
+_SHARE_OF = re.compile(r"\b(?P<kind>percent(?:age)?|%|proportion|share|portion|fraction)\s+of\s+(?P<rest>.+)$")
+# Verbs that join a part to its whole in a share question: "was accounted for by", "is made up of".
+_SHARE_VERBS = frozenset(
+    "accounted made represented attributable comprised generated derived contributed came come constitute "
+    "constituted consist consisted".split()
+)
+
+
+def _items_column(
+    a: tuple[GridRow, str], b: tuple[GridRow, str], operation: Operation, grid: _Grid,
+    years: dict[str, list[int]], asked_years: Sequence[str],
+) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:  # fmt: skip
+    """The two items with the column of the period asked (or the grid's only one), both cells numbers of a kind."""
+    if len(asked_years) == 1:
+        column = years[asked_years[0]][0]
+    elif not asked_years and len(grid.value_columns) == 1:
+        column = grid.value_columns[0]
+    else:
+        return None  # no period, or several: which column is meant is not said
+    values = [row.values[column] if column < len(row.values) else None for row, _ in (a, b)]
+    if any(v is None or parse_number(v) is None for v in values):
+        return None
+    if len({"%" in (v or "") for v in values}) > 1:
+        return None  # a percentage and an amount: no arithmetic between them
+    return a, b, operation, column
+
+
+# Words a side of a two-item question may hold besides its line item's: articles of quantity, not other things.
+_ITEM_GENERIC = frozenset(
+    "total amount value figure number balance company companys group fy fiscal year end ended period much many "
+    "respectively as at of on for the in its their".split()
+)
 
 
 _VERBS = {
@@ -399,6 +630,12 @@ _VERBS = {
     "sum": "The total",
     "argmax": "The period with the largest value",
     "argmin": "The period with the smallest value",
+    "where": "The periods",
+    "count_where": "The number of periods",
+    "periods": "The periods",
+    "share": "As a percentage:",
+    "ratio": "The ratio of",
+    "items_difference": "The difference between",
 }
 
 
@@ -482,6 +719,23 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     if points:
         scale = ""  # percentages carry no scale; their differences are percentage points
     figures = [_figure(t, scale) for t in texts]
+    if step.operation in ITEM_OPERATIONS:
+        return _run_items(sheet, step, row, columns[0], texts[0], citations[0], periods[0], scale, points)
+    if step.operation == "periods":
+        shown = ", ".join(f"{p} ({f})" for p, f in zip(periods, figures, strict=True))
+        return CellsResult(values=periods, citations=citations, description=f"{label} is given for {shown}")
+    if step.operation in ("where", "count_where"):
+        limit = Decimal(step.threshold)
+        hits = [i for i, t in enumerate(texts) if (_decimal(t) < limit if step.compare == "<" else _decimal(t) > limit)]
+        test = f"{'below' if step.compare == '<' else 'above'} {_grouped(limit)}"
+        cells = ", ".join(f"{p}: {f}" for p, f in zip(periods, figures, strict=True))
+        chosen = [citations[i] for i in hits] or citations
+        if step.operation == "count_where":
+            return CellsResult(values=[str(len(hits))], citations=citations,
+                               description=f"{label} was {test} in {len(hits)} of {len(texts)} periods ({cells})")  # fmt: skip
+        found = ", ".join(periods[i] for i in hits) or "none of the periods"
+        return CellsResult(values=[periods[i] for i in hits], citations=chosen,
+                           description=f"{label} was {test} in {found} ({cells})")  # fmt: skip
     if step.operation == "value":
         shown = " and ".join(f"{f} in {p}" for p, f in zip(periods, figures, strict=True))
         return CellsResult(values=[t for t in texts], description=f"{label} was {shown}", citations=citations)
@@ -513,3 +767,44 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
                        description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip
+
+
+def _run_items(
+    sheet: SheetFrame,
+    step: CellsStep,
+    row: int,
+    column: Column,
+    text: str,
+    citation: Citation,
+    period: str,
+    scale: str,
+    points: bool,
+) -> CellsResult:
+    """A two-item operation: both cells of the period read, the share, ratio or difference computed exactly."""
+    other = [i for i, rid in enumerate(sheet.row_ids()) if int(rid) == step.other_row_id]
+    if not other:
+        raise LookupError(f"row {step.other_row_id} is no longer in sheet {sheet.sheet}")
+    other_text = sheet.texts(column.position)[other[0]] or ""
+    citations = [citation, cite(sheet, other[0], column)]
+    a, b = _decimal(text), _decimal(other_text)
+    both = (f"{step.row_label} ({_figure(text, '' if points else scale)}) and {step.other_label} "
+            f"({_figure(other_text, '' if points else scale)}) in {period}")  # fmt: skip
+    if step.operation == "items_difference":
+        difference = a - b
+        unit = " percentage points" if points else ""
+        return CellsResult(values=[_plain(difference)], citations=citations,
+                           description=f"the difference between {both} is "
+                                       f"{_grouped(difference, '' if points else scale)}{unit}")  # fmt: skip
+    if b == 0:
+        raise ZeroDivisionError(f"{step.other_label} was 0 in {period}: no share or ratio")
+    if step.operation == "share":
+        percent = a / b * 100
+        share = _round2(percent) if abs(percent) >= Decimal("0.1") or percent == 0 else Decimal(f"{percent:.4g}")
+        return CellsResult(values=[_plain(share)], citations=citations,
+                           description=f"{step.row_label} was {_plain(share)}% of {step.other_label} in {period} "
+                                       f"({_figure(text, scale)} of {_figure(other_text, scale)})")  # fmt: skip
+    quotient = a / b
+    # two places, as statements' ratios are given; a quotient that small would round to 0: four figures of it
+    ratio = _round2(quotient) if abs(quotient) >= Decimal("0.1") or quotient == 0 else Decimal(f"{quotient:.4g}")
+    return CellsResult(values=[_plain(ratio)], citations=citations,
+                       description=f"the ratio of {both} is {_plain(ratio)}")  # fmt: skip

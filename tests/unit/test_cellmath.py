@@ -97,11 +97,58 @@ def test_every_used_cell_is_cited_with_its_address() -> None:
     [
         "Who is the CEO?",  # no line item
         "What was the change in revenue from 2018 to 2019?",  # a line item the grid does not have
-        "In which year was Other less than 60?",  # a threshold, not a superlative
+        "How many years was Other more than 900 million?",  # a scale the header does not state, figures far off
+        "What is the ratio of Other to domestic sales in 2019?",  # "domestic" is no word of the Total sales line
+        "What is the ratio of Other to Total sales?",  # no period named, and the grid has three
+        "What percentage of Fixed Price was Other?",  # no total line named: which is the whole is not said
     ],
 )
 def test_questions_it_does_not_plan(question: str) -> None:
     assert plan_cells(question, 1, NAMES, grid()) is None
+
+
+def test_which_periods_pass_a_test_and_how_many_do() -> None:
+    """A threshold question lists the periods (or counts them) whose figure is below or above the limit."""
+    op, values, description = ask("In which year was Other less than 60?")
+    assert op == "where" and values == ["2019", "2018"] and "below 60" in description
+    assert ask("In which years was total sales more than $1,150?")[:2] == ("where", ["2019", "2018"])
+    assert ask("How many years did Other exceed 50?")[:2] == ("count_where", ["2"])
+    assert ask("In which year was Other above 100?")[1] == []  # none: said so, no period given
+
+
+def test_which_periods_a_line_item_or_the_table_covers() -> None:
+    assert ask("In which years was Fixed Price calculated?")[:2] == ("periods", ["2019", "2018", "2017"])
+    assert ask("What years are included in the table?")[1] == ["2019", "2018", "2017"]
+
+
+def test_two_line_items_of_one_period() -> None:
+    """A share, a ratio or a difference of two line items reads both cells of the period asked, whichever way the
+    question words the part and the whole, and cites both."""
+    op, values, description = ask("What is Other as a percentage of Total sales in 2019?")
+    assert op == "share" and values == [str((Decimal("44.1") / Decimal("1496.5") * 100).quantize(Decimal("0.01")))]
+    assert "% of Total sales in 2019" in description
+    assert ask("What percentage of total sales was made up of Fixed Price in 2018?")[1] == [
+        str((Decimal("1146.2") / Decimal("1202.9") * 100).quantize(Decimal("0.01")))
+    ]
+    assert ask("What is the ratio of Fixed Price to Other in 2017?")[:2] == (
+        "ratio", [str((Decimal("1036.9") / Decimal("70.8")).quantize(Decimal("0.01")))]
+    )  # fmt: skip
+    assert ask("What is the difference between Fixed Price and Other in 2019?")[:2] == (
+        "items_difference", ["1408.3"]
+    )  # fmt: skip
+    step = plan_cells("What is the ratio of Fixed Price to Other in 2017?", 1, NAMES, grid())
+    assert step is not None
+    assert [(c.ref, c.value) for c in run_cells(sheet(), step).citations] == [
+        ("'Note 4'!D4", "$  1,036.9"), ("'Note 4'!D5", "70.8")
+    ]  # fmt: skip
+
+
+def test_a_side_may_hold_the_name_the_question_gives() -> None:
+    """ "IMFT's total sales": the company is vouched for by the caller (its name is on the table's page)."""
+    question = "What is the ratio of Acme's Fixed Price to total sales in 2019?"
+    assert plan_cells(question, 1, NAMES, grid()) is None
+    step = plan_cells(question, 1, NAMES, grid(), given_names=["Acme"])
+    assert step is not None and step.operation == "ratio" and step.other_label == "Total sales"
 
 
 def test_a_list_of_records_is_left_to_the_table_planner() -> None:
@@ -212,9 +259,10 @@ def test_the_line_the_question_names_beats_one_an_alias_reaches() -> None:
     assert step is not None and step.row_label == "Voyage revenues"
 
 
-def test_a_count_of_periods_is_no_cell_figure() -> None:
-    assert plan_cells("From 2017 to 2019, how many of the years was Other more than 50?", 1, NAMES, grid()) is None
-    assert plan_cells("In how many years was Other above 50?", 1, NAMES, grid()) is None
+def test_a_count_of_periods_needs_a_limit_to_count_against() -> None:
+    assert ask("From 2017 to 2019, how many of the years was Other more than 50?")[:2] == ("count_where", ["2"])
+    assert ask("In how many years was Other above 50?")[:2] == ("count_where", ["2"])
+    assert plan_cells("In how many years was Other high?", 1, NAMES, grid()) is None
 
 
 def test_values_asked_over_a_span_respectively_give_every_year_of_it() -> None:
@@ -324,14 +372,20 @@ def test_the_arithmetic_is_what_the_question_asks_beyond_the_line_items_name(
         "What caused the increase in Financing activities in 2019?",
         "What led to the decrease in Total operating expense in 2019?",
         "What was the reason for the change in Financing activities from 2018 to 2019?",
-        # a share of another line, two line items compared
-        "What is Financing activities as a percentage of Total operating expense in 2019?",
-        "What is the proportion of Financing activities over Total operating expense in 2019?",
+        # two line items compared, one of which the grid does not have
         "What is the difference between the domestic and international discount rate in 2019?",
     ],
 )
 def test_no_figure_of_one_line_answers_a_reason_a_share_or_a_comparison(question: str) -> None:
     assert plan(question, TOTALS, TOTAL_NAMES) is None
+
+
+def test_a_share_of_another_line_reads_both_lines_and_keeps_small_quotients_readable() -> None:
+    got = plan("What is Financing activities as a percentage of Total operating expense in 2019?", TOTALS, TOTAL_NAMES)
+    assert got is not None and got[:2] == ("share", ["0.02642"])  # 8,420 of 31,867,361: not "0.03" nor "0"
+    got = plan("What is the proportion of Financing activities over Total operating expense in 2019?", TOTALS,
+               TOTAL_NAMES)  # fmt: skip
+    assert got is not None and got[:2] == ("ratio", ["0.0002642"])
 
 
 def test_no_change_when_one_column_names_both_periods() -> None:

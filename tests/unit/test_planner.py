@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
+from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan, SearchStep, TableStep
 from core.retrieval.tables import Filter, TableOp
 
@@ -397,7 +398,7 @@ def statement_sheet(
     "question",
     [
         "In 2019, what is the percentage constitution of prepaid expenses among the total prepaid expenses?",
-        "In which year was prepaid expenses less than 2,200?",
+        "Which prepaid expenses are deferred?",
     ],
 )
 def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(question: str) -> None:
@@ -405,6 +406,16 @@ def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(que
     amount: a cited wrong figure. With no cell arithmetic for it, its text is searched instead."""
     plan = OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=(statement_sheet(),)))
     assert not any(isinstance(s, TableStep) for s in plan.steps) and plan.intent == "search"
+
+
+def test_a_threshold_over_a_statement_grid_is_cell_arithmetic() -> None:
+    """ "In which year was X less than N" reads X's cells and lists the periods below N (it once answered an
+    amount as records)."""
+    plan = OfflinePlanner().plan("In which year was prepaid expenses less than 2,200?",
+                                 RoomSchema(room_id=1, sheets=(statement_sheet(),)))  # fmt: skip
+    [step] = plan.steps
+    assert plan.intent == "cells" and isinstance(step, CellsStep)
+    assert (step.operation, step.compare, step.threshold, step.row_label) == ("where", "<", "2200", "Prepaid expenses")
 
 
 def test_a_numbered_list_under_a_blank_header_stays_a_list_of_records() -> None:

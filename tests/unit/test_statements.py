@@ -102,6 +102,28 @@ def test_a_line_item_written_in_capitals_is_asked_for_itself() -> None:
     assert found is not None and found[0].row_label == "Finished goods" and found[0].column_labels == ["2019"]
 
 
+def test_arithmetic_asked_of_a_line_item_in_capitals_or_of_periods_compared_is_credible() -> None:
+    """ "The change in Raw Materials" asks arithmetic of the line item (no other quantity), and "2022 compared to
+    2021" compares periods, not two things."""
+    rows = [["Finished goods", "$9,447", "$10,995"], ["Raw materials", "23,363", "25,746"]]
+    text = "As of December 31, 2019 2018 Finished goods $9,447 $10,995 Raw materials 23,363 25,746"
+    stock = table(8, ["2019", "2018"], rows, text=text)
+    found = statement_cells("What was the change in the amount of Raw Materials between 2018 and 2019?",
+                            RoomSchema(1, (stock,)))  # fmt: skip
+    assert found is not None and (found[0].row_label, found[0].operation) == ("Raw materials", "change")
+    found = statement_cells("What is the percentage change in net income in 2022 compared to 2021?", ROOM)
+    assert found is not None and (found[0].row_label, found[0].operation) == ("Net income", "pct_change")
+    assert statement_cells("How did net income in 2022 compare to revenue?", ROOM) is None
+
+
+def test_two_line_items_of_a_filing_table_are_read_together() -> None:
+    found = statement_cells("What is the ratio of debt securities to net income in 2022?", ROOM)
+    assert found is not None
+    step, sheet = found
+    assert sheet.sheet_id == 3 and step.operation == "ratio"
+    assert (step.row_label, step.other_label, step.column_labels) == ("Debt securities", "Net income", ["2022"])
+
+
 def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:
     short = table(4, ["2022", "2021"], [["Revenues", "50,000", "42,000"]], page=12)
     room = RoomSchema(room_id=1, sheets=(short, INCOME))

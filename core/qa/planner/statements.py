@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.schema import RoomSchema, SheetInfo
-from core.retrieval.cellmath import OPERATION_WORDS, CellsStep, plan_cells
+from core.retrieval.cellmath import ITEM_OPERATIONS, OPERATION_WORDS, CellsStep, plan_cells
 from core.text import STOP_WORDS, YEAR
 
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -39,9 +39,15 @@ _NOT_A_FIGURE = re.compile(
 # "Among operations, investing and financing, which brought in the most": one of several items, not a figure.
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
+# What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18".
+_PERIOD_AFTER = re.compile(
+    r"\.?\s*(?:to|with|against)?\s*(?:the\s+)?"
+    r"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
+)
 # Words that ask for a line item's figure without naming another quantity: "the amount of Finished Goods".
 _GENERIC = frozenset(
-    "amount value figure number balance total fy fiscal year end ended period much many respectively".split()
+    "amount value figure number balance total fy fiscal year end ended period much many respectively between "
+    "from since".split()
 )
 
 
@@ -55,6 +61,8 @@ def _words(text: str) -> set[str]:
 
 
 def _stem(word: str) -> str:
+    if word == "ending":
+        return "end"  # "ending goodwill" is the line "Goodwill, end of the year"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -88,15 +96,28 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
     page (`linked_here`), so a label that names no metric ("Other", "APAC") or is a name the question gives
     can still be what it asks."""
     text = question.lower()
-    label = label_words(step.row_label)
     asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
+    if step.operation in ITEM_OPERATIONS:
+        # Two line items, each named whole by its side of the question (core.retrieval.cellmath checked the sides):
+        # each must be a line the question names, not a word of it, and the question must ask for one figure.
+        # A one-word line must be a metric, or the table's "Total" beside a line that is named well.
+        items = [label_words(step.row_label), label_words(step.other_label)]
+        named = [bool(item) and item <= asked and (linked or len(item) > 1 or bool(item & _ONE_WORD_METRICS))
+                 for item in items]  # fmt: skip
+        totals = [item == {"total"} and item <= asked for item in items]
+        return (
+            any(named)
+            and all(n or t for n, t in zip(named, totals, strict=True))
+            and not (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text))
+        )
+    label = label_words(step.row_label)
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
     if not label or not label <= asked:
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
-    if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC:
+    if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC - OPERATION_WORDS:
         # the line item is the company (or segment) the question names, and the question asks a quantity of it
-        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods")
-        # is asked for itself
+        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods",
+        # "the change in Raw Materials") is asked for itself
         return False
     if not linked and len(label) == 1 and not label & _ONE_WORD_METRICS:
         return False  # "Total", "State", "International": a word of the question, not a figure it names
@@ -105,9 +126,15 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
             return False  # "inventory turnover ratio" is not the inventory line
     if "%" in step.row_label and not _RELATIVE.search(text):
         return False  # "% to sales" is a ratio line; the question asks for an amount
-    if (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text)) and step.operation not in ("argmax", "argmin"):
+    if (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text)) and step.operation not in (
+        "argmax",
+        "argmin",
+        "where",
+        "periods",
+    ):
         return False  # yes/no, "which …", "why …": one cell's figure is not the answer
-    return not _COMPARED.search(text)  # two things compared: one line item answers half of it
+    # two things compared: one line item answers half of it ("2019 compared to 2018" compares periods)
+    return not any(not _PERIOD_AFTER.match(text, found.end()) for found in _COMPARED.finditer(text))
 
 
 def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSchema) -> bool:
@@ -134,17 +161,22 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
 def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
     """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet."""
     aliases = figure_aliases(question)
+    names = question_names(question)
     for sheet in schema.sheets:
         if sheet.grid and sheet.page is None:
-            step = plan_cells(question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases)
+            step = plan_cells(
+                question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, given_names=names
+            )
             if step is not None:
                 return step, sheet
     best: tuple[int, CellsStep, SheetInfo] | None = None
     for sheet in schema.sheets:
         if not sheet.grid or sheet.page is None:
             continue
-        names = [c.name for c in sheet.columns]
-        step = plan_cells(question, sheet.sheet_id, names, sheet.grid, aliases, strict=True)
+        step = plan_cells(
+            question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, strict=True,
+            given_names=names,
+        )  # fmt: skip
         if step is None or not named_here(question, sheet):
             continue
         if not credible(step, question, aliases) and not (
