@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.models import Citation
 from core.qa.passage_figures import passage_figure, subject
+from core.qa.passage_spans import passage_span
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
 
@@ -166,11 +167,15 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
 
 def _figure_of(question: str, best: Evidence) -> tuple[str, str] | None:
     """The answer's lead sentence and its figure when the best passage states the asked figure beyond doubt
-    ("The depreciation in 2018: $2.6 million [3].", "$2.6 million"), else None (core.qa.passage_figures says
-    when)."""
+    ("The depreciation in 2018: $2.6 million [3].", "$2.6 million"), or the words that answer a reason, date,
+    make-up or method question ("Primarily due to interest on investments [2].", core.qa.passage_spans), else
+    None (core.qa.passage_figures says when)."""
     for sentence in _best_sentences(question, best, 2):
         figure = passage_figure(question, sentence)
         if figure is None:
+            span = passage_span(question, sentence)
+            if span is not None:  # a reason, a date, a make-up or a method, in the source's words
+                return (f"{span[:1].upper()}{span[1:]} [{best.n}].", span)
             continue
         lead = subject(question)
         if lead and _numbers(lead) - _numbers(sentence):

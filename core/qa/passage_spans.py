@@ -1,0 +1,132 @@
+"""The words of a sentence that answer a question about a reason, a date, a make-up or a method, as the source
+writes them: "What caused the increase in interest income?" + "The increase in interest income is primarily due
+to interest on investments." -> "primarily due to interest on investments".
+
+A passage answer quotes the sentences that cover the question best; this module reads the answer out of the
+best one when the question's form says where it starts, and gives nothing when in doubt (the quoted sentence
+stays the answer):
+
+- a reason ("why", "what caused", "what … due to", "reason"): from the sentence's one causal phrase ("primarily
+  due to", "because of", "as a result of", "driven by", "attributable to") to its end;
+- a date ("when", "in which year/month/period"): the sentence's one date that the question does not give;
+- a make-up or a method ("What does X consist of / include / represent?", "How is X calculated / determined /
+  stated?", "What does the company rely on to …?"): what follows the question's verb in the sentence.
+
+The sentence must be about the question (most of its topic words, `passage_figures.topic_share`) and hold the
+pivot once; the answer ends where the sentence turns back to the question's own words ("… licensees to record
+its revenue" asked "… rely on to record its revenue"). Figures are `passage_figures`' job.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.qa.passage_figures import MAX_WORDS, topic_share
+from core.text import STOP_WORDS
+
+# The sentence must hold this share of the question's topic words: it restates the question, then answers it.
+MIN_TOPIC = 0.75
+# Spans longer than this are a paragraph's worth, not an answer.
+MAX_SPAN_WORDS = 60
+
+_REASON_ASKED = re.compile(
+    r"^\s*why\b|\bwhat\s+(?:caused|causes|led\s+to|drove|drives|resulted\s+in|contributed\s+to)\b|"
+    r"\b(?:due\s+to|attributable\s+to|reasons?\s+for|primarily\s+due|driven\s+by)\s*\??\s*$|\breasons?\b",
+    re.IGNORECASE,
+)
+_CAUSE = re.compile(
+    r"\b(?:(?:primarily|mainly|largely|partially|partly|principally|mostly)\s+)?"
+    r"(?:due\s+to|because\s+of|because|as\s+a\s+result\s+of|driven\s+(?:primarily\s+|mainly\s+)?by|"
+    r"attributable\s+to|resulting\s+from|owing\s+to|reflect(?:s|ed|ing)?)\b",
+    re.IGNORECASE,
+)
+_WHEN_ASKED = re.compile(
+    r"^\s*when\b|\b(?:in|on|during)\s+(?:which|what)\s+(?:year|month|quarter|period|date|fiscal\s+year)\b",
+    re.IGNORECASE,
+)
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_DATE = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d\b|\b{_MONTH}\s+(?:19|20)\d\d\b|"
+    r"\b(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+# "What does X consist of?", "How is X calculated?", "What does the company rely on to …?": the question's verb,
+# as the sentence writes it (stems), and what the answer skips after it.
+_PIVOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+\w+ly)?\s+of\b", re.I),
+     r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+(?:primarily|mainly|principally|largely|"
+     r"mostly))?(?:\s+of)?\s+", "make-up"),
+    (re.compile(r"\bwhat\s+(?:does|do|did|is|are|was|were)\b.*\b(?:include|included|includes)\b", re.I),
+     r"\b(?:includes?|included|including)\b\s+", "make-up"),
+    (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brepresents?\b", re.I), r"\brepresents?\b\s+", "make-up"),
+    (re.compile(r"\bhow\s+(?:is|are|was|were)\b.*\b(?:determined|calculated|computed|measured|derived|estimated|"
+                r"stated|recogni[sz]ed|recorded|valued|defined|amortized|depreciated|reported)\b", re.I),
+     r"\b(?:determined|calculated|computed|measured|derived|estimated|stated|recogni[sz]ed|recorded|valued|defined|"
+     r"amortized|depreciated|reported)\b(?:\s+(?:based\s+(?:up)?on|using))?\s+", "method"),
+    (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brel(?:y|ies|ied)\s+(?:up)?on\b", re.I),
+     r"\brel(?:y|ies|ied)\s+(?:up)?on\s+", "make-up"),
+)  # fmt: skip
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _question_words(question: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(question.lower()) if w not in STOP_WORDS}
+
+
+def _tidy(span: str) -> str:
+    return span.strip().rstrip(".;:,").strip()
+
+
+_CONNECTIVES = frozenset("to for in of on at by from with".split())
+
+
+def _cut_back_to_question(span: str, question: str) -> str:
+    """The span without a tail that only repeats the question ("… licensees to record its revenue" asked "what
+    does it rely on to record its revenue"): the longest tail that starts at a connective and whose words (numbers
+    aside) are all the question's."""
+    asked = _question_words(question)
+    words = list(re.finditer(r"\S+", span))
+    for i, word in enumerate(words):
+        if i == 0 or word.group().lower() not in _CONNECTIVES:
+            continue
+        tail = {_stem(w) for w in _WORD.findall(span[word.start() :].lower()) if not w.isdigit()} - STOP_WORDS
+        if tail and tail <= asked:
+            return span[: word.start()]
+    return span
+
+
+def passage_span(question: str, sentence: str) -> str | None:
+    """The words of `sentence` that answer `question` (a reason, a date, a make-up or a method), or None."""
+    # the asking words ("what caused", "why") are no topic the sentence must hold
+    topic = _REASON_ASKED.sub(" ", question)
+    if len(sentence.split()) > MAX_WORDS or topic_share(topic, sentence) < MIN_TOPIC:
+        return None
+    span: str | None = None
+    if _REASON_ASKED.search(question):
+        causes = list(_CAUSE.finditer(sentence))
+        span = sentence[causes[0].start() :] if len(causes) == 1 else None
+    elif _WHEN_ASKED.search(question):
+        given = {m.group().lower() for m in _DATE.finditer(question)}
+        dates = {m.group() for m in _DATE.finditer(sentence) if m.group().lower() not in given}
+        # a date inside a longer one ("2014" of "May 2014") is the same date
+        dates = {d for d in dates if not any(d != other and d in other for other in dates)}
+        return dates.pop() if len(dates) == 1 else None
+    else:
+        for asked, pivot, _kind in _PIVOTS:
+            if asked.search(question):
+                found = list(re.finditer(pivot, sentence, re.IGNORECASE))
+                span = sentence[found[0].end() :] if len(found) == 1 else None
+                break
+    if span is None:
+        return None
+    span = _tidy(_cut_back_to_question(_tidy(span), question))
+    words = [_stem(w) for w in _WORD.findall(span.lower()) if w not in STOP_WORDS]
+    if not words or len(span.split()) > MAX_SPAN_WORDS:
+        return None
+    if sum(1 for w in words if w in _question_words(question)) * 2 > len(words):
+        return None  # mostly the question's own words: the pivot was not where the answer starts
+    return span
