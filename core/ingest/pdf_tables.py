@@ -52,9 +52,9 @@ class PdfTable:
     bbox: Box  # the whole table
 
 
-# A figure as statements print it, spaces removed: "1,234", "(1,234)", "$(53)", "12.5%", "(2.1%)", "—" (nil).
+# A figure as statements print it, spaces removed: "1,234", "(1,234)", "$(53)", "12.5%", "(2.1%)", "—" or "―" (nil).
 _FIGURE = re.compile(
-    r"[(]?[-+−–]?[$€£¥]?[(]?[-+−–]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?<=\d)[)]?%?[)]?\*?|[$€£¥]?[-—–]{1,3}%?"
+    r"[(]?[-+−–]?[$€£¥]?[(]?[-+−–]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?<=\d)[)]?%?[)]?\*?|[$€£¥]?[-—–―−]{1,3}%?"
 )
 # A period heading: a year, maybe with footnote marks ("2019 (1)", "2018*"), spaces removed.
 _YEAR = re.compile(r"(?:19|20)\d\d(?:\(\d{1,2}\)|\*+)*")

@@ -109,7 +109,7 @@ _ITEM_PATTERNS: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
     (
         re.compile(
             r"\b(?P<kind>ratio|proportion|fraction|percent(?:age)?|%|share|portion)\s+of\s+(?P<a>.+?)\s+"
-            r"(?:to|over|against|versus|vs\.?|relative\s+to|(?:in|within|out\s+of)\s+(?=(?:the\s+)?total\b))\s*"
+            r"(?:(?:to|over|against|versus|vs|relative\s+to)\b\.?|(?:in|within|out\s+of)\s+(?=(?:the\s+)?total\b))\s*"
             r"(?P<b>.+)$"
         ),
         "kind",
@@ -508,10 +508,13 @@ class _Grid:
                 continue
             if row.row_id == exclude:
                 continue
-            # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there.
+            # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there;
+            # a figure line with no label under a section is the section's total ("total long-lived assets").
             readings = [(label, v) for v in _label_variants(label)]
             if section:
                 readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
+                if not label:
+                    readings.append((f"Total {section.rstrip(':')}", _content(section) | {"total"}))
             fits = [
                 (text_, v - self.years)
                 for text_, v in readings
