@@ -10,7 +10,9 @@ stays the answer):
   due to", "because of", "as a result of", "driven by", "attributable to") to its end;
 - a date ("when", "in which year/month/period"): the sentence's one date that the question does not give;
 - a make-up or a method ("What does X consist of / include / represent?", "How is X calculated / determined /
-  stated?", "What does the company rely on to …?"): what follows the question's verb in the sentence.
+  stated?", "What does the company rely on to …?"): what follows the question's verb in the sentence;
+- a question ending on its predicate ("What are these costs primarily related to?", "… driven by?"): what
+  follows the same words in the sentence.
 
 The sentence must be about the question (most of its topic words, `passage_figures.topic_share`) and hold the
 pivot once; the answer ends where the sentence turns back to the question's own words ("… licensees to record
@@ -57,7 +59,7 @@ _PIVOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
      r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+(?:primarily|mainly|principally|largely|"
      r"mostly))?(?:\s+of)?\s+", "make-up"),
     (re.compile(r"\bwhat\s+(?:does|do|did|is|are|was|were)\b.*\b(?:include|included|includes)\b", re.I),
-     r"\b(?:includes?|included|including)\b\s+", "make-up"),
+     r"\b(?:includes?|including)\b\s+", "make-up"),  # active: "X includes …", never "… is included in Y"
     (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brepresents?\b", re.I), r"\brepresents?\b\s+", "make-up"),
     (re.compile(r"\bhow\s+(?:is|are|was|were)\b.*\b(?:determined|calculated|computed|measured|derived|estimated|"
                 r"stated|recogni[sz]ed|recorded|valued|defined|amortized|depreciated|reported)\b", re.I),
@@ -67,6 +69,14 @@ _PIVOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
      r"\brel(?:y|ies|ied)\s+(?:up)?on\s+", "make-up"),
 )  # fmt: skip
 _WORD = re.compile(r"[a-z0-9]+")
+# A question that ends on its predicate: "What are these costs primarily related to?", "What was the increase
+# driven by?", "What was the reclassification primarily due to?": the answer follows the same words.
+_TRAILING = re.compile(
+    r"\b(?P<verb>[a-z]+(?:ed|en)|due|attributable|subject|exposed)\s+(?P<prep>to|by|in|of|on|for|with|from|upon)"
+    r"\s*\??\s*$",
+    re.IGNORECASE,
+)
+_ADVERB = r"(?:primarily|mainly|largely|principally|mostly|partially|partly|significantly|generally|chiefly)"
 
 
 def _stem(word: str) -> str:
@@ -106,7 +116,12 @@ def passage_span(question: str, sentence: str) -> str | None:
     if len(sentence.split()) > MAX_WORDS or topic_share(topic, sentence) < MIN_TOPIC:
         return None
     span: str | None = None
-    if _REASON_ASKED.search(question):
+    trailing = _TRAILING.search(question)
+    if trailing:
+        verb, prep = re.escape(trailing.group("verb")), re.escape(trailing.group("prep"))
+        found = list(re.finditer(rf"\b{verb}(?:\s+{_ADVERB})?\s+{prep}\s+", sentence, re.IGNORECASE))
+        span = sentence[found[0].end() :] if len(found) == 1 else None
+    elif _REASON_ASKED.search(question):
         causes = list(_CAUSE.finditer(sentence))
         span = sentence[causes[0].start() :] if len(causes) == 1 else None
     elif _WHEN_ASKED.search(question):

@@ -43,6 +43,17 @@ from core.qa.passage_spans import passage_span
             "The company relies on quarterly reports received from licensees to record its royalty revenue.",
             "quarterly reports received from licensees",
         ),
+        # a question ending on its predicate: what follows the same words
+        (
+            "What are the integration costs primarily related to?",
+            "Integration costs are primarily related to third party advisory services and retention bonuses.",
+            "third party advisory services and retention bonuses",
+        ),
+        (
+            "What was the increase in free cash flow driven by?",
+            "The increase in free cash flow was driven by lower capital expenditure.",
+            "lower capital expenditure",
+        ),
     ],
 )
 def test_the_answer_is_the_sources_words(question: str, sentence: str, span: str) -> None:
@@ -66,6 +77,11 @@ def test_the_answer_is_the_sources_words(question: str, sentence: str, span: str
         (
             "What caused the increase in freight revenue?",
             "Marketing costs rose primarily due to the new brand campaign.",
+        ),
+        # "included in" another line is not what a plan includes
+        (
+            "What is included in the restructuring plan?",
+            "Costs of the restructuring plan are included in restructuring charges in the statements of operations.",
         ),
         # a figure is not a span's to give
         ("What was freight revenue in 2021?", "Freight revenue was $4.2 million in 2021 due to volumes."),
