@@ -35,7 +35,7 @@ _FIGURE = re.compile(
     r"(?P<open>\()?"
     r"(?P<cur2>\$|€|£)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<unit>\s?%|\s?(?:million|billion|thousand|trillion|mn|bn)\b|(?:m|bn|k)\b| percent\b| per cent\b)?"
+    r"(?P<unit>\s?%|\s?(?:million|billion|thousand|trillion|mn|bn)\b|(?:m|bn|k|p)\b| percent\b| per cent\b)?"
     r"(?P<close>\))?"
     r"(?P<unit2>%)?"
     r"(?P<after>\s+(?:years?|months?|days?|weeks?)\b)?"
@@ -218,9 +218,40 @@ def passage_figure(question: str, sentence: str) -> Figure | None:
     periods = asked_periods(question)
     years = _sentence_years(sentence)
     if len({f.value for f in candidates}) == 1 and not any(f.ranged for f in candidates):
-        candidates = candidates[:1]  # "19.0% (2017/18: 19.0%)": the same figure whichever period is meant
+        # "19.0% (2017/18: 19.0%)": the same figure whichever period the sentence names is meant
+        return candidates[0] if not periods or periods[0] in years else None
     chosen = _bound(candidates, periods[0] if periods else None, years)
     return chosen if chosen is not None and not chosen.ranged else None
+
+
+# "… in 2019 and 2018 respectively", "for fiscal 2018 and 2019": one figure asked per period, none computed.
+_SEVERAL_PERIODS = re.compile(
+    r"\brespective(?:ly)?\b|\b(?:19|20)\d\d\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b", re.I
+)
+_COMPUTED = re.compile(
+    r"\b(?:change|changes|changed|difference|increase|decrease|growth|grew|average|mean|total|sum|combined|ratio|"
+    r"proportion|compared|versus|vs|percentage change|between)\b",
+    re.IGNORECASE,
+)
+
+
+def passage_figures(question: str, sentence: str) -> list[Figure] | None:
+    """The figures of `sentence` for each period the question asks ("What were X in 2019 and 2018
+    respectively?" -> ["$54,000", "$3,000"]), in the order asked, or None unless every period binds to one
+    figure of the asked kind without guessing (as many figures as periods, listed in order)."""
+    periods = asked_periods(question)
+    if len(periods) < 2 or not _SEVERAL_PERIODS.search(question) or _COMPUTED.search(question):
+        return None
+    if _NOT_A_FIGURE.search(re.sub(r"\brespective(?:ly)?\b", " ", question, flags=re.I)):
+        return None
+    if topic_share(question, sentence) < MIN_TOPIC or _TABLE_RUN.search(sentence) or len(sentence.split()) > MAX_WORDS:
+        return None
+    kind = asked_kind(question)
+    candidates = [f for f in figures(sentence) if f.kind == kind]
+    years = _sentence_years(sentence)
+    if any(f.ranged for f in candidates) or len(candidates) != len(years) or not set(periods) <= set(years):
+        return None
+    return [candidates[years.index(p)] for p in periods]
 
 
 def stated_change(question: str, sentence: str) -> Figure | None:

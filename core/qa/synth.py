@@ -9,7 +9,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict
 
 from core.models import Citation
-from core.qa.passage_figures import passage_figure, subject
+from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_spans import passage_span
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
@@ -139,7 +139,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         lead = _figure_of(question, best)
         if lead is not None:
             parts.append(lead[0])
-            values.append(lead[1])
+            values.extend(lead[1])
         used: set[str] = set()
         places = {_place(best)}
         chosen = [(best, 2)]
@@ -165,22 +165,27 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     return answer
 
 
-def _figure_of(question: str, best: Evidence) -> tuple[str, str] | None:
+def _figure_of(question: str, best: Evidence) -> tuple[str, list[str]] | None:
     """The answer's lead sentence and its figure when the best passage states the asked figure beyond doubt
     ("The depreciation in 2018: $2.6 million [3].", "$2.6 million"), or the words that answer a reason, date,
     make-up or method question ("Primarily due to interest on investments [2].", core.qa.passage_spans), else
     None (core.qa.passage_figures says when)."""
     for sentence in _best_sentences(question, best, 2):
+        several = passage_figures(question, sentence)
+        if several is not None:  # one figure per period asked, in the order asked
+            periods = asked_periods(question)
+            shown = "; ".join(f"{p}: {f.text}" for p, f in zip(periods, several, strict=True))
+            return (f"{shown} [{best.n}].", [f.value for f in several])
         figure = passage_figure(question, sentence)
         if figure is None:
             span = passage_span(question, sentence)
             if span is not None:  # a reason, a date, a make-up or a method, in the source's words
-                return (f"{span[:1].upper()}{span[1:]} [{best.n}].", span)
+                return (f"{span[:1].upper()}{span[1:]} [{best.n}].", [span])
             continue
         lead = subject(question)
         if lead and _numbers(lead) - _numbers(sentence):
             lead = ""
-        return (f"{lead}: {figure.text} [{best.n}]." if lead else f"{figure.text} [{best.n}].", figure.value)
+        return (f"{lead}: {figure.text} [{best.n}]." if lead else f"{figure.text} [{best.n}].", [figure.value])
     return None
 
 

@@ -249,3 +249,27 @@ def test_more_ways_prose_states_one_figure(question: str, sentence: str, expecte
 )
 def test_a_change_is_given_only_when_the_sentence_states_it(question: str, sentence: str, expected: str | None) -> None:
     assert _figure(question, sentence) == expected
+
+
+def test_one_figure_per_period_asked_in_the_order_asked() -> None:
+    """ "… in 2019 and 2018 respectively": each period binds to its figure in the sentence's order; the answer
+    lists them in the question's order. A sentence that does not bind every period gives none."""
+    from core.qa.passage_figures import passage_figures
+
+    sentence = (
+        "For fiscal 2019 and 2018, the Company recognized interest and penalties of $54,000 and $3,000, respectively."
+    )
+    found = passage_figures("What were the interest and penalties recognized in 2018 and 2019 respectively?", sentence)
+    assert found is not None and [f.value for f in found] == ["$3,000", "$54,000"]
+    assert passage_figures("What was the change in interest and penalties from 2018 to 2019?", sentence) is None
+    assert passage_figures("What were interest and penalties in 2017 and 2018 respectively?", sentence) is None
+    assert passage_figures("What were the interest and penalties in 2019 and 2018 respectively?",
+                           "Interest and penalties were $54,000 in 2019.") is None  # fmt: skip
+
+
+def test_the_same_figure_for_both_periods_answers_either() -> None:
+    sentence = "The amount of deposits held as collateral at 31 December 2019 is £3.5 million (2018: £3.5 million)."
+    for year in ("2019", "2018"):
+        figure = passage_figure(f"What is the amount of deposits held as collateral at 31 December {year}?", sentence)
+        assert figure is not None and figure.value == "£3.5 million"
+    assert passage_figure("What is the amount of deposits held as collateral at 31 December 2017?", sentence) is None
