@@ -106,10 +106,20 @@ _ITEM_PATTERNS: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
         "a",
         "b",
     ),
+    # "the percentage constitution of A among (or in) B": A's share of B
+    (
+        re.compile(
+            r"\bpercent(?:age)?\s+(?:of\s+)?(?P<kind>constitution)\s+of\s+(?P<a>.+?)\s+(?:among|in|within)\s+"
+            r"(?P<b>.+)$"
+        ),
+        "kind",
+        "a",
+        "b",
+    ),
     (
         re.compile(
             r"\b(?P<kind>ratio|proportion|fraction|percent(?:age)?|%|share|portion)\s+of\s+(?P<a>.+?)\s+"
-            r"(?:(?:to|over|against|versus|vs|relative\s+to)\b\.?|(?:in|within|out\s+of)\s+(?=(?:the\s+)?total\b))\s*"
+            r"(?:(?:to|over|against|versus|vs|relative\s+to)\b\.?|(?:in|within|among|out\s+of)\s+(?=(?:the\s+)?total\b))\s*"
             r"(?P<b>.+)$"
         ),
         "kind",
@@ -335,7 +345,8 @@ def plan_cells(
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
-    named_years = years_in(question)
+    # a split fiscal year asked ("EBIT in 2018/2019") is the year it ends in, as its column is (`_year_columns`)
+    named_years = years_in(_SPLIT_YEAR.sub(lambda m: _split_end(m.group(0)) or m.group(0), question))
     asked_years = [y for y in named_years if y in years]
     if strict and set(named_years) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
@@ -611,10 +622,16 @@ def _items_column(
     else:
         return None  # no period, or several: which column is meant is not said
     values = [row.values[column] if column < len(row.values) else None for row, _ in (a, b)]
-    if any(v is None or parse_number(v) is None for v in values):
+    numbers = [parse_number(v or "") for v in values]
+    if any(n is None for n in numbers):
         return None
     if len({"%" in (v or "") for v in values}) > 1:
         return None  # a percentage and an amount: no arithmetic between them
+    if operation != "items_difference" and len({(n or 0) < 0 for n in numbers}) > 1:
+        return None  # a deduction's share of a total ("(111)" of 372): its sign is a layout, the share ill-defined
+    for _, label in (a, b):
+        if sum(1 for r in grid.rows if _content(r.values[grid.label_pos] or "") == _content(label)) > 1:
+            return None  # the line appears under several sections ("Continuing operations"): which one is meant
     return a, b, operation, column
 
 

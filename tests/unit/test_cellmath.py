@@ -136,6 +136,10 @@ def test_two_line_items_of_one_period() -> None:
     assert ask("What is the difference between Fixed Price and Other in 2019?")[:2] == (
         "items_difference", ["1408.3"]
     )  # fmt: skip
+    assert ask("In 2019, what is the percentage constitution of Other among the total sales?")[:2] == (
+        "share",
+        ["2.95"],
+    )
     step = plan_cells("What is the ratio of Fixed Price to Other in 2017?", 1, NAMES, grid())
     assert step is not None
     assert [(c.ref, c.value) for c in run_cells(sheet(), step).citations] == [
@@ -291,6 +295,9 @@ def test_a_split_fiscal_year_is_the_year_it_ends_in_and_is_named_as_the_source_n
     assert step is not None and step.operation == "argmax" and step.column_labels == ["2017/2018", "2018/2019"]
     step = plan_cells("What was the profit in 2019?", 1, names, rows)
     assert step is not None and step.column_labels == ["2018/2019"]
+    # asked as the source writes them, a strict planner (a PDF table among many) finds both periods
+    step = plan_cells("What was the change in profit in 2018/2019 from 2017/2018?", 1, names, rows, strict=True)
+    assert step is not None and step.operation == "change" and step.column_labels == ["2017/2018", "2018/2019"]
 
 
 def plan(question: str, rows: list[list[str]], names: list[str]) -> tuple[str, list[str], str] | None:

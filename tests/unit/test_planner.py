@@ -397,7 +397,6 @@ def statement_sheet(
 @pytest.mark.parametrize(
     "question",
     [
-        "In 2019, what is the percentage constitution of prepaid expenses among the total prepaid expenses?",
         "Which prepaid expenses are deferred?",
     ],
 )
@@ -406,6 +405,17 @@ def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(que
     amount: a cited wrong figure. With no cell arithmetic for it, its text is searched instead."""
     plan = OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=(statement_sheet(),)))
     assert not any(isinstance(s, TableStep) for s in plan.steps) and plan.intent == "search"
+
+
+def test_a_share_of_a_statement_grids_total_is_cell_arithmetic() -> None:
+    """It once answered "Sum of 2019 where Column A in (...)" as records; it reads the two lines."""
+    plan = OfflinePlanner().plan(
+        "In 2019, what is the percentage constitution of prepaid expenses among the total prepaid expenses?",
+        RoomSchema(room_id=1, sheets=(statement_sheet(),)),
+    )
+    [step] = plan.steps
+    assert plan.intent == "cells" and isinstance(step, CellsStep) and step.operation == "share"
+    assert (step.row_label, step.other_label) == ("Prepaid expenses", "Total prepaid expenses")
 
 
 def test_a_threshold_over_a_statement_grid_is_cell_arithmetic() -> None:
