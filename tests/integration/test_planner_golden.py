@@ -129,6 +129,8 @@ QUESTIONS = [
     "How many offices are there?",
     "What is the average number of engineers per office?",
     "Which offices have more than 50 engineers?",
+    "Which offices are in the same region as Paris?",
+    "How many offices are in the same region as Toronto?",
     "How many engineers do London and Paris have compared with each other?",
     "Which office has the fewest sales staff?",
     "List the offices in the Americas.",

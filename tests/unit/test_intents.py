@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.qa.planner import OfflinePlanner, RoomSchema, SheetInfo
+from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
 from core.qa.planner.drafting import Draft, apply_filters
 from core.qa.planner.intents import CELLS, INTENTS, SEARCH, plan_table
 from core.qa.planner.linking import link_sheet, read_question
@@ -32,7 +32,7 @@ def applying(question: str, sheet: SheetInfo) -> list[str]:
 
 def test_the_registry_keeps_the_order_of_the_old_cascade() -> None:
     assert [intent.name for intent in INTENTS] == [
-        "count_distinct", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
+        "same", "count_distinct", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
         "listing", "lookup",
     ]  # fmt: skip
     assert len({intent.name for intent in INTENTS}) == len(INTENTS)
@@ -190,3 +190,78 @@ def test_a_rule_that_does_not_apply_leaves_the_draft_as_it_was() -> None:
     assert rules["superlative"](read, link, filtered) is None
     assert rules["listing"](read, link, filtered) is None
     assert filtered == before
+
+
+# -- rows sharing a value with a named row ("the same X as Y") ------------------------------------
+
+PLAYERS = SheetInfo(
+    sheet_id=11, document_id=6, title="squad.csv", name="squad", n_rows=6,
+    columns=(
+        column("Player", "A", "text", 0, ("Aino Kask", "Berit Ots", "Cora Lepp", "Dora Mets", "Eva Saar", "Frida Tamm"),
+               n_filled=6),
+        column("Position", "B", "text", 1, ("Setter", "Libero", "Middle blocker"), n_filled=6),
+        column("Club", "C", "text", 2, ("Tartu", "Pärnu", "Narva"), n_filled=6),
+        ColumnInfo("Year", "D", "number", 3, ("2001", "2003"), ("2001", "2003", "2004", "2006"), 4, 6),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "compared", "reference", "asked"),
+    [
+        ("which players played the same position as cora lepp?", "Position", ("Player", "eq", "Cora Lepp"), "Player"),
+        ("Berit Ots is from the same club as what player?", "Club", ("Player", "eq", "Berit Ots"), "Player"),
+        ("who joined in the same year as eva saar?", "Year", ("Player", "eq", "Eva Saar"), "Player"),
+        ("what player had the same position as 2003?", "Position", ("Year", "eq", "2003"), "Player"),
+    ],
+)
+def test_same_as_compares_with_the_named_row(question: str, compared: str, reference: tuple, asked: str) -> None:
+    """The column named between "same" and "as"; the row named after "as" (before "same" when a question word
+    follows "as"); the answer names the other rows."""
+    plan = plan_of(question, PLAYERS)
+    op = table_op(plan)
+    assert plan.intent == "same"
+    assert op.same_as is not None and op.same_as.column == compared
+    assert (op.same_as.row.column, op.same_as.row.op, op.same_as.row.value) == reference
+    assert op.select == [asked] and not [f for f in op.filters if f.column == reference[0]]
+
+
+def test_how_many_share_a_value_with_a_named_row_counts_them() -> None:
+    op = table_op(plan_of("how many players have the same club as dora mets?", PLAYERS))
+    assert op.aggregate is not None and op.aggregate.func == "count" and op.aggregate.column is None
+    assert op.same_as is not None and op.same_as.column == "Club"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many players joined in the same year as 2003?",  # the value is the compared column's own: a filter
+        "which players played the same position?",  # no row to compare with
+        "is the position the same for every player?",  # no "as"
+    ],
+)
+def test_same_without_a_row_to_compare_with_is_another_intent(question: str) -> None:
+    assert plan_of(question, PLAYERS).intent != "same"
+
+
+# -- measures written with their unit ("88 m") ---------------------------------------------------
+
+PYLONS = SheetInfo(
+    sheet_id=12, document_id=7, title="pylons.csv", name="pylons", n_rows=5,
+    columns=(
+        column("Name", "A", "text", 0, ("Alder Tower", "Birch Mast", "Cedar Pylon", "Dogwood Post", "Elm Tower"),
+               n_filled=5),
+        column("Height", "B", "text", 1, ("113.6 m", "88 m", "44 m (approx.)", "n/a"), n_filled=5),
+        column("Prominence", "C", "text", 2, ("10,080 ft\n3072 m", "1,677 ft\n511 m", "7,196 ft\n2193 m"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+def test_measures_with_units_are_compared_and_ranked() -> None:
+    """A text column of measures ("88 m", "10,080 ft") is a quantity: comparisons filter it, superlatives rank it."""
+    op = table_op(plan_of("which pylon is at most 80 m in height?", PYLONS))
+    assert filters(op) == {("Height", "le", "80")} and op.select == ["Name"]
+    op = table_op(plan_of("which pylon has a prominence more than 5,000 ft?", PYLONS))
+    assert filters(op) == {("Prominence", "gt", "5000")}
+    op = table_op(plan_of("what is the pylon with the least height?", PYLONS))
+    assert (op.sort_by, op.descending, op.limit, op.select) == ("Height", False, 1, ["Name"])

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_number, typed_value
+from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_measure, parse_number, typed_value
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.sheets import parse_csv, parse_xlsx
 from tests.factories import make_xlsx
@@ -248,6 +248,44 @@ def test_parse_number(text: str, expected: float | None) -> None:
 )
 def test_parse_number_rejects(text: str) -> None:
     assert parse_number(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("113.6 m", (113.6, "m")),
+        ("14,505 ft\n4421 m", (14505.0, "ft")),  # the same measure in another unit on the line below
+        ("7.91 m (w)", (7.91, "m")),  # a bracketed detail after the unit
+        ("1,400 tons", (1400.0, "tons")),
+        ("3 acts", (3.0, "acts")),
+        ("2nd", (2.0, "nd")),
+        ("10 km walk", (10.0, "km walk")),
+        ("1 (0+0+0+1)", (1.0, "")),
+        ("5 apples", (5.0, "apples")),
+    ],
+)
+def test_parse_measure(text: str, expected: tuple[float, str]) -> None:
+    assert parse_measure(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5–2",
+        "1:17.41",
+        "6'3\"",
+        "20th Century Fox",
+        "Prologue and 3 acts",
+        "b. 1962",
+        "4x400 m relay",
+        "53:26",
+        "abc",
+        "",
+    ],
+)
+def test_parse_measure_rejects_scores_times_and_names(text: str) -> None:
+    """A measure is a number and a short unit: not a score, a clock time, feet and inches or a name."""
+    assert parse_measure(text) is None
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from core.retrieval.tables import (
     MAX_CITATIONS,
     Aggregate,
     Filter,
+    SameAs,
     SheetFrame,
     TableError,
     TableOp,
@@ -554,3 +555,43 @@ def test_the_difference_between_two_groups(funding: SheetFrame) -> None:
     pick = Filter(column="Country", op="in", value=["Germany", "France"])
     result = run(funding, filters=[pick], group_by="Country", aggregate=Aggregate(func="count"), difference=True)
     assert result.values == ["1"] and "the difference between them is 1" in result.description
+
+
+def _pylons() -> SheetFrame:
+    return sheet_from_csv(
+        ["Name", "Height", "Country"],
+        [["Alder Tower", "113.6 m", "Austria"], ["Birch Mast", "88 m", "Italy"], ["Cedar Pylon", "44 m (approx.)", "Italy"],
+         ["Dogwood Post", "88 m", "Spain"], ["Elm Tower", "n/a", "Austria"]],
+    )  # fmt: skip
+
+
+def test_measures_with_units_compare_rank_and_subtract_as_numbers() -> None:
+    """ "88 m", "113.6 m": a text column of measures is filtered, ranked and subtracted by its numbers."""
+    sheet = _pylons()
+    low = run(sheet, filters=[Filter(column="Height", op="le", value="90")], select=["Name"])
+    assert low.values == ["Birch Mast", "Cedar Pylon", "Dogwood Post"]
+    top = run(sheet, sort_by="Height", descending=True, limit=1, select=["Name"])
+    assert top.values == ["Alder Tower"]
+    # the extreme is the cell as written, with its unit
+    assert run(sheet, aggregate=Aggregate(func="min", column="Height")).values == ["44 m (approx.)"]
+    pick = Filter(column="Name", op="in", value=["Alder Tower", "Birch Mast"])
+    gap = run(sheet, filters=[pick], select=["Height"], difference=True)
+    assert gap.values == ["25.6 m"] and "the difference between them is 25.6 m" in gap.description
+    check_citations(sheet, gap)
+
+
+def test_rows_with_the_same_value_as_a_named_row() -> None:
+    """ "Which pylon has the same height as Birch Mast": the rows sharing its Height, Birch Mast itself left out."""
+    sheet = _pylons()
+    same = SameAs(column="Height", row=Filter(column="Name", op="eq", value="Birch Mast"))
+    result = run(sheet, same_as=same, select=["Name"])
+    assert result.values == ["Dogwood Post"]
+    assert "Height is the same as where Name = Birch Mast (88 m)" in result.description
+    check_citations(sheet, result)
+    # counted, with other filters; several reference rows share their values
+    both = SameAs(column="Country", row=Filter(column="Name", op="in", value=["Birch Mast", "Alder Tower"]))
+    assert run(sheet, same_as=both, aggregate=Aggregate(func="count")).values == ["2"]
+    # a reference row without a value to compare is an error that says so, not an empty answer
+    blank = SameAs(column="Height", row=Filter(column="Name", op="eq", value="Nobody"))
+    with pytest.raises(WorkbenchError, match="has a value of Height"):
+        run(sheet, same_as=blank)

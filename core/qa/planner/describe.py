@@ -22,6 +22,9 @@ def describe_filters(filters: Sequence[Filter]) -> str:
 def describe_op(op: TableOp, sheet: SheetInfo) -> str:
     """One plain sentence: "Sum of Amount Raised (USD) where Country = Canada and Date in 2021 (funding_rounds.csv)."""
     where = describe_filters(op.filters)
+    if op.same_as is not None:
+        reference = describe_filters([op.same_as.row])[len(" where ") :]
+        where += (" and " if where else " where ") + f"{op.same_as.column} is the same as where {reference}"
     names = {"sum": "Sum", "avg": "Average", "median": "Median", "min": "Minimum", "max": "Maximum",
              "count": "Count", "count_distinct": "Number of distinct"}  # fmt: skip
     if op.distinct is not None:

@@ -20,7 +20,7 @@ from core.qa.planner.linking import (
     yearish,
 )
 from core.qa.planner.schema import LOOKUP_LIMIT, ColumnInfo, SheetInfo
-from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables import Aggregate, Filter, SameAs, TableOp
 
 
 @dataclass
@@ -40,6 +40,7 @@ class Draft:
     select: list[ColumnInfo] = field(default_factory=list)
     distinct: ColumnInfo | None = None
     difference: bool = False
+    same_as: tuple[ColumnInfo, Filter] | None = None  # rows sharing this column's value with the filter's rows
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -59,6 +60,7 @@ class Draft:
             group_by=self.group_by.name if self.group_by else None, aggregate=agg, sort_by=self.sort_by,
             descending=self.descending, limit=self.limit, select=[c.name for c in self.select],
             distinct=self.distinct.name if self.distinct else None, difference=self.difference,
+            same_as=None if self.same_as is None else SameAs(column=self.same_as[0].name, row=self.same_as[1]),
         )  # fmt: skip
 
 

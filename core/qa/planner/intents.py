@@ -4,7 +4,7 @@ Each `Intent` is a name and a rule `(question, link, draft) -> Draft | None`: gi
 link to the chosen sheet and a draft already holding the filters the question's values and comparisons
 make, the rule either drafts the operation it stands for or returns None (it does not apply: the next is
 tried).  `plan_table` runs `INTENTS` in order and the first that applies wins, so the order is part of the
-meaning: count distinct, "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate
+meaning: rows sharing a value with a named row ("the same position as X"), count distinct, "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate
 (average, median, sum), a superlative, first/last, a listing, and the lookup that always applies.  The
 name of the intent that fired is the plan's `intent`; the planner also names its other outcomes:
 statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
@@ -31,7 +31,7 @@ from core.qa.planner.drafting import (
     superlative_word,
     total_column,
 )
-from core.qa.planner.lexicon import STOP, SUPERLATIVES, TOTAL_WORDS
+from core.qa.planner.lexicon import STOP, SUPERLATIVES, TOTAL_WORDS, YEAR_RE
 from core.qa.planner.linking import (
     ENTITY_WH,
     Link,
@@ -153,6 +153,57 @@ def _total(question: Question) -> bool:
 
 
 # -- the intents, in registry order --------------------------------------------------------------
+
+
+def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which players played the same position as Ardo Kreek?", "how many provinces have the same number of
+    districts as Kabul?": the rows sharing one column's value with a named row (that row left out)."""
+    found = _same_as(question, link, draft)
+    if found is None:
+        return None
+    compared, reference = found
+    draft.filters = [f for f in draft.filters if f is not reference]
+    ref_col = _column(draft, reference.column)
+    draft.filter_cols.discard(ref_col.position if ref_col is not None else -1)
+    draft.same_as = (compared, reference)
+    if _counting(question):
+        draft.aggregate = ("count", None)
+        return draft
+    asked = asked_column(question, link, draft.filter_cols | {compared.position})
+    if asked is None and ref_col is not None and ref_col.position != compared.position:
+        asked = ref_col  # "which pylon has the same height as X": rows named as X is
+    return lookup_rows(draft, asked)
+
+
+def _same_as(question: Question, link: Link, draft: Draft) -> tuple[ColumnInfo, Filter] | None:
+    """The column named between "same" and "as", and the filter picking the row it is compared with."""
+    words = question.words
+    if "same" not in words:
+        return None
+    s = words.index("same")
+    a = next((i for i in range(s + 1, min(len(words), s + 7)) if words[i] == "as"), None)
+    if a is None:
+        return None
+    named = [m for m in link.columns if s < m.start < a]
+    if not named:
+        return None
+    compared = max(named, key=lambda m: (m.score, -m.start)).column
+    # The row compared with: a value named after "as" (else before "same"), of another column than the compared one.
+    # "X is from the same county as what team": the question word follows "as", so X is the row compared with.
+    asks_after = a + 1 < len(words) and words[a + 1] in ("what", "which", "who", "whom", "whose")
+    after = [m for m in link.values if m.resolved and m.column is not compared and m.start > a]
+    before = [m for m in link.values if m.resolved and m.column is not compared and m.end <= s]
+    mentions = before if asks_after else after or before
+    if mentions:
+        column = mentions[0].column.name
+    elif a + 1 < len(words) and YEAR_RE.fullmatch(words[a + 1]):
+        column = next((f.column for f in draft.filters if f.op == "year"), "")  # "the same car number as 1964"
+    else:
+        return None
+    reference = next((f for f in draft.filters if f.column == column and f.op in ("eq", "in", "year")), None)
+    if reference is None or reference.column == compared.name:
+        return None
+    return compared, reference
 
 
 def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | None:
@@ -541,6 +592,7 @@ def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
 # The order is the meaning: the first rule that applies wins ("how many different" is counted distinct
 # before it is counted; a superlative with "average" ranks averages before it ranks rows).
 INTENTS: tuple[Intent, ...] = (
+    Intent("same", _same),
     Intent("count_distinct", _count_distinct),
     Intent("among", _among),
     Intent("neighbour", _neighbour),

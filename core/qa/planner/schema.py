@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from core.cells import Dtype, parse_date
+from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
 from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, stem_of, words_of
 from core.retrieval.cellmath import GridRow
@@ -115,12 +115,14 @@ class ColumnInfo:
 
     @cached_property
     def numbers(self) -> tuple[float, ...]:
-        """The values that are plain numbers."""
+        """The values that are numbers: plain, or a measure with its unit ("88 m")."""
         out = []
         for value in self.values:
             text = value.replace(",", "").strip()
             if NUMBER_RE.fullmatch(text.lstrip("-")):
                 out.append(float(text))
+            elif (measure := parse_measure(value)) is not None:
+                out.append(measure[0])  # "14,505 ft", "3 acts": compared and ranked by their number
         return tuple(out)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_number
+from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_measure, parse_number
 from core.db import Database, q
 from core.errors import SheetNotFound, TableError, UnknownColumn
 from core.models import Citation
@@ -38,6 +38,7 @@ __all__ = [
     "Aggregation",
     "Filter",
     "Operator",
+    "SameAs",
     "SheetFrame",
     "SheetNotFound",
     "TableError",
@@ -117,6 +118,18 @@ class Aggregate(BaseModel):
         return self
 
 
+class SameAs(BaseModel):
+    """ "Which players play the same position as Ardo Kreek": rows sharing `column`'s value with the rows `row` picks.
+
+    The rows `row` picks are the reference, not part of the answer: they are left out.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    column: str
+    row: Filter
+
+
 class TableOp(BaseModel):
     """One exact operation on one sheet."""
 
@@ -133,6 +146,7 @@ class TableOp(BaseModel):
     distinct: str | None = None  # list distinct values of a column
     # "the difference in population between Koraput and Puri": two rows looked up, the gap between their values
     difference: bool = False
+    same_as: SameAs | None = None  # rows with the same value of a column as a named row (that row left out)
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -265,7 +279,7 @@ class SheetFrame:
         col = self.columns[pos]
         if col.dtype in ("number", "currency", "percent"):
             return self.typed(pos)
-        return self.view("numbers", pos, lambda: _parse_numbers(self.texts(pos)))
+        return self.view("numbers", pos, lambda: _parse_measures(self.texts(pos)))
 
     def days(self, pos: int) -> np.ndarray:
         """Days since 1970-01-01 per cell as parse_date reads it (NaN when not a date), any dtype."""
@@ -373,6 +387,36 @@ def _parse_numbers(texts: np.ndarray) -> np.ndarray:
     parsed = {t: parse_number(t) for t in set(cells.values)}
     out[cells.mask] = [np.nan if (v := parsed[t]) is None else v for t in cells.values]
     return out
+
+
+def _parse_measures(texts: np.ndarray) -> np.ndarray:
+    """The numbers of a text column: plain numbers, and measures written with their unit ("88 m", "3 acts")."""
+    out = _parse_numbers(texts)
+    missing = np.flatnonzero(np.isnan(out))
+    if len(missing):
+        measures = {t: parse_measure(t) for t in {texts[i] for i in missing if texts[i] is not None}}
+        for i in missing:
+            if texts[i] is not None and (found := measures[texts[i]]) is not None:
+                out[i] = found[0]
+    return out
+
+
+_ORDINAL_UNIT = re.compile(r"|st|nd|rd|th", re.IGNORECASE)
+
+
+def _shared_unit(sheet: SheetFrame, col: Column, rows: np.ndarray) -> str:
+    """ " m" when every cell of these rows is a measure in metres ("436 m", "380 m"): a difference keeps the unit."""
+    if col.dtype != "text":
+        return ""
+    units = {measure_unit(sheet.texts(col.position)[r]) for r in rows}
+    shared = units.pop() if len(units) == 1 else ""
+    return "" if _ORDINAL_UNIT.fullmatch(shared) else f" {shared}"
+
+
+def measure_unit(text: str | None) -> str:
+    """The unit a cell's measure is written with ("88 m" -> "m"), "" for a plain number or no measure."""
+    found = parse_measure(text) if text else None
+    return found[1] if found is not None else ""
 
 
 def _parse_dates(texts: np.ndarray) -> np.ndarray:
@@ -869,12 +913,31 @@ def run_table_op(sheet: SheetFrame, op: TableOp) -> TableResult:
     mask = np.ones(sheet.n_rows, dtype=bool)
     for f, col in filters:
         mask &= _filter_mask(sheet, col, f)
-    ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), _where(filters))
+    where = _where(filters)
+    if op.same_as is not None:
+        same, where = _same_as(sheet, op.same_as, where)
+        mask &= same
+    ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), where)
     if op.distinct is not None:
         return _run_distinct(ctx, resolve_column(sheet, op.distinct))
     if op.aggregate is not None or op.group_by is not None:
         return _run_aggregate(ctx)
     return _run_rows(ctx)
+
+
+def _same_as(sheet: SheetFrame, same: SameAs, where: str) -> tuple[np.ndarray, str]:
+    """The rows sharing a column's value with the reference rows (those left out), and the condition as text."""
+    col, ref_col = resolve_column(sheet, same.column), resolve_column(sheet, same.row.column)
+    reference = _filter_mask(sheet, ref_col, same.row)
+    filled = ~sheet.blank(col.position)
+    keys = sheet.keys(col.position)
+    wanted = keys[reference & filled]
+    if len(wanted) == 0:
+        raise TableError(f"No row where {_where([(same.row, ref_col)])[7:]} has a value of {col.name} to compare.")
+    mask = filled & ~reference & pd.Series(keys, dtype=object).isin(set(wanted.tolist())).to_numpy(bool)
+    shown = ", ".join(dict.fromkeys(_label(sheet, col, int(r)) for r in np.flatnonzero(reference & filled)))
+    condition = f"{col.name} is the same as where {_where([(same.row, ref_col)])[7:]} ({shown})"
+    return mask, (where + " and " if where else " where ") + condition
 
 
 def _plural(n: int, word: str) -> str:
@@ -944,8 +1007,9 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         numbers = sheet.numbers(key_col.position)[listed]
         if not np.isnan(numbers).any():
             gap = abs(_float_decimal(float(numbers[0])) - _float_decimal(float(numbers[1])))
-            values = [_plain(gap)]
-            description += f"; the difference between them is {_grouped(gap)}"
+            unit = _shared_unit(sheet, key_col, listed)
+            values = [_plain(gap) + unit]
+            description += f"; the difference between them is {_grouped(gap)}{unit}"
     return TableResult(op, [c.name for c in shown], table, values, citations, cited_range, n_matched, description)
 
 
@@ -1112,6 +1176,8 @@ def _extreme(cells: _Cells, func: str) -> _Groups:
     def show_extreme(g: int) -> str:
         row = first_holder[g]
         if v.kind == "number":
+            if col.dtype == "text" and measure_unit(sheet.texts(pos)[row]):
+                return _label(sheet, col, row)  # "7.91 m": the measure as written, with its unit
             return _plain(_float_decimal(sheet.numbers(pos)[row])) + v.suffix
         if v.kind == "date":
             return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
@@ -1294,8 +1360,9 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
         )
     if op.difference and limit is None and len(chosen) == 2:
         gap = abs(_float_decimal(float(groups.key[chosen[0]])) - _float_decimal(float(groups.key[chosen[1]])))
-        values = [_plain(gap)]
-        description += f"; the difference between them is {_grouped(gap)}"
+        unit = _shared_unit(sheet, agg_col, cited_rows) if agg_col is not None and not counting else ""
+        values = [_plain(gap) + unit]
+        description += f"; the difference between them is {_grouped(gap)}{unit}"
     return TableResult(op, [group_col.name, func_text], table, values, citations, cited_range, n_used, description)
 
 
