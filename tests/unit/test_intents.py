@@ -265,3 +265,74 @@ def test_measures_with_units_are_compared_and_ranked() -> None:
     assert filters(op) == {("Prominence", "gt", "5000")}
     op = table_op(plan_of("what is the pylon with the least height?", PYLONS))
     assert (op.sort_by, op.descending, op.limit, op.select) == ("Height", False, 1, ["Name"])
+
+
+# -- values set aside, lists in cells, the last of the matching rows ----------------------------
+
+RACE = SheetInfo(
+    sheet_id=13, document_id=8, title="race.csv", name="race", n_rows=8,
+    columns=(
+        column("Rider", "A", "text", 0, ("Ann Ek", "Bo Dahl", "Cy Lind", "Di Moe", "Ed Berg", "Flo Nyman", "Gus Holm",
+                                         "Hal Frost"), n_filled=8),
+        column("Manufacturer", "B", "text", 1, ("Honda", "Yamaha", "Aprilia", "KTM"), n_filled=8),
+        column("Languages", "C", "text", 2, ("Swedish", "Swedish, Finnish", "Finnish / Sami", "Norwegian and Swedish"),
+               n_filled=8),
+        column("Team", "D", "text", 3, ("Red", "Blue", "Green"), n_filled=8),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many riders did not use an aprilia or a honda?", {("Manufacturer", "ne", "Aprilia"),
+                                                                 ("Manufacturer", "ne", "Honda")}),
+        ("how many riders other than a honda rider?", {("Manufacturer", "ne", "Honda")}),
+        ("how many riders never used a yamaha?", {("Manufacturer", "ne", "Yamaha")}),
+        # not negated: the value is asked about
+        ("how many riders used an aprilia or a honda?", {("Manufacturer", "in", ("Aprilia", "Honda"))}),
+    ],
+)  # fmt: skip
+def test_a_negation_sets_aside_the_values_after_it(question: str, expected: set) -> None:
+    """ "did not use an Aprilia or a Honda": a verb or an article may stand between the negation and the value, and
+    every value listed after it is set aside too."""
+    assert filters(table_op(plan_of(question, RACE))) == expected
+
+
+def test_a_value_listed_in_cells_matches_every_cell_that_lists_it() -> None:
+    """ "Swedish" is a cell and an item of "Swedish, Finnish" and "Norwegian and Swedish": each counts."""
+    op = table_op(plan_of("how many riders have swedish as one of their languages?", RACE))
+    assert filters(op) == {("Languages", "in", ("Swedish", "Swedish, Finnish", "Norwegian and Swedish"))}
+    op = table_op(plan_of("how many riders speak sami?", RACE))  # only inside a list: still found
+    assert filters(op) == {("Languages", "eq", "Finnish / Sami")}
+
+
+def test_the_last_of_the_matching_rows_is_read_from_the_end_of_the_sheet() -> None:
+    """ "The last rider of team Red": without a column that orders the rows, the last matching row in sheet order."""
+    plan = plan_of("who was the last rider of the red team?", RACE)
+    op = table_op(plan)
+    assert plan.intent == "first_last" and filters(op) == {("Team", "eq", "Red")}
+    assert (op.limit, op.from_end, op.sort_by, op.select) == (1, True, None, ["Rider"])
+    first = table_op(plan_of("who was the first rider of the red team?", RACE))
+    assert (first.limit, first.from_end) == (1, False)
+
+
+SEASONS = SheetInfo(
+    sheet_id=14, document_id=9, title="seasons.csv", name="seasons", n_rows=5,
+    columns=(
+        column("Season", "A", "text", 0, ("2013–14", "2012–13", "2011–12", "2010–11", "2009–10"), n_filled=5),
+        column("Division", "B", "text", 1, ("North", "South"), n_filled=5),
+        column("Coach", "C", "text", 2, ("Ivo Lahe", "Juri Mets", "Kalle Rand"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+def test_periods_written_newest_first_turn_first_and_last_around() -> None:
+    """Seasons as text ("2013–14" above "2012–13"): the first in time is the last row, the last the first row."""
+    last = table_op(plan_of("who was the last coach in the south division?", SEASONS))
+    assert filters(last) == {("Division", "eq", "South")} and (last.limit, last.from_end) == (1, False)
+    first = table_op(plan_of("who was the first coach in the south division?", SEASONS))
+    assert (first.limit, first.from_end) == (1, True)
+    # "listed first" is the sheet's order, not time's
+    listed = table_op(plan_of("which coach is listed first in the north division?", SEASONS))
+    assert (listed.limit, listed.from_end) == (1, False)

@@ -595,3 +595,14 @@ def test_rows_with_the_same_value_as_a_named_row() -> None:
     blank = SameAs(column="Height", row=Filter(column="Name", op="eq", value="Nobody"))
     with pytest.raises(WorkbenchError, match="has a value of Height"):
         run(sheet, same_as=blank)
+
+
+def test_the_last_rows_in_sheet_order(funding: SheetFrame) -> None:
+    """from_end: the last k matching rows, in sheet order (no column to sort by)."""
+    canada = Filter(column="Country", op="eq", value="Canada")
+    first = run(funding, filters=[canada], limit=1, select=["Company"])
+    last = run(funding, filters=[canada], limit=1, select=["Company"], from_end=True)
+    every = run(funding, filters=[canada], select=["Company"]).values
+    assert first.values == every[:1] and last.values == every[-1:] and len(every) > 1
+    assert "the last 1 in sheet order" in last.description
+    check_citations(funding, last)

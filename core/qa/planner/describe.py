@@ -50,7 +50,8 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
             order = "highest" if op.descending else "lowest"
             text += f" with the {order} {op.sort_by}" + (f" (top {op.limit})" if op.limit and op.limit > 1 else "")
         elif op.limit is not None and op.limit < LOOKUP_LIMIT:
-            text += f", the first {op.limit}" if op.limit > 1 else ", the first one"
+            which = "last" if op.from_end else "first"
+            text += f", the {which} {op.limit}" if op.limit > 1 else f", the {which} one"
         if op.difference:
             text += ", and the difference between the two"
         text = text[0].upper() + text[1:]

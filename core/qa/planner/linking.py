@@ -388,7 +388,11 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
                     if numeric and not _number_value_ok(question, col, i, columns):
                         continue
                     score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
-                    candidates.append((score, ValueMention(col, i, j, index[span], True)))
+                    # A value that is also one item of lists in other cells ("Pashto" and "Pashto, Dari
+                    # Persian"): every cell listing it.
+                    only = "only" in words[max(0, i - 3) : i]  # "only a forward (F)": not "F / G"
+                    values = tuple(dict.fromkeys(index[span] + (() if only else col.items.get(span, ()))))
+                    candidates.append((score, ValueMention(col, i, j, values, True)))
                     break
                 if span in ngrams and (not numeric or (year_inside and j - i == 1 and YEAR_RE.fullmatch(span[0]))):
                     # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that

@@ -4,6 +4,7 @@ per process and keyed on the room's documents and the sheets' edit versions."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -38,6 +39,10 @@ GRID_MAX_ROWS = 200
 # ---------------------------------------------------------------------------------------------
 # The schema
 # ---------------------------------------------------------------------------------------------
+
+
+# What separates the items of a list written in one cell.
+_LIST_SEPARATORS = re.compile(r"\s*(?:[,;/&\n]|\band\b)\s*")
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,20 @@ class ColumnInfo:
             key = tuple(stem_of(t) for t in words_of(value))
             if key:
                 found.setdefault(key, []).append(value)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def items(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """Lists in cells ("Pashto, Dari Persian", "Rock / Pop"): each item's stems -> the values listing it."""
+        found: dict[tuple[str, ...], list[str]] = {}
+        for value in self.values:
+            parts = [p for p in _LIST_SEPARATORS.split(value) if p.strip()]
+            if len(parts) < 2:
+                continue
+            for part in parts:
+                key = tuple(stem_of(t) for t in words_of(part))
+                if key and value not in found.setdefault(key, []):
+                    found[key].append(value)
         return {k: tuple(v) for k, v in found.items()}
 
     @cached_property

@@ -147,6 +147,7 @@ class TableOp(BaseModel):
     # "the difference in population between Koraput and Puri": two rows looked up, the gap between their values
     difference: bool = False
     same_as: SameAs | None = None  # rows with the same value of a column as a named row (that row left out)
+    from_end: bool = False  # with a limit and no sort: the last rows in sheet order ("the last game they won")
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -988,7 +989,7 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         read = rows[~np.isnan(order[rows])] if op.limit is not None else rows
         rows = rows[picked]
     elif op.limit is not None:
-        rows = rows[: op.limit]
+        rows = rows[-op.limit :] if op.from_end else rows[: op.limit]
     n_matched = len(ctx.rows)
     listed = rows[:MAX_LISTED_ROWS]
     table = [["" if (t := sheet.texts(c.position)[r]) is None else t for c in shown] for r in listed]
@@ -1022,7 +1023,9 @@ def _rows_description(
     head = _plural(n_matched, "row") + " matched" + ctx.where
     if sort_col is not None:
         head += f", sorted by {sort_col.name} {'descending' if op.descending else 'ascending'}"
-    if op.limit is not None:
+    if op.limit is not None and op.from_end and sort_col is None:
+        head += f", the last {op.limit} in sheet order"
+    elif op.limit is not None:
         head += f", top {op.limit}" + (f" ({len(rows)} with ties)" if len(rows) > op.limit else "")
     items = []
     for r in listed[:_DESCRIBED]:
