@@ -262,6 +262,11 @@ def test_parse_number_rejects(text: str) -> None:
         ("10 km walk", (10.0, "km walk")),
         ("1 (0+0+0+1)", (1.0, "")),
         ("5 apples", (5.0, "apples")),
+        ("1 420 436", (1420436.0, "")),  # digits grouped by spaces
+        ("12 345 tons", (12345.0, "tons")),
+        ("1:00.45", (60.45, "")),  # a race time, in seconds
+        ("53:26", (3206.0, "")),
+        ("2:08:11", (7691.0, "")),
     ],
 )
 def test_parse_measure(text: str, expected: tuple[float, str]) -> None:
@@ -272,19 +277,19 @@ def test_parse_measure(text: str, expected: tuple[float, str]) -> None:
     "text",
     [
         "5–2",
-        "1:17.41",
         "6'3\"",
         "20th Century Fox",
         "Prologue and 3 acts",
         "b. 1962",
         "4x400 m relay",
-        "53:26",
         "abc",
+        "2 3",
+        "1:2",
         "",
     ],
 )
-def test_parse_measure_rejects_scores_times_and_names(text: str) -> None:
-    """A measure is a number and a short unit: not a score, a clock time, feet and inches or a name."""
+def test_parse_measure_rejects_scores_and_names(text: str) -> None:
+    """A measure is a number and a short unit (or a time): not a score, feet and inches or a name."""
     assert parse_measure(text) is None
 
 

@@ -606,3 +606,24 @@ def test_the_last_rows_in_sheet_order(funding: SheetFrame) -> None:
     assert first.values == every[:1] and last.values == every[-1:] and len(every) > 1
     assert "the last 1 in sheet order" in last.description
     check_citations(funding, last)
+
+
+def test_race_times_and_digits_grouped_by_spaces_are_numbers() -> None:
+    """ "57.43" beside "1:00.45" (seconds and minutes), "1 420 436" (grouped by spaces): ranked as numbers."""
+    sheet = sheet_from_csv(
+        ["Swimmer", "Time", "Speakers"],
+        [
+            ["Ana", "57.43", "1 420 436"],
+            ["Bea", "1:00.45", "87 850"],
+            ["Cid", "59.79", "317 169"],
+            ["Dee", "DNS", "54"],
+        ],
+    )
+    slowest = run(sheet, sort_by="Time", descending=True, limit=1, select=["Swimmer"])
+    assert slowest.values == ["Bea"]
+    assert run(sheet, aggregate=Aggregate(func="max", column="Time")).values == ["1:00.45"]  # as written
+    fewest = run(sheet, sort_by="Speakers", descending=False, limit=1, select=["Swimmer"])
+    assert fewest.values == ["Dee"]
+    over = run(sheet, filters=[Filter(column="Speakers", op="gt", value=100000)], select=["Swimmer"])
+    assert over.values == ["Ana", "Cid"]
+    check_citations(sheet, over)

@@ -1179,8 +1179,8 @@ def _extreme(cells: _Cells, func: str) -> _Groups:
     def show_extreme(g: int) -> str:
         row = first_holder[g]
         if v.kind == "number":
-            if col.dtype == "text" and measure_unit(sheet.texts(pos)[row]):
-                return _label(sheet, col, row)  # "7.91 m": the measure as written, with its unit
+            if col.dtype == "text" and parse_number(sheet.texts(pos)[row] or "") is None:
+                return _label(sheet, col, row)  # "7.91 m", "2:03": the measure as written, with its unit
             return _plain(_float_decimal(sheet.numbers(pos)[row])) + v.suffix
         if v.kind == "date":
             return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
