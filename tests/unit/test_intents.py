@@ -32,8 +32,8 @@ def applying(question: str, sheet: SheetInfo) -> list[str]:
 
 def test_the_registry_keeps_the_order_of_the_old_cascade() -> None:
     assert [intent.name for intent in INTENTS] == [
-        "same", "count_distinct", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
-        "listing", "lookup",
+        "same", "count_distinct", "two_way", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
+        "listing", "choice", "lookup",
     ]  # fmt: skip
     assert len({intent.name for intent in INTENTS}) == len(INTENTS)
 
@@ -336,3 +336,63 @@ def test_periods_written_newest_first_turn_first_and_last_around() -> None:
     # "listed first" is the sheet's order, not time's
     listed = table_op(plan_of("which coach is listed first in the north division?", SEASONS))
     assert (listed.limit, listed.from_end) == (1, False)
+
+
+# -- two named rows compared: "more or less", "older or younger", "above or below" -------------------------------
+
+FILMS = SheetInfo(
+    sheet_id=15, document_id=10, title="films.csv", name="films", n_rows=4,
+    columns=(
+        column("Title", "A", "text", 0, ("Night Ferry", "Paper Moons", "Glass Harbour", "Quiet Hours"), n_filled=4),
+        ColumnInfo("Released", "B", "date", 1, ("1991-05-03",), (), 4, 4),
+        ColumnInfo("Gross", "C", "currency", 2, ("$1,200,000",), (), 4, 4),
+        ColumnInfo("Rank", "D", "number", 3, ("1", "2"), ("1", "2", "3", "4"), 4, 4, trend="up", strict=True),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "select", "compare"),
+    [
+        # the first word is the answer when the first named row's value is greater
+        ("did night ferry gross more or less than quiet hours?", ["Gross"], ("more", "less")),
+        ("did night ferry make less or more money than quiet hours?", ["Gross"], ("more", "less")),
+        # an earlier date is "older"; a later one "after"
+        ("is night ferry older or younger than paper moons?", ["Released"], ("younger", "older")),
+        ("was night ferry released before or after paper moons?", ["Released"], ("after", "before")),
+        # a rank: the smaller number is the higher one
+        ("is night ferry ranked higher or lower than glass harbour?", ["Rank"], ("lower", "higher")),
+        # "listed above or below": the order of the sheet, the later row below
+        ("is night ferry listed above or below quiet hours?", [], ("below", "above")),
+    ],
+)
+def test_two_named_rows_compared_answer_with_a_word_offered(question: str, select: list, compare: tuple) -> None:
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "two_way"
+    assert op.select == select and tuple(op.compare or ()) == compare
+    pair = [f.value for f in op.filters if f.op == "in"]
+    assert len(pair) == 1 and pair[0][0] == "Night Ferry"  # in the question's order: the first named is compared
+
+
+def test_two_way_needs_two_named_rows_and_something_to_compare() -> None:
+    assert plan_of("did night ferry gross more or less than 1 million?", FILMS).intent != "two_way"
+    assert plan_of("how many films grossed more or less than night ferry?", FILMS).intent != "two_way"
+
+
+@pytest.mark.parametrize(
+    ("question", "answered_by"),
+    [
+        ("was night ferry or quiet hours ranked 3?", "Title"),  # the offered titles name the row the rank picks
+        ("which was ranked 2, paper moons or glass harbour?", "Title"),
+    ],
+)
+def test_a_choice_between_offered_values_answers_with_their_column(question: str, answered_by: str) -> None:
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "choice" and op.select == [answered_by]
+    assert {f.column for f in op.filters} == {"Title", "Rank"}
+
+
+def test_offered_values_without_another_condition_are_no_choice() -> None:
+    assert plan_of("what was the gross of night ferry or quiet hours?", FILMS).intent != "choice"

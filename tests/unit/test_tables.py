@@ -627,3 +627,20 @@ def test_race_times_and_digits_grouped_by_spaces_are_numbers() -> None:
     over = run(sheet, filters=[Filter(column="Speakers", op="gt", value=100000)], select=["Swimmer"])
     assert over.values == ["Ana", "Cid"]
     check_citations(sheet, over)
+
+
+def test_two_named_rows_compared_give_the_word_that_fits(funding: SheetFrame) -> None:
+    """compare: the first named row's value against the second's, answered with one of the two words; both cited."""
+    pair = Filter(column="Company", op="in", value=["Acme Robotics", "Cobalt Pay"])  # $2,000,000 vs $42,000,000
+    less = run(funding, filters=[pair], select=["Amount Raised (USD)"], compare=["more", "less"])
+    assert less.values == ["less"] and "Acme Robotics is less" in less.description
+    assert {c.value for c in less.citations if c.column == "Amount Raised (USD)"} == {"$2,000,000", "$42,000,000"}
+    check_citations(funding, less)
+    swapped = Filter(column="Company", op="in", value=["Cobalt Pay", "Acme Robotics"])
+    assert run(funding, filters=[swapped], select=["Amount Raised (USD)"], compare=["more", "less"]).values == ["more"]
+    # no column: the order of the sheet ("listed above or below"): Cobalt Pay is on a later row than Acme Robotics
+    assert run(funding, filters=[swapped], compare=["below", "above"]).values == ["below"]
+    assert run(funding, filters=[pair], compare=["below", "above"]).values == ["above"]
+    # a row that is not there: no word is made up, the rows found are listed
+    missing = Filter(column="Company", op="in", value=["Acme Robotics", "Nobody Ltd"])
+    assert run(funding, filters=[missing], select=["Company"], compare=["more", "less"]).values == ["Acme Robotics"]

@@ -43,6 +43,9 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
                 rank = "highest" if op.descending else "lowest"
                 what = f"{what}, the {op.limit} {rank}" if op.limit > 1 else f"{what}, the {rank}"
         text = what + where
+    elif op.compare is not None:
+        by = f"by {op.select[0]}" if op.select else "by their order in the sheet"
+        text = f"The two rows{where} compared {by} ({op.compare[0]} or {op.compare[1]})"
     else:
         shown = ", ".join(op.select) if op.select else "rows"
         text = f"{shown} of the rows{where}" if where else shown

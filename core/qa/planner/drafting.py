@@ -43,6 +43,7 @@ class Draft:
     difference: bool = False
     same_as: tuple[ColumnInfo, Filter] | None = None  # rows sharing this column's value with the filter's rows
     from_end: bool = False  # the last `limit` rows in sheet order, not the first
+    compare: tuple[str, str] | None = None  # the two named rows compared: (word if the first's is greater, if less)
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -64,6 +65,7 @@ class Draft:
             distinct=self.distinct.name if self.distinct else None, difference=self.difference,
             same_as=None if self.same_as is None else SameAs(column=self.same_as[0].name, row=self.same_as[1]),
             from_end=self.from_end,
+            compare=None if self.compare is None else list(self.compare),
         )  # fmt: skip
 
 

@@ -4,10 +4,11 @@ Each `Intent` is a name and a rule `(question, link, draft) -> Draft | None`: gi
 link to the chosen sheet and a draft already holding the filters the question's values and comparisons
 make, the rule either drafts the operation it stands for or returns None (it does not apply: the next is
 tried).  `plan_table` runs `INTENTS` in order and the first that applies wins, so the order is part of the
-meaning: rows sharing a value with a named row ("the same position as X"), count distinct, "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate
-(average, median, sum), a superlative, first/last, a listing, and the lookup that always applies.  The
-name of the intent that fired is the plan's `intent`; the planner also names its other outcomes:
-statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
+meaning: rows sharing a value with a named row ("the same position as X"), count distinct, two named rows compared
+("more or less"), "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate (average,
+median, sum), a superlative, first/last, a listing, a choice between values offered ("was A or B built in 1847"),
+and the lookup that always applies.  The name of the intent that fired is the plan's `intent`; the planner also
+names its other outcomes: statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from core.qa.planner.drafting import (
     superlative_word,
     total_column,
 )
-from core.qa.planner.lexicon import STOP, SUPERLATIVES, TOTAL_WORDS, YEAR_RE
+from core.qa.planner.lexicon import COMPARATIVE_AS, ORDER_PAIRS, STOP, SUPERLATIVES, TOTAL_WORDS, YEAR_RE
 from core.qa.planner.linking import (
     ENTITY_WH,
     Link,
@@ -213,6 +214,63 @@ def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | Non
         return None
     draft.aggregate = ("count_distinct", _asked(question, link, draft) or key_column(link.sheet, draft.filter_cols))
     return draft
+
+
+def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Did A make more or less than B?", "is A older or younger than B?", "is A listed above or below B?": the two
+    named rows compared, the answer one of the two words offered."""
+    offered = _offered_words(question.words)
+    if offered is None or question.wh in ("how many", "how much", "number of"):
+        return None
+    pair = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
+    named = [m for m in link.values if m.resolved and pair and m.column.name == pair[0].column]
+    if len(pair) != 1 or len(named) != 2 or any(len(m.values) != 1 for m in named):
+        return None
+    first, second = offered
+    order = next((p for p in ORDER_PAIRS if {first, second} == set(p)), None)
+    cols = link.sheet.columns
+    measure = None if "listed" in question.words else measure_column(question, link, draft)
+    if measure is None and first in COMPARATIVE_AS:
+        measure = implied_column(COMPARATIVE_AS[first], cols, draft.filter_cols)
+    if measure is None and first in _IN_TIME and "listed" not in question.words:
+        measure = next((c for c in cols if c.position not in draft.filter_cols and yearish(c) and quantity(c)), None)
+    if measure is None and first in _AMOUNT_COMPARATIVES:
+        # "Does A pay more or less than B?": nothing named, but the sheet has one plain quantity to compare.
+        plain = [c for c in cols if c.numeric and c.position not in draft.filter_cols and not rank_like(c)
+                 and not yearish(c)]  # fmt: skip
+        measure = plain[0] if len(plain) == 1 else None
+    if measure is not None and not quantity(measure):
+        measure = None
+    if measure is None:
+        if order is None:
+            return None
+        greater = order[1]  # in the sheet's order: the later row is "below", "after"
+    elif order == ("above", "below"):
+        greater = "above"
+    elif order is not None:
+        greater = order[1]  # a later date is "after", "later"
+    else:
+        greater = first if sort_descending(COMPARATIVE_AS[first], measure) else second
+    draft.compare = (greater, second if greater == first else first)
+    draft.select = [measure] if measure is not None else []
+    return draft
+
+
+# Comparatives read on dates when nothing else is named; comparatives of an amount.
+_IN_TIME = frozenset("older younger earlier later before after".split())
+_AMOUNT_COMPARATIVES = frozenset("more less fewer higher lower greater larger bigger smaller".split())
+
+
+def _offered_words(words: list[str]) -> tuple[str, str] | None:
+    """The two comparatives a question offers: "more or less", "more/less", "above or below"."""
+    known = set(COMPARATIVE_AS) | {w for p in ORDER_PAIRS for w in p}
+    for i, word in enumerate(words[:-1]):
+        if word not in known:
+            continue
+        j = i + 2 if words[i + 1] == "or" else i + 1
+        if j < len(words) and words[j] in known and words[j] != word:
+            return word, words[j]
+    return None
 
 
 def _among(question: Question, link: Link, draft: Draft) -> Draft | None:
@@ -584,6 +642,27 @@ def _listing(question: Question, link: Link, draft: Draft) -> Draft | None:
     return draft
 
 
+def _choice(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Was No.1 or Veteran built in 1847?", "awarded in 2003 or 2004?": one of the values offered answers, so the
+    rows the other conditions pick are named by the offered values' column."""
+    if question.wh not in ("", "which", "what", "who") or len(draft.filters) < 2:
+        return None
+    words = question.words
+    offered = [
+        (a, b) for a, b in zip(link.values, link.values[1:], strict=False)
+        if a.column is b.column and a.resolved and b.resolved and words[a.end : b.start][:1] == ["or"]
+        and all(w in ("or", "the", "a", "an") for w in words[a.end : b.start])
+    ]  # fmt: skip
+    if len(offered) != 1:
+        return None
+    column = offered[0][0].column
+    pinned = [f for f in draft.filters if f.column == column.name and f.op in ("in", "eq")]
+    if len(pinned) != 1 or len(draft.filters) < 2:
+        return None
+    draft.select, draft.limit = [column], LOOKUP_LIMIT
+    return draft
+
+
 def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
     """Anything else: the asked column of the rows the filters pick."""
     return lookup_rows(draft, _asked(question, link, draft), link, question)
@@ -594,6 +673,7 @@ def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
 INTENTS: tuple[Intent, ...] = (
     Intent("same", _same),
     Intent("count_distinct", _count_distinct),
+    Intent("two_way", _two_way),
     Intent("among", _among),
     Intent("neighbour", _neighbour),
     Intent("count_span", _count_span),
@@ -602,5 +682,6 @@ INTENTS: tuple[Intent, ...] = (
     Intent("superlative", _superlative),
     Intent("first_last", _first_last),
     Intent("listing", _listing),
+    Intent("choice", _choice),
     Intent("lookup", _lookup),
 )

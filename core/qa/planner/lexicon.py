@@ -181,6 +181,18 @@ SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
 }  # fmt: skip
 
+# "More or less", "older or younger": the comparative words a two-way question offers, each read as the superlative
+# that orders a column the same way ("older" as "oldest": the earlier date, or the greater age).
+COMPARATIVE_AS = {
+    "more": "most", "less": "least", "fewer": "fewest", "higher": "highest", "lower": "lowest", "greater": "greatest",
+    "larger": "largest", "bigger": "biggest", "smaller": "smallest", "longer": "longest", "shorter": "shortest",
+    "taller": "tallest", "heavier": "heaviest", "lighter": "lightest", "older": "oldest", "younger": "youngest",
+    "earlier": "earliest", "later": "latest", "faster": "fastest", "slower": "slowest", "better": "best",
+    "worse": "worst",
+}  # fmt: skip
+# Comparatives of place in a list or in time ("listed above or below", "before or after"): the second is greater.
+ORDER_PAIRS = {("above", "below"), ("before", "after"), ("earlier", "later")}
+
 COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [
         (("more", "than"), "gt"), (("greater", "than"), "gt"), (("over",), "gt"), (("above",), "gt"),

@@ -148,6 +148,9 @@ class TableOp(BaseModel):
     difference: bool = False
     same_as: SameAs | None = None  # rows with the same value of a column as a named row (that row left out)
     from_end: bool = False  # with a limit and no sort: the last rows in sheet order ("the last game they won")
+    # "Did A make more or less than B?": the two items of the one two-value "in" filter compared on the selected
+    # column (on their order in the sheet when none is selected); the answer is [word if A's is greater, word if less].
+    compare: list[str] | None = Field(default=None, min_length=2, max_length=2)
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -923,7 +926,54 @@ def run_table_op(sheet: SheetFrame, op: TableOp) -> TableResult:
         return _run_distinct(ctx, resolve_column(sheet, op.distinct))
     if op.aggregate is not None or op.group_by is not None:
         return _run_aggregate(ctx)
+    if op.compare is not None:
+        compared = _run_compare(ctx, op.compare)
+        if compared is not None:
+            return compared
     return _run_rows(ctx)
+
+
+def _run_compare(ctx: _Ctx, words: list[str]) -> TableResult | None:
+    """Two named rows compared on a column (or on their order): the word that says how the first stands to the
+    second ("more", "older", "above"); None when the rows or their values are not there to compare."""
+    sheet, op = ctx.sheet, ctx.op
+    pair = next(
+        ((f, c) for f, c in ctx.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2), None
+    )
+    if pair is None:
+        return None
+    f, col = pair
+    in_rows = np.zeros(sheet.n_rows, dtype=bool)
+    in_rows[ctx.rows] = True
+    rows = []
+    for value in f.value:  # type: ignore[union-attr]  # a list: checked above
+        found = np.flatnonzero(in_rows & _filter_mask(sheet, col, Filter(column=f.column, op="eq", value=value)))
+        if len(found) == 0:
+            return None
+        rows.append(int(found[0]))
+    measure = resolve_column(sheet, op.select[0]) if op.select else None
+    if measure is not None:
+        _, order = sheet.order(measure.position)
+        keys = [float(order[r]) for r in rows]
+    else:
+        keys = [float(r) for r in rows]  # the sheet's order: a later row is "below"
+    if any(np.isnan(k) for k in keys) or keys[0] == keys[1]:
+        return None
+    word = words[0] if keys[0] > keys[1] else words[1]
+    shown = [col] + ([measure] if measure is not None else [])
+    listed = np.array(rows)
+    table = [["" if (t := sheet.texts(c.position)[r]) is None else t for c in shown] for r in rows]
+    citations = _citations(sheet, listed, shown)
+    names = [_label(sheet, col, r) for r in rows]
+    if measure is not None:
+        how = " vs ".join(
+            f"{n} ({measure.name} = {_label(sheet, measure, r)})" for n, r in zip(names, rows, strict=True)
+        )
+    else:
+        numbers = sheet.row_numbers()
+        how = f"{names[0]} is on row {numbers[rows[0]]}, {names[1]} on row {numbers[rows[1]]}"
+    description = f"{how}: {names[0]} is {word}"
+    return TableResult(op, [c.name for c in shown], table, [word], citations, None, 2, description)
 
 
 def _same_as(sheet: SheetFrame, same: SameAs, where: str) -> tuple[np.ndarray, str]:
