@@ -396,3 +396,14 @@ def test_a_choice_between_offered_values_answers_with_their_column(question: str
 
 def test_offered_values_without_another_condition_are_no_choice() -> None:
     assert plan_of("what was the gross of night ferry or quiet hours?", FILMS).intent != "choice"
+
+
+def test_the_row_after_a_value_of_a_repeating_column_is_read_by_offset() -> None:
+    """ "Which rider came after Bo Dahl?" names a row by a unique value (the next value is known from the schema);
+    "which rider came after the blue team?" names it by a value that repeats: the table step reads the next row."""
+    unique = table_op(plan_of("which rider came after bo dahl?", RACE))
+    assert filters(unique) == {("Rider", "eq", "Cy Lind")} and unique.offset == 0
+    plan = plan_of("which rider came after the blue team?", RACE)
+    op = table_op(plan)
+    assert plan.intent == "neighbour" and filters(op) == {("Team", "eq", "Blue")}
+    assert (op.offset, op.select) == (1, ["Rider"])

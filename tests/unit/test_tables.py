@@ -644,3 +644,14 @@ def test_two_named_rows_compared_give_the_word_that_fits(funding: SheetFrame) ->
     # a row that is not there: no word is made up, the rows found are listed
     missing = Filter(column="Company", op="in", value=["Acme Robotics", "Nobody Ltd"])
     assert run(funding, filters=[missing], select=["Company"], compare=["more", "less"]).values == ["Acme Robotics"]
+
+
+def test_the_row_next_to_the_rows_a_filter_picks(funding: SheetFrame) -> None:
+    """offset: the row after the last matching row, or before the first one; none past the sheet's ends."""
+    germany = Filter(column="Country", op="eq", value="Germany")  # rows 3 (Cobalt Pay) and 5 (Echo AI)
+    after = run(funding, filters=[germany], select=["Company"], offset=1)
+    assert after.values == ["Fjord Labs"] and "the row after it" in after.description
+    check_citations(funding, after)
+    assert run(funding, filters=[germany], select=["Company"], offset=-1).values == ["Borealis Bio"]
+    first = Filter(column="Company", op="eq", value="Acme Robotics")
+    assert run(funding, filters=[first], select=["Company"], offset=-1).values == []

@@ -55,6 +55,8 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
         elif op.limit is not None and op.limit < LOOKUP_LIMIT:
             which = "last" if op.from_end else "first"
             text += f", the {which} {op.limit}" if op.limit > 1 else f", the {which} one"
+        if op.offset:
+            text += f", then the row {'after' if op.offset > 0 else 'before'} it"
         if op.difference:
             text += ", and the difference between the two"
         text = text[0].upper() + text[1:]

@@ -44,6 +44,7 @@ class Draft:
     same_as: tuple[ColumnInfo, Filter] | None = None  # rows sharing this column's value with the filter's rows
     from_end: bool = False  # the last `limit` rows in sheet order, not the first
     compare: tuple[str, str] | None = None  # the two named rows compared: (word if the first's is greater, if less)
+    offset: int = 0  # the row this many rows after (before, when negative) the rows the filters pick
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -66,6 +67,7 @@ class Draft:
             same_as=None if self.same_as is None else SameAs(column=self.same_as[0].name, row=self.same_as[1]),
             from_end=self.from_end,
             compare=None if self.compare is None else list(self.compare),
+            offset=self.offset,
         )  # fmt: skip
 
 

@@ -349,9 +349,10 @@ def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
     found = _neighbour_row(question, link)
     if found is None:
         return None
-    col, value = found
+    col, value, offset = found
     # The neighbour row alone: the question's other values named the row it is next to.
     draft = Draft(link.sheet, filters=[Filter(column=col.name, op="eq", value=value)], filter_cols={col.position})
+    draft.offset = offset
     asked = asked_column(question, link, set()) or col
     if question.wh in ("who", "whom", "whos") and asked.numeric:
         asked = col
@@ -365,11 +366,12 @@ _BEFORE = frozenset("before previous previously preceding preceded above prior a
 _POSITIONAL = frozenset("listed list above below chart table ranked rank row placed finished position".split())
 
 
-def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | None:
-    """ "Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
+def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str, int] | None:
+    """ "Who finished after Claudia Poll?": the row next to a named one, as (column, value, offset).
 
     A column whose values never repeat lists them in sheet order, so the row next to a named value is
-    known from the schema and becomes an exact filter on that row.
+    known from the schema and becomes an exact filter on that row (offset 0).  In a column whose values repeat,
+    the filter names the value and the table step reads the row `offset` rows from it.
     """
     words = question.words
     for t, word in enumerate(words):
@@ -378,10 +380,6 @@ def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | N
         step = 1 if word in _AFTER else -1
         for m in link.values:
             if not (m.resolved and t < m.start <= t + 3) or not m.column.values:
-                continue
-            # A repeating column lists each value once, at its first row: next to a value is then the
-            # next distinct value — the row below only when the question asks for that column itself.
-            if m.column.repeats and asked_column(question, link, set()) is not m.column:
                 continue
             if m.start - t > 3 or (m.start - t == 3 and words[t + 1] not in STOP):
                 continue  # "listed before the song Yesh": at most a couple of words between
@@ -392,9 +390,13 @@ def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | N
             temporal = not set(words) & _POSITIONAL
             if temporal and any(c.trend == "down" and yearish(c) for c in link.sheet.columns):
                 step = -step
+            # A repeating column lists each value once, at its first row: the next distinct value is what
+            # follows it only when the question asks for that column itself; else the row next to it.
+            if m.column.repeats and asked_column(question, link, set()) is not m.column:
+                return m.column, m.column.values[index], step
             j = index + step
             if 0 <= j < len(m.column.values):
-                return m.column, m.column.values[j]
+                return m.column, m.column.values[j], 0
     return None
 
 

@@ -151,6 +151,9 @@ class TableOp(BaseModel):
     # "Did A make more or less than B?": the two items of the one two-value "in" filter compared on the selected
     # column (on their order in the sheet when none is selected); the answer is [word if A's is greater, word if less].
     compare: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    # "The award given after the Kim Il Sung Prize": the row this many rows after (before, when negative) the rows
+    # the filters pick, in sheet order.
+    offset: int = 0
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -921,6 +924,8 @@ def run_table_op(sheet: SheetFrame, op: TableOp) -> TableResult:
     if op.same_as is not None:
         same, where = _same_as(sheet, op.same_as, where)
         mask &= same
+    if op.offset:
+        mask, where = _offset_rows(sheet, mask, op.offset, where)
     ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), where)
     if op.distinct is not None:
         return _run_distinct(ctx, resolve_column(sheet, op.distinct))
@@ -974,6 +979,19 @@ def _run_compare(ctx: _Ctx, words: list[str]) -> TableResult | None:
         how = f"{names[0]} is on row {numbers[rows[0]]}, {names[1]} on row {numbers[rows[1]]}"
     description = f"{how}: {names[0]} is {word}"
     return TableResult(op, [c.name for c in shown], table, [word], citations, None, 2, description)
+
+
+def _offset_rows(sheet: SheetFrame, mask: np.ndarray, offset: int, where: str) -> tuple[np.ndarray, str]:
+    """The row `offset` rows after the last matching row (before the first, when negative), and the condition."""
+    matched = np.flatnonzero(mask)
+    out = np.zeros(sheet.n_rows, dtype=bool)
+    if len(matched):
+        target = int(matched[-1] if offset > 0 else matched[0]) + offset
+        if 0 <= target < sheet.n_rows:
+            out[target] = True
+    side = "after" if offset > 0 else "before"
+    rows = "row" if abs(offset) == 1 else f"{abs(offset)} rows"
+    return out, f"{where}: the {rows} {side} it"
 
 
 def _same_as(sheet: SheetFrame, same: SameAs, where: str) -> tuple[np.ndarray, str]:
