@@ -32,7 +32,7 @@ def applying(question: str, sheet: SheetInfo) -> list[str]:
 
 def test_the_registry_keeps_the_order_of_the_old_cascade() -> None:
     assert [intent.name for intent in INTENTS] == [
-        "same", "count_distinct", "two_way", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
+        "same", "count_distinct", "two_way", "among", "neighbour", "count_span", "having", "count", "aggregate", "superlative", "first_last",
         "listing", "choice", "lookup",
     ]  # fmt: skip
     assert len({intent.name for intent in INTENTS}) == len(INTENTS)
@@ -407,3 +407,49 @@ def test_the_row_after_a_value_of_a_repeating_column_is_read_by_offset() -> None
     op = table_op(plan)
     assert plan.intent == "neighbour" and filters(op) == {("Team", "eq", "Blue")}
     assert (op.offset, op.select) == (1, ["Rider"])
+
+
+# -- groups with a number of rows: "which year had at least three films" ----------------------------------------
+
+RELEASES = SheetInfo(
+    sheet_id=16, document_id=11, title="releases.csv", name="releases", n_rows=8,
+    columns=(
+        ColumnInfo("Year", "A", "number", 0, ("2001", "2002"), ("2001", "2002", "2003", "2004"), 4, 8),
+        column("Title", "B", "text", 1, ("Ash", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Gum", "Holly"), n_filled=8),
+        column("Studio", "C", "text", 2, ("North", "South", "West"), n_filled=8),
+        ColumnInfo("Budget", "D", "currency", 3, ("$1,000",), (), 8, 8),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "group", "counted", "having"),
+    [
+        ("which year had at least three films?", "Year", "Title", ("ge", "3")),  # a film is a title (synonyms)
+        ("in what year were more than two titles released?", "Year", "Title", ("gt", "2")),
+        ("what year had a total of 2 titles released?", "Year", "Title", ("eq", "2")),
+        ("which studio released 3 titles?", "Studio", "Title", ("eq", "3")),
+        ("which studio made only one picture?", "Studio", None, ("eq", "1")),
+    ],
+)
+def test_groups_with_a_number_of_rows(question: str, group: str, counted: str | None, having: tuple) -> None:
+    """A small number counting things that are no quantity column: the groups of the asked column whose rows (or
+    cells of the counted column) number that many; no filter is made of the number ("Year ≥ 3")."""
+    plan = plan_of(question, RELEASES)
+    op = table_op(plan)
+    assert plan.intent == "having" and op.group_by == group
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count", counted)
+    assert op.having is not None and (op.having.op, op.having.value) == having
+    assert not [f for f in op.filters if f.column == "Year"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which year had a budget over 5 million?",  # a quantity column's condition: a filter
+        "how many years had at least three films?",  # a count (of groups): not this intent
+        "which title was released in 2003?",
+    ],
+)
+def test_conditions_on_columns_are_no_row_counts(question: str) -> None:
+    assert plan_of(question, RELEASES).intent != "having"

@@ -655,3 +655,17 @@ def test_the_row_next_to_the_rows_a_filter_picks(funding: SheetFrame) -> None:
     assert run(funding, filters=[germany], select=["Company"], offset=-1).values == ["Borealis Bio"]
     first = Filter(column="Company", op="eq", value="Acme Robotics")
     assert run(funding, filters=[first], select=["Company"], offset=-1).values == []
+
+
+def test_groups_whose_aggregate_passes_a_condition(funding: SheetFrame) -> None:
+    """having: the groups (named) whose count passes the condition; the description says which condition."""
+    having = Filter(column="value", op="ge", value=2)
+    result = run(funding, group_by="Round", aggregate=Aggregate(func="count"), having=having)
+    assert result.values == ["Seed", "Series A"] and "the groups where count of rows >= 2" in result.description
+    check_citations(funding, result)
+    none = run(
+        funding, group_by="Round", aggregate=Aggregate(func="count"), having=Filter(column="v", op="gt", value=9)
+    )
+    assert none.values == []
+    with pytest.raises(WorkbenchError, match="needs numbers"):
+        run(funding, group_by="Round", aggregate=Aggregate(func="count"), having=Filter(column="v", op="eq", value="x"))

@@ -39,10 +39,14 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
             what = f"{names[agg.func]} of {agg.column}"
         if op.group_by is not None:
             what = f"{what} per {op.group_by}" + (", and the difference between the two" if op.difference else "")
+
             if op.limit is not None:
                 rank = "highest" if op.descending else "lowest"
                 what = f"{what}, the {op.limit} {rank}" if op.limit > 1 else f"{what}, the {rank}"
         text = what + where
+        if op.having is not None:
+            bound = [str(v) for v in (op.having.value if isinstance(op.having.value, list) else [op.having.value])]
+            text += ", the groups where " + describe(op.having.op, "it", bound, style="plan")
     elif op.compare is not None:
         by = f"by {op.select[0]}" if op.select else "by their order in the sheet"
         text = f"The two rows{where} compared {by} ({op.compare[0]} or {op.compare[1]})"

@@ -45,6 +45,7 @@ class Draft:
     from_end: bool = False  # the last `limit` rows in sheet order, not the first
     compare: tuple[str, str] | None = None  # the two named rows compared: (word if the first's is greater, if less)
     offset: int = 0  # the row this many rows after (before, when negative) the rows the filters pick
+    having: Filter | None = None  # of the groups, those whose aggregate passes this condition
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -68,6 +69,7 @@ class Draft:
             from_end=self.from_end,
             compare=None if self.compare is None else list(self.compare),
             offset=self.offset,
+            having=self.having,
         )  # fmt: skip
 
 

@@ -5,7 +5,8 @@ link to the chosen sheet and a draft already holding the filters the question's 
 make, the rule either drafts the operation it stands for or returns None (it does not apply: the next is
 tried).  `plan_table` runs `INTENTS` in order and the first that applies wins, so the order is part of the
 meaning: rows sharing a value with a named row ("the same position as X"), count distinct, two named rows compared
-("more or less"), "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate (average,
+("more or less"), "among" named rows, a neighbour row, counting a span of rows, the groups with a number of rows
+("which year had at least three films"), counting, an aggregate (average,
 median, sum), a superlative, first/last, a listing, a choice between values offered ("was A or B built in 1847"),
 and the lookup that always applies.  The name of the intent that fired is the plan's `intent`; the planner also
 names its other outcomes: statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
@@ -32,7 +33,17 @@ from core.qa.planner.drafting import (
     superlative_word,
     total_column,
 )
-from core.qa.planner.lexicon import COMPARATIVE_AS, ORDER_PAIRS, STOP, SUPERLATIVES, TOTAL_WORDS, YEAR_RE
+from core.qa.planner.lexicon import (
+    COMPARATIVE_AS,
+    ORDER_PAIRS,
+    SCALES,
+    STOP,
+    SUPERLATIVES,
+    TOTAL_WORDS,
+    YEAR_RE,
+    as_number,
+    num_text,
+)
 from core.qa.planner.linking import (
     ENTITY_WH,
     Link,
@@ -446,6 +457,60 @@ def _row_span(question: Question, link: Link) -> tuple[ColumnInfo, tuple[str, ..
     return None
 
 
+def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which year had at least three films?", "what year had a total of 2 titles released?": the groups of the
+    asked column whose number of rows passes the condition (not a filter on a column: the thing counted is rows)."""
+    if question.wh not in ("which", "what", "who", "name", "list"):
+        return None
+    found = _row_count_condition(question, link)
+    if found is None:
+        return None
+    op, n, start, end = found
+    asked = asked_column(question, link, set())
+    if asked is None or not asked.repeats or any(start <= m.start < end for m in link.values):
+        return None
+    if quantity(asked) and not yearish(asked):
+        return None  # groups are names or periods, not amounts
+    # A comparison the filters read as a condition on a column ("Year ≥ 3") is this count instead.
+    counted = [c for c in question.comparisons if c.start <= start < c.end or start <= c.start < end]
+    drop = {(c.op, num_text(v)) for c in counted for v in c.values}
+    draft.filters = [f for f in draft.filters if (f.op, f.value) not in drop]
+    # "2 titles": the Title cells are counted (a row without one is not a title); "2 times": the rows.
+    noun = next((m.column for m in link.columns if m.start == end - 1 and m.column is not asked), None)
+    draft.group_by, draft.aggregate = asked, ("count", noun)
+    draft.having = Filter(column="value", op=op, value=num_text(n))
+    return draft
+
+
+# The words before a count of rows and the comparison they make ("at least three films", "a total of 2 titles").
+_ROW_COUNT_OPS = (
+    (("at", "least"), "ge"), (("more", "than"), "gt"), (("over",), "gt"), (("fewer", "than"), "lt"),
+    (("less", "than"), "lt"), (("at", "most"), "le"), (("a", "total", "of"), "eq"), (("only",), "eq"),
+    (("exactly",), "eq"),
+)  # fmt: skip
+
+
+def _row_count_condition(question: Question, link: Link) -> tuple[str, float, int, int] | None:
+    """ "At least three movies": (op, n, start, end) when a small whole number counts things that are no quantity
+    column ("movies", "titles", "times", "competition"), the words before it saying how it compares."""
+    words = question.words
+    for k, word in enumerate(words[:-1]):
+        n = as_number(word)
+        if n is None or not n.is_integer() or not 1 <= n <= 50 or YEAR_RE.fullmatch(word):
+            continue
+        noun = words[k + 1]
+        if noun in STOP or noun in SCALES or any(m.start == k + 1 and quantity(m.column) for m in link.columns):
+            continue
+        if k + 2 < len(words) and words[k + 2] in ("before", "after", "ago", "later", "earlier", "prior"):
+            continue  # "three years before that": a span of time, not a count
+        for phrase, op in _ROW_COUNT_OPS:
+            if tuple(words[max(0, k - len(phrase)) : k]) == phrase:
+                return op, n, k - len(phrase), k + 2
+        if noun == "times" or (len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss")):
+            return "eq", n, k, k + 2  # "hosted 3 titles"
+    return None
+
+
 def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "How many seed rounds?": count the rows; "how many gold medals" adds up the column it names."""
     if not _counting(question) or superlative_word(question) is not None:
@@ -679,6 +744,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent("among", _among),
     Intent("neighbour", _neighbour),
     Intent("count_span", _count_span),
+    Intent("having", _having),
     Intent("count", _count),
     Intent("aggregate", _aggregate),
     Intent("superlative", _superlative),

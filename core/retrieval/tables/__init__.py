@@ -154,6 +154,9 @@ class TableOp(BaseModel):
     # "The award given after the Kim Il Sung Prize": the row this many rows after (before, when negative) the rows
     # the filters pick, in sheet order.
     offset: int = 0
+    # "Which year had at least three films?": of the groups, those whose aggregate value passes this condition
+    # (its column is ignored: the condition is on the value); the groups' names answer.
+    having: Filter | None = None
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -1384,6 +1387,11 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     first = np.full(n_groups, -1, dtype=np.int64)
     first[codes[::-1]] = rows[::-1]  # each group's first row, for its label
     candidates = np.flatnonzero(groups.present)  # groups without a usable value have no answer to rank
+    if op.having is not None:
+        bound = [float(v) for v in _listed(op.having.value) if _as_number(v) is not None]
+        if len(bound) != len(_listed(op.having.value)):
+            raise TableError(f"A condition on the {agg.func} needs numbers, not {_value_text(op.having.value)!r}.")
+        candidates = candidates[_compare(groups.key[candidates], op.having.op, bound)]
     limit = op.limit
     sort_by = op.sort_by if op.sort_by is not None else ("value" if limit is not None else None)
     if sort_by is None:
@@ -1403,7 +1411,7 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     labels = [_label(sheet, group_col, int(first[g])) for g in chosen]
     shown = [groups.display(int(g)) for g in chosen]
     table = [[label, value] for label, value in zip(labels, shown, strict=True)]
-    values = labels if limit is not None else shown
+    values = labels if limit is not None or op.having is not None else shown
     cited_rows = groups.cited(chosen)
     # Cite group by group, in the order the groups are shown.
     group_of_row = np.full(sheet.n_rows, -1, dtype=np.int64)
@@ -1486,6 +1494,9 @@ def _groups_description(
 ) -> str:
     op = ctx.op
     head = f"{func_text} by {group_col.name}{ctx.where}"
+    if op.having is not None:
+        values = [_value_text(v) for v in _listed(op.having.value)]
+        head += ", the groups where " + describe(op.having.op, func_text, values, style="result")
     if op.limit is not None:
         direction = "top" if op.descending else "bottom"
         ranked = "by value" if sort_by is not None and _norm_text(sort_by) == "value" else f"by {group_col.name}"
