@@ -478,7 +478,7 @@ def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
     # "2 titles": the Title cells are counted (a row without one is not a title); "2 times": the rows.
     noun = next((m.column for m in link.columns if m.start == end - 1 and m.column is not asked), None)
     draft.group_by, draft.aggregate = asked, ("count", noun)
-    draft.having = Filter(column="value", op=op, value=num_text(n))
+    draft.having = Filter(column="value", op=op, value=num_text(n))  # type: ignore[arg-type]  # one of _ROW_COUNT_OPS
     return draft
 
 
