@@ -453,3 +453,47 @@ def test_groups_with_a_number_of_rows(question: str, group: str, counted: str | 
 )
 def test_conditions_on_columns_are_no_row_counts(question: str) -> None:
     assert plan_of(question, RELEASES).intent != "having"
+
+
+# -- results of games: "how many games did they win" --------------------------------------------------------------
+
+GAMES = SheetInfo(
+    sheet_id=17, document_id=12, title="games.csv", name="games", n_rows=6,
+    columns=(
+        column("Date", "A", "text", 0, ("Sep 1", "Sep 8", "Sep 15", "Sep 22", "Sep 29", "Oct 6"), n_filled=6),
+        column("Opponent", "B", "text", 1, ("Ames", "Bexley", "Corby"), n_filled=6),
+        column("Result", "C", "text", 2, ("W 21–7", "L 3–10", "W 14–13", "T 7–7", "W 30–0", "L 0–6"), n_filled=6),
+    ),
+)  # fmt: skip
+FINALS = SheetInfo(
+    sheet_id=18, document_id=13, title="finals.csv", name="finals", n_rows=5,
+    columns=(
+        column("Outcome", "A", "text", 0, ("Winner", "Runner-up"), n_filled=5),
+        column("Partner", "B", "text", 1, ("Ada Lind", "Bo Rask"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "sheet", "column", "values"),
+    [
+        ("how many games did they win?", GAMES, "Result", ("W 21–7", "W 14–13", "W 30–0")),
+        ("number of losses", GAMES, "Result", ("L 3–10", "L 0–6")),
+        ("how many games were tied?", GAMES, "Result", ("T 7–7",)),
+        ("what is the number of winning outcomes?", FINALS, "Outcome", ("Winner",)),
+        ("how many finals were lost with bo rask?", FINALS, "Outcome", ("Runner-up",)),
+    ],
+)
+def test_win_and_loss_words_pick_the_result_cells(question: str, sheet: SheetInfo, column: str, values: tuple) -> None:
+    """Result cells start with the outcome ("W 21–7", "Winner", "Runner-up"): a question's "win", "losses" or
+    "tied" picks the cells recording it."""
+    op = table_op(plan_of(question, sheet))
+    picked = [f for f in op.filters if f.column == column]
+    assert len(picked) == 1
+    assert (tuple(picked[0].value) if isinstance(picked[0].value, list) else (picked[0].value,)) == values
+
+
+def test_win_words_pick_nothing_without_a_results_column() -> None:
+    """A column of names is no record of results: "won" stays a word of the question."""
+    op = table_op(plan_of("how many races did ann ek win?", RACE))
+    assert filters(op) == {("Rider", "eq", "Ann Ek")}

@@ -193,6 +193,18 @@ COMPARATIVE_AS = {
 # Comparatives of place in a list or in time ("listed above or below", "before or after"): the second is greater.
 ORDER_PAIRS = {("above", "below"), ("before", "after"), ("earlier", "later")}
 
+# Outcomes of a game as a question says them, and as result cells start ("W 31–17", "Winner", "L", "Runner-up").
+OUTCOME_WORDS = {
+    "win": "win", "wins": "win", "won": "win", "winning": "win", "victory": "win", "victories": "win",
+    "loss": "loss", "losses": "loss", "lost": "loss", "lose": "loss", "losing": "loss", "defeat": "loss",
+    "defeats": "loss", "draw": "draw", "draws": "draw", "drawn": "draw", "tie": "draw", "ties": "draw", "tied": "draw",
+}  # fmt: skip
+OUTCOME_CELLS = {
+    "w": "win", "win": "win", "won": "win", "winner": "win", "victory": "win", "l": "loss", "loss": "loss",
+    "lost": "loss", "runner": "loss", "defeat": "loss", "d": "draw", "draw": "draw", "t": "draw", "tie": "draw",
+    "drawn": "draw",
+}  # fmt: skip
+
 COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [
         (("more", "than"), "gt"), (("greater", "than"), "gt"), (("over",), "gt"), (("above",), "gt"),

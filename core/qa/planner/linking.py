@@ -13,6 +13,7 @@ from core.qa.planner.lexicon import (
     HOW_LONG_WORDS,
     NUMBER_RE,
     ORDINALS,
+    OUTCOME_WORDS,
     PLACE_AFTER,
     PLACE_BEFORE,
     POST_COMPARATORS,
@@ -409,6 +410,11 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
                     score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
                     candidates.append((score, ValueMention(col, i, j, values, False)))
                     break
+        # "How many games did they win?": the result cells that record a win ("W 31–17", "Winner").
+        for i, word in enumerate(words):
+            outcome = OUTCOME_WORDS.get(word)
+            if outcome is not None and outcome in col.outcomes and i not in question.used:
+                candidates.append((2.3, ValueMention(col, i, i + 1, col.outcomes[outcome], True)))
         # Ordinals standing for values: "placed first" -> "1st".
         for i in range(n):
             for form in _ordinal_forms(words, i):

@@ -13,7 +13,7 @@ from typing import Literal
 
 from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
-from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, stem_of, words_of
+from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
 from core.retrieval.cellmath import GridRow
 
 # A column's distinct values are kept (and matched against questions) up to this many.
@@ -84,6 +84,19 @@ class ColumnInfo:
             key = tuple(stem_of(t) for t in words_of(value))
             if key:
                 found.setdefault(key, []).append(value)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def outcomes(self) -> dict[str, tuple[str, ...]]:
+        """A column of game results ("W 31–17", "L", "Winner"/"Runner-up"): outcome -> the values recording it."""
+        found: dict[str, list[str]] = {}
+        for value in self.values:
+            first = re.match(r"[A-Za-z]+", value.strip())
+            outcome = OUTCOME_CELLS.get(first.group(0).lower()) if first else None
+            if outcome is not None:
+                found.setdefault(outcome, []).append(value)
+        if len(found) < 2 or sum(map(len, found.values())) * 5 < len(self.values) * 4:
+            return {}
         return {k: tuple(v) for k, v in found.items()}
 
     @cached_property
