@@ -72,6 +72,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "position": ("position", "pos", "place", "rank"),
     "rank": ("rank", "ranking", "position", "pos", "place"),
     "score": ("score", "result", "point"),
+    "lose": ("lost", "loss", "l"),
     "opponent": ("opponent", "opposition", "against", "vs"),
     "film": ("film", "title", "movie"),
     "movie": ("movie", "title", "film"),

@@ -54,6 +54,7 @@ class ValueMention:
     end: int
     values: tuple[str, ...]
     exact: bool  # the words are a whole value (else they are inside the values listed)
+    outcome: bool = False  # a result word ("won") read as the result cells recording it ("W 21–7")
 
     @property
     def resolved(self) -> bool:
@@ -414,7 +415,8 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
         for i, word in enumerate(words):
             outcome = OUTCOME_WORDS.get(word)
             if outcome is not None and outcome in col.outcomes and i not in question.used:
-                candidates.append((2.3, ValueMention(col, i, i + 1, col.outcomes[outcome], True)))
+                mention = ValueMention(col, i, i + 1, col.outcomes[outcome], False, outcome=True)
+                candidates.append((2.3, mention))
         # Ordinals standing for values: "placed first" -> "1st".
         for i in range(n):
             for form in _ordinal_forms(words, i):
@@ -496,7 +498,8 @@ def link_sheet(question: Question, sheet: SheetInfo) -> Link:
     best: dict[int, float] = {}
     for m in columns:
         best[m.column.position] = max(best.get(m.column.position, 0.0), min(m.score, 1.0))
-    score = sum(best.values()) + sum(1.5 if v.exact else 0.8 for v in values)
+    # A result word is weak evidence for a sheet: a column named for it ("Won") is as likely meant.
+    score = sum(best.values()) + sum(0.4 if v.outcome else 1.5 if v.exact else 0.8 for v in values)
     if any(w in fold(sheet.title) for w in question.words if len(w) > 3 and w not in STOP):
         score += 0.5
     return Link(sheet, columns, values, score)
