@@ -497,3 +497,37 @@ def test_win_words_pick_nothing_without_a_results_column() -> None:
     """A column of names is no record of results: "won" stays a word of the question."""
     op = table_op(plan_of("how many races did ann ek win?", RACE))
     assert filters(op) == {("Rider", "eq", "Ann Ek")}
+
+
+# -- "in the top 10": a condition on the rank, not a ranking -----------------------------------------------------
+
+RESULTS = SheetInfo(
+    sheet_id=19, document_id=14, title="results.csv", name="results", n_rows=30,
+    columns=(
+        ColumnInfo("No", "A", "number", 0, ("7", "12"), (), 30, 30),
+        ColumnInfo("Rank", "B", "number", 1, ("1", "2"), (), 30, 30, trend="up", strict=True),
+        column("Athlete", "C", "text", 2, ("Ann Ek", "Bo Dahl"), n_distinct=30, n_filled=30),
+        column("Nation", "D", "text", 3, ("Sweden", "Japan", "Norway"), n_filled=30),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "rank"),
+    [
+        ("what is the number of swedes in the top 10?", "count", ("Rank", "le", "10")),
+        ("how many athletes from japan finished in the top fifteen?", "count", ("Rank", "le", "15")),
+        ("which norwegian athletes did not finish in the top 5?", "lookup", ("Rank", "gt", "5")),
+    ],
+)
+def test_in_the_top_n_is_a_condition_on_the_rank(question: str, intent: str, rank: tuple) -> None:
+    """The rank column (not the bib "No"), compared with N; "not in the top N" the other way; no top-k ranking."""
+    plan = plan_of(question, RESULTS)
+    op = table_op(plan)
+    assert plan.intent == intent and rank in filters(op)
+    assert op.sort_by is None
+
+
+def test_the_top_n_without_in_is_still_a_ranking() -> None:
+    op = table_op(plan_of("who were the top 3 athletes?", RESULTS))
+    assert op.limit == 3 and not [f for f in op.filters if f.column == "Rank"]

@@ -70,6 +70,7 @@ class Comparison:
     end: int
     op: str
     values: tuple[float, ...]
+    rank: bool = False  # "in the top 10": a condition on the rank (or position) column
 
 
 @dataclass
@@ -136,6 +137,7 @@ def read_question(text: str) -> Question:
     words = words_of(text)
     question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
     _read_dates(question)
+    _read_top(question)
     _read_comparisons(question)
     _read_limit(question)
     _read_wh(question)
@@ -223,6 +225,21 @@ def _read_dates(question: Question) -> None:
         else:
             question.dates.append(DateSpan(start, end, "between", (first, last)))
             question.used.update(range(start, end))
+
+
+def _read_top(question: Question) -> None:
+    """ "The number of Swedes in the top 15", "did not finish in the top 20": a condition on rank, not a ranking."""
+    words = question.words
+    for i in range(len(words) - 2):
+        k = i + 2 if words[i + 1] == "the" else i + 1
+        if words[i] not in ("in", "within", "inside", "outside") or k + 1 >= len(words) or words[k] != "top":
+            continue
+        n = as_number(words[k + 1])
+        if n is None or not n.is_integer() or YEAR_RE.fullmatch(words[k + 1]):
+            continue
+        negated = words[i] == "outside" or bool({"not", "never", "t"} & set(words[max(0, i - 3) : i]))
+        question.comparisons.append(Comparison(i, k + 2, "gt" if negated else "le", (n,), rank=True))
+        question.used.update(range(i, k + 2))
 
 
 def _read_comparisons(question: Question) -> None:
