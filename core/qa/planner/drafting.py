@@ -120,11 +120,12 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
     for comparison in question.comparisons:
+        compared: ColumnInfo | None
         if comparison.rank:
             # "In the top 10": the rank column (a quantity named like one), if the sheet has it.
             ranks = [c for c in cols if rank_like(c) and quantity(c) and c.position not in draft.filter_cols]
             named = [c for c in ranks if set(c.words) & {"rank", "pos", "position", "place", "finish", "standing"}]
-            compared = (named or ranks or [None])[0]
+            compared = next(iter(named or ranks), None)
         else:
             compared = _comparison_column(link, comparison, draft)
         if compared is None:
