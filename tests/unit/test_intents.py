@@ -531,3 +531,10 @@ def test_in_the_top_n_is_a_condition_on_the_rank(question: str, intent: str, ran
 def test_the_top_n_without_in_is_still_a_ranking() -> None:
     op = table_op(plan_of("who were the top 3 athletes?", RESULTS))
     assert op.limit == 3 and not [f for f in op.filters if f.column == "Rank"]
+
+
+def test_the_value_after_a_repeating_value_is_the_next_row_not_the_next_distinct_value() -> None:
+    """ "Which team is listed after Blue?": Blue repeats, so the next distinct value of the column is not the next
+    row's; the table step reads the row after Blue's last row."""
+    op = table_op(plan_of("which team is listed after blue?", RACE))
+    assert filters(op) == {("Team", "eq", "Blue")} and (op.offset, op.select) == (1, ["Team"])

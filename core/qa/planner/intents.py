@@ -401,9 +401,9 @@ def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str, int
             temporal = not set(words) & _POSITIONAL
             if temporal and any(c.trend == "down" and yearish(c) for c in link.sheet.columns):
                 step = -step
-            # A repeating column lists each value once, at its first row: the next distinct value is what
-            # follows it only when the question asks for that column itself; else the row next to it.
-            if m.column.repeats and asked_column(question, link, set()) is not m.column:
+            # A repeating column lists each value once, at its first row: the row next to it is read by the
+            # table step.
+            if m.column.repeats:
                 return m.column, m.column.values[index], step
             j = index + step
             if 0 <= j < len(m.column.values):
