@@ -538,3 +538,12 @@ def test_the_value_after_a_repeating_value_is_the_next_row_not_the_next_distinct
     row's; the table step reads the row after Blue's last row."""
     op = table_op(plan_of("which team is listed after blue?", RACE))
     assert filters(op) == {("Team", "eq", "Blue")} and (op.offset, op.select) == (1, ["Team"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what are the components under blue?", "which riders were listed after blue?", "list the riders after blue"],
+)
+def test_several_rows_asked_for_are_no_neighbour(question: str) -> None:
+    """ "The components under Equity securities" asks for a section's rows, not the one row below the heading."""
+    assert plan_of(question, RACE).intent != "neighbour"

@@ -355,8 +355,10 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
 
 def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "Who finished after Claudia Poll?": the asked column of the row next to a named one (not a count)."""
-    if question.wh in ("how many", "number of", "how much"):
+    if question.wh in ("how many", "number of", "how much", "list"):
         return None
+    if question.has("what are", "which are", "what were", "which were", "components", "items"):
+        return None  # several rows are asked for ("the components under Equity securities"): no one neighbour
     found = _neighbour_row(question, link)
     if found is None:
         return None
