@@ -542,7 +542,7 @@ def test_the_value_after_a_repeating_value_is_the_next_row_not_the_next_distinct
 
 @pytest.mark.parametrize(
     "question",
-    ["what are the components under blue?", "which riders were listed after blue?", "list the riders after blue"],
+    ["what are the components under blue?", "what were the riders listed after blue?", "list the riders after blue"],
 )
 def test_several_rows_asked_for_are_no_neighbour(question: str) -> None:
     """ "The components under Equity securities" asks for a section's rows, not the one row below the heading."""
