@@ -547,3 +547,23 @@ def test_the_value_after_a_repeating_value_is_the_next_row_not_the_next_distinct
 def test_several_rows_asked_for_are_no_neighbour(question: str) -> None:
     """ "The components under Equity securities" asks for a section's rows, not the one row below the heading."""
     assert plan_of(question, RACE).intent != "neighbour"
+
+
+@pytest.mark.parametrize(
+    ("question", "compare"),
+    [
+        ("was night ferry released before paper moons?", ("no", "yes")),  # yes when the first is earlier
+        ("did night ferry gross more than quiet hours?", ("yes", "no")),
+        ("is night ferry listed below quiet hours?", ("yes", "no")),  # the later row is below
+    ],
+)
+def test_a_comparison_asked_of_yes_or_no(question: str, compare: tuple) -> None:
+    """ "Was A released before B?": one comparative between two named rows, the answer yes or no."""
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "two_way" and tuple(op.compare or ()) == compare
+
+
+def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
+    """ "Did Bo Dahl ride after Ann Ek?" asks yes or no, never who rode after Ann Ek."""
+    assert plan_of("did bo dahl ride after ann ek?", RACE).intent != "neighbour"

@@ -49,7 +49,8 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
             text += ", the groups where " + describe(op.having.op, "it", bound, style="plan")
     elif op.compare is not None:
         by = f"by {op.select[0]}" if op.select else "by their order in the sheet"
-        text = f"The two rows{where} compared {by} ({op.compare[0]} or {op.compare[1]})"
+        greater = "greater" if op.select else "on a later row"
+        text = f"The two rows{where} compared {by} ({op.compare[0]} if the first is {greater}, else {op.compare[1]})"
     else:
         shown = ", ".join(op.select) if op.select else "rows"
         text = f"{shown} of the rows{where}" if where else shown

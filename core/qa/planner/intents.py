@@ -229,16 +229,24 @@ def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | Non
 
 def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "Did A make more or less than B?", "is A older or younger than B?", "is A listed above or below B?": the two
-    named rows compared, the answer one of the two words offered."""
-    offered = _offered_words(question.words)
-    if offered is None or question.wh in ("how many", "how much", "number of"):
+    named rows compared, the answer one of the two words offered; "was A inaugurated before B?" answers yes or no."""
+    if question.wh in ("how many", "how much", "number of"):
         return None
     pair = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
     named = [m for m in link.values if m.resolved and pair and m.column.name == pair[0].column]
     if len(pair) != 1 or len(named) != 2 or any(len(m.values) != 1 for m in named):
         return None
+    offered = _offered_words(question.words)
+    yes_no = offered is None
+    if offered is None:
+        # "Was A inaugurated before B?": one comparative between the two named rows, asked of yes or no.
+        words = question.words
+        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in _ORDER_WORDS]
+        if not words or words[0] not in _AUXILIARIES or len(between) != 1:
+            return None
+        offered = (between[0], "")
     first, second = offered
-    order = next((p for p in ORDER_PAIRS if {first, second} == set(p)), None)
+    order = next((p for p in ORDER_PAIRS if first in p and (second in p or not second)), None)
     cols = link.sheet.columns
     measure = None if "listed" in question.words else measure_column(question, link, draft)
     if measure is None and first in COMPARATIVE_AS:
@@ -262,9 +270,17 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
         greater = order[1]  # a later date is "after", "later"
     else:
         greater = first if sort_descending(COMPARATIVE_AS[first], measure) else second
-    draft.compare = (greater, second if greater == first else first)
+    if yes_no:
+        draft.compare = ("yes", "no") if greater == first else ("no", "yes")
+    else:
+        draft.compare = (greater, second if greater == first else first)
     draft.select = [measure] if measure is not None else []
     return draft
+
+
+# A question asked of yes or no starts with one of these; words of order in a list or in time.
+_AUXILIARIES = frozenset("is was are were did does do has have had".split())
+_ORDER_WORDS = frozenset(w for p in ORDER_PAIRS for w in p)
 
 
 # Comparatives read on dates when nothing else is named; comparatives of an amount.
@@ -359,6 +375,8 @@ def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
         return None
     if question.has("what are", "which are", "what were", "which were", "components", "items"):
         return None  # several rows are asked for ("the components under Equity securities"): no one neighbour
+    if question.words[:1] and question.words[0] in _AUXILIARIES:
+        return None  # "did A serve before B?" asks yes or no, not who served before B
     found = _neighbour_row(question, link)
     if found is None:
         return None
