@@ -5,7 +5,8 @@ Usage: python -m bench.eval_wtq ../shared/eval [--limit N] [--verbose]
 Each question's table (a CSV) is ingested once into a room named after its path (no vectors), the
 OfflinePlanner plans the question over the room's schema, and the plan's table step is run by
 core.retrieval.tables; its ``TableResult.values`` are the prediction (no table step: an empty prediction).
-Accuracy is broken down by the planner's intent that fired (the plan's ``intent``) and by the op family.
+Accuracy is broken down by the planner's intent that fired (the plan's ``intent``) and by the op family; "wrong
+values" counts the questions answered with values that are not the gold answer (an empty answer is not wrong).
 Scoring follows the official evaluator's idea: answers are sets of normalised values — numbers
 compared as numbers, strings lower-cased with accents, punctuation, articles, bracketed details and
 footnote marks removed.  The eval data is read from the given folder and never copied into the
@@ -183,6 +184,8 @@ def main() -> None:
     by_family: dict[str, list[bool]] = defaultdict(list)
     by_intent: dict[str, list[bool]] = defaultdict(list)  # the planner's rule that fired (core.qa.planner.intents)
     by_split: dict[str, list[bool]] = defaultdict(list)
+    # Answered with values that are not the gold answer: the cited wrong figure (an empty answer is not counted).
+    wrong: dict[str, list[bool]] = defaultdict(list)
     errors: Counter[str] = Counter()
     plan_ms: list[float] = []
     started = time.perf_counter()
@@ -220,7 +223,9 @@ def main() -> None:
         hits.append(ok)
         by_family[kind].append(ok)
         by_intent[intent].append(ok)
-        by_split["held-out" if held_out(question["table"]) else "tuning"].append(ok)
+        split = "held-out" if held_out(question["table"]) else "tuning"
+        by_split[split].append(ok)
+        wrong[split].append(bool(predicted) and not ok)
         if args.verbose and not ok and not held_out(question["table"]):
             print(
                 f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"
@@ -236,6 +241,10 @@ def main() -> None:
     )
     print(f"  accuracy              {accuracy:.3f}  ({sum(hits)}/{n})")
     for split, marks in sorted(by_split.items(), reverse=True):
+        print(f"    {split:<19} {sum(marks) / len(marks):.3f}  ({sum(marks)}/{len(marks)})")
+    all_wrong = [w for marks in wrong.values() for w in marks]
+    print(f"  wrong values          {sum(all_wrong) / n if n else 0:.3f}  ({sum(all_wrong)}/{n})")
+    for split, marks in sorted(wrong.items(), reverse=True):
         print(f"    {split:<19} {sum(marks) / len(marks):.3f}  ({sum(marks)}/{len(marks)})")
     print(f"  with a table step     {with_table / n if n else 0:.3f}  ({with_table}/{n})")
     if plan_ms:
@@ -256,6 +265,7 @@ def main() -> None:
                 "by_family": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_family.items()},
                 "by_intent": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_intent.items()},
                 "by_split": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in by_split.items()},
+                "wrong_by_split": {k: [len(v), round(sum(v) / len(v), 3)] for k, v in wrong.items()},
             }
         )
     )

@@ -196,6 +196,38 @@ def parse_number(text: str) -> float | None:
     return value
 
 
+# A measure: a number and its unit ("14,505 ft", "88 m", "7.91 m (w)", "3 acts", "2nd"), a detail in brackets
+# allowed after it (and a line below it: "14,505 ft\n4421 m"). The unit is one or two short words with no digit,
+# so scores ("5–2"), clock times ("1:17.41"), heights in feet and inches ("6'3\"") and names that start with a
+# number ("20th Century Fox") are not measures.
+_MEASURE_RE = re.compile(
+    r"\s*((?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:\.\d+)?|\.\d+)\s*([^\W\d_][^\W\d_.]{0,7}\.?(?:\s[^\W\d_]{1,6}\.?)?)?"
+    r"\s*(?:\([^)]*\)\s*)*(?:\n.*)?",  # the same measure in another unit may follow on its own line
+    re.DOTALL,
+)
+
+
+def parse_measure(text: str) -> tuple[float, str] | None:
+    """The number and unit of a measure written with its unit ("113.6 m" -> (113.6, "m")), else None.
+
+    Plain numbers, percentages and money are parse_number's; this reads what it refuses: a leading
+    number followed by a unit word (ordinals "2nd" read as 2), a bracketed detail after it ignored, digits
+    grouped by spaces ("1 420 436"), and times ("1:00.45" -> 60.45 seconds, "2:08:11" -> 7691).
+    """
+    clock = _DURATION_RE.fullmatch(text)
+    if clock is not None:
+        hours, minutes, seconds = (float(g) if g else 0.0 for g in clock.group(1, 2, 3))
+        return hours * 3600 + minutes * 60 + seconds, ""
+    m = _MEASURE_RE.fullmatch(text)
+    if m is None:
+        return None
+    return float(re.sub(r"[,\s]", "", m.group(1))), m.group(2) or ""
+
+
+# A race time or a duration: "1:00.45", "2:08:11", "59.79" beside them is seconds.
+_DURATION_RE = re.compile(r"\s*(?:(\d{1,2}):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*(?:\([^)]*\)\s*)*")
+
+
 def _number_kind(text: str) -> Literal["plain", "percent", "currency"] | None:
     """Classify text as a plain number, a percentage, an amount of money, or not a number."""
     if _PLAIN_RE.fullmatch(text):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.qa.planner import OfflinePlanner, RoomSchema, SheetInfo
+from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
 from core.qa.planner.drafting import Draft, apply_filters
 from core.qa.planner.intents import CELLS, INTENTS, SEARCH, plan_table
 from core.qa.planner.linking import link_sheet, read_question
@@ -32,8 +32,8 @@ def applying(question: str, sheet: SheetInfo) -> list[str]:
 
 def test_the_registry_keeps_the_order_of_the_old_cascade() -> None:
     assert [intent.name for intent in INTENTS] == [
-        "count_distinct", "among", "neighbour", "count_span", "count", "aggregate", "superlative", "first_last",
-        "listing", "lookup",
+        "same", "count_distinct", "two_way", "among", "neighbour", "count_span", "having", "count", "aggregate", "superlative", "first_last",
+        "listing", "choice", "lookup",
     ]  # fmt: skip
     assert len({intent.name for intent in INTENTS}) == len(INTENTS)
 
@@ -190,3 +190,380 @@ def test_a_rule_that_does_not_apply_leaves_the_draft_as_it_was() -> None:
     assert rules["superlative"](read, link, filtered) is None
     assert rules["listing"](read, link, filtered) is None
     assert filtered == before
+
+
+# -- rows sharing a value with a named row ("the same X as Y") ------------------------------------
+
+PLAYERS = SheetInfo(
+    sheet_id=11, document_id=6, title="squad.csv", name="squad", n_rows=6,
+    columns=(
+        column("Player", "A", "text", 0, ("Aino Kask", "Berit Ots", "Cora Lepp", "Dora Mets", "Eva Saar", "Frida Tamm"),
+               n_filled=6),
+        column("Position", "B", "text", 1, ("Setter", "Libero", "Middle blocker"), n_filled=6),
+        column("Club", "C", "text", 2, ("Tartu", "Pärnu", "Narva"), n_filled=6),
+        ColumnInfo("Year", "D", "number", 3, ("2001", "2003"), ("2001", "2003", "2004", "2006"), 4, 6),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "compared", "reference", "asked"),
+    [
+        ("which players played the same position as cora lepp?", "Position", ("Player", "eq", "Cora Lepp"), "Player"),
+        ("Berit Ots is from the same club as what player?", "Club", ("Player", "eq", "Berit Ots"), "Player"),
+        ("who joined in the same year as eva saar?", "Year", ("Player", "eq", "Eva Saar"), "Player"),
+        ("what player had the same position as 2003?", "Position", ("Year", "eq", "2003"), "Player"),
+    ],
+)
+def test_same_as_compares_with_the_named_row(question: str, compared: str, reference: tuple, asked: str) -> None:
+    """The column named between "same" and "as"; the row named after "as" (before "same" when a question word
+    follows "as"); the answer names the other rows."""
+    plan = plan_of(question, PLAYERS)
+    op = table_op(plan)
+    assert plan.intent == "same"
+    assert op.same_as is not None and op.same_as.column == compared
+    assert (op.same_as.row.column, op.same_as.row.op, op.same_as.row.value) == reference
+    assert op.select == [asked] and not [f for f in op.filters if f.column == reference[0]]
+
+
+def test_how_many_share_a_value_with_a_named_row_counts_them() -> None:
+    op = table_op(plan_of("how many players have the same club as dora mets?", PLAYERS))
+    assert op.aggregate is not None and op.aggregate.func == "count" and op.aggregate.column is None
+    assert op.same_as is not None and op.same_as.column == "Club"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many players joined in the same year as 2003?",  # the value is the compared column's own: a filter
+        "which players played the same position?",  # no row to compare with
+        "is the position the same for every player?",  # no "as"
+    ],
+)
+def test_same_without_a_row_to_compare_with_is_another_intent(question: str) -> None:
+    assert plan_of(question, PLAYERS).intent != "same"
+
+
+# -- measures written with their unit ("88 m") ---------------------------------------------------
+
+PYLONS = SheetInfo(
+    sheet_id=12, document_id=7, title="pylons.csv", name="pylons", n_rows=5,
+    columns=(
+        column("Name", "A", "text", 0, ("Alder Tower", "Birch Mast", "Cedar Pylon", "Dogwood Post", "Elm Tower"),
+               n_filled=5),
+        column("Height", "B", "text", 1, ("113.6 m", "88 m", "44 m (approx.)", "n/a"), n_filled=5),
+        column("Prominence", "C", "text", 2, ("10,080 ft\n3072 m", "1,677 ft\n511 m", "7,196 ft\n2193 m"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+def test_measures_with_units_are_compared_and_ranked() -> None:
+    """A text column of measures ("88 m", "10,080 ft") is a quantity: comparisons filter it, superlatives rank it."""
+    op = table_op(plan_of("which pylon is at most 80 m in height?", PYLONS))
+    assert filters(op) == {("Height", "le", "80")} and op.select == ["Name"]
+    op = table_op(plan_of("which pylon has a prominence more than 5,000 ft?", PYLONS))
+    assert filters(op) == {("Prominence", "gt", "5000")}
+    op = table_op(plan_of("what is the pylon with the least height?", PYLONS))
+    assert (op.sort_by, op.descending, op.limit, op.select) == ("Height", False, 1, ["Name"])
+
+
+# -- values set aside, lists in cells, the last of the matching rows ----------------------------
+
+RACE = SheetInfo(
+    sheet_id=13, document_id=8, title="race.csv", name="race", n_rows=8,
+    columns=(
+        column("Rider", "A", "text", 0, ("Ann Ek", "Bo Dahl", "Cy Lind", "Di Moe", "Ed Berg", "Flo Nyman", "Gus Holm",
+                                         "Hal Frost"), n_filled=8),
+        column("Manufacturer", "B", "text", 1, ("Honda", "Yamaha", "Aprilia", "KTM"), n_filled=8),
+        column("Languages", "C", "text", 2, ("Swedish", "Swedish, Finnish", "Finnish / Sami", "Norwegian and Swedish"),
+               n_filled=8),
+        column("Team", "D", "text", 3, ("Red", "Blue", "Green"), n_filled=8),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many riders did not use an aprilia or a honda?", {("Manufacturer", "ne", "Aprilia"),
+                                                                 ("Manufacturer", "ne", "Honda")}),
+        ("how many riders other than a honda rider?", {("Manufacturer", "ne", "Honda")}),
+        ("how many riders never used a yamaha?", {("Manufacturer", "ne", "Yamaha")}),
+        # not negated: the value is asked about
+        ("how many riders used an aprilia or a honda?", {("Manufacturer", "in", ("Aprilia", "Honda"))}),
+    ],
+)  # fmt: skip
+def test_a_negation_sets_aside_the_values_after_it(question: str, expected: set) -> None:
+    """ "did not use an Aprilia or a Honda": a verb or an article may stand between the negation and the value, and
+    every value listed after it is set aside too."""
+    assert filters(table_op(plan_of(question, RACE))) == expected
+
+
+def test_a_value_listed_in_cells_matches_every_cell_that_lists_it() -> None:
+    """ "Swedish" is a cell and an item of "Swedish, Finnish" and "Norwegian and Swedish": each counts."""
+    op = table_op(plan_of("how many riders have swedish as one of their languages?", RACE))
+    assert filters(op) == {("Languages", "in", ("Swedish", "Swedish, Finnish", "Norwegian and Swedish"))}
+    op = table_op(plan_of("how many riders speak sami?", RACE))  # only inside a list: still found
+    assert filters(op) == {("Languages", "eq", "Finnish / Sami")}
+
+
+def test_the_last_of_the_matching_rows_is_read_from_the_end_of_the_sheet() -> None:
+    """ "The last rider of team Red": without a column that orders the rows, the last matching row in sheet order."""
+    plan = plan_of("who was the last rider of the red team?", RACE)
+    op = table_op(plan)
+    assert plan.intent == "first_last" and filters(op) == {("Team", "eq", "Red")}
+    assert (op.limit, op.from_end, op.sort_by, op.select) == (1, True, None, ["Rider"])
+    first = table_op(plan_of("who was the first rider of the red team?", RACE))
+    assert (first.limit, first.from_end) == (1, False)
+
+
+SEASONS = SheetInfo(
+    sheet_id=14, document_id=9, title="seasons.csv", name="seasons", n_rows=5,
+    columns=(
+        column("Season", "A", "text", 0, ("2013–14", "2012–13", "2011–12", "2010–11", "2009–10"), n_filled=5),
+        column("Division", "B", "text", 1, ("North", "South"), n_filled=5),
+        column("Coach", "C", "text", 2, ("Ivo Lahe", "Juri Mets", "Kalle Rand"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+def test_periods_written_newest_first_turn_first_and_last_around() -> None:
+    """Seasons as text ("2013–14" above "2012–13"): the first in time is the last row, the last the first row."""
+    last = table_op(plan_of("who was the last coach in the south division?", SEASONS))
+    assert filters(last) == {("Division", "eq", "South")} and (last.limit, last.from_end) == (1, False)
+    first = table_op(plan_of("who was the first coach in the south division?", SEASONS))
+    assert (first.limit, first.from_end) == (1, True)
+    # "listed first" is the sheet's order, not time's
+    listed = table_op(plan_of("which coach is listed first in the north division?", SEASONS))
+    assert (listed.limit, listed.from_end) == (1, False)
+
+
+# -- two named rows compared: "more or less", "older or younger", "above or below" -------------------------------
+
+FILMS = SheetInfo(
+    sheet_id=15, document_id=10, title="films.csv", name="films", n_rows=4,
+    columns=(
+        column("Title", "A", "text", 0, ("Night Ferry", "Paper Moons", "Glass Harbour", "Quiet Hours"), n_filled=4),
+        ColumnInfo("Released", "B", "date", 1, ("1991-05-03",), (), 4, 4),
+        ColumnInfo("Gross", "C", "currency", 2, ("$1,200,000",), (), 4, 4),
+        ColumnInfo("Rank", "D", "number", 3, ("1", "2"), ("1", "2", "3", "4"), 4, 4, trend="up", strict=True),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "select", "compare"),
+    [
+        # the first word is the answer when the first named row's value is greater
+        ("did night ferry gross more or less than quiet hours?", ["Gross"], ("more", "less")),
+        ("did night ferry make less or more money than quiet hours?", ["Gross"], ("more", "less")),
+        # an earlier date is "older"; a later one "after"
+        ("is night ferry older or younger than paper moons?", ["Released"], ("younger", "older")),
+        ("was night ferry released before or after paper moons?", ["Released"], ("after", "before")),
+        # a rank: the smaller number is the higher one
+        ("is night ferry ranked higher or lower than glass harbour?", ["Rank"], ("lower", "higher")),
+        # "listed above or below": the order of the sheet, the later row below
+        ("is night ferry listed above or below quiet hours?", [], ("below", "above")),
+    ],
+)
+def test_two_named_rows_compared_answer_with_a_word_offered(question: str, select: list, compare: tuple) -> None:
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "two_way"
+    assert op.select == select and tuple(op.compare or ()) == compare
+    pair = [f.value for f in op.filters if f.op == "in"]
+    assert len(pair) == 1 and pair[0][0] == "Night Ferry"  # in the question's order: the first named is compared
+
+
+def test_two_way_needs_two_named_rows_and_something_to_compare() -> None:
+    assert plan_of("did night ferry gross more or less than 1 million?", FILMS).intent != "two_way"
+    assert plan_of("how many films grossed more or less than night ferry?", FILMS).intent != "two_way"
+
+
+@pytest.mark.parametrize(
+    ("question", "answered_by"),
+    [
+        ("was night ferry or quiet hours ranked 3?", "Title"),  # the offered titles name the row the rank picks
+        ("which was ranked 2, paper moons or glass harbour?", "Title"),
+    ],
+)
+def test_a_choice_between_offered_values_answers_with_their_column(question: str, answered_by: str) -> None:
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "choice" and op.select == [answered_by]
+    assert {f.column for f in op.filters} == {"Title", "Rank"}
+
+
+def test_offered_values_without_another_condition_are_no_choice() -> None:
+    assert plan_of("what was the gross of night ferry or quiet hours?", FILMS).intent != "choice"
+
+
+def test_the_row_after_a_value_of_a_repeating_column_is_read_by_offset() -> None:
+    """ "Which rider came after Bo Dahl?" names a row by a unique value (the next value is known from the schema);
+    "which rider came after the blue team?" names it by a value that repeats: the table step reads the next row."""
+    unique = table_op(plan_of("which rider came after bo dahl?", RACE))
+    assert filters(unique) == {("Rider", "eq", "Cy Lind")} and unique.offset == 0
+    plan = plan_of("which rider came after the blue team?", RACE)
+    op = table_op(plan)
+    assert plan.intent == "neighbour" and filters(op) == {("Team", "eq", "Blue")}
+    assert (op.offset, op.select) == (1, ["Rider"])
+
+
+# -- groups with a number of rows: "which year had at least three films" ----------------------------------------
+
+RELEASES = SheetInfo(
+    sheet_id=16, document_id=11, title="releases.csv", name="releases", n_rows=8,
+    columns=(
+        ColumnInfo("Year", "A", "number", 0, ("2001", "2002"), ("2001", "2002", "2003", "2004"), 4, 8),
+        column("Title", "B", "text", 1, ("Ash", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Gum", "Holly"), n_filled=8),
+        column("Studio", "C", "text", 2, ("North", "South", "West"), n_filled=8),
+        ColumnInfo("Budget", "D", "currency", 3, ("$1,000",), (), 8, 8),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "group", "counted", "having"),
+    [
+        ("which year had at least three films?", "Year", "Title", ("ge", "3")),  # a film is a title (synonyms)
+        ("in what year were more than two titles released?", "Year", "Title", ("gt", "2")),
+        ("what year had a total of 2 titles released?", "Year", "Title", ("eq", "2")),
+        ("which studio released 3 titles?", "Studio", "Title", ("eq", "3")),
+        ("which studio made only one picture?", "Studio", None, ("eq", "1")),
+    ],
+)
+def test_groups_with_a_number_of_rows(question: str, group: str, counted: str | None, having: tuple) -> None:
+    """A small number counting things that are no quantity column: the groups of the asked column whose rows (or
+    cells of the counted column) number that many; no filter is made of the number ("Year ≥ 3")."""
+    plan = plan_of(question, RELEASES)
+    op = table_op(plan)
+    assert plan.intent == "having" and op.group_by == group
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count", counted)
+    assert op.having is not None and (op.having.op, op.having.value) == having
+    assert not [f for f in op.filters if f.column == "Year"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which year had a budget over 5 million?",  # a quantity column's condition: a filter
+        "how many years had at least three films?",  # a count (of groups): not this intent
+        "which title was released in 2003?",
+    ],
+)
+def test_conditions_on_columns_are_no_row_counts(question: str) -> None:
+    assert plan_of(question, RELEASES).intent != "having"
+
+
+# -- results of games: "how many games did they win" --------------------------------------------------------------
+
+GAMES = SheetInfo(
+    sheet_id=17, document_id=12, title="games.csv", name="games", n_rows=6,
+    columns=(
+        column("Date", "A", "text", 0, ("Sep 1", "Sep 8", "Sep 15", "Sep 22", "Sep 29", "Oct 6"), n_filled=6),
+        column("Opponent", "B", "text", 1, ("Ames", "Bexley", "Corby"), n_filled=6),
+        column("Result", "C", "text", 2, ("W 21–7", "L 3–10", "W 14–13", "T 7–7", "W 30–0", "L 0–6"), n_filled=6),
+    ),
+)  # fmt: skip
+FINALS = SheetInfo(
+    sheet_id=18, document_id=13, title="finals.csv", name="finals", n_rows=5,
+    columns=(
+        column("Outcome", "A", "text", 0, ("Winner", "Runner-up"), n_filled=5),
+        column("Partner", "B", "text", 1, ("Ada Lind", "Bo Rask"), n_filled=5),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "sheet", "column", "values"),
+    [
+        ("how many games did they win?", GAMES, "Result", ("W 21–7", "W 14–13", "W 30–0")),
+        ("number of losses", GAMES, "Result", ("L 3–10", "L 0–6")),
+        ("how many games were tied?", GAMES, "Result", ("T 7–7",)),
+        ("what is the number of winning outcomes?", FINALS, "Outcome", ("Winner",)),
+        ("how many finals were lost with bo rask?", FINALS, "Outcome", ("Runner-up",)),
+    ],
+)
+def test_win_and_loss_words_pick_the_result_cells(question: str, sheet: SheetInfo, column: str, values: tuple) -> None:
+    """Result cells start with the outcome ("W 21–7", "Winner", "Runner-up"): a question's "win", "losses" or
+    "tied" picks the cells recording it."""
+    op = table_op(plan_of(question, sheet))
+    picked = [f for f in op.filters if f.column == column]
+    assert len(picked) == 1
+    assert (tuple(picked[0].value) if isinstance(picked[0].value, list) else (picked[0].value,)) == values
+
+
+def test_win_words_pick_nothing_without_a_results_column() -> None:
+    """A column of names is no record of results: "won" stays a word of the question."""
+    op = table_op(plan_of("how many races did ann ek win?", RACE))
+    assert filters(op) == {("Rider", "eq", "Ann Ek")}
+
+
+# -- "in the top 10": a condition on the rank, not a ranking -----------------------------------------------------
+
+RESULTS = SheetInfo(
+    sheet_id=19, document_id=14, title="results.csv", name="results", n_rows=30,
+    columns=(
+        ColumnInfo("No", "A", "number", 0, ("7", "12"), (), 30, 30),
+        ColumnInfo("Rank", "B", "number", 1, ("1", "2"), (), 30, 30, trend="up", strict=True),
+        column("Athlete", "C", "text", 2, ("Ann Ek", "Bo Dahl"), n_distinct=30, n_filled=30),
+        column("Nation", "D", "text", 3, ("Sweden", "Japan", "Norway"), n_filled=30),
+    ),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "rank"),
+    [
+        ("what is the number of swedes in the top 10?", "count", ("Rank", "le", "10")),
+        ("how many athletes from japan finished in the top fifteen?", "count", ("Rank", "le", "15")),
+        ("which norwegian athletes did not finish in the top 5?", "lookup", ("Rank", "gt", "5")),
+    ],
+)
+def test_in_the_top_n_is_a_condition_on_the_rank(question: str, intent: str, rank: tuple) -> None:
+    """The rank column (not the bib "No"), compared with N; "not in the top N" the other way; no top-k ranking."""
+    plan = plan_of(question, RESULTS)
+    op = table_op(plan)
+    assert plan.intent == intent and rank in filters(op)
+    assert op.sort_by is None
+
+
+def test_the_top_n_without_in_is_still_a_ranking() -> None:
+    op = table_op(plan_of("who were the top 3 athletes?", RESULTS))
+    assert op.limit == 3 and not [f for f in op.filters if f.column == "Rank"]
+
+
+def test_the_value_after_a_repeating_value_is_the_next_row_not_the_next_distinct_value() -> None:
+    """ "Which team is listed after Blue?": Blue repeats, so the next distinct value of the column is not the next
+    row's; the table step reads the row after Blue's last row."""
+    op = table_op(plan_of("which team is listed after blue?", RACE))
+    assert filters(op) == {("Team", "eq", "Blue")} and (op.offset, op.select) == (1, ["Team"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what are the components under blue?", "what were the riders listed after blue?", "list the riders after blue"],
+)
+def test_several_rows_asked_for_are_no_neighbour(question: str) -> None:
+    """ "The components under Equity securities" asks for a section's rows, not the one row below the heading."""
+    assert plan_of(question, RACE).intent != "neighbour"
+
+
+@pytest.mark.parametrize(
+    ("question", "compare"),
+    [
+        ("was night ferry released before paper moons?", ("no", "yes")),  # yes when the first is earlier
+        ("did night ferry gross more than quiet hours?", ("yes", "no")),
+        ("is night ferry listed below quiet hours?", ("yes", "no")),  # the later row is below
+    ],
+)
+def test_a_comparison_asked_of_yes_or_no(question: str, compare: tuple) -> None:
+    """ "Was A released before B?": one comparative between two named rows, the answer yes or no."""
+    plan = plan_of(question, FILMS)
+    op = table_op(plan)
+    assert plan.intent == "two_way" and tuple(op.compare or ()) == compare
+
+
+def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
+    """ "Did Bo Dahl ride after Ann Ek?" asks yes or no, never who rode after Ann Ek."""
+    assert plan_of("did bo dahl ride after ann ek?", RACE).intent != "neighbour"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_number, typed_value
+from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_measure, parse_number, typed_value
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.sheets import parse_csv, parse_xlsx
 from tests.factories import make_xlsx
@@ -248,6 +248,49 @@ def test_parse_number(text: str, expected: float | None) -> None:
 )
 def test_parse_number_rejects(text: str) -> None:
     assert parse_number(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("113.6 m", (113.6, "m")),
+        ("14,505 ft\n4421 m", (14505.0, "ft")),  # the same measure in another unit on the line below
+        ("7.91 m (w)", (7.91, "m")),  # a bracketed detail after the unit
+        ("1,400 tons", (1400.0, "tons")),
+        ("3 acts", (3.0, "acts")),
+        ("2nd", (2.0, "nd")),
+        ("10 km walk", (10.0, "km walk")),
+        ("1 (0+0+0+1)", (1.0, "")),
+        ("5 apples", (5.0, "apples")),
+        ("1 420 436", (1420436.0, "")),  # digits grouped by spaces
+        ("12 345 tons", (12345.0, "tons")),
+        ("1:00.45", (60.45, "")),  # a race time, in seconds
+        ("53:26", (3206.0, "")),
+        ("2:08:11", (7691.0, "")),
+    ],
+)
+def test_parse_measure(text: str, expected: tuple[float, str]) -> None:
+    assert parse_measure(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5–2",
+        "6'3\"",
+        "20th Century Fox",
+        "Prologue and 3 acts",
+        "b. 1962",
+        "4x400 m relay",
+        "abc",
+        "2 3",
+        "1:2",
+        "",
+    ],
+)
+def test_parse_measure_rejects_scores_and_names(text: str) -> None:
+    """A measure is a number and a short unit (or a time): not a score, feet and inches or a name."""
+    assert parse_measure(text) is None
 
 
 @pytest.mark.parametrize(

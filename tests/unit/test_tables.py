@@ -24,6 +24,7 @@ from core.retrieval.tables import (
     MAX_CITATIONS,
     Aggregate,
     Filter,
+    SameAs,
     SheetFrame,
     TableError,
     TableOp,
@@ -554,3 +555,117 @@ def test_the_difference_between_two_groups(funding: SheetFrame) -> None:
     pick = Filter(column="Country", op="in", value=["Germany", "France"])
     result = run(funding, filters=[pick], group_by="Country", aggregate=Aggregate(func="count"), difference=True)
     assert result.values == ["1"] and "the difference between them is 1" in result.description
+
+
+def _pylons() -> SheetFrame:
+    return sheet_from_csv(
+        ["Name", "Height", "Country"],
+        [["Alder Tower", "113.6 m", "Austria"], ["Birch Mast", "88 m", "Italy"], ["Cedar Pylon", "44 m (approx.)", "Italy"],
+         ["Dogwood Post", "88 m", "Spain"], ["Elm Tower", "n/a", "Austria"]],
+    )  # fmt: skip
+
+
+def test_measures_with_units_compare_rank_and_subtract_as_numbers() -> None:
+    """ "88 m", "113.6 m": a text column of measures is filtered, ranked and subtracted by its numbers."""
+    sheet = _pylons()
+    low = run(sheet, filters=[Filter(column="Height", op="le", value="90")], select=["Name"])
+    assert low.values == ["Birch Mast", "Cedar Pylon", "Dogwood Post"]
+    top = run(sheet, sort_by="Height", descending=True, limit=1, select=["Name"])
+    assert top.values == ["Alder Tower"]
+    # the extreme is the cell as written, with its unit
+    assert run(sheet, aggregate=Aggregate(func="min", column="Height")).values == ["44 m (approx.)"]
+    pick = Filter(column="Name", op="in", value=["Alder Tower", "Birch Mast"])
+    gap = run(sheet, filters=[pick], select=["Height"], difference=True)
+    assert gap.values == ["25.6 m"] and "the difference between them is 25.6 m" in gap.description
+    check_citations(sheet, gap)
+
+
+def test_rows_with_the_same_value_as_a_named_row() -> None:
+    """ "Which pylon has the same height as Birch Mast": the rows sharing its Height, Birch Mast itself left out."""
+    sheet = _pylons()
+    same = SameAs(column="Height", row=Filter(column="Name", op="eq", value="Birch Mast"))
+    result = run(sheet, same_as=same, select=["Name"])
+    assert result.values == ["Dogwood Post"]
+    assert "Height is the same as where Name = Birch Mast (88 m)" in result.description
+    check_citations(sheet, result)
+    # counted, with other filters; several reference rows share their values
+    both = SameAs(column="Country", row=Filter(column="Name", op="in", value=["Birch Mast", "Alder Tower"]))
+    assert run(sheet, same_as=both, aggregate=Aggregate(func="count")).values == ["2"]
+    # a reference row without a value to compare is an error that says so, not an empty answer
+    blank = SameAs(column="Height", row=Filter(column="Name", op="eq", value="Nobody"))
+    with pytest.raises(WorkbenchError, match="has a value of Height"):
+        run(sheet, same_as=blank)
+
+
+def test_the_last_rows_in_sheet_order(funding: SheetFrame) -> None:
+    """from_end: the last k matching rows, in sheet order (no column to sort by)."""
+    canada = Filter(column="Country", op="eq", value="Canada")
+    first = run(funding, filters=[canada], limit=1, select=["Company"])
+    last = run(funding, filters=[canada], limit=1, select=["Company"], from_end=True)
+    every = run(funding, filters=[canada], select=["Company"]).values
+    assert first.values == every[:1] and last.values == every[-1:] and len(every) > 1
+    assert "the last 1 in sheet order" in last.description
+    check_citations(funding, last)
+
+
+def test_race_times_and_digits_grouped_by_spaces_are_numbers() -> None:
+    """ "57.43" beside "1:00.45" (seconds and minutes), "1 420 436" (grouped by spaces): ranked as numbers."""
+    sheet = sheet_from_csv(
+        ["Swimmer", "Time", "Speakers"],
+        [
+            ["Ana", "57.43", "1 420 436"],
+            ["Bea", "1:00.45", "87 850"],
+            ["Cid", "59.79", "317 169"],
+            ["Dee", "DNS", "54"],
+        ],
+    )
+    slowest = run(sheet, sort_by="Time", descending=True, limit=1, select=["Swimmer"])
+    assert slowest.values == ["Bea"]
+    assert run(sheet, aggregate=Aggregate(func="max", column="Time")).values == ["1:00.45"]  # as written
+    fewest = run(sheet, sort_by="Speakers", descending=False, limit=1, select=["Swimmer"])
+    assert fewest.values == ["Dee"]
+    over = run(sheet, filters=[Filter(column="Speakers", op="gt", value=100000)], select=["Swimmer"])
+    assert over.values == ["Ana", "Cid"]
+    check_citations(sheet, over)
+
+
+def test_two_named_rows_compared_give_the_word_that_fits(funding: SheetFrame) -> None:
+    """compare: the first named row's value against the second's, answered with one of the two words; both cited."""
+    pair = Filter(column="Company", op="in", value=["Acme Robotics", "Cobalt Pay"])  # $2,000,000 vs $42,000,000
+    less = run(funding, filters=[pair], select=["Amount Raised (USD)"], compare=["more", "less"])
+    assert less.values == ["less"] and "Acme Robotics is less" in less.description
+    assert {c.value for c in less.citations if c.column == "Amount Raised (USD)"} == {"$2,000,000", "$42,000,000"}
+    check_citations(funding, less)
+    swapped = Filter(column="Company", op="in", value=["Cobalt Pay", "Acme Robotics"])
+    assert run(funding, filters=[swapped], select=["Amount Raised (USD)"], compare=["more", "less"]).values == ["more"]
+    # no column: the order of the sheet ("listed above or below"): Cobalt Pay is on a later row than Acme Robotics
+    assert run(funding, filters=[swapped], compare=["below", "above"]).values == ["below"]
+    assert run(funding, filters=[pair], compare=["below", "above"]).values == ["above"]
+    # a row that is not there: no word is made up, the rows found are listed
+    missing = Filter(column="Company", op="in", value=["Acme Robotics", "Nobody Ltd"])
+    assert run(funding, filters=[missing], select=["Company"], compare=["more", "less"]).values == ["Acme Robotics"]
+
+
+def test_the_row_next_to_the_rows_a_filter_picks(funding: SheetFrame) -> None:
+    """offset: the row after the last matching row, or before the first one; none past the sheet's ends."""
+    germany = Filter(column="Country", op="eq", value="Germany")  # rows 3 (Cobalt Pay) and 5 (Echo AI)
+    after = run(funding, filters=[germany], select=["Company"], offset=1)
+    assert after.values == ["Fjord Labs"] and "the row after it" in after.description
+    check_citations(funding, after)
+    assert run(funding, filters=[germany], select=["Company"], offset=-1).values == ["Borealis Bio"]
+    first = Filter(column="Company", op="eq", value="Acme Robotics")
+    assert run(funding, filters=[first], select=["Company"], offset=-1).values == []
+
+
+def test_groups_whose_aggregate_passes_a_condition(funding: SheetFrame) -> None:
+    """having: the groups (named) whose count passes the condition; the description says which condition."""
+    having = Filter(column="value", op="ge", value=2)
+    result = run(funding, group_by="Round", aggregate=Aggregate(func="count"), having=having)
+    assert result.values == ["Seed", "Series A"] and "the groups where count of rows >= 2" in result.description
+    check_citations(funding, result)
+    none = run(
+        funding, group_by="Round", aggregate=Aggregate(func="count"), having=Filter(column="v", op="gt", value=9)
+    )
+    assert none.values == []
+    with pytest.raises(WorkbenchError, match="needs numbers"):
+        run(funding, group_by="Round", aggregate=Aggregate(func="count"), having=Filter(column="v", op="eq", value="x"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text
 from core.qa.planner.linking import (
@@ -20,7 +21,7 @@ from core.qa.planner.linking import (
     yearish,
 )
 from core.qa.planner.schema import LOOKUP_LIMIT, ColumnInfo, SheetInfo
-from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables import Aggregate, Filter, SameAs, TableOp
 
 
 @dataclass
@@ -40,6 +41,11 @@ class Draft:
     select: list[ColumnInfo] = field(default_factory=list)
     distinct: ColumnInfo | None = None
     difference: bool = False
+    same_as: tuple[ColumnInfo, Filter] | None = None  # rows sharing this column's value with the filter's rows
+    from_end: bool = False  # the last `limit` rows in sheet order, not the first
+    compare: tuple[str, str] | None = None  # the two named rows compared: (word if the first's is greater, if less)
+    offset: int = 0  # the row this many rows after (before, when negative) the rows the filters pick
+    having: Filter | None = None  # of the groups, those whose aggregate passes this condition
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""
@@ -59,6 +65,11 @@ class Draft:
             group_by=self.group_by.name if self.group_by else None, aggregate=agg, sort_by=self.sort_by,
             descending=self.descending, limit=self.limit, select=[c.name for c in self.select],
             distinct=self.distinct.name if self.distinct else None, difference=self.difference,
+            same_as=None if self.same_as is None else SameAs(column=self.same_as[0].name, row=self.same_as[1]),
+            from_end=self.from_end,
+            compare=None if self.compare is None else list(self.compare),
+            offset=self.offset,
+            having=self.having,
         )  # fmt: skip
 
 
@@ -66,8 +77,10 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
     """Value mentions, comparisons and years become filters."""
     cols = link.sheet.columns
     by_column: dict[int, list[ValueMention]] = {}
+    excluded: list[ValueMention] = []
     for mention in link.values:
-        if _excluded(question, mention):
+        if _excluded(question, mention, excluded):
+            excluded.append(mention)
             # "Other than Kyle Anderson, who ...": every row but that value's.
             for value in mention.values:
                 draft.filters.append(Filter(column=mention.column.name, op="ne", value=value))
@@ -107,7 +120,14 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
     for comparison in question.comparisons:
-        compared = _comparison_column(link, comparison, draft)
+        compared: ColumnInfo | None
+        if comparison.rank:
+            # "In the top 10": the rank column (a quantity named like one), if the sheet has it.
+            ranks = [c for c in cols if rank_like(c) and quantity(c) and c.position not in draft.filter_cols]
+            named = [c for c in ranks if set(c.words) & {"rank", "pos", "position", "place", "finish", "standing"}]
+            compared = next(iter(named or ranks), None)
+        else:
+            compared = _comparison_column(link, comparison, draft)
         if compared is None:
             continue
         texts = [num_text(v) for v in comparison.values]
@@ -124,13 +144,28 @@ _EXCLUDING = (("other", "than"), ("besides",), ("aside", "from"), ("apart", "fro
               ("isn", "t"), ("doesn", "t"), ("weren", "t"), ("aren", "t"), ("never",))  # fmt: skip
 
 
-def _excluded(question: Question, mention: ValueMention) -> bool:
-    """Whether the question sets a value aside ("other than X", "besides X") rather than asking about it."""
+# Words that may stand between a negation and the value it sets aside ("did not use AN Aprilia").
+_BETWEEN_NEGATION = frozenset("a an the any use used using have has had win won play played".split())
+# "Aprilia OR a Honda": a value listed after one set aside is set aside too.
+_LISTING = frozenset("or and nor a an the".split())
+
+
+def _excluded(question: Question, mention: ValueMention, excluded: Sequence[ValueMention] = ()) -> bool:
+    """Whether the question sets a value aside ("other than X", "besides X", "did not use an X or a Y") rather
+    than asking about it."""
     words = question.words
-    for phrase in _EXCLUDING:
-        n = len(phrase)
-        if tuple(words[max(0, mention.start - n) : mention.start]) == phrase:
+    start = mention.start
+    if excluded and excluded[-1].column is mention.column:
+        between = words[excluded[-1].end : start]
+        if between and between[0] in ("or", "nor", "and") and all(w in _LISTING for w in between):
             return True
+    for skip in range(3):  # the negation right before the value, or a verb or an article between them
+        if skip and (start - skip < 1 or words[start - skip] not in _BETWEEN_NEGATION):
+            break
+        for phrase in _EXCLUDING:
+            n = len(phrase)
+            if tuple(words[max(0, start - skip - n) : start - skip]) == phrase:
+                return True
     return False
 
 
@@ -290,6 +325,8 @@ def order_rows(draft: Draft, which: str, target: ColumnInfo | None, limit: int, 
             draft.sort_by, draft.descending = dated[0].name, which == "last"
             return
         which = "last" if which == "first" else "first"
+    elif not dated and not positional and _newest_first(cols, draft.filter_cols):
+        which = "last" if which == "first" else "first"  # seasons written "2012–13", newest first
     if which == "first":
         return  # rows come in sheet order
     if not draft.filters and limit == 1:
@@ -304,6 +341,22 @@ def order_rows(draft: Draft, which: str, target: ColumnInfo | None, limit: int, 
     ordered = [c for c in cols if c.trend and c.strict] or [c for c in cols if c.trend]
     if ordered:
         draft.sort_by, draft.descending = ordered[0].name, ordered[0].trend == "up"
+    else:
+        draft.from_end = True  # nothing orders the rows but the sheet: its last matching rows
+
+
+_LEADING_YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)\b")
+
+
+def _newest_first(cols: Sequence[ColumnInfo], exclude: set[int]) -> bool:
+    """Whether a text column of periods ("2012–13", "1998 season") lists them newest first (no numeric trend)."""
+    for col in cols:
+        if col.position in exclude or col.dtype != "text" or not col.values or col.n_filled < 3:
+            continue
+        years = [int(m.group(1)) for v in col.values if (m := _LEADING_YEAR.match(v.strip()))]
+        if len(years) >= 3 and len(years) * 5 >= len(col.values) * 4:
+            return all(a >= b for a, b in pairwise(years)) and years[0] > years[-1]
+    return False
 
 
 def lookup_rows(

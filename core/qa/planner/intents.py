@@ -4,10 +4,12 @@ Each `Intent` is a name and a rule `(question, link, draft) -> Draft | None`: gi
 link to the chosen sheet and a draft already holding the filters the question's values and comparisons
 make, the rule either drafts the operation it stands for or returns None (it does not apply: the next is
 tried).  `plan_table` runs `INTENTS` in order and the first that applies wins, so the order is part of the
-meaning: count distinct, "among" named rows, a neighbour row, counting a span of rows, counting, an aggregate
-(average, median, sum), a superlative, first/last, a listing, and the lookup that always applies.  The
-name of the intent that fired is the plan's `intent`; the planner also names its other outcomes:
-statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
+meaning: rows sharing a value with a named row ("the same position as X"), count distinct, two named rows compared
+("more or less"), "among" named rows, a neighbour row, counting a span of rows, the groups with a number of rows
+("which year had at least three films"), counting, an aggregate (average,
+median, sum), a superlative, first/last, a listing, a choice between values offered ("was A or B built in 1847"),
+and the lookup that always applies.  The name of the intent that fired is the plan's `intent`; the planner also
+names its other outcomes: statement-grid cell arithmetic (`CELLS`) and a search of the passages alone (`SEARCH`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,17 @@ from core.qa.planner.drafting import (
     superlative_word,
     total_column,
 )
-from core.qa.planner.lexicon import STOP, SUPERLATIVES, TOTAL_WORDS
+from core.qa.planner.lexicon import (
+    COMPARATIVE_AS,
+    ORDER_PAIRS,
+    SCALES,
+    STOP,
+    SUPERLATIVES,
+    TOTAL_WORDS,
+    YEAR_RE,
+    as_number,
+    num_text,
+)
 from core.qa.planner.linking import (
     ENTITY_WH,
     Link,
@@ -155,6 +167,57 @@ def _total(question: Question) -> bool:
 # -- the intents, in registry order --------------------------------------------------------------
 
 
+def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which players played the same position as Ardo Kreek?", "how many provinces have the same number of
+    districts as Kabul?": the rows sharing one column's value with a named row (that row left out)."""
+    found = _same_as(question, link, draft)
+    if found is None:
+        return None
+    compared, reference = found
+    draft.filters = [f for f in draft.filters if f is not reference]
+    ref_col = _column(draft, reference.column)
+    draft.filter_cols.discard(ref_col.position if ref_col is not None else -1)
+    draft.same_as = (compared, reference)
+    if _counting(question):
+        draft.aggregate = ("count", None)
+        return draft
+    asked = asked_column(question, link, draft.filter_cols | {compared.position})
+    if asked is None and ref_col is not None and ref_col.position != compared.position:
+        asked = ref_col  # "which pylon has the same height as X": rows named as X is
+    return lookup_rows(draft, asked)
+
+
+def _same_as(question: Question, link: Link, draft: Draft) -> tuple[ColumnInfo, Filter] | None:
+    """The column named between "same" and "as", and the filter picking the row it is compared with."""
+    words = question.words
+    if "same" not in words:
+        return None
+    s = words.index("same")
+    a = next((i for i in range(s + 1, min(len(words), s + 7)) if words[i] == "as"), None)
+    if a is None:
+        return None
+    named = [m for m in link.columns if s < m.start < a]
+    if not named:
+        return None
+    compared = max(named, key=lambda m: (m.score, -m.start)).column
+    # The row compared with: a value named after "as" (else before "same"), of another column than the compared one.
+    # "X is from the same county as what team": the question word follows "as", so X is the row compared with.
+    asks_after = a + 1 < len(words) and words[a + 1] in ("what", "which", "who", "whom", "whose")
+    after = [m for m in link.values if m.resolved and m.column is not compared and m.start > a]
+    before = [m for m in link.values if m.resolved and m.column is not compared and m.end <= s]
+    mentions = before if asks_after else after or before
+    if mentions:
+        column = mentions[0].column.name
+    elif a + 1 < len(words) and YEAR_RE.fullmatch(words[a + 1]):
+        column = next((f.column for f in draft.filters if f.op == "year"), "")  # "the same car number as 1964"
+    else:
+        return None
+    reference = next((f for f in draft.filters if f.column == column and f.op in ("eq", "in", "year")), None)
+    if reference is None or reference.column == compared.name:
+        return None
+    return compared, reference
+
+
 def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "How many different X": the distinct values of the asked column (else of the row's name)."""
     if not question.has("how many different", "how many distinct", "how many unique", "number of different",
@@ -162,6 +225,79 @@ def _count_distinct(question: Question, link: Link, draft: Draft) -> Draft | Non
         return None
     draft.aggregate = ("count_distinct", _asked(question, link, draft) or key_column(link.sheet, draft.filter_cols))
     return draft
+
+
+def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Did A make more or less than B?", "is A older or younger than B?", "is A listed above or below B?": the two
+    named rows compared, the answer one of the two words offered; "was A inaugurated before B?" answers yes or no."""
+    if question.wh in ("how many", "how much", "number of"):
+        return None
+    pair = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
+    named = [m for m in link.values if m.resolved and pair and m.column.name == pair[0].column]
+    if len(pair) != 1 or len(named) != 2 or any(len(m.values) != 1 for m in named):
+        return None
+    offered = _offered_words(question.words)
+    yes_no = offered is None
+    if offered is None:
+        # "Was A inaugurated before B?": one comparative between the two named rows, asked of yes or no.
+        words = question.words
+        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in _ORDER_WORDS]
+        if not words or words[0] not in _AUXILIARIES or len(between) != 1:
+            return None
+        offered = (between[0], "")
+    first, second = offered
+    order = next((p for p in ORDER_PAIRS if first in p and (second in p or not second)), None)
+    cols = link.sheet.columns
+    measure = None if "listed" in question.words else measure_column(question, link, draft)
+    if measure is None and first in COMPARATIVE_AS:
+        measure = implied_column(COMPARATIVE_AS[first], cols, draft.filter_cols)
+    if measure is None and first in _IN_TIME and "listed" not in question.words:
+        measure = next((c for c in cols if c.position not in draft.filter_cols and yearish(c) and quantity(c)), None)
+    if measure is None and first in _AMOUNT_COMPARATIVES:
+        # "Does A pay more or less than B?": nothing named, but the sheet has one plain quantity to compare.
+        plain = [c for c in cols if c.numeric and c.position not in draft.filter_cols and not rank_like(c)
+                 and not yearish(c)]  # fmt: skip
+        measure = plain[0] if len(plain) == 1 else None
+    if measure is not None and not quantity(measure):
+        measure = None
+    if measure is None:
+        if order is None:
+            return None
+        greater = order[1]  # in the sheet's order: the later row is "below", "after"
+    elif order == ("above", "below"):
+        greater = "above"
+    elif order is not None:
+        greater = order[1]  # a later date is "after", "later"
+    else:
+        greater = first if sort_descending(COMPARATIVE_AS[first], measure) else second
+    if yes_no:
+        draft.compare = ("yes", "no") if greater == first else ("no", "yes")
+    else:
+        draft.compare = (greater, second if greater == first else first)
+    draft.select = [measure] if measure is not None else []
+    return draft
+
+
+# A question asked of yes or no starts with one of these; words of order in a list or in time.
+_AUXILIARIES = frozenset("is was are were did does do has have had".split())
+_ORDER_WORDS = frozenset(w for p in ORDER_PAIRS for w in p)
+
+
+# Comparatives read on dates when nothing else is named; comparatives of an amount.
+_IN_TIME = frozenset("older younger earlier later before after".split())
+_AMOUNT_COMPARATIVES = frozenset("more less fewer higher lower greater larger bigger smaller".split())
+
+
+def _offered_words(words: list[str]) -> tuple[str, str] | None:
+    """The two comparatives a question offers: "more or less", "more/less", "above or below"."""
+    known = set(COMPARATIVE_AS) | {w for p in ORDER_PAIRS for w in p}
+    for i, word in enumerate(words[:-1]):
+        if word not in known:
+            continue
+        j = i + 2 if words[i + 1] == "or" else i + 1
+        if j < len(words) and words[j] in known and words[j] != word:
+            return word, words[j]
+    return None
 
 
 def _among(question: Question, link: Link, draft: Draft) -> Draft | None:
@@ -235,14 +371,19 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
 
 def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "Who finished after Claudia Poll?": the asked column of the row next to a named one (not a count)."""
-    if question.wh in ("how many", "number of", "how much"):
+    if question.wh in ("how many", "number of", "how much", "list"):
         return None
+    if question.has("what are", "which are", "what were", "which were", "components", "items"):
+        return None  # several rows are asked for ("the components under Equity securities"): no one neighbour
+    if question.words[:1] and question.words[0] in _AUXILIARIES:
+        return None  # "did A serve before B?" asks yes or no, not who served before B
     found = _neighbour_row(question, link)
     if found is None:
         return None
-    col, value = found
+    col, value, offset = found
     # The neighbour row alone: the question's other values named the row it is next to.
     draft = Draft(link.sheet, filters=[Filter(column=col.name, op="eq", value=value)], filter_cols={col.position})
+    draft.offset = offset
     asked = asked_column(question, link, set()) or col
     if question.wh in ("who", "whom", "whos") and asked.numeric:
         asked = col
@@ -256,11 +397,12 @@ _BEFORE = frozenset("before previous previously preceding preceded above prior a
 _POSITIONAL = frozenset("listed list above below chart table ranked rank row placed finished position".split())
 
 
-def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | None:
-    """ "Who finished after Claudia Poll?": the value of the next (or previous) row, read off the sheet order.
+def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str, int] | None:
+    """ "Who finished after Claudia Poll?": the row next to a named one, as (column, value, offset).
 
     A column whose values never repeat lists them in sheet order, so the row next to a named value is
-    known from the schema and becomes an exact filter on that row.
+    known from the schema and becomes an exact filter on that row (offset 0).  In a column whose values repeat,
+    the filter names the value and the table step reads the row `offset` rows from it.
     """
     words = question.words
     for t, word in enumerate(words):
@@ -269,10 +411,6 @@ def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | N
         step = 1 if word in _AFTER else -1
         for m in link.values:
             if not (m.resolved and t < m.start <= t + 3) or not m.column.values:
-                continue
-            # A repeating column lists each value once, at its first row: next to a value is then the
-            # next distinct value — the row below only when the question asks for that column itself.
-            if m.column.repeats and asked_column(question, link, set()) is not m.column:
                 continue
             if m.start - t > 3 or (m.start - t == 3 and words[t + 1] not in STOP):
                 continue  # "listed before the song Yesh": at most a couple of words between
@@ -283,9 +421,13 @@ def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str] | N
             temporal = not set(words) & _POSITIONAL
             if temporal and any(c.trend == "down" and yearish(c) for c in link.sheet.columns):
                 step = -step
+            # A repeating column lists each value once, at its first row: the row next to it is read by the
+            # table step.
+            if m.column.repeats:
+                return m.column, m.column.values[index], step
             j = index + step
             if 0 <= j < len(m.column.values):
-                return m.column, m.column.values[j]
+                return m.column, m.column.values[j], 0
     return None
 
 
@@ -332,6 +474,60 @@ def _row_span(question: Question, link: Link) -> tuple[ColumnInfo, tuple[str, ..
             earlier = not earlier
         values = m.column.values[:i] if earlier else m.column.values[i + 1 :]
         return (m.column, values) if values else None
+    return None
+
+
+def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Which year had at least three films?", "what year had a total of 2 titles released?": the groups of the
+    asked column whose number of rows passes the condition (not a filter on a column: the thing counted is rows)."""
+    if question.wh not in ("which", "what", "who", "name", "list"):
+        return None
+    found = _row_count_condition(question, link)
+    if found is None:
+        return None
+    op, n, start, end = found
+    asked = asked_column(question, link, set())
+    if asked is None or not asked.repeats or any(start <= m.start < end for m in link.values):
+        return None
+    if quantity(asked) and not yearish(asked):
+        return None  # groups are names or periods, not amounts
+    # A comparison the filters read as a condition on a column ("Year ≥ 3") is this count instead.
+    counted = [c for c in question.comparisons if c.start <= start < c.end or start <= c.start < end]
+    drop = {(c.op, num_text(v)) for c in counted for v in c.values}
+    draft.filters = [f for f in draft.filters if (f.op, f.value) not in drop]
+    # "2 titles": the Title cells are counted (a row without one is not a title); "2 times": the rows.
+    noun = next((m.column for m in link.columns if m.start == end - 1 and m.column is not asked), None)
+    draft.group_by, draft.aggregate = asked, ("count", noun)
+    draft.having = Filter(column="value", op=op, value=num_text(n))  # type: ignore[arg-type]  # one of _ROW_COUNT_OPS
+    return draft
+
+
+# The words before a count of rows and the comparison they make ("at least three films", "a total of 2 titles").
+_ROW_COUNT_OPS = (
+    (("at", "least"), "ge"), (("more", "than"), "gt"), (("over",), "gt"), (("fewer", "than"), "lt"),
+    (("less", "than"), "lt"), (("at", "most"), "le"), (("a", "total", "of"), "eq"), (("only",), "eq"),
+    (("exactly",), "eq"),
+)  # fmt: skip
+
+
+def _row_count_condition(question: Question, link: Link) -> tuple[str, float, int, int] | None:
+    """ "At least three movies": (op, n, start, end) when a small whole number counts things that are no quantity
+    column ("movies", "titles", "times", "competition"), the words before it saying how it compares."""
+    words = question.words
+    for k, word in enumerate(words[:-1]):
+        n = as_number(word)
+        if n is None or not n.is_integer() or not 1 <= n <= 50 or YEAR_RE.fullmatch(word):
+            continue
+        noun = words[k + 1]
+        if noun in STOP or noun in SCALES or any(m.start == k + 1 and quantity(m.column) for m in link.columns):
+            continue
+        if k + 2 < len(words) and words[k + 2] in ("before", "after", "ago", "later", "earlier", "prior"):
+            continue  # "three years before that": a span of time, not a count
+        for phrase, op in _ROW_COUNT_OPS:
+            if tuple(words[max(0, k - len(phrase)) : k]) == phrase:
+                return op, n, k - len(phrase), k + 2
+        if noun == "times" or (len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss")):
+            return "eq", n, k, k + 2  # "hosted 3 titles"
     return None
 
 
@@ -533,6 +729,27 @@ def _listing(question: Question, link: Link, draft: Draft) -> Draft | None:
     return draft
 
 
+def _choice(question: Question, link: Link, draft: Draft) -> Draft | None:
+    """ "Was No.1 or Veteran built in 1847?", "awarded in 2003 or 2004?": one of the values offered answers, so the
+    rows the other conditions pick are named by the offered values' column."""
+    if question.wh not in ("", "which", "what", "who") or len(draft.filters) < 2:
+        return None
+    words = question.words
+    offered = [
+        (a, b) for a, b in zip(link.values, link.values[1:], strict=False)
+        if a.column is b.column and a.resolved and b.resolved and words[a.end : b.start][:1] == ["or"]
+        and all(w in ("or", "the", "a", "an") for w in words[a.end : b.start])
+    ]  # fmt: skip
+    if len(offered) != 1:
+        return None
+    column = offered[0][0].column
+    pinned = [f for f in draft.filters if f.column == column.name and f.op in ("in", "eq")]
+    if len(pinned) != 1 or len(draft.filters) < 2:
+        return None
+    draft.select, draft.limit = [column], LOOKUP_LIMIT
+    return draft
+
+
 def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
     """Anything else: the asked column of the rows the filters pick."""
     return lookup_rows(draft, _asked(question, link, draft), link, question)
@@ -541,14 +758,18 @@ def _lookup(question: Question, link: Link, draft: Draft) -> Draft | None:
 # The order is the meaning: the first rule that applies wins ("how many different" is counted distinct
 # before it is counted; a superlative with "average" ranks averages before it ranks rows).
 INTENTS: tuple[Intent, ...] = (
+    Intent("same", _same),
     Intent("count_distinct", _count_distinct),
+    Intent("two_way", _two_way),
     Intent("among", _among),
     Intent("neighbour", _neighbour),
     Intent("count_span", _count_span),
+    Intent("having", _having),
     Intent("count", _count),
     Intent("aggregate", _aggregate),
     Intent("superlative", _superlative),
     Intent("first_last", _first_last),
     Intent("listing", _listing),
+    Intent("choice", _choice),
     Intent("lookup", _lookup),
 )

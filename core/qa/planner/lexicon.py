@@ -72,6 +72,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "position": ("position", "pos", "place", "rank"),
     "rank": ("rank", "ranking", "position", "pos", "place"),
     "score": ("score", "result", "point"),
+    "lose": ("lost", "loss", "l"),
     "opponent": ("opponent", "opposition", "against", "vs"),
     "film": ("film", "title", "movie"),
     "movie": ("movie", "title", "film"),
@@ -179,6 +180,30 @@ SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "worst": (False, ()), "less": (False, ()), "fewer": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
     "lightest": (False, ("weight",)), "busiest": (True, ("passenger", "traffic")),
     "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
+}  # fmt: skip
+
+# "More or less", "older or younger": the comparative words a two-way question offers, each read as the superlative
+# that orders a column the same way ("older" as "oldest": the earlier date, or the greater age).
+COMPARATIVE_AS = {
+    "more": "most", "less": "least", "fewer": "fewest", "higher": "highest", "lower": "lowest", "greater": "greatest",
+    "larger": "largest", "bigger": "biggest", "smaller": "smallest", "longer": "longest", "shorter": "shortest",
+    "taller": "tallest", "heavier": "heaviest", "lighter": "lightest", "older": "oldest", "younger": "youngest",
+    "earlier": "earliest", "later": "latest", "faster": "fastest", "slower": "slowest", "better": "best",
+    "worse": "worst",
+}  # fmt: skip
+# Comparatives of place in a list or in time ("listed above or below", "before or after"): the second is greater.
+ORDER_PAIRS = {("above", "below"), ("before", "after"), ("earlier", "later")}
+
+# Outcomes of a game as a question says them, and as result cells start ("W 31–17", "Winner", "L", "Runner-up").
+OUTCOME_WORDS = {
+    "win": "win", "wins": "win", "won": "win", "winning": "win", "victory": "win", "victories": "win",
+    "loss": "loss", "losses": "loss", "lost": "loss", "lose": "loss", "losing": "loss", "defeat": "loss",
+    "defeats": "loss", "draw": "draw", "draws": "draw", "drawn": "draw", "tie": "draw", "ties": "draw", "tied": "draw",
+}  # fmt: skip
+OUTCOME_CELLS = {
+    "w": "win", "win": "win", "won": "win", "winner": "win", "victory": "win", "l": "loss", "loss": "loss",
+    "lost": "loss", "runner": "loss", "defeat": "loss", "d": "draw", "draw": "draw", "t": "draw", "tie": "draw",
+    "drawn": "draw",
 }  # fmt: skip
 
 COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(

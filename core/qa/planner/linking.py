@@ -13,6 +13,7 @@ from core.qa.planner.lexicon import (
     HOW_LONG_WORDS,
     NUMBER_RE,
     ORDINALS,
+    OUTCOME_WORDS,
     PLACE_AFTER,
     PLACE_BEFORE,
     POST_COMPARATORS,
@@ -53,6 +54,7 @@ class ValueMention:
     end: int
     values: tuple[str, ...]
     exact: bool  # the words are a whole value (else they are inside the values listed)
+    outcome: bool = False  # a result word ("won") read as the result cells recording it ("W 21–7")
 
     @property
     def resolved(self) -> bool:
@@ -68,6 +70,7 @@ class Comparison:
     end: int
     op: str
     values: tuple[float, ...]
+    rank: bool = False  # "in the top 10": a condition on the rank (or position) column
 
 
 @dataclass
@@ -134,6 +137,7 @@ def read_question(text: str) -> Question:
     words = words_of(text)
     question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
     _read_dates(question)
+    _read_top(question)
     _read_comparisons(question)
     _read_limit(question)
     _read_wh(question)
@@ -221,6 +225,21 @@ def _read_dates(question: Question) -> None:
         else:
             question.dates.append(DateSpan(start, end, "between", (first, last)))
             question.used.update(range(start, end))
+
+
+def _read_top(question: Question) -> None:
+    """ "The number of Swedes in the top 15", "did not finish in the top 20": a condition on rank, not a ranking."""
+    words = question.words
+    for i in range(len(words) - 2):
+        k = i + 2 if words[i + 1] == "the" else i + 1
+        if words[i] not in ("in", "within", "inside", "outside") or k + 1 >= len(words) or words[k] != "top":
+            continue
+        n = as_number(words[k + 1])
+        if n is None or not n.is_integer() or YEAR_RE.fullmatch(words[k + 1]):
+            continue
+        negated = words[i] == "outside" or bool({"not", "never", "t"} & set(words[max(0, i - 3) : i]))
+        question.comparisons.append(Comparison(i, k + 2, "gt" if negated else "le", (n,), rank=True))
+        question.used.update(range(i, k + 2))
 
 
 def _read_comparisons(question: Question) -> None:
@@ -388,7 +407,11 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
                     if numeric and not _number_value_ok(question, col, i, columns):
                         continue
                     score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
-                    candidates.append((score, ValueMention(col, i, j, index[span], True)))
+                    # A value that is also one item of lists in other cells ("Pashto" and "Pashto, Dari
+                    # Persian"): every cell listing it.
+                    only = "only" in words[max(0, i - 3) : i]  # "only a forward (F)": not "F / G"
+                    values = tuple(dict.fromkeys(index[span] + (() if only else col.items.get(span, ()))))
+                    candidates.append((score, ValueMention(col, i, j, values, True)))
                     break
                 if span in ngrams and (not numeric or (year_inside and j - i == 1 and YEAR_RE.fullmatch(span[0]))):
                     # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that
@@ -405,6 +428,12 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
                     score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
                     candidates.append((score, ValueMention(col, i, j, values, False)))
                     break
+        # "How many games did they win?": the result cells that record a win ("W 31–17", "Winner").
+        for i, word in enumerate(words):
+            outcome = OUTCOME_WORDS.get(word)
+            if outcome is not None and outcome in col.outcomes and i not in question.used:
+                mention = ValueMention(col, i, i + 1, col.outcomes[outcome], False, outcome=True)
+                candidates.append((2.3, mention))
         # Ordinals standing for values: "placed first" -> "1st".
         for i in range(n):
             for form in _ordinal_forms(words, i):
@@ -486,7 +515,8 @@ def link_sheet(question: Question, sheet: SheetInfo) -> Link:
     best: dict[int, float] = {}
     for m in columns:
         best[m.column.position] = max(best.get(m.column.position, 0.0), min(m.score, 1.0))
-    score = sum(best.values()) + sum(1.5 if v.exact else 0.8 for v in values)
+    # A result word is weak evidence for a sheet: a column named for it ("Won") is as likely meant.
+    score = sum(best.values()) + sum(0.4 if v.outcome else 1.5 if v.exact else 0.8 for v in values)
     if any(w in fold(sheet.title) for w in question.words if len(w) > 3 and w not in STOP):
         score += 0.5
     return Link(sheet, columns, values, score)

@@ -4,15 +4,16 @@ per process and keyed on the room's documents and the sheets' edit versions."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from core.cells import Dtype, parse_date
+from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
-from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, stem_of, words_of
+from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
 from core.retrieval.cellmath import GridRow
 
 # A column's distinct values are kept (and matched against questions) up to this many.
@@ -38,6 +39,10 @@ GRID_MAX_ROWS = 200
 # ---------------------------------------------------------------------------------------------
 # The schema
 # ---------------------------------------------------------------------------------------------
+
+
+# What separates the items of a list written in one cell.
+_LIST_SEPARATORS = re.compile(r"\s*(?:[,;/&\n]|\band\b)\s*")
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,33 @@ class ColumnInfo:
         return {k: tuple(v) for k, v in found.items()}
 
     @cached_property
+    def outcomes(self) -> dict[str, tuple[str, ...]]:
+        """A column of game results ("W 31–17", "L", "Winner"/"Runner-up"): outcome -> the values recording it."""
+        found: dict[str, list[str]] = {}
+        for value in self.values:
+            first = re.match(r"[A-Za-z]+", value.strip())
+            outcome = OUTCOME_CELLS.get(first.group(0).lower()) if first else None
+            if outcome is not None:
+                found.setdefault(outcome, []).append(value)
+        if len(found) < 2 or sum(map(len, found.values())) * 5 < len(self.values) * 4:
+            return {}
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def items(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """Lists in cells ("Pashto, Dari Persian", "Rock / Pop"): each item's stems -> the values listing it."""
+        found: dict[tuple[str, ...], list[str]] = {}
+        for value in self.values:
+            parts = [p for p in _LIST_SEPARATORS.split(value) if p.strip()]
+            if len(parts) < 2:
+                continue
+            for part in parts:
+                key = tuple(stem_of(t) for t in words_of(part))
+                if key and value not in found.setdefault(key, []):
+                    found[key].append(value)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
     def ngrams(self) -> dict[tuple[str, ...], tuple[str, ...]]:
         """Every run of up to four stems inside the values -> the values holding it (for "contains")."""
         found: dict[tuple[str, ...], list[str]] = {}
@@ -115,12 +147,14 @@ class ColumnInfo:
 
     @cached_property
     def numbers(self) -> tuple[float, ...]:
-        """The values that are plain numbers."""
+        """The values that are numbers: plain, or a measure with its unit ("88 m")."""
         out = []
         for value in self.values:
             text = value.replace(",", "").strip()
             if NUMBER_RE.fullmatch(text.lstrip("-")):
                 out.append(float(text))
+            elif (measure := parse_measure(value)) is not None:
+                out.append(measure[0])  # "14,505 ft", "3 acts": compared and ranked by their number
         return tuple(out)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_number
+from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_measure, parse_number
 from core.db import Database, q
 from core.errors import SheetNotFound, TableError, UnknownColumn
 from core.models import Citation
@@ -38,6 +38,7 @@ __all__ = [
     "Aggregation",
     "Filter",
     "Operator",
+    "SameAs",
     "SheetFrame",
     "SheetNotFound",
     "TableError",
@@ -117,6 +118,18 @@ class Aggregate(BaseModel):
         return self
 
 
+class SameAs(BaseModel):
+    """ "Which players play the same position as Ardo Kreek": rows sharing `column`'s value with the rows `row` picks.
+
+    The rows `row` picks are the reference, not part of the answer: they are left out.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    column: str
+    row: Filter
+
+
 class TableOp(BaseModel):
     """One exact operation on one sheet."""
 
@@ -133,6 +146,17 @@ class TableOp(BaseModel):
     distinct: str | None = None  # list distinct values of a column
     # "the difference in population between Koraput and Puri": two rows looked up, the gap between their values
     difference: bool = False
+    same_as: SameAs | None = None  # rows with the same value of a column as a named row (that row left out)
+    from_end: bool = False  # with a limit and no sort: the last rows in sheet order ("the last game they won")
+    # "Did A make more or less than B?": the two items of the one two-value "in" filter compared on the selected
+    # column (on their order in the sheet when none is selected); the answer is [word if A's is greater, word if less].
+    compare: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    # "The award given after the Kim Il Sung Prize": the row this many rows after (before, when negative) the rows
+    # the filters pick, in sheet order.
+    offset: int = 0
+    # "Which year had at least three films?": of the groups, those whose aggregate value passes this condition
+    # (its column is ignored: the condition is on the value); the groups' names answer.
+    having: Filter | None = None
 
     @model_validator(mode="after")
     def _check_shape(self) -> TableOp:
@@ -265,7 +289,7 @@ class SheetFrame:
         col = self.columns[pos]
         if col.dtype in ("number", "currency", "percent"):
             return self.typed(pos)
-        return self.view("numbers", pos, lambda: _parse_numbers(self.texts(pos)))
+        return self.view("numbers", pos, lambda: _parse_measures(self.texts(pos)))
 
     def days(self, pos: int) -> np.ndarray:
         """Days since 1970-01-01 per cell as parse_date reads it (NaN when not a date), any dtype."""
@@ -373,6 +397,36 @@ def _parse_numbers(texts: np.ndarray) -> np.ndarray:
     parsed = {t: parse_number(t) for t in set(cells.values)}
     out[cells.mask] = [np.nan if (v := parsed[t]) is None else v for t in cells.values]
     return out
+
+
+def _parse_measures(texts: np.ndarray) -> np.ndarray:
+    """The numbers of a text column: plain numbers, and measures written with their unit ("88 m", "3 acts")."""
+    out = _parse_numbers(texts)
+    missing = np.flatnonzero(np.isnan(out))
+    if len(missing):
+        measures = {t: parse_measure(t) for t in {texts[i] for i in missing if texts[i] is not None}}
+        for i in missing:
+            if texts[i] is not None and (found := measures[texts[i]]) is not None:
+                out[i] = found[0]
+    return out
+
+
+_ORDINAL_UNIT = re.compile(r"|st|nd|rd|th", re.IGNORECASE)
+
+
+def _shared_unit(sheet: SheetFrame, col: Column, rows: np.ndarray) -> str:
+    """ " m" when every cell of these rows is a measure in metres ("436 m", "380 m"): a difference keeps the unit."""
+    if col.dtype != "text":
+        return ""
+    units = {measure_unit(sheet.texts(col.position)[r]) for r in rows}
+    shared = units.pop() if len(units) == 1 else ""
+    return "" if _ORDINAL_UNIT.fullmatch(shared) else f" {shared}"
+
+
+def measure_unit(text: str | None) -> str:
+    """The unit a cell's measure is written with ("88 m" -> "m"), "" for a plain number or no measure."""
+    found = parse_measure(text) if text else None
+    return found[1] if found is not None else ""
 
 
 def _parse_dates(texts: np.ndarray) -> np.ndarray:
@@ -869,12 +923,93 @@ def run_table_op(sheet: SheetFrame, op: TableOp) -> TableResult:
     mask = np.ones(sheet.n_rows, dtype=bool)
     for f, col in filters:
         mask &= _filter_mask(sheet, col, f)
-    ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), _where(filters))
+    where = _where(filters)
+    if op.same_as is not None:
+        same, where = _same_as(sheet, op.same_as, where)
+        mask &= same
+    if op.offset:
+        mask, where = _offset_rows(sheet, mask, op.offset, where)
+    ctx = _Ctx(sheet, op, filters, np.flatnonzero(mask), where)
     if op.distinct is not None:
         return _run_distinct(ctx, resolve_column(sheet, op.distinct))
     if op.aggregate is not None or op.group_by is not None:
         return _run_aggregate(ctx)
+    if op.compare is not None:
+        compared = _run_compare(ctx, op.compare)
+        if compared is not None:
+            return compared
     return _run_rows(ctx)
+
+
+def _run_compare(ctx: _Ctx, words: list[str]) -> TableResult | None:
+    """Two named rows compared on a column (or on their order): the word that says how the first stands to the
+    second ("more", "older", "above"); None when the rows or their values are not there to compare."""
+    sheet, op = ctx.sheet, ctx.op
+    pair = next(
+        ((f, c) for f, c in ctx.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2), None
+    )
+    if pair is None:
+        return None
+    f, col = pair
+    in_rows = np.zeros(sheet.n_rows, dtype=bool)
+    in_rows[ctx.rows] = True
+    rows = []
+    for value in f.value:  # type: ignore[union-attr]  # a list: checked above
+        found = np.flatnonzero(in_rows & _filter_mask(sheet, col, Filter(column=f.column, op="eq", value=value)))
+        if len(found) == 0:
+            return None
+        rows.append(int(found[0]))
+    measure = resolve_column(sheet, op.select[0]) if op.select else None
+    if measure is not None:
+        _, order = sheet.order(measure.position)
+        keys = [float(order[r]) for r in rows]
+    else:
+        keys = [float(r) for r in rows]  # the sheet's order: a later row is "below"
+    if any(np.isnan(k) for k in keys) or keys[0] == keys[1]:
+        return None
+    word = words[0] if keys[0] > keys[1] else words[1]
+    shown = [col] + ([measure] if measure is not None else [])
+    listed = np.array(rows)
+    table = [["" if (t := sheet.texts(c.position)[r]) is None else t for c in shown] for r in rows]
+    citations = _citations(sheet, listed, shown)
+    names = [_label(sheet, col, r) for r in rows]
+    if measure is not None:
+        how = " vs ".join(
+            f"{n} ({measure.name} = {_label(sheet, measure, r)})" for n, r in zip(names, rows, strict=True)
+        )
+    else:
+        numbers = sheet.row_numbers()
+        how = f"{names[0]} is on row {numbers[rows[0]]}, {names[1]} on row {numbers[rows[1]]}"
+    description = f"{how}: {names[0]} is {word}"
+    return TableResult(op, [c.name for c in shown], table, [word], citations, None, 2, description)
+
+
+def _offset_rows(sheet: SheetFrame, mask: np.ndarray, offset: int, where: str) -> tuple[np.ndarray, str]:
+    """The row `offset` rows after the last matching row (before the first, when negative), and the condition."""
+    matched = np.flatnonzero(mask)
+    out = np.zeros(sheet.n_rows, dtype=bool)
+    if len(matched):
+        target = int(matched[-1] if offset > 0 else matched[0]) + offset
+        if 0 <= target < sheet.n_rows:
+            out[target] = True
+    side = "after" if offset > 0 else "before"
+    rows = "row" if abs(offset) == 1 else f"{abs(offset)} rows"
+    return out, f"{where}: the {rows} {side} it"
+
+
+def _same_as(sheet: SheetFrame, same: SameAs, where: str) -> tuple[np.ndarray, str]:
+    """The rows sharing a column's value with the reference rows (those left out), and the condition as text."""
+    col, ref_col = resolve_column(sheet, same.column), resolve_column(sheet, same.row.column)
+    reference = _filter_mask(sheet, ref_col, same.row)
+    filled = ~sheet.blank(col.position)
+    keys = sheet.keys(col.position)
+    wanted = keys[reference & filled]
+    if len(wanted) == 0:
+        raise TableError(f"No row where {_where([(same.row, ref_col)])[7:]} has a value of {col.name} to compare.")
+    mask = filled & ~reference & pd.Series(keys, dtype=object).isin(set(wanted.tolist())).to_numpy(bool)
+    shown = ", ".join(dict.fromkeys(_label(sheet, col, int(r)) for r in np.flatnonzero(reference & filled)))
+    condition = f"{col.name} is the same as where {_where([(same.row, ref_col)])[7:]} ({shown})"
+    return mask, (where + " and " if where else " where ") + condition
 
 
 def _plural(n: int, word: str) -> str:
@@ -925,7 +1060,7 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         read = rows[~np.isnan(order[rows])] if op.limit is not None else rows
         rows = rows[picked]
     elif op.limit is not None:
-        rows = rows[: op.limit]
+        rows = rows[-op.limit :] if op.from_end else rows[: op.limit]
     n_matched = len(ctx.rows)
     listed = rows[:MAX_LISTED_ROWS]
     table = [["" if (t := sheet.texts(c.position)[r]) is None else t for c in shown] for r in listed]
@@ -944,8 +1079,9 @@ def _run_rows(ctx: _Ctx) -> TableResult:
         numbers = sheet.numbers(key_col.position)[listed]
         if not np.isnan(numbers).any():
             gap = abs(_float_decimal(float(numbers[0])) - _float_decimal(float(numbers[1])))
-            values = [_plain(gap)]
-            description += f"; the difference between them is {_grouped(gap)}"
+            unit = _shared_unit(sheet, key_col, listed)
+            values = [_plain(gap) + unit]
+            description += f"; the difference between them is {_grouped(gap)}{unit}"
     return TableResult(op, [c.name for c in shown], table, values, citations, cited_range, n_matched, description)
 
 
@@ -958,7 +1094,9 @@ def _rows_description(
     head = _plural(n_matched, "row") + " matched" + ctx.where
     if sort_col is not None:
         head += f", sorted by {sort_col.name} {'descending' if op.descending else 'ascending'}"
-    if op.limit is not None:
+    if op.limit is not None and op.from_end and sort_col is None:
+        head += f", the last {op.limit} in sheet order"
+    elif op.limit is not None:
         head += f", top {op.limit}" + (f" ({len(rows)} with ties)" if len(rows) > op.limit else "")
     items = []
     for r in listed[:_DESCRIBED]:
@@ -1112,6 +1250,8 @@ def _extreme(cells: _Cells, func: str) -> _Groups:
     def show_extreme(g: int) -> str:
         row = first_holder[g]
         if v.kind == "number":
+            if col.dtype == "text" and parse_number(sheet.texts(pos)[row] or "") is None:
+                return _label(sheet, col, row)  # "7.91 m", "2:03": the measure as written, with its unit
             return _plain(_float_decimal(sheet.numbers(pos)[row])) + v.suffix
         if v.kind == "date":
             return str(np.datetime64(int(sheet.days(pos)[row]), "D"))
@@ -1247,6 +1387,11 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     first = np.full(n_groups, -1, dtype=np.int64)
     first[codes[::-1]] = rows[::-1]  # each group's first row, for its label
     candidates = np.flatnonzero(groups.present)  # groups without a usable value have no answer to rank
+    if op.having is not None:
+        bound = [float(v) for v in _listed(op.having.value) if _as_number(v) is not None]
+        if len(bound) != len(_listed(op.having.value)):
+            raise TableError(f"A condition on the {agg.func} needs numbers, not {_value_text(op.having.value)!r}.")
+        candidates = candidates[_compare(groups.key[candidates], op.having.op, bound)]
     limit = op.limit
     sort_by = op.sort_by if op.sort_by is not None else ("value" if limit is not None else None)
     if sort_by is None:
@@ -1266,7 +1411,7 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
     labels = [_label(sheet, group_col, int(first[g])) for g in chosen]
     shown = [groups.display(int(g)) for g in chosen]
     table = [[label, value] for label, value in zip(labels, shown, strict=True)]
-    values = labels if limit is not None else shown
+    values = labels if limit is not None or op.having is not None else shown
     cited_rows = groups.cited(chosen)
     # Cite group by group, in the order the groups are shown.
     group_of_row = np.full(sheet.n_rows, -1, dtype=np.int64)
@@ -1294,8 +1439,9 @@ def _run_aggregate(ctx: _Ctx) -> TableResult:
         )
     if op.difference and limit is None and len(chosen) == 2:
         gap = abs(_float_decimal(float(groups.key[chosen[0]])) - _float_decimal(float(groups.key[chosen[1]])))
-        values = [_plain(gap)]
-        description += f"; the difference between them is {_grouped(gap)}"
+        unit = _shared_unit(sheet, agg_col, cited_rows) if agg_col is not None and not counting else ""
+        values = [_plain(gap) + unit]
+        description += f"; the difference between them is {_grouped(gap)}{unit}"
     return TableResult(op, [group_col.name, func_text], table, values, citations, cited_range, n_used, description)
 
 
@@ -1348,6 +1494,9 @@ def _groups_description(
 ) -> str:
     op = ctx.op
     head = f"{func_text} by {group_col.name}{ctx.where}"
+    if op.having is not None:
+        values = [_value_text(v) for v in _listed(op.having.value)]
+        head += ", the groups where " + describe(op.having.op, func_text, values, style="result")
     if op.limit is not None:
         direction = "top" if op.descending else "bottom"
         ranked = "by value" if sort_by is not None and _norm_text(sort_by) == "value" else f"by {group_col.name}"
