@@ -146,6 +146,11 @@ _THRESHOLD_AT = re.compile(
     r"\s*(?:than\s+)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>thousands?|millions?|billions?|%)?"
 )
 _BELOW = frozenset("less lower below under fewer smaller".split())
+# "Answer in USD billions", "(in USD millions)", "in $ thousands": the unit the answer's amount is asked in.
+_ASKED_SCALE = re.compile(
+    r"\bin\s+(?:(?:usd|us\$|\$|dollars?|eur|euros?|gbp|£|€)\s*)?(thousands|millions|billions)\b", re.IGNORECASE
+)
+_SCALE_RANK = {"thousand": 1, "million": 2, "billion": 3}
 _SCALES = re.compile(r"\b(thousand|million|billion)s?\b")
 # "What years are included in the table?", "In which years was accrued liabilities calculated?": the periods.
 _WHICH_PERIODS = re.compile(
@@ -180,6 +185,8 @@ class CellsStep(BaseModel):
     # The test of "where" / "count_where": the periods in which the line item is below ("<") or above (">") a figure.
     compare: Literal["", "<", ">"] = ""
     threshold: str = ""
+    # The unit the question asks its amount in ("Answer in USD billions"): "billion", or "" when none is asked.
+    asked_scale: str = ""
 
 
 @dataclass(frozen=True)
@@ -362,6 +369,7 @@ def plan_cells(
         return CellsStep(
             sheet_id=sheet_id, operation=between, row_id=a_row.row_id, row_label=a_label,
             other_row_id=b_row.row_id, other_label=b_label, columns=[names[column]], column_labels=[labels[column]],
+            asked_scale=asked.group(1).lower().rstrip("s") if (asked := _ASKED_SCALE.search(question)) else "",
             reason=f"{_VERBS[between]} \"{a_label}\" and \"{b_label}\" in {labels[column]}",
         )  # fmt: skip
     if found is None and _WHICH_PERIODS.search(text) and re.search(r"\btable\b", text) and not asked_years:
@@ -490,6 +498,7 @@ def plan_cells(
     return CellsStep(
         sheet_id=sheet_id, operation=operation, row_id=row.row_id, row_label=label,
         columns=[names[i] for i in picked], column_labels=column_texts, compare=compare, threshold=threshold,
+        asked_scale=asked.group(1).lower().rstrip("s") if (asked := _ASKED_SCALE.search(question)) else "",
         reason=f"{_VERBS[operation]} of \"{label}\"{test} in {', '.join(column_texts)}",
     )  # fmt: skip
 
@@ -721,7 +730,33 @@ def _grouped(d: Decimal, scale: str = "") -> str:
 
 def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     """Read the step's cells from the stored sheet and compute its answer exactly; the description names the
-    line item, the periods as the header names them and the figures in the statement's unit."""
+    line item, the periods as the header names them and the figures in the statement's unit, and the answer in
+    the unit the question asks ("in USD billions") when the statement states its own."""
+    result = _run_cells(sheet, step)
+    unit = stated_unit(sheet.caption)
+    scale = unit.split()[1].rstrip("s") if unit else ""
+    if not step.asked_scale or not scale or step.asked_scale == scale or step.operation not in _AMOUNTS:
+        return result
+    factor = Decimal(1000) ** (_SCALE_RANK[scale] - _SCALE_RANK[step.asked_scale])
+    converted = []
+    for value in result.values:
+        number = parse_number(value)
+        if number is None or "%" in value:
+            return result  # a percentage, or no figure: nothing to convert
+        symbol = m.group() if (m := re.search(r"[$€£¥]", value)) else ""
+        amount = _round2(Decimal(repr(number)) * factor)
+        converted.append(f"{'-' if amount < 0 else ''}{symbol}{_grouped(abs(amount))}")
+    shown = ", ".join(f"{v} {step.asked_scale}" for v in converted)
+    return CellsResult(values=converted, citations=result.citations,
+                       description=f"{result.description}; in {step.asked_scale}s, as asked: {shown}")  # fmt: skip
+
+
+# Operations whose answer is an amount in the statement's unit (not a percentage, a ratio, a period or a count).
+_AMOUNTS = frozenset({"value", "change", "sum", "average", "items_difference"})
+
+
+def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
+    """The step's answer in the statement's own unit."""
     row_ids = sheet.row_ids()
     matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
     if not matches:

@@ -398,3 +398,22 @@ def test_a_share_of_another_line_reads_both_lines_and_keeps_small_quotients_read
 def test_no_change_when_one_column_names_both_periods() -> None:
     rows = [["", "2019", "2019 vs 2018"], ["Total revenue", "$63,333", "$6,216"]]
     assert plan("What was the change in total revenue between 2018 and 2019?", rows, TOTAL_NAMES) is None
+
+
+def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit() -> None:
+    """ "Answer in USD billions" of a statement in millions: the figure in billions, the cell as stated beside it;
+    with no unit stated, or a percentage, nothing is converted."""
+    step = plan_cells("What were total sales in 2019? Answer in USD billions.", 1, NAMES, grid())
+    assert step is not None and step.asked_scale == "billion"
+    in_millions = SheetFrame.from_rows(
+        sheet().columns, GRID, row_ids=list(range(100, 100 + len(GRID))), sheet="Note 4", caption="(in millions)"
+    )
+    result = run_cells(in_millions, step)
+    assert (
+        result.values == ["$1.5"] and "$1,496.5 million" in result.description and "$1.5 billion" in result.description
+    )
+    change = plan_cells("What was the change in total sales from 2018 to 2019 (in USD thousands)?", 1, NAMES, grid())
+    assert change is not None and run_cells(in_millions, change).values == ["293,600"]
+    assert run_cells(sheet(), step).values == ["$1,496.5"]  # no unit stated: the cell as it is
+    ltv = plan_cells("What was the LTV ratio in 2019 in billions?", 1, NAMES, grid())
+    assert ltv is not None and run_cells(in_millions, ltv).values == ["46.0%"]
