@@ -9,6 +9,7 @@ stays the answer):
 - a reason ("why", "what caused", "what … due to", "reason"): from the sentence's one causal phrase ("primarily
   due to", "because of", "as a result of", "driven by", "attributable to") to its end;
 - a date ("when", "in which year/month/period"): the sentence's one date that the question does not give;
+- a frequency ("how often"): the sentence's one "annually", "on a quarterly basis", "every three years";
 - a make-up or a method ("What does X consist of / include / represent?", "How is X calculated / determined /
   stated?", "What does the company rely on to …?"): what follows the question's verb in the sentence;
 - a question ending on its predicate ("What are these costs primarily related to?", "… driven by?"): what
@@ -44,6 +45,14 @@ _CAUSE = re.compile(
 )
 _WHEN_ASKED = re.compile(
     r"^\s*when\b|\b(?:in|on|during)\s+(?:which|what)\s+(?:year|month|quarter|period|date|fiscal\s+year)\b",
+    re.IGNORECASE,
+)
+_HOW_OFTEN = re.compile(r"^\s*how\s+(?:often|frequently)\b", re.IGNORECASE)
+# "annually", "on a quarterly basis" (read "quarterly basis"), "every three years", "once a year".
+_FREQUENCY = re.compile(
+    r"\b(?:on\s+an?\s+)?(?P<often>(?:semi-)?(?:annually|quarterly|monthly|weekly|daily)|"
+    r"(?:annual|quarterly|monthly|weekly|daily|yearly)\s+basis|every\s+(?:\w+\s+)?(?:years?|months?|quarters?)|"
+    r"(?:once|twice)\s+(?:a|per|each)\s+(?:year|quarter|month))\b",
     re.IGNORECASE,
 )
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -124,6 +133,9 @@ def passage_span(question: str, sentence: str) -> str | None:
     elif _REASON_ASKED.search(question):
         causes = list(_CAUSE.finditer(sentence))
         span = sentence[causes[0].start() :] if len(causes) == 1 else None
+    elif _HOW_OFTEN.search(question):
+        found = {m.group("often").lower() for m in _FREQUENCY.finditer(sentence)}
+        return found.pop() if len(found) == 1 else None
     elif _WHEN_ASKED.search(question):
         given = {m.group().lower() for m in _DATE.finditer(question)}
         dates = {m.group() for m in _DATE.finditer(sentence) if m.group().lower() not in given}

@@ -43,6 +43,12 @@ from core.qa.passage_spans import passage_span
             "The company relies on quarterly reports received from licensees to record its royalty revenue.",
             "quarterly reports received from licensees",
         ),
+        # a frequency
+        (
+            "How often does the company review its actuarial assumptions?",
+            "The company reviews its actuarial assumptions on an annual basis and updates them where needed.",
+            "annual basis",
+        ),
         # a question ending on its predicate: what follows the same words
         (
             "What are the integration costs primarily related to?",
