@@ -343,7 +343,8 @@ def plan_cells(
     # Columns named by words rather than periods ("As reported", "Without ASC 606").
     # Only in a statement: line items under a blank corner cell, the way reports lay out a grid (a
     # list of records names its first column: "Team", "Player").
-    corner_blank = not labels[label_pos].strip()
+    # A table the finder read from a PDF (`strict`) is a statement whatever its corner says ("As of", "Fiscal").
+    corner_blank = not labels[label_pos].strip() or strict
     named = [
         i
         for i, label in enumerate(labels)
@@ -486,6 +487,8 @@ def plan_cells(
     elif named:
         operation = "value"
         picked = named
+        if "respective" in text and len(picked) < 2:
+            return None  # "the respective values … less than one year and between 2-5 years": one is not both
     else:
         return None
     if any(i >= len(row.values) or not (v := row.values[i]) or parse_number(v) is None for i in picked):

@@ -417,3 +417,18 @@ def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit()
     assert run_cells(sheet(), step).values == ["$1,496.5"]  # no unit stated: the cell as it is
     ltv = plan_cells("What was the LTV ratio in 2019 in billions?", 1, NAMES, grid())
     assert ltv is not None and run_cells(in_millions, ltv).values == ["46.0%"]
+
+
+def test_a_pdf_tables_columns_named_by_words_are_read_whatever_its_corner_says() -> None:
+    """A table the finder read from a PDF is a statement even with a corner label ("Intangible asset"); its
+    columns named by words ("Fair value") answer; "respective" values of two columns need both."""
+    names = ["Intangible asset", "Fair value", "Useful life"]
+    rows = [GridRow(row_id=1, values=("Trademarks", "25", "10")), GridRow(row_id=2, values=("Software", "48", "5"))]
+    step = plan_cells("What was the fair value of trademarks?", 1, names, rows, strict=True)
+    assert step is not None and (step.operation, step.row_label, step.columns) == (
+        "value",
+        "Trademarks",
+        ["Fair value"],
+    )
+    assert plan_cells("What was the fair value of trademarks?", 1, names, rows) is None  # a spreadsheet: records
+    assert plan_cells("What are the respective fair value and weight of software?", 1, names, rows, strict=True) is None
