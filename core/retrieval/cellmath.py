@@ -258,6 +258,16 @@ def _two_items(text: str, label: str) -> bool:
 def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int) -> tuple[list[str], int]:
     """Each column's header text (its name plus header rows above the first line item) and that row count."""
     labels = ["" if re.fullmatch(r"Column [A-Z]+", n) else n for n in names]
+    # A group header spans the unnamed columns right of it ("Financial assets" over "2019 2018"): each of its
+    # sub-columns carries it, so "2018 of financial assets" is not the liabilities' 2018. Worded groups only: a
+    # year over an unnamed column is that column's period alone.
+    first = rows[0].values if rows else ()
+    for i in range(1, len(labels)):
+        if (
+            not labels[i] and i != label_pos and labels[i - 1] and not years_in(labels[i - 1]) and i - 1 != label_pos
+            and i < len(first) and first[i] and i - 1 < len(first) and first[i - 1]
+        ):  # fmt: skip
+            labels[i] = labels[i - 1]
     n_header = 0
     for row in rows:
         label = row.values[label_pos] if label_pos < len(row.values) else None
@@ -272,6 +282,42 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
                 labels[i] = f"{labels[i]} {value}".strip()
         n_header += 1
     return labels, n_header
+
+
+# A column that states a share or a change of the period's amount, not the amount: "% of Total", "Change".
+# (An opening balance restated on 1 January sits beside the year-end column of the year before: not its amount.)
+_SECONDARY = re.compile(
+    r"%|\bpercent|\bchange\b|\bincrease\b|\bdecrease\b|\bvariance\b|\bvs\.?\b|\bjan(?:uary)?\.?\s+1\b(?!\d)|"
+    r"(?<!\d)\b1\s+jan(?:uary)?\b",
+    re.IGNORECASE,
+)
+
+
+def _named_columns(columns: Sequence[int], labels: Sequence[str], question: str) -> list[int]:
+    """Of several columns of one year, the one the question names: by its day ("the quarter ended July 27") or
+    by the words of its group header ("Financial assets" over "2019 2018 2019 2018"); [] when none stands out."""
+    days = {_day_key(m) for m in _MONTH_DAY.finditer(question)}
+    dated = [i for i in columns if days & {_day_key(m) for m in _MONTH_DAY.finditer(labels[i])}]
+    if len(dated) == 1:
+        return dated
+    wanted = _content(question)
+    scores = {i: len((_content(labels[i]) - set(years_in(labels[i]))) & wanted) for i in columns}
+    best = max(scores.values())
+    top = [i for i in columns if scores[i] == best]
+    return top if best and len(top) == 1 else []
+
+
+# A day of a month in a header or a question ("January 26", "27 April", "Sept. 30"): the dated periods of a grid.
+_MONTH_DAY = re.compile(
+    r"\b(?P<m1>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<d1>\d{1,2})\b(?!\d)|"
+    r"\b(?P<d2>\d{1,2})\s+(?P<m2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
+
+
+def _day_key(m: re.Match[str]) -> str:
+    """ "January 26" and "26 Jan" alike: "jan 26"."""
+    return f"{(m.group('m1') or m.group('m2')).lower()} {int(m.group('d1') or m.group('d2'))}"
 
 
 # A fiscal year across two calendar years: "2017/2018", "2018/19", "2012-13"; it is the year it ends in.
@@ -358,6 +404,11 @@ def plan_cells(
     asked_years = [y for y in named_years if y in years]
     if strict and set(named_years) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
+    header_dates = {_day_key(m) for label in labels for m in _MONTH_DAY.finditer(label)}
+    if header_dates and {_day_key(m) for m in _MONTH_DAY.finditer(question)} - header_dates:
+        # "the quarters ended January 26 and April 27" of a grid headed by other dates (its columns are other
+        # quarters): read by year, it answered another quarter's change
+        return None
     named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
     grid = _Grid(rows[n_header:], label_pos, value_columns, set(years), named_words)
     text = question.lower()
@@ -401,7 +452,19 @@ def plan_cells(
     else:
         spanned = []
 
+    ambiguous: list[str] = []
+
     def cols(ys: Sequence[str]) -> list[int]:
+        # a year several columns of amounts share (the quarters of 2019, "As reported" and "Restated" 2018) names
+        # none of them; beside a share or change column ("2019 % of total") it names the amount
+        for y in ys:
+            amounts = [i for i in years[y] if not _SECONDARY.search(labels[i])]
+            if len(amounts) > 1:
+                amounts = _named_columns(amounts, labels, question) or amounts
+            if len(amounts) > 1 and not named:
+                ambiguous.append(y)
+            elif amounts:
+                by_year[y] = amounts[0]
         return [by_year[y] for y in ys]
 
     operation: Operation
@@ -496,6 +559,8 @@ def plan_cells(
             return None
     if operation != "value" and len({"%" in (row.values[i] or "") for i in picked}) > 1:
         return None  # a percentage and an amount ("10.3%", "$2.35"): no arithmetic between them
+    if ambiguous:
+        return None
     column_texts = [labels[i] for i in picked]
     test = f" {'below' if compare == '<' else 'above'} {threshold}" if compare else ""
     return CellsStep(

@@ -432,3 +432,29 @@ def test_a_pdf_tables_columns_named_by_words_are_read_whatever_its_corner_says()
     )
     assert plan_cells("What was the fair value of trademarks?", 1, names, rows) is None  # a spreadsheet: records
     assert plan_cells("What are the respective fair value and weight of software?", 1, names, rows, strict=True) is None
+
+
+def test_a_year_several_columns_share_names_one_only_when_the_question_says_which() -> None:
+    """Quarters of one year, or a group header over its years ("Financial assets | Financial liabilities"): a year
+    names a column only with the quarter's day or the group's words; a share column beside an amount ("2019 % of
+    total") and an opening balance on 1 January are not the year's amount."""
+    names = ["Column A", "July 27, 2019", "April 27, 2019", "October 27, 2018"]
+    rows = [GridRow(row_id=1, values=("Net income", "$2,206", "$3,044", "$3,549"))]
+    assert plan_cells("What was the change in net income from 2018 to 2019?", 1, names, rows) is None
+    step = plan_cells("What was the net income for the quarter ended April 27, 2019?", 1, names, rows)
+    assert step is not None and step.columns == ["April 27, 2019"]
+    names = ["Column A", "Financial assets", "Column C", "Financial liabilities", "Column E"]
+    rows = [
+        GridRow(row_id=1, values=(None, "2019", "2018", "2019", "2018")),
+        GridRow(row_id=2, values=("Additions", "64,300", "76,369", "1,200", "900")),
+    ]
+    step = plan_cells("What is the change in additions of financial liabilities from 2018 to 2019?", 1, names, rows)
+    assert step is not None and step.columns == ["Column E", "Financial liabilities"]
+    assert plan_cells("What is the change in additions from 2018 to 2019?", 1, names, rows) is None
+    names = ["Column A", "2019", "Column C", "2018", "Column E"]
+    rows = [
+        GridRow(row_id=1, values=(None, "$", "% of total", "$", "% of total")),
+        GridRow(row_id=2, values=("APAC", "479,987", "40.0%", "288,764", "38.1%")),
+    ]
+    step = plan_cells("What was the change in APAC from 2018 to 2019?", 1, names, rows)
+    assert step is not None and step.columns == ["2018", "2019"]
