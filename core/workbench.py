@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -239,10 +239,11 @@ class Workbench:
         page: int | None = None,
         chunk_index: int | None = None,
         cell: tuple[int, str] | None = None,
+        quoting: Sequence[str] = (),
     ) -> viewer.RenderedPage:
-        """A PDF page as PNG (default: the cited page), the passage `chunk_index` or the table cell
-        `cell` (row id, column name) highlighted."""
-        return viewer.render_page(self.db, document_id, page, chunk_index, cell=cell)
+        """A PDF page as PNG (default: the cited page), the passage `chunk_index` (only the lines the answer's
+        sentences `quoting` take from it, when any) or the table cell `cell` (row id, column name) highlighted."""
+        return viewer.render_page(self.db, document_id, page, chunk_index, cell=cell, quoting=quoting)
 
     # -- people: accounts and room members (core.rooms.auth, core.rooms.access)
 
