@@ -114,6 +114,14 @@ def _go(page: int) -> None:
     st.query_params["page"] = str(page)
 
 
+def _step(by: int, shown: int, page_count: int) -> None:
+    """◀/▶: from the page the URL names now, not the one drawn when the button was: a second click that lands
+    before the page is drawn again turns a second page (it used to turn the same one twice)."""
+    raw = st.query_params.get("page") or ""
+    current = int(raw) if raw.isdigit() else shown
+    _go(min(max(current + by, 1), page_count))
+
+
 def _quoting(turns: list[Turn], doc: int, chunk: int | None) -> list[str]:
     """The sentences of the answer named by `ans` (a turn on screen) that cite passage `chunk` of `doc`."""
     asked = _int("ans")
@@ -146,9 +154,9 @@ def pdf_view(wb: Workbench, room: str, turns: list[Turn], *, key: str) -> None:
         switch_room(rendered.room, "the linked PDF is there")
     bar = st.container(horizontal=True, gap="small", vertical_alignment="center")
     bar.markdown(f"**{escape_markdown(rendered.title)}** · page {rendered.page} of {rendered.page_count}")
-    bar.button("◀ Previous page", key=f"{key}_previous", on_click=_go, args=(rendered.page - 1,),
+    bar.button("◀ Previous page", key=f"{key}_previous", on_click=_step, args=(-1, rendered.page, rendered.page_count),
                disabled=rendered.page <= 1)  # fmt: skip
-    bar.button("Next page ▶", key=f"{key}_next", on_click=_go, args=(rendered.page + 1,),
+    bar.button("Next page ▶", key=f"{key}_next", on_click=_step, args=(1, rendered.page, rendered.page_count),
                disabled=rendered.page >= rendered.page_count)  # fmt: skip
     params = {k: v for k, v in st.query_params.to_dict().items() if k != "conversation"}
     bar.page_link(PAGES["documents"][0], label="Documents page", query_params={**params, "room": room})
