@@ -42,6 +42,12 @@ WHERE sheet_id = %(sheet_id)s AND row_index >= %(start)s
   AND (%(stop)s::int IS NULL OR row_index < %(stop)s::int)
 ORDER BY row_index
 
+-- name: grid_rows_by_id
+-- Some rows of a sheet by id (the rows an answer cites), in sheet order; ids of other sheets' rows match nothing.
+SELECT id, row_number, values::text FROM sheet_rows
+WHERE sheet_id = %(sheet_id)s AND id = ANY(%(row_ids)s::bigint[])
+ORDER BY row_index
+
 -- name: grid_find
 -- The rows holding `text` in any cell (case-insensitive), a window of them, and how many there are in all.
 SELECT id, row_number, values::text, count(*) OVER () AS n

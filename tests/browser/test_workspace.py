@@ -368,3 +368,25 @@ def test_a_page_chip_lights_the_quoted_lines_and_paging_follows_in_the_url(page,
     image.first.wait_for()
     wait_idle(page)
     page.wait_for_url(f"**page={cited.page}&**", timeout=5_000)
+
+
+def test_show_all_cited_rows_filters_the_grid_to_them(page, app_url: str, acme, app_db) -> None:
+    page.goto(f"{app_url}/?room={ROOM.replace(' ', '+')}")
+    wait_idle(page)
+    ask(page, CELL_QUESTION, "funding_rounds!")
+    turn = latest_turn(app_db, page)
+    rows = {c.row_id for c in turn.citations if c.kind == "cell"}
+    cells = {(c.row_id, c.column) for c in turn.citations if c.kind == "cell"}
+    assert len(rows) > 1
+    page.get_by_role("button", name=f"Show all {len(rows)} cited rows").click()
+    page.get_by_text(f"Showing the {len(rows)} cited rows of").first.wait_for()
+    grid = page.frame_locator(GRID)
+    grid.locator(CITED_CELL).first.wait_for()
+    wait_idle(page)
+    shown = grid.locator(".ag-center-cols-container .ag-row")
+    assert sorted(int(shown.nth(i).get_attribute("row-id")) for i in range(shown.count())) == sorted(rows)
+    # Every row has its cited cells painted (AG Grid draws only the columns in view: some cited cells are off it).
+    assert all(grid.locator(f'.ag-row[row-id="{r}"] {CITED_CELL}').count() >= 1 for r in rows)
+    assert 1 <= grid.locator(CITED_CELL).count() <= len(cells)
+    assert "all=" in page.url and sidebar_room(page) == ROOM
+    shot(page, "workspace_show_all_cited_rows")
