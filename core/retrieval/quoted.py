@@ -16,6 +16,8 @@ from core.text import MARKER, STOP_WORDS, YEAR
 _TOKEN = re.compile(r"[^\W_]+(?:[.,\-][^\W_]+)*")
 # An answer's sentences (as the synthesizer writes them: a marker may follow the full stop).
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|(?<=\])\s+(?=[A-Z0-9\"'(])")
+# A figure: two digits or more ("64", "165.0m", "1110", "2024-03-12"); "3M" is a name and "6" is in every table.
+_FIGURE = re.compile(r"\d[\d.\-]*\d[a-z%]{0,2}")
 # This many words in a row, as the passage has them, are a quote; shorter runs ("in the", "of 2024") are chance.
 QUOTE_RUN = 3
 
@@ -50,7 +52,7 @@ def quoted_lines(passage: str, claims: Sequence[str]) -> list[int]:
     content: set[str] = set()
     for claim in claims:
         said = _tokens(claim)
-        figures |= {t for t in said if any(ch.isdigit() for ch in t)}
+        figures |= {t for t in said if _FIGURE.fullmatch(t)}
         content |= {t for t in said if t not in STOP_WORDS and len(t) > 1 and not any(ch.isdigit() for ch in t)}
         matcher = SequenceMatcher(None, words, said, autojunk=False)
         for start, _, size in matcher.get_matching_blocks():

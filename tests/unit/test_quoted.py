@@ -67,3 +67,9 @@ def test_figures_and_rare_words_light_their_line(claim: str, lines: list[int]) -
 def test_nothing_quoted_lights_nothing_and_the_viewer_shows_the_whole_passage(claim: str) -> None:
     # A bare year is no quote: it is in half the lines of a filing.
     assert quoted_lines(PASSAGE, [claim]) == []
+
+
+def test_a_name_with_a_digit_is_not_a_figure() -> None:
+    table = "Net sales $ 32,765 $ 31,657\nNet income attributable to 3M 5,349 4,858\nPer share of 3M common stock:"
+    assert quoted_lines(table, ["3M's net sales were $32,765 million in 2018."]) == [0]
+    assert quoted_lines(table, ["Net income attributable to 3M was $5,349 million."]) == [1]
