@@ -60,11 +60,13 @@ class RenderedPage:
 
 class _PngCache:
     """The last pages rendered, by document, page, resolution and highlight boxes: a citation clicked again, or
-    paging back to it, shows the same picture without MuPDF (about 55 ms a page at 150 dpi)."""
+    paging back to it, shows the same picture without MuPDF (about 55 ms a page at 150 dpi). At most `max_bytes`
+    of PNG (a page at 150 dpi is 0.2-1 MB)."""
 
-    def __init__(self, max_items: int = 64) -> None:
+    def __init__(self, max_bytes: int = 64 * 1024 * 1024) -> None:
         self._items: OrderedDict[tuple, tuple[bytes, int, int, bool]] = OrderedDict()
-        self._max = max_items
+        self._max = max_bytes
+        self._size = 0
         self._lock = threading.Lock()
 
     def get(self, key: tuple) -> tuple[bytes, int, int, bool] | None:
@@ -77,12 +79,17 @@ class _PngCache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._size = 0
 
     def put(self, key: tuple, value: tuple[bytes, int, int, bool]) -> None:
         with self._lock:
+            if key in self._items:
+                return
             self._items[key] = value
-            while len(self._items) > self._max:
-                self._items.popitem(last=False)
+            self._size += len(value[0])
+            while self._size > self._max and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self._size -= len(dropped[0])
 
 
 class _BytesCache:

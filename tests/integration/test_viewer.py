@@ -160,3 +160,14 @@ def test_a_page_rendered_again_comes_from_the_cache(db, memo: int) -> None:
     again = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
     assert again.png is first.png  # the same bytes object: MuPDF was not called again
     assert render_page(db, memo, 2, dpi=DPI).png != first.png  # another highlight, another picture
+
+
+def test_the_page_cache_keeps_to_its_byte_budget() -> None:
+    from core.retrieval.viewer import _PngCache
+
+    cache = _PngCache(max_bytes=10)
+    for name in "abc":
+        cache.put((name,), (name.encode() * 4, 1, 1, False))
+    assert cache.get(("a",)) is None and cache.get(("b",)) is not None and cache.get(("c",)) is not None
+    cache.put(("d",), (b"d" * 4, 1, 1, False))  # "c" was used last: "b" is the one to go
+    assert cache.get(("b",)) is None and cache.get(("c",)) is not None and cache.get(("d",)) is not None
