@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -239,10 +239,11 @@ class Workbench:
         page: int | None = None,
         chunk_index: int | None = None,
         cell: tuple[int, str] | None = None,
+        quoting: Sequence[str] = (),
     ) -> viewer.RenderedPage:
-        """A PDF page as PNG (default: the cited page), the passage `chunk_index` or the table cell
-        `cell` (row id, column name) highlighted."""
-        return viewer.render_page(self.db, document_id, page, chunk_index, cell=cell)
+        """A PDF page as PNG (default: the cited page), the passage `chunk_index` (only the lines the answer's
+        sentences `quoting` take from it, when any) or the table cell `cell` (row id, column name) highlighted."""
+        return viewer.render_page(self.db, document_id, page, chunk_index, cell=cell, quoting=quoting)
 
     # -- people: accounts and room members (core.rooms.auth, core.rooms.access)
 
@@ -282,9 +283,18 @@ class Workbench:
         """The room's sheets, for a picker (one entry per workbook tab)."""
         return edits.room_sheets(self.db, self.room(room).id)
 
-    def grid(self, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None) -> edits.Grid:
-        """A window of a sheet's rows (all when limit is None; only rows holding `find` when given) for the grid."""
-        return edits.load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find)
+    def grid(
+        self,
+        sheet_id: int,
+        *,
+        offset: int = 0,
+        limit: int | None = None,
+        find: str | None = None,
+        rows: Collection[int] | None = None,
+    ) -> edits.Grid:
+        """A window of a sheet's rows (all when limit is None; only rows holding `find` when given; only the rows
+        with these ids, fetched by id, when `rows` is given) for the grid."""
+        return edits.load_grid(self.db, sheet_id, offset=offset, limit=limit, find=find, rows=rows)
 
     def row_position(self, sheet_id: int, row_id: int) -> int | None:
         """The 0-based position of a row in its sheet (None when it is not there)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,11 +136,19 @@ def _sheet_info(cur: psycopg.Cursor[Any], sheet_id: int) -> SheetInfo:
 
 
 def load_grid(
-    db: Database, sheet_id: int, *, offset: int = 0, limit: int | None = None, find: str | None = None
+    db: Database,
+    sheet_id: int,
+    *,
+    offset: int = 0,
+    limit: int | None = None,
+    find: str | None = None,
+    rows: Collection[int] | None = None,
 ) -> Grid:
     """Rows `offset`..`offset+limit` of a sheet (all when limit is None) with their ids and original row numbers.
 
     With `find`, only the rows with a cell containing that text (case-insensitive) count, across the whole sheet.
+    With `rows` (sheet_rows ids), those rows alone, in sheet order, fetched by id: the rows an answer cites,
+    without reading the rest of the sheet.
     """
     offset = max(offset, 0)
     find = (find or "").strip() or None
@@ -150,7 +159,11 @@ def load_grid(
             for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})
         )
         with conn.cursor() as raw:
-            if find is None:
+            if rows is not None:
+                ids = sorted({int(i) for i in rows})
+                stored = raw.execute(q("grid_rows_by_id"), {"sheet_id": sheet_id, "row_ids": ids}).fetchall()
+                n_matching, offset, find = len(stored), 0, None
+            elif find is None:
                 stored = raw.execute(
                     q("grid_rows"),
                     {"sheet_id": sheet_id, "start": offset, "stop": None if limit is None else offset + limit},

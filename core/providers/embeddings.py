@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from functools import cached_property, lru_cache
@@ -71,7 +72,13 @@ class LocalEmbedder:
         from sentence_transformers import SentenceTransformer
 
         transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on every start
-        return SentenceTransformer(str(self._folder), device="cpu")
+        model = SentenceTransformer(str(self._folder), device="cpu")
+        # torch and transformers leave ~400,000 container objects that live as long as the process, and every full
+        # collection of the cyclic garbage collector walks them all: 90 -> 320 ms per collection here, taken in
+        # the middle of the app's page runs once a cell edit has loaded the model (BENCHMARKS.md, issue 11).
+        # Frozen, the collector skips them; what is alive now is the process's libraries and this model.
+        gc.freeze()
+        return model
 
     @cached_property
     def _query_encoder(self) -> MiniLMEncoder:

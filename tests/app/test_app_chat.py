@@ -100,9 +100,11 @@ def test_clicking_a_page_chip_opens_the_cited_page(chat: AppTest, workbench) -> 
     cited = turn.citations[0]
     assert chat.query_params == {"room": "Demo", "conversation": str(chat.session_state["chat_conversation"]),
                                  "doc": str(cited.document_id), "page": str(cited.page),
-                                 "chunk": str(cited.chunk_index)}  # fmt: skip
+                                 "chunk": str(cited.chunk_index), "ans": str(turn.query_id)}  # fmt: skip
     alts = [img.alt for el in chat.image for img in el.proto.imgs]
     assert alts == [f"portfolio_memo.pdf, page {cited.page} with the cited passage highlighted"]
+    # `ans` names the answer: the pane lights the passage's lines it quotes, not the whole passage.
+    assert any(c.value.startswith("Highlighted: the ") and "answer quotes" in c.value for c in chat.caption)
 
 
 def test_thumbs_down_with_a_comment_is_saved(chat: AppTest, workbench) -> None:

@@ -291,3 +291,102 @@ def test_the_sheet_page_has_the_chat_beside_its_grid(page, app_url: str, acme, a
     wait_idle(page)
     assert "/sheet" in page.url and sidebar_room(page) == ROOM
     shot(page, "workspace_sheet_split")
+
+
+def _yellow(png: bytes):
+    """The pixels of a rendered page that the highlight tints (yellow: red and green high, blue low)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    return (rgb[:, :, 0] > 200) & (rgb[:, :, 1] > 200) & (rgb[:, :, 2] < 170)
+
+
+def test_a_page_chip_lights_the_quoted_lines_and_paging_follows_in_the_url(page, app_url: str, acme, app_db) -> None:
+    """The cited passage's lines that the answer quotes are highlighted, not the whole passage; ◀/▶ in the pane
+    write the page to the URL, and a reload shows the page paged to."""
+    import json
+
+    page.goto(f"{app_url}/?room={ROOM.replace(' ', '+')}")
+    wait_idle(page)
+    ask(page, PAGE_QUESTION, "portfolio_memo · p.")
+    turn = latest_turn(app_db, page)
+    cited = next(c for c in turn.citations if c.kind == "page")
+    chip_button(page, f"portfolio_memo · p. {cited.page}").click()
+    image = page.locator(f'img[alt="portfolio_memo.pdf, page {cited.page} with the cited passage highlighted"]')
+    image.first.wait_for()
+    wait_idle(page)
+    assert f"page={cited.page}" in page.url and f"chunk={cited.chunk_index}" in page.url
+    page.get_by_text("Highlighted: the ").first.wait_for()
+    shot(page, "workspace_quoted_lines")
+
+    with app_db.connection() as conn:
+        content, boxes = conn.execute(
+            "SELECT content, boxes FROM chunks WHERE document_id = %s AND chunk_index = %s",
+            (cited.document_id, cited.chunk_index),
+        ).fetchone()
+    boxes = json.loads(boxes) if isinstance(boxes, str) else boxes
+    lines = [line for line in content.split("\n") if line.strip()]
+    assert len(lines) == len(boxes) and len(lines) > 4
+    src = image.first.get_attribute("src")
+    png = page.request.get(src if src.startswith("http") else f"{app_url}{src}").body()
+    yellow = _yellow(png)
+    scale = yellow.shape[1] / 612  # the memo's pages are US Letter, 612 points wide
+
+    def lit(line: int) -> float:
+        x0, y0, x1, y1 = (round(v * scale) for v in boxes[line])
+        return float(yellow[y0 + 2 : y1 - 2, x0:x1].mean())
+
+    ceo = next(i for i, line in enumerate(lines) if "Nikhil Yarborough" in line)
+    metrics = next(i for i, line in enumerate(lines) if line.startswith("Key metrics"))
+    assert lit(ceo) > 0.3  # the line the answer quotes is tinted...
+    assert lit(metrics) == 0.0  # ...the passage's other lines are not
+    assert sum(lit(i) > 0.3 for i in range(len(lines))) < len(lines) / 2
+
+    # Paging in the pane: the URL follows each page (two quick clicks turn two pages), a reload shows the page paged to.
+    assert cited.page >= 3
+    previous = page.get_by_role("button", name="Previous page")
+    previous.click()
+    previous.click()
+    two_back = cited.page - 2
+    page.locator(f'img[alt="portfolio_memo.pdf, page {two_back}"]').first.wait_for()
+    wait_idle(page)
+    page.wait_for_url(f"**page={two_back}&**", timeout=5_000)
+    page.get_by_role("button", name="Next page").click()
+    away = cited.page - 1
+    page.locator(f'img[alt="portfolio_memo.pdf, page {away}"]').first.wait_for()
+    wait_idle(page)
+    page.wait_for_url(f"**page={away}&**", timeout=5_000)
+    page.reload()
+    page.locator(f'img[alt="portfolio_memo.pdf, page {away}"]').first.wait_for()
+    wait_idle(page)
+    assert f"page={away}&" in page.url and "conversation=" in page.url and sidebar_room(page) == ROOM
+    # Back to the cited page: its quoted lines lit again.
+    page.get_by_role("button", name="Next page").click()
+    image.first.wait_for()
+    wait_idle(page)
+    page.wait_for_url(f"**page={cited.page}&**", timeout=5_000)
+
+
+def test_show_all_cited_rows_filters_the_grid_to_them(page, app_url: str, acme, app_db) -> None:
+    page.goto(f"{app_url}/?room={ROOM.replace(' ', '+')}")
+    wait_idle(page)
+    ask(page, CELL_QUESTION, "funding_rounds!")
+    turn = latest_turn(app_db, page)
+    rows = {c.row_id for c in turn.citations if c.kind == "cell"}
+    cells = {(c.row_id, c.column) for c in turn.citations if c.kind == "cell"}
+    assert len(rows) > 1
+    page.get_by_role("button", name=f"Show all {len(rows)} cited rows").click()
+    page.get_by_text(f"Showing the {len(rows)} cited rows of").first.wait_for()
+    grid = page.frame_locator(GRID)
+    grid.locator(CITED_CELL).first.wait_for()
+    wait_idle(page)
+    shown = grid.locator(".ag-center-cols-container .ag-row")
+    assert sorted(int(shown.nth(i).get_attribute("row-id")) for i in range(shown.count())) == sorted(rows)
+    # Every row has its cited cells painted (AG Grid draws only the columns in view: some cited cells are off it).
+    assert all(grid.locator(f'.ag-row[row-id="{r}"] {CITED_CELL}').count() >= 1 for r in rows)
+    assert 1 <= grid.locator(CITED_CELL).count() <= len(cells)
+    assert "all=" in page.url and sidebar_room(page) == ROOM
+    shot(page, "workspace_show_all_cited_rows")

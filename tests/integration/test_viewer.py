@@ -65,8 +65,11 @@ def test_highlight_changes_the_passage_and_nothing_far_from_it(db, memo: int) ->
 
 
 def test_annotations_never_persist_between_renders(db, memo: int) -> None:
+    from core.retrieval.viewer import _pngs
+
     before = render_page(db, memo, 2, dpi=DPI).png
     render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    _pngs.clear()  # rendered by MuPDF again, not taken from the cache
     assert render_page(db, memo, 2, dpi=DPI).png == before
 
 
@@ -133,3 +136,38 @@ def test_running_headers_and_footers_are_not_highlighted() -> None:
         footer = next(b for b in lines.values() if b[1] >= height * (1 - _RUNNING_BAND))
         body = next(b for b in lines.values() if height * 0.3 < b[1] < height * 0.7)
         assert width > 0 and _without_running_lines(pdf, 1, [header, body, footer]) == [body]
+
+
+def test_only_the_lines_the_answer_quotes_are_highlighted(db, memo: int) -> None:
+    passage = find_passage(db, memo, 1)
+    assert passage is not None and len(passage.boxes) == 2  # "Risks. Cobalt Pay ..." and "Customer churn ..."
+    plain = _pixels(render_page(db, memo, 2, dpi=DPI).png)
+    quoted = render_page(db, memo, 2, chunk_index=1, dpi=DPI, quoting=["Customer churn rose to 4.2 percent a month."])
+    assert quoted.highlighted and quoted.quoted_lines == (1,)
+    changed = np.abs(_pixels(quoted.png) - plain).sum(axis=2) > 30
+    churn, risks = passage.boxes[1], passage.boxes[0]
+    assert changed[_mask(plain.shape, [churn], 0)].mean() > 0.5
+    assert not changed[_mask(plain.shape, [risks], 0) & ~_mask(plain.shape, [churn], 2)].any()
+    # Nothing of the passage quoted: the whole passage, as before.
+    whole = render_page(db, memo, 2, chunk_index=1, dpi=DPI, quoting=["Borealis Bio reads out in the third quarter."])
+    assert whole.highlighted and whole.quoted_lines == ()
+    lit = np.abs(_pixels(whole.png) - plain).sum(axis=2) > 30
+    assert lit[_mask(plain.shape, [risks], 0)].mean() > 0.5 and lit[_mask(plain.shape, [churn], 0)].mean() > 0.5
+
+
+def test_a_page_rendered_again_comes_from_the_cache(db, memo: int) -> None:
+    first = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    again = render_page(db, memo, 2, chunk_index=1, dpi=DPI)
+    assert again.png is first.png  # the same bytes object: MuPDF was not called again
+    assert render_page(db, memo, 2, dpi=DPI).png != first.png  # another highlight, another picture
+
+
+def test_the_page_cache_keeps_to_its_byte_budget() -> None:
+    from core.retrieval.viewer import _PngCache
+
+    cache = _PngCache(max_bytes=10)
+    for name in "abc":
+        cache.put((name,), (name.encode() * 4, 1, 1, False))
+    assert cache.get(("a",)) is None and cache.get(("b",)) is not None and cache.get(("c",)) is not None
+    cache.put(("d",), (b"d" * 4, 1, 1, False))  # "c" was used last: "b" is the one to go
+    assert cache.get(("b",)) is None and cache.get(("c",)) is not None and cache.get(("d",)) is not None

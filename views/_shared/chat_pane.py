@@ -78,8 +78,11 @@ def tooltip(citation: Citation) -> str:
 def chip(turn: Turn, index: int, key: str) -> None:
     citation = turn.citations[index]
     stale = citation.kind == "cell" and citation.ref in turn.stale
+    params = citation_params(citation)
+    if citation.kind == "page" and turn.query_id is not None:
+        params["ans"] = str(turn.query_id)  # the pane lights the passage's lines that this answer quotes
     st.button(citation.label, key=f"{key}_{index}", help=tooltip(citation), icon="⚠️" if stale else None,
-              on_click=show_view, args=(citation_params(citation),))  # fmt: skip
+              on_click=show_view, args=(params,))  # fmt: skip
 
 
 def cited_rows(turn: Turn) -> dict[tuple[int, str], dict[int, set[str]]]:

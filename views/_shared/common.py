@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import streamlit as st
@@ -58,6 +59,10 @@ def get_workbench() -> Workbench:
     if wb.settings.load_demo:
         wb.ensure_demo(embed=False)
         embed_demo_when_needed(wb)  # a worker makes the vectors; keyword search works meanwhile
+    # Streamlit, pandas, PyMuPDF and the rest are ~185,000 objects alive for good: frozen, the garbage collector's
+    # full collections (one every page run or two) stop walking them (core/providers/embeddings.py does the same
+    # for the model).
+    gc.freeze()
     return wb
 
 

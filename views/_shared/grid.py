@@ -199,8 +199,8 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
         st.session_state[f"{key}_jumped"] = jump_id
     only = set(target.cited) if target.only_cited and target.cited else None
     if only is not None:
-        # The cited rows alone (a sum over 42 cells): every row of the sheet, filtered to them.
-        grid = wb.grid(sheet.sheet_id)
+        # The cited rows alone (a sum over 42 cells), fetched by id: the rest of the sheet is never read.
+        grid = wb.grid(sheet.sheet_id, rows=only)
         window = 0
         st.caption(f"Showing the {len(only):,} cited rows of {sheet.n_rows:,}.")
     else:
@@ -248,7 +248,7 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
     grid_key = f"{key}_grid_{sheet.sheet_id}_{window}"
     sent_key = f"{key}_sent_{sheet.sheet_id}_{window}"
     if _save_edits(wb, sheet, grid, grid_key, sent_key):
-        grid = wb.grid(sheet.sheet_id) if only is not None else wb.grid(
+        grid = wb.grid(sheet.sheet_id, rows=only) if only is not None else wb.grid(
             sheet.sheet_id, offset=window * WINDOW, limit=WINDOW, find=grid.find
         )  # fmt: skip
         frame = _frame(grid, only)

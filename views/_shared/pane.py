@@ -13,6 +13,7 @@ from core.errors import WorkbenchError
 from core.ingest.edits import SheetInfo
 from core.qa.exports import escape_markdown
 from core.qa.feedback import Turn
+from core.retrieval.quoted import claims_citing, passage_lines
 from core.workbench import Workbench
 from views._shared.chat_pane import cited_rows
 from views._shared.common import PAGES
@@ -113,15 +114,39 @@ def _go(page: int) -> None:
     st.query_params["page"] = str(page)
 
 
-def pdf_view(wb: Workbench, room: str, *, key: str) -> None:
-    """The linked PDF page, the cited passage (or a table cell read from it) highlighted; paging."""
+def _step(by: int, shown: int, page_count: int) -> None:
+    """◀/▶: from the page the URL names now, not the one drawn when the button was: a second click that lands
+    before the page is drawn again turns a second page (it used to turn the same one twice)."""
+    raw = st.query_params.get("page") or ""
+    current = int(raw) if raw.isdigit() else shown
+    _go(min(max(current + by, 1), page_count))
+
+
+def _quoting(turns: list[Turn], doc: int, chunk: int | None) -> list[str]:
+    """The sentences of the answer named by `ans` (a turn on screen) that cite passage `chunk` of `doc`."""
+    asked = _int("ans")
+    turn = next((t for t in turns if t.query_id == asked), None) if asked is not None else None
+    if turn is None or chunk is None:
+        return []
+    positions = [i for i, c in enumerate(turn.citations)
+                 if c.kind == "page" and c.document_id == doc and c.chunk_index == chunk]  # fmt: skip
+    if not positions:
+        return []
+    # Markers of answers written in this session are exact; the store's are inferred (core.qa.feedback.infer_markers).
+    markers = st.session_state.get("chat_markers", {}).get(turn.query_id) or turn.markers
+    return claims_citing(turn.answer, markers, positions)
+
+
+def pdf_view(wb: Workbench, room: str, turns: list[Turn], *, key: str) -> None:
+    """The linked PDF page, the cited passage (the lines the answer quotes, or a table cell read from the page)
+    highlighted; paging."""
     doc, page, chunk, row = _int("doc"), _int("page", 6), _int("chunk", 9), _int("row", 18)
     column = view_param("col")
     cell = (row, column) if row is not None and column else None
     if doc is None:
         return
     try:
-        rendered = wb.render_page(doc, page, chunk, cell)
+        rendered = wb.render_page(doc, page, chunk, cell, quoting=_quoting(turns, doc, chunk))
     except WorkbenchError as exc:
         st.error(str(exc))
         return
@@ -129,9 +154,9 @@ def pdf_view(wb: Workbench, room: str, *, key: str) -> None:
         switch_room(rendered.room, "the linked PDF is there")
     bar = st.container(horizontal=True, gap="small", vertical_alignment="center")
     bar.markdown(f"**{escape_markdown(rendered.title)}** · page {rendered.page} of {rendered.page_count}")
-    bar.button("◀ Previous page", key=f"{key}_previous", on_click=_go, args=(rendered.page - 1,),
+    bar.button("◀ Previous page", key=f"{key}_previous", on_click=_step, args=(-1, rendered.page, rendered.page_count),
                disabled=rendered.page <= 1)  # fmt: skip
-    bar.button("Next page ▶", key=f"{key}_next", on_click=_go, args=(rendered.page + 1,),
+    bar.button("Next page ▶", key=f"{key}_next", on_click=_step, args=(1, rendered.page, rendered.page_count),
                disabled=rendered.page >= rendered.page_count)  # fmt: skip
     params = {k: v for k, v in st.query_params.to_dict().items() if k != "conversation"}
     bar.page_link(PAGES["documents"][0], label="Documents page", query_params={**params, "room": room})
@@ -139,6 +164,10 @@ def pdf_view(wb: Workbench, room: str, *, key: str) -> None:
     if cited is not None and not rendered.highlighted:
         st.caption(f"The cited {'figure' if rendered.cell else 'passage'} is on page {cited.page}.")
         st.button(f"Back to page {cited.page}", key=f"{key}_back", on_click=_go, args=(cited.page,))
+    elif rendered.quoted_lines and rendered.passage is not None:
+        n, of = len(rendered.quoted_lines), len(passage_lines(rendered.passage.text))
+        st.caption(f"Highlighted: the {n} line{'s' if n != 1 else ''} of the cited passage ({of} lines) that the "
+                   "answer quotes or takes figures from.")  # fmt: skip
     with st.container(border=True):
         st.image(
             rendered.png,
@@ -161,7 +190,7 @@ def evidence_pane(
 ) -> None:
     """The PDF page or the sheet the URL names; with nothing named, the first sheet (`picker`) or a hint."""
     if view_param("doc") and view_param("page"):
-        pdf_view(wb, room, key=f"{key}_pdf")
+        pdf_view(wb, room, turns, key=f"{key}_pdf")
     elif view_param("doc") or picker:
         sheet_view(wb, room, turns, key=key, height=height, picker=picker)
     else:

@@ -6,6 +6,8 @@ Query parameters (the page is the path: `/`, `/sheet`, `/documents`, ...):
     conversation  the conversation on screen (Chat and Sheet pages)
     doc, sheet, cell, row, col     a sheet and its cited cell (`row` is the sheet_rows id, `col` the column name)
     doc, page, chunk | row, col    a PDF page with a cited passage (`chunk`) or a cell of a table read from it
+    ans           the answer (qa_queries id) whose citation opened the passage: its lines that it quotes are lit
+    all           the answer whose cited rows of the sheet are shown ("Show all N cited rows")
 
 The URL wins over the session when it names something: a link (or back/forward) into another room the user
 can see switches to that room and says so; a room the user cannot see gets an error and the session's room.
@@ -18,7 +20,7 @@ import streamlit as st
 from core.models import Citation
 from core.workbench import Workbench
 
-VIEW_PARAMS = ("doc", "sheet", "cell", "row", "col", "page", "chunk", "all")
+VIEW_PARAMS = ("doc", "sheet", "cell", "row", "col", "page", "chunk", "all", "ans")
 _NOTES = "workspace_notes"
 
 
