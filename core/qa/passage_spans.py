@@ -134,8 +134,8 @@ def passage_span(question: str, sentence: str) -> str | None:
         causes = list(_CAUSE.finditer(sentence))
         span = sentence[causes[0].start() :] if len(causes) == 1 else None
     elif _HOW_OFTEN.search(question):
-        found = {m.group("often").lower() for m in _FREQUENCY.finditer(sentence)}
-        return found.pop() if len(found) == 1 else None
+        often = {m.group("often").lower() for m in _FREQUENCY.finditer(sentence)}
+        return often.pop() if len(often) == 1 else None
     elif _WHEN_ASKED.search(question):
         given = {m.group().lower() for m in _DATE.finditer(question)}
         dates = {m.group() for m in _DATE.finditer(sentence) if m.group().lower() not in given}
