@@ -803,6 +803,9 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     result = _run_cells(sheet, step)
     unit = stated_unit(sheet.caption)
     scale = unit.split()[1].rstrip("s") if unit else ""
+    if step.asked_scale and not scale and step.operation in _AMOUNTS:
+        note = f" (the sheet states no unit: the figure is as stated, not converted to {step.asked_scale}s)"
+        return CellsResult(values=result.values, citations=result.citations, description=result.description + note)
     if not step.asked_scale or not scale or step.asked_scale == scale or step.operation not in _AMOUNTS:
         return result
     factor = Decimal(1000) ** (_SCALE_RANK[scale] - _SCALE_RANK[step.asked_scale])
@@ -856,7 +859,10 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         if step.operation == "count_where":
             return CellsResult(values=[str(len(hits))], citations=citations,
                                description=f"{label} was {test} in {len(hits)} of {len(texts)} periods ({cells})")  # fmt: skip
-        found = ", ".join(periods[i] for i in hits) or "none of the periods"
+        names = [periods[i] for i in hits]
+        found = (
+            ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+        ) or "none of the periods"
         return CellsResult(values=[periods[i] for i in hits], citations=chosen,
                            description=f"{label} was {test} in {found} ({cells})")  # fmt: skip
     if step.operation == "value":

@@ -110,7 +110,7 @@ def test_questions_it_does_not_plan(question: str) -> None:
 def test_which_periods_pass_a_test_and_how_many_do() -> None:
     """A threshold question lists the periods (or counts them) whose figure is below or above the limit."""
     op, values, description = ask("In which year was Other less than 60?")
-    assert op == "where" and values == ["2019", "2018"] and "below 60" in description
+    assert op == "where" and values == ["2019", "2018"] and "below 60 in 2019 and 2018" in description
     assert ask("In which years was total sales more than $1,150?")[:2] == ("where", ["2019", "2018"])
     assert ask("How many years did Other exceed 50?")[:2] == ("count_where", ["2"])
     assert ask("In which year was Other above 100?")[1] == []  # none: said so, no period given
@@ -414,7 +414,8 @@ def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit()
     )
     change = plan_cells("What was the change in total sales from 2018 to 2019 (in USD thousands)?", 1, NAMES, grid())
     assert change is not None and run_cells(in_millions, change).values == ["293,600"]
-    assert run_cells(sheet(), step).values == ["$1,496.5"]  # no unit stated: the cell as it is
+    unstated = run_cells(sheet(), step)  # no unit stated: the cell as it is, and the answer says so
+    assert unstated.values == ["$1,496.5"] and "states no unit" in unstated.description
     ltv = plan_cells("What was the LTV ratio in 2019 in billions?", 1, NAMES, grid())
     assert ltv is not None and run_cells(in_millions, ltv).values == ["46.0%"]
 
