@@ -410,7 +410,7 @@ def plan_cells(
         # quarters): read by year, it answered another quarter's change
         return None
     named_words = set().union(*(_content(labels[i]) for i in named)) if named else set()
-    grid = _Grid(rows[n_header:], label_pos, value_columns, set(years), named_words)
+    grid = _Grid(rows[n_header:], label_pos, value_columns, set(years), named_words, labels, question)
     text = question.lower()
     found = grid.line_item(wanted, alias_words)
     items = _plan_items(text, grid, years, asked_years, set().union(*map(_content, given_names)))
@@ -458,13 +458,11 @@ def plan_cells(
         # a year several columns of amounts share (the quarters of 2019, "As reported" and "Restated" 2018) names
         # none of them; beside a share or change column ("2019 % of total") it names the amount
         for y in ys:
-            amounts = [i for i in years[y] if not _SECONDARY.search(labels[i])]
-            if len(amounts) > 1:
-                amounts = _named_columns(amounts, labels, question) or amounts
-            if len(amounts) > 1 and not named:
+            column = grid.year_column(y, years)
+            if column is not None:
+                by_year[y] = column
+            elif not named and any(not _SECONDARY.search(labels[i]) for i in years[y]):
                 ambiguous.append(y)
-            elif amounts:
-                by_year[y] = amounts[0]
         return [by_year[y] for y in ys]
 
     operation: Operation
@@ -580,6 +578,16 @@ class _Grid:
     value_columns: Sequence[int]
     years: set[str]
     named_words: set[str]  # words of columns named by words ("As reported"): they name no line item
+    labels: Sequence[str] = ()  # each column's header text
+    question: str = ""
+
+    def year_column(self, year: str, years: dict[str, list[int]]) -> int | None:
+        """The column of the year's amount, or None when several columns of amounts share it and the question
+        does not say which (see `plan_cells`)."""
+        amounts = [i for i in years[year] if not _SECONDARY.search(self.labels[i])]
+        if len(amounts) > 1:
+            amounts = _named_columns(amounts, self.labels, self.question) or amounts
+        return amounts[0] if len(amounts) == 1 else None
 
     def line_item(self, wanted: set[str], alias_words: Sequence[set[str]] = (), *,
                   exclude: int | None = None, total: bool | None = None) -> tuple[GridRow, str] | None:  # fmt: skip
@@ -693,7 +701,10 @@ def _items_column(
 ) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:  # fmt: skip
     """The two items with the column of the period asked (or the grid's only one), both cells numbers of a kind."""
     if len(asked_years) == 1:
-        column = years[asked_years[0]][0]
+        found = grid.year_column(asked_years[0], years)
+        if found is None:
+            return None  # several columns of amounts of that year (quarters, groups): which is not said
+        column = found
     elif not asked_years and len(grid.value_columns) == 1:
         column = grid.value_columns[0]
     else:
@@ -715,7 +726,8 @@ def _items_column(
 # Words a side of a two-item question may hold besides its line item's: articles of quantity, not other things.
 _ITEM_GENERIC = frozenset(
     "total amount value figure number balance company companys group fy fiscal year end ended period much many "
-    "respectively as at of on for the in its their".split()
+    "respectively as at of on for the in its their quarter month week half "
+    "january february march april may june july august september october november december".split()
 )
 
 

@@ -442,6 +442,11 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     names = ["Column A", "July 27, 2019", "April 27, 2019", "October 27, 2018"]
     rows = [GridRow(row_id=1, values=("Net income", "$2,206", "$3,044", "$3,549"))]
     assert plan_cells("What was the change in net income from 2018 to 2019?", 1, names, rows) is None
+    two = [*rows, GridRow(row_id=2, values=("Revenue", "$13,428", "$12,958", "$12,446"))]
+    assert plan_cells("What was net income as a percentage of revenue in 2019?", 1, names, two) is None
+    step = plan_cells("What was net income as a percentage of revenue for the quarter ended July 27, 2019?", 1,
+                      names, two)  # fmt: skip
+    assert step is not None and step.operation == "share" and step.columns == ["July 27, 2019"]
     step = plan_cells("What was the net income for the quarter ended April 27, 2019?", 1, names, rows)
     assert step is not None and step.columns == ["April 27, 2019"]
     names = ["Column A", "Financial assets", "Column C", "Financial liabilities", "Column E"]
