@@ -131,6 +131,7 @@ def main() -> None:
     by_intent: dict[str, Counter] = defaultdict(Counter)  # the planner's rule that fired (core.qa.planner.intents)
     started = time.perf_counter()
     timings = []
+    existing = {r.name for r in wb.rooms()}  # rooms an earlier run left
     with tempfile.TemporaryDirectory() as tmp:
         for context in contexts:
             uid = context["table"]["uid"]
@@ -145,7 +146,7 @@ def main() -> None:
                 path.write_text(buffer.getvalue(), encoding="utf-8")
             # A PDF's bytes differ per run (its ID and dates): without this the room would gather a copy of the
             # context per run, and two equal tables make every line item ambiguous (and an old parser's copy stays).
-            for document in wb.documents(room) if room in {r.name for r in wb.rooms()} else []:
+            for document in wb.documents(room) if room in existing else []:
                 wb.delete_document(room, document.id)
             [result] = list(wb.ingest([path], room, embed=False))
             if result.status != "ready":

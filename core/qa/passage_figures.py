@@ -228,11 +228,8 @@ def passage_figure(question: str, sentence: str) -> Figure | None:
 _SEVERAL_PERIODS = re.compile(
     r"\brespective(?:ly)?\b|\b(?:19|20)\d\d\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b", re.I
 )
-_COMPUTED = re.compile(
-    r"\b(?:change|changes|changed|difference|increase|decrease|growth|grew|average|mean|total|sum|combined|ratio|"
-    r"proportion|compared|versus|vs|percentage change|between)\b",
-    re.IGNORECASE,
-)
+# Besides the operations `asks_for_figure` refuses: a total of the periods is computed, not read.
+_TOTALLED = re.compile(r"\b(?:total|combined)\b", re.IGNORECASE)
 
 
 def passage_figures(question: str, sentence: str) -> list[Figure] | None:
@@ -240,7 +237,12 @@ def passage_figures(question: str, sentence: str) -> list[Figure] | None:
     respectively?" -> ["$54,000", "$3,000"]), in the order asked, or None unless every period binds to one
     figure of the asked kind without guessing (as many figures as periods, listed in order)."""
     periods = asked_periods(question)
-    if len(periods) < 2 or not _SEVERAL_PERIODS.search(question) or _COMPUTED.search(question):
+    if (
+        len(periods) < 2
+        or not _SEVERAL_PERIODS.search(question)
+        or _OPERATION.search(question)
+        or _TOTALLED.search(question)
+    ):
         return None
     if _NOT_A_FIGURE.search(re.sub(r"\brespective(?:ly)?\b", " ", question, flags=re.I)):
         return None

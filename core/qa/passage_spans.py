@@ -63,19 +63,19 @@ _DATE = re.compile(
 )
 # "What does X consist of?", "How is X calculated?", "What does the company rely on to …?": the question's verb,
 # as the sentence writes it (stems), and what the answer skips after it.
-_PIVOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+_PIVOTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+\w+ly)?\s+of\b", re.I),
      r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+(?:primarily|mainly|principally|largely|"
-     r"mostly))?(?:\s+of)?\s+", "make-up"),
+     r"mostly))?(?:\s+of)?\s+"),
     (re.compile(r"\bwhat\s+(?:does|do|did|is|are|was|were)\b.*\b(?:include|included|includes)\b", re.I),
-     r"\b(?:includes?|including)\b\s+", "make-up"),  # active: "X includes …", never "… is included in Y"
-    (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brepresents?\b", re.I), r"\brepresents?\b\s+", "make-up"),
+     r"\b(?:includes?|including)\b\s+"),  # active: "X includes …", never "… is included in Y"
+    (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brepresents?\b", re.I), r"\brepresents?\b\s+"),
     (re.compile(r"\bhow\s+(?:is|are|was|were)\b.*\b(?:determined|calculated|computed|measured|derived|estimated|"
                 r"stated|recogni[sz]ed|recorded|valued|defined|amortized|depreciated|reported)\b", re.I),
      r"\b(?:determined|calculated|computed|measured|derived|estimated|stated|recogni[sz]ed|recorded|valued|defined|"
-     r"amortized|depreciated|reported)\b(?:\s+(?:based\s+(?:up)?on|using))?\s+", "method"),
+     r"amortized|depreciated|reported)\b(?:\s+(?:based\s+(?:up)?on|using))?\s+"),
     (re.compile(r"\bwhat\s+(?:does|do|did)\b.*\brel(?:y|ies|ied)\s+(?:up)?on\b", re.I),
-     r"\brel(?:y|ies|ied)\s+(?:up)?on\s+", "make-up"),
+     r"\brel(?:y|ies|ied)\s+(?:up)?on\s+"),
 )  # fmt: skip
 _WORD = re.compile(r"[a-z0-9]+")
 # A question that ends on its predicate: "What are these costs primarily related to?", "What was the increase
@@ -143,7 +143,7 @@ def passage_span(question: str, sentence: str) -> str | None:
         dates = {d for d in dates if not any(d != other and d in other for other in dates)}
         return dates.pop() if len(dates) == 1 else None
     else:
-        for asked, pivot, _kind in _PIVOTS:
+        for asked, pivot in _PIVOTS:
             if asked.search(question):
                 found = list(re.finditer(pivot, sentence, re.IGNORECASE))
                 span = sentence[found[0].end() :] if len(found) == 1 else None
@@ -154,6 +154,7 @@ def passage_span(question: str, sentence: str) -> str | None:
     words = [_stem(w) for w in _WORD.findall(span.lower()) if w not in STOP_WORDS]
     if not words or len(span.split()) > MAX_SPAN_WORDS:
         return None
-    if sum(1 for w in words if w in _question_words(question)) * 2 > len(words):
+    own = _question_words(question)
+    if sum(1 for w in words if w in own) * 2 > len(words):
         return None  # mostly the question's own words: the pivot was not where the answer starts
     return span

@@ -795,6 +795,12 @@ def stated_unit(caption: str | None) -> str | None:
     return " ".join(["in", scale, *(["of", found.group(2).lower()] if found.group(2) else [])])
 
 
+def _stated_scale(caption: str | None) -> str:
+    """The scale word of the unit a statement states ("in millions" -> "million"), or ""."""
+    unit = stated_unit(caption)
+    return unit.split()[1].rstrip("s") if unit else ""
+
+
 def _figure(text: str, scale: str) -> str:
     """A cell's figure as an analyst writes it: "$ 86,392" of a statement in millions -> "$86,392 million"."""
     shown = re.sub(r"([$€£¥])\s+", r"\1", text.strip()) or "(empty)"
@@ -813,9 +819,9 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     line item, the periods as the header names them and the figures in the statement's unit, and the answer in
     the unit the question asks ("in USD billions") when the statement states its own."""
     result = _run_cells(sheet, step)
-    unit = stated_unit(sheet.caption)
-    scale = unit.split()[1].rstrip("s") if unit else ""
-    if step.asked_scale and not scale and step.operation in _AMOUNTS:
+    scale = _stated_scale(sheet.caption)
+    amounts = all(parse_number(v) is not None and "%" not in v for v in result.values)
+    if step.asked_scale and not scale and step.operation in _AMOUNTS and amounts:
         note = f" (the sheet states no unit: the figure is as stated, not converted to {step.asked_scale}s)"
         return CellsResult(values=result.values, citations=result.citations, description=result.description + note)
     if not step.asked_scale or not scale or step.asked_scale == scale or step.operation not in _AMOUNTS:
@@ -851,8 +857,7 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     citations = [cite(sheet, row, c) for c in columns]
     periods = [_period(label) for label in step.column_labels]
     label = step.row_label
-    unit = stated_unit(sheet.caption)
-    scale = unit.split()[1].rstrip("s") if unit else ""  # "in millions" -> "million"
+    scale = _stated_scale(sheet.caption)
     points = any("%" in t for t in texts)
     if points:
         scale = ""  # percentages carry no scale; their differences are percentage points
