@@ -35,12 +35,17 @@ Operation = Literal[
     "share",
     "ratio",
     "items_difference",
+    "items_values",
+    "items_sum",
+    "items_average",
     "where",
     "count_where",
     "periods",
 ]
-# Operations on two line items of one period: A as a percentage of B, A over B, A minus B.
-ITEM_OPERATIONS = ("share", "ratio", "items_difference")
+# Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
+# B ("the respective sales and purchases for 2017"), their total and their average.
+LISTED_OPERATIONS = ("items_values", "items_sum", "items_average")
+ITEM_OPERATIONS = ("share", "ratio", "items_difference", *LISTED_OPERATIONS)
 
 _WORD = re.compile(r"[a-z0-9]+")
 # ("s" is what is left of a possessive: "IMFT’s total assets")
@@ -154,9 +159,19 @@ _SCALE_RANK = {"thousand": 1, "million": 2, "billion": 3}
 _SCALES = re.compile(r"\b(thousand|million|billion)s?\b")
 # "What years are included in the table?", "In which years was accrued liabilities calculated?": the periods.
 _WHICH_PERIODS = re.compile(
-    r"\b(?:which|what)\s+(?:years?|periods?|fiscal\s+years?)\b.*\b(?:table|included|shown|show|provided|provide|"
-    r"presented|covered|listed|available|calculated|recorded|reported|computed|disclosed|given)\b"
+    r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:years?|periods?)(?:\(s\))?(?:'s?)?\s.*"
+    r"\b(?:table|include[sd]?|shown|show|provided|provide|presented|covered|listed|available|calculated|recorded|"
+    r"reported|computed|disclosed|given)\b"
 )
+
+
+def asks_periods(question: str) -> bool:
+    """Whether the question asks which periods a table or line item holds ("What years are included in the
+    table?"), rather than which period a figure was highest in or passed a limit."""
+    text = question.lower()
+    return bool(_WHICH_PERIODS.search(text)) and not (_MAX.search(text) or _MIN.search(text) or _THRESHOLD.search(text))
+
+
 _THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
 
 _NOISE_BRACKET = re.compile(
@@ -187,6 +202,8 @@ class CellsStep(BaseModel):
     threshold: str = ""
     # The unit the question asks its amount in ("Answer in USD billions"): "billion", or "" when none is asked.
     asked_scale: str = ""
+    # "periods" of a table asked as a whole ("Which years does the table show?"): read on its first full line.
+    whole_table: bool = False
 
 
 @dataclass(frozen=True)
@@ -370,12 +387,17 @@ def plan_cells(
     *,
     strict: bool = False,
     given_names: Sequence[str] = (),
+    whole_table: bool = False,
+    context: str = "",
 ) -> CellsStep | None:
     """A CellsStep when the question names one line item of this grid (in its words, or by one of `aliases`:
     other wordings of the figure it names) and periods of its header, or two line items and an operation between
     them. `strict` (a grid among many, chosen by the planner rather than the user): every period the question
     names must be in the header. `given_names`: the names the question gives (a company, "IMFT"), which the
-    caller vouches for; a side of a two-item question may hold them besides its line item."""
+    caller vouches for; a side of a two-item question may hold them besides its line item. `whole_table`: the
+    caller found the question to be about this table as a whole ("Which years does the table show?", "In which
+    years were cash flow hedges calculated?" of a table headed by them), so a question of its periods that
+    names no line item is read on its first line with a figure in each period."""
     if len(names) < 2 or not rows:
         return None
     label_pos = 0
@@ -413,7 +435,7 @@ def plan_cells(
     grid = _Grid(rows[n_header:], label_pos, value_columns, set(years), named_words, labels, question)
     text = question.lower()
     found = grid.line_item(wanted, alias_words)
-    items = _plan_items(text, grid, years, asked_years, set().union(*map(_content, given_names)))
+    items = _plan_items(text, grid, years, asked_years, set().union(*map(_content, given_names)), _content(context))
     if items is not None:
         (a_row, a_label), (b_row, b_label), between, column = items
         if _REASON.search(_without_words(_without_words(text, a_label), b_label)):
@@ -424,7 +446,8 @@ def plan_cells(
             asked_scale=asked.group(1).lower().rstrip("s") if (asked := _ASKED_SCALE.search(question)) else "",
             reason=f"{_VERBS[between]} \"{a_label}\" and \"{b_label}\" in {labels[column]}",
         )  # fmt: skip
-    if found is None and _WHICH_PERIODS.search(text) and re.search(r"\btable\b", text) and not asked_years:
+    table_wide = found is None and whole_table and asks_periods(text) and not asked_years
+    if table_wide:
         # "What years are included in the table?": the periods of its first line item with a figure in each
         found = next(
             ((r, (r.values[label_pos] or "").strip()) for r in grid.rows
@@ -490,7 +513,7 @@ def plan_cells(
         picked = sorted(cols(spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years))
     elif _COUNTED.search(text):
         return None  # "how many of the years …" without a figure to compare with: not a cell's figure
-    elif _WHICH_PERIODS.search(text) and not asked_years:
+    elif asks_periods(text) and not asked_years:
         operation = "periods"
         picked = sorted(i for i in cols(ordered_years) if i < len(row.values) and row.values[i])
     elif _WHICH.search(text) and (_MAX.search(text) or _MIN.search(text)) and not _THRESHOLD.search(text):
@@ -565,7 +588,8 @@ def plan_cells(
         sheet_id=sheet_id, operation=operation, row_id=row.row_id, row_label=label,
         columns=[names[i] for i in picked], column_labels=column_texts, compare=compare, threshold=threshold,
         asked_scale=asked.group(1).lower().rstrip("s") if (asked := _ASKED_SCALE.search(question)) else "",
-        reason=f"{_VERBS[operation]} of \"{label}\"{test} in {', '.join(column_texts)}",
+        reason=f"{_VERBS[operation]} of " + ("the table" if table_wide else f"\"{label}\"")
+        + f"{test} in {', '.join(column_texts)}", whole_table=table_wide,
     )  # fmt: skip
 
 
@@ -630,8 +654,9 @@ class _Grid:
 
 
 def _plan_items(
-    text: str, grid: _Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str]
-) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:
+    text: str, grid: _Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str],
+    context: set[str] = frozenset(),  # type: ignore[assignment]
+) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:  # fmt: skip
     """Two line items of one period and the operation between them: "A as a percentage of B" (share), "the ratio
     of A to B" (ratio), "the difference between A and B" (items_difference); each side of the question must name
     its own line item whole, and the period must be one column (named, or the grid's only one)."""
@@ -645,7 +670,9 @@ def _plan_items(
     if sides is None and (between := _BETWEEN.search(text)):
         sides = (between.group(1), between.group(2), "items_difference")
     if sides is None:
-        return _share_of_total(text, grid, years, asked_years, given)
+        return _share_of_total(text, grid, years, asked_years, given) or _listed_items(
+            text, grid, years, asked_years, given, context
+        )
     a_text, b_text, operation = sides
     a_words, b_words = _content(a_text) - set(years), _content(b_text) - set(years)
     if not a_words or not b_words:
@@ -687,6 +714,61 @@ def _share_of_total(
                          asked_years)  # fmt: skip
 
 
+# What asks for the figures of two line items joined by "and": each, their total, their average.
+_LISTED = (
+    (re.compile(r"\brespective(?:ly)?\b"), "items_values"),
+    (re.compile(r"\b(?:total|sum|combined|aggregate)\b"), "items_sum"),
+    (re.compile(r"\b(?:average|mean)\b"), "items_average"),
+)
+# The words that frame such a question rather than name a line item or what the table is about.
+_LISTED_FRAME = frozenset(
+    "respective respectively combined aggregate sum total average mean value values amount amounts figure figures "
+    "number numbers balance balances".split()
+)
+
+
+def _listed_items(
+    text: str, grid: _Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str],
+    context: set[str],
+) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:  # fmt: skip
+    """ "What are the respective sales and purchases for 2017?", "the total percentage of revenue from Apple and
+    Huawei in 2017": two line items joined by "and", each ending or starting at the "and" (so "cash and cash
+    equivalents", one line, is never two), in one period. Every other word of the question must be the
+    table's: its header, a section over the two, or `context` (the words of the table's page)."""
+    operation = next((op for pattern, op in _LISTED if pattern.search(text)), None)
+    if operation is None or len(asked_years) > 1:
+        return None
+    for joint in re.finditer(r"\s+and\s+", text):
+        left, right = text[: joint.start()], text[joint.end() :]
+        left_words = [w for w in _WORD.findall(left) if w not in _STOP]
+        right_words = [w for w in _WORD.findall(right) if w not in _STOP]
+        if not left_words or not right_words or left_words[-1] in years or right_words[0] in years:
+            continue  # "2019 and 2018": periods, not line items
+        both = grid.line_item({left_words[-1], right_words[0]})
+        if both is not None and {left_words[-1], right_words[0]} <= _content(both[1]):
+            return None  # one line item holds both words ("research and development"): not two
+        a = _edge_item(grid, left_words[::-1], None)
+        b = _edge_item(grid, right_words, a[0].row_id if a else None)
+        if a is None or b is None:
+            continue
+        named = _content(a[1]) | _content(b[1]) | set(years) | given | _ITEM_GENERIC | _LISTED_FRAME
+        header = set().union(*(_content(label) for label in grid.labels))
+        if _content(text) - named - header - context - OPERATION_WORDS:
+            return None  # a word that is neither line's nor the table's: another quantity is asked
+        return _items_column(a, b, operation, grid, years, asked_years)
+    return None
+
+
+def _edge_item(grid: _Grid, words: Sequence[str], exclude: int | None) -> tuple[GridRow, str] | None:
+    """The line item named by the words next to an "and" (`words`, nearest first): the longest run of them that
+    is a line item's whole label and holds the nearest word."""
+    for n in range(min(len(words), MAX_LABEL_WORDS), 0, -1):
+        found = grid.line_item(set(words[:n]), exclude=exclude)
+        if found is not None and words[0] in _content(found[1]):
+            return found
+    return None
+
+
 _SHARE_OF = re.compile(r"\b(?P<kind>percent(?:age)?|%|proportion|share|portion|fraction)\s+of\s+(?P<rest>.+)$")
 # Verbs that join a part to its whole in a share question: "was accounted for by", "is made up of".
 _SHARE_VERBS = frozenset(
@@ -715,7 +797,7 @@ def _items_column(
         return None
     if len({"%" in (v or "") for v in values}) > 1:
         return None  # a percentage and an amount: no arithmetic between them
-    if operation != "items_difference" and len({(n or 0) < 0 for n in numbers}) > 1:
+    if operation in ("share", "ratio") and len({(n or 0) < 0 for n in numbers}) > 1:
         return None  # a deduction's share of a total ("(111)" of 372): its sign is a layout, the share ill-defined
     for _, label in (a, b):
         if sum(1 for r in grid.rows if _content(r.values[grid.label_pos] or "") == _content(label)) > 1:
@@ -745,6 +827,9 @@ _VERBS = {
     "share": "As a percentage:",
     "ratio": "The ratio of",
     "items_difference": "The difference between",
+    "items_values": "The figures of",
+    "items_sum": "The total of",
+    "items_average": "The average of",
 }
 
 
@@ -866,6 +951,9 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         return _run_items(sheet, step, row, columns[0], texts[0], citations[0], periods[0], scale, points)
     if step.operation == "periods":
         shown = ", ".join(f"{p} ({f})" for p, f in zip(periods, figures, strict=True))
+        if step.whole_table:
+            return CellsResult(values=periods, citations=citations,
+                               description=f"The table gives figures for {' and '.join(periods)} ({label}: {shown})")  # fmt: skip
         return CellsResult(values=periods, citations=citations, description=f"{label} is given for {shown}")
     if step.operation in ("where", "count_where"):
         limit = Decimal(step.threshold)
@@ -926,7 +1014,8 @@ def _run_items(
     scale: str,
     points: bool,
 ) -> CellsResult:
-    """A two-item operation: both cells of the period read, the share, ratio or difference computed exactly."""
+    """A two-item operation: both cells of the period read, their figures, or the share, ratio, difference, total or
+    average computed exactly."""
     other = [i for i, rid in enumerate(sheet.row_ids()) if int(rid) == step.other_row_id]
     if not other:
         raise LookupError(f"row {step.other_row_id} is no longer in sheet {sheet.sheet}")
@@ -935,6 +1024,16 @@ def _run_items(
     a, b = _decimal(text), _decimal(other_text)
     both = (f"{step.row_label} ({_figure(text, '' if points else scale)}) and {step.other_label} "
             f"({_figure(other_text, '' if points else scale)}) in {period}")  # fmt: skip
+    if step.operation == "items_values":
+        return CellsResult(values=[text, other_text], citations=citations,
+                           description=f"{step.row_label} was {_figure(text, scale)} and {step.other_label} "
+                                       f"{_figure(other_text, scale)} in {period}")  # fmt: skip
+    if step.operation in ("items_sum", "items_average"):
+        total = a + b
+        word, figure = ("total", total) if step.operation == "items_sum" else ("average", _round2(total / 2))
+        return CellsResult(values=[_plain(figure)], citations=citations,
+                           description=f"the {word} of {both} is {_grouped(figure, '' if points else scale)}"
+                                       f"{' percent' if points else ''}")  # fmt: skip
     if step.operation == "items_difference":
         difference = a - b
         unit = " percentage points" if points else ""

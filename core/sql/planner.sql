@@ -10,7 +10,14 @@ FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
 
 -- A table read from a PDF comes with its page's text: the names a question gives must be on that page.
 -- name: schema_sheets
-SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p.text, '')
+-- The last column: the whole document's text when the sheet is its only table (a short PDF's paragraphs are
+-- that table's context), else ''.
+SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p.text, ''),
+       CASE WHEN s.page_number IS NOT NULL
+                 AND (SELECT count(*) FROM sheets t WHERE t.document_id = s.document_id) = 1
+            THEN coalesce((SELECT string_agg(a.text, ' ' ORDER BY a.page_number) FROM pages a
+                           WHERE a.document_id = s.document_id), '')
+            ELSE '' END
 FROM sheets s JOIN documents d ON d.id = s.document_id
 LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'

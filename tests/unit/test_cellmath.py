@@ -118,7 +118,61 @@ def test_which_periods_pass_a_test_and_how_many_do() -> None:
 
 def test_which_periods_a_line_item_or_the_table_covers() -> None:
     assert ask("In which years was Fixed Price calculated?")[:2] == ("periods", ["2019", "2018", "2017"])
-    assert ask("What years are included in the table?")[1] == ["2019", "2018", "2017"]
+    step = plan_cells("What are the years included in the table?", 1, NAMES, grid(), whole_table=True)
+    assert step is not None and step.whole_table
+    result = run_cells(sheet(), step)
+    assert result.values == ["2019", "2018", "2017"] and result.description.startswith("The table gives figures for")
+    # without the caller's word that the question is about this table, a question naming no line item is not read
+    assert plan_cells("What are the years included in the table?", 1, NAMES, grid()) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which year was Other higher?",  # a superlative: the period of the largest figure, not every period
+        "Which year was net cash provided by Other lower?",
+        "In which years was Other less than 60?",  # a limit
+    ],
+)
+def test_a_question_of_one_period_among_them_is_not_a_list_of_periods(question: str) -> None:
+    step = plan_cells(question, 1, NAMES, grid())
+    assert step is None or step.operation != "periods", step
+
+
+def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
+    """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
+    both cells cited."""
+    op, values, description = ask("What are the respective Fixed Price and Other in 2019?")
+    assert (op, values) == ("items_values", ["$  1,452.4", "44.1"]) and "in 2019" in description
+    assert ask("What was the total Fixed Price and Other in 2018?")[:2] == ("items_sum", ["1202.9"])
+    assert ask("What was the average of Other and Fixed Price in 2017?")[:2] == ("items_average", ["553.85"])
+    step = plan_cells("What are the respective Fixed Price and Other in 2019?", 1, NAMES, grid())
+    assert step is not None and len(run_cells(sheet(), step).citations) == 2
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are the respective Fixed Price and Other?",  # no period: which of three columns is not said
+        "What are the respective Fixed Price and Other in 2019 and 2018?",  # two periods, two items: four figures
+        "What are the respective Fixed Price and domestic Other in 2019?",  # "domestic" is no word of the table
+        "What were the total Fixed Price and Other sales in 2019 for Europe?",  # "Europe": another part of the firm
+    ],
+)
+def test_two_line_items_listed_need_one_period_and_nothing_else_named(question: str) -> None:
+    step = plan_cells(question, 1, NAMES, grid())
+    assert step is None or step.operation not in ("items_values", "items_sum", "items_average"), step
+
+
+def test_one_line_item_holding_and_is_never_two() -> None:
+    rows = [
+        GridRow(1, ("", "2019", "2018")),
+        GridRow(2, ("Research and development", "120", "100")),
+        GridRow(3, ("Development", "40", "30")),
+        GridRow(4, ("Research", "80", "70")),
+    ]
+    step = plan_cells("What was the total research and development in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is not None and (step.operation, step.row_label) == ("value", "Research and development")
 
 
 def test_two_line_items_of_one_period() -> None:

@@ -466,6 +466,13 @@ def test_csv_single_column_with_stray_delimiters() -> None:
     assert column(sheet, "Address") == ["Main St; Apt 4", "Elm St", "1 High St; rear"]
 
 
+def test_a_header_split_by_tabs_is_not_a_title_over_rows_holding_semicolons() -> None:
+    """Found by the round-trip property: read with ";" the header "c0<tab>c1" was a two-word title line and the
+    rows split in two as well as with tabs; the parse that leaves no line out is the file's."""
+    sheet = parse_csv(b"c0\tc1\n\t0;0\n\t0;0\n\t0;0\n", "tabs")
+    assert names(sheet) == ["c0", "c1"] and column(sheet, "c1") == ["0;0", "0;0", "0;0"]
+
+
 def test_csv_table_under_a_title_line_still_splits() -> None:
     data = b"Quarterly report\n" + b"".join(b"%d,x,y\n" % i for i in range(12))
     sheet = parse_csv(data, "titled")

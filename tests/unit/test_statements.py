@@ -124,6 +124,39 @@ def test_two_line_items_of_a_filing_table_are_read_together() -> None:
     assert (step.row_label, step.other_label, step.column_labels) == ("Debt securities", "Net income", ["2022"])
 
 
+def test_the_periods_of_a_table_asked_by_its_subject() -> None:
+    """ "In which years were cash flow hedges calculated?" of a table its page heads "cash flow hedges" gives that
+    table's periods; a subject no table's page holds, or "the table" of a room of several, gives nothing."""
+    hedges = table(5, ["2019", "2018", "2017"], [["Commodity contracts", "45.4", "41.4", "9.4"]], page=7,
+                   text="The following is a summary of the gains related to cash flow hedges recognized")  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(STOCK, hedges))
+    found = statement_cells("In which years were cash flow hedges calculated?", room)
+    assert found is not None and found[1].sheet_id == 5
+    assert (found[0].operation, found[0].whole_table, found[0].column_labels) == (
+        "periods",
+        True,
+        ["2019", "2018", "2017"],
+    )
+    assert statement_cells("In which years were interest rate swaps calculated?", room) is None
+    assert statement_cells("Which years does the table show?", room) is None  # two tables: which is not said
+    alone = statement_cells("Which years does the table show?", RoomSchema(room_id=1, sheets=(hedges,)))
+    assert alone is not None and alone[0].column_labels == ["2019", "2018", "2017"]
+
+
+def test_two_line_items_listed_by_a_question_read_from_the_table_its_page_heads() -> None:
+    """ "The respective percentage of revenue from Apple and Huawei in 2017": each company is a line item (its
+    label longer than the name), the other words are on the table's page."""
+    customers = table(6, ["2019", "2018", "2017"],
+                      [["Apple Inc. (“Apple”)", "32%", "36%", "34%"], ["Huawei Technologies Co., Ltd. (“Huawei”)", "13%", "8%", "11%"]],
+                      page=9, text="Revenue from significant customers, those representing 10% or more of revenue: "
+                      "Apple Inc. (“Apple”) 32% 36% 34% Huawei Technologies Co., Ltd. (“Huawei”) 13% 8% 11%")  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(STOCK, customers))
+    found = statement_cells("What are the respective percentage of revenue from Apple and Huawei in 2017?", room)
+    assert found is not None and found[1].sheet_id == 6
+    assert (found[0].operation, found[0].column_labels) == ("items_values", ["2017"])
+    assert statement_cells("What are the respective net income of Apple and Huawei in 2017?", room) is None
+
+
 def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:
     short = table(4, ["2022", "2021"], [["Revenues", "50,000", "42,000"]], page=12)
     room = RoomSchema(room_id=1, sheets=(short, INCOME))

@@ -149,17 +149,18 @@ def _csv_reader(text: str, delimiter: str, escaped: bool, strict: bool) -> Itera
     return csv.reader(source, delimiter=delimiter, quotechar='"', doublequote=True, strict=strict)
 
 
-def _consistency(records: Sequence[Sequence[str]]) -> tuple[bool, float, int]:
-    """Score a parse: (splits into columns, share of records with the usual width, that width).
+def _consistency(records: Sequence[Sequence[str]]) -> tuple[bool, float, int, int]:
+    """Score a parse: (splits into columns, share of records with the usual width, that width, records scored).
 
     "Splits into columns" needs the usual width to exceed 1 and either the first record (the
     header) to split too or 90% of records to agree: a single-column file with a stray ";" in a
     value or two must not come out as two columns, while a table under one-cell title lines
-    still counts (those lines are left out of the score).
+    still counts (those lines are left out of the score). Between parses that score alike, the one that
+    leaves no line out wins: "c0<tab>c1" over rows holding ";" is a header split by tabs, not a title.
     """
     widths = [len(r) for r in records if r]
     if not widths:
-        return (False, 0.0, 0)
+        return (False, 0.0, 0, 0)
     # One-cell title and note lines above a table (build_table tells them from the header) are left out
     # when they read as prose (several words: "Fatal accidents by year") and at least three records follow,
     # 90% of them of one width with two or more filled cells: a table, not stray delimiters in one column.
@@ -177,7 +178,7 @@ def _consistency(records: Sequence[Sequence[str]]) -> tuple[bool, float, int]:
         widths = rest
     width, freq = max(Counter(widths).items(), key=lambda kv: (kv[1], kv[0]))
     share = freq / len(widths)
-    return (width > 1 and (widths[0] > 1 or share >= 0.9), share, width)
+    return (width > 1 and (widths[0] > 1 or share >= 0.9), share, width, len(widths))
 
 
 def _sniff_delimiter(text: str) -> str:
@@ -264,7 +265,7 @@ def _read_records(
         pass
     standard = parse(escaped=False, strict=False)
     escaped = parse(escaped=True, strict=False)
-    return escaped if _consistency(escaped)[1:] > _consistency(standard)[1:] else standard
+    return escaped if _consistency(escaped)[1:3] > _consistency(standard)[1:3] else standard
 
 
 def parse_csv(data: bytes, name: str, *, max_cells: int | None = None, max_chars: int | None = None) -> ParsedSheet:

@@ -171,6 +171,7 @@ class SheetInfo:
     grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.retrieval.cellmath
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
     page_text: str = ""  # that page's text (names a question gives must be on it)
+    document_text: str = ""  # the whole document's text when this is its only table, else ""
 
     @property
     def label(self) -> str:
@@ -292,7 +293,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             grid=tuple(grids.get(s, ())),
             page=page,
             page_text=text,
+            document_text=whole,
         )
-        for s, d, t, n, rows, page, text in sheets
+        for s, d, t, n, rows, page, text, whole in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

@@ -18,7 +18,14 @@ from collections.abc import Sequence
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.schema import RoomSchema, SheetInfo
-from core.retrieval.cellmath import ITEM_OPERATIONS, OPERATION_WORDS, CellsStep, plan_cells
+from core.retrieval.cellmath import (
+    ITEM_OPERATIONS,
+    LISTED_OPERATIONS,
+    OPERATION_WORDS,
+    CellsStep,
+    asks_periods,
+    plan_cells,
+)
 from core.text import STOP_WORDS, YEAR
 
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -102,7 +109,10 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         # each must be a line the question names, not a word of it, and the question must ask for one figure.
         # A one-word line must be a metric, or the table's "Total" beside a line that is named well.
         items = [label_words(step.row_label), label_words(step.other_label)]
-        named = [bool(item) and item <= asked and (linked or len(item) > 1 or bool(item & _ONE_WORD_METRICS))
+        # two lines listed side by side ("Apple and Huawei" for "Apple Inc. ("Apple")") were each found whole at
+        # the "and", with every other word of the question on the table's page: a one-word line is named there
+        listed = step.operation in LISTED_OPERATIONS
+        named = [bool(item) and (listed or (item <= asked and (linked or len(item) > 1 or bool(item & _ONE_WORD_METRICS))))
                  for item in items]  # fmt: skip
         totals = [item == {"total"} and item <= asked for item in items]
         return (
@@ -165,8 +175,9 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
     for sheet in schema.sheets:
         if sheet.grid and sheet.page is None:
             step = plan_cells(
-                question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, given_names=names
-            )
+                question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, given_names=names,
+                whole_table=bool(re.search(r"\btable\b", question, re.I)),
+            )  # fmt: skip
             if step is not None:
                 return step, sheet
     best: tuple[int, CellsStep, SheetInfo] | None = None
@@ -175,7 +186,7 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
             continue
         step = plan_cells(
             question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, strict=True,
-            given_names=names,
+            given_names=names, context=f"{sheet.page_text} {sheet.document_text}",
         )  # fmt: skip
         if step is None or not named_here(question, sheet):
             continue
@@ -186,4 +197,37 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
         specific = len(label_words(step.row_label))
         if best is None or specific > best[0]:
             best = (specific, step, sheet)
+    if best is None and asks_periods(question):
+        return _table_periods(question, schema)
     return (best[1], best[2]) if best else None
+
+
+# Words of a question about a table's periods that are not its subject: "Which years does the table provide
+# information for …", "In which years was X calculated for?".
+_PERIODS_QUESTION = frozenset(
+    "which what year years period periods fiscal financial table tables provide provided information info data "
+    "include included includes including show shown shows present presented cover covered list listed available "
+    "made calculated recorded reported computed disclosed given amount value figure number".split()
+)
+
+
+def _table_periods(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+    """The periods of the one PDF table the question is about as a whole: every word of its subject ("cash flow
+    hedges", "net sales by region") is on the table's page, in its line items or, when the table is its
+    document's only one, in that document; or, when it names none ("Which years does the table show?"), the
+    room holds one table. The answer is the table's periods: a wrong table gives years, never a figure."""
+    subject = {_stem(w) for w in _words(question)} - {_stem(w) for w in _PERIODS_QUESTION}
+    tables = [sheet for sheet in schema.sheets if sheet.grid and sheet.page is not None]
+    if not subject and len(tables) != 1:
+        return None  # "the table" of a room of many tables: which one is not said
+    found: list[tuple[CellsStep, SheetInfo]] = []
+    for sheet in tables:
+        lines = " ".join(row.values[0] or "" for row in sheet.grid if row.values)
+        if not subject <= {_stem(w) for w in _words(f"{sheet.page_text} {sheet.document_text} {sheet.title} {lines}")}:
+            continue
+        step = plan_cells(
+            question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, strict=True, whole_table=True
+        )
+        if step is not None and step.operation == "periods":
+            found.append((step, sheet))
+    return found[0] if len(found) == 1 else None  # two tables fit: neither is named
