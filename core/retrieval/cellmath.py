@@ -41,6 +41,8 @@ Operation = Literal[
     "where",
     "count_where",
     "periods",
+    "line_items",
+    "count_items",
 ]
 # Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
 # B ("the respective sales and purchases for 2017"), their total and their average.
@@ -204,6 +206,8 @@ class CellsStep(BaseModel):
     asked_scale: str = ""
     # "periods" of a table asked as a whole ("Which years does the table show?"): read on its first full line.
     whole_table: bool = False
+    # "line_items" / "count_items": the lines under the heading (or above the total) `row_id`, in table order.
+    item_row_ids: list[int] = []
 
 
 @dataclass(frozen=True)
@@ -446,6 +450,19 @@ def plan_cells(
             asked_scale=asked.group(1).lower().rstrip("s") if (asked := _ASKED_SCALE.search(question)) else "",
             reason=f"{_VERBS[between]} \"{a_label}\" and \"{b_label}\" in {labels[column]}",
         )  # fmt: skip
+    parts = _PARTS.search(text)
+    if parts and not asked_years:
+        named_part = parts.group("x") or parts.group("y") or parts.group("z") or ""
+        listed = _section_items(grid, _content(named_part) - _PARTS_GENERIC)
+        if listed is not None:
+            (head, head_label), lines = listed
+            counted = text.lstrip().startswith("how many")
+            return CellsStep(
+                sheet_id=sheet_id, operation="count_items" if counted else "line_items", row_id=head.row_id,
+                row_label=head_label, columns=[], column_labels=[], item_row_ids=[r.row_id for r in lines],
+                reason=f"The line items {'under' if not _content(head_label) & {'total'} else 'making up'} "
+                       f"\"{head_label}\"",
+            )  # fmt: skip
     table_wide = found is None and whole_table and asks_periods(text) and not asked_years
     if table_wide:
         # "What years are included in the table?": the periods of its first line item with a figure in each
@@ -557,7 +574,8 @@ def plan_cells(
         picked = cols(chosen)
     elif (
         len(asked_years) >= 2
-        and (_SUM.search(text) or (len(spanned) >= 2 and _TOTAL.search(text)))
+        # "the total income … between 2017 to 2019" read on a bare "Total" line: its word is the sum's as well
+        and (_SUM.search(text) or (len(spanned) >= 2 and (_TOTAL.search(text) or _content(label) == {"total"})))
         and ("respectively" not in text)
     ):
         operation = "sum"
@@ -712,6 +730,56 @@ def _share_of_total(
         return None  # a word neither line holds: something else is asked
     return _items_column(part, total, "ratio" if m.group("kind") in _ITEM_FRACTION else "share", grid, years,
                          asked_years)  # fmt: skip
+
+
+# "What are the components under (of) X", "What financial items does X consist of", "How many components are
+# there under X": the lines of a section (under its heading) or of a total (above its line).
+_PARTS = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:are|were)\s+the\s+(?:\w+\s+)?(?:components|items|elements|constituents|parts)\s+"
+    r"(?:(?:listed|included|recorded|shown)\s+)?(?:under|of|in|making\s+up|that\s+make\s+up)\s+(?P<x>.+?)"
+    r"|what\s+(?:\w+\s+)?items\s+(?:does|do|did)\s+(?P<y>.+?)\s+consists?\s+of"
+    r"|how\s+many\s+(?:\w+\s+)?(?:components|items|elements|parts)\s+(?:are\s+there\s+)?(?:under|of|in)\s+(?P<z>.+?)"
+    r")\s*(?:in\s+the\s+table\s*)?[?.]?\s*$"
+)
+_PARTS_GENERIC = frozenset("table".split())
+_FOOTNOTE = re.compile(r"(?<=[a-z])\d{1,2}$|\s*\(\d{1,2}\)$")
+
+
+def _section_items(grid: _Grid, words: set[str]) -> tuple[tuple[GridRow, str], list[GridRow]] | None:
+    """The line items a section heading or a total line named by `words` gathers: under a heading without figures
+    ("Deferred tax liabilities", "Amounts falling due within one year:") the lines down to its total (a line with
+    no label, "total", or all the heading's words) or the next heading; above a total line ("Total revenue")
+    the lines up to the heading, total or blank label before it. None unless exactly one line is so named and at
+    least two items are found."""
+    if not words:
+        return None
+
+    def figures(row: GridRow) -> bool:  # a figure, a nil dash or a figure with a note mark ("6,320,000 (2)")
+        return any(i < len(row.values) and (row.values[i] or "").strip() for i in grid.value_columns)
+
+    def label(row: GridRow) -> str:
+        return (row.values[grid.label_pos] or "").strip() if grid.label_pos < len(row.values) else ""
+
+    named = [i for i, row in enumerate(grid.rows) if any(v == words for v in _label_variants(label(row).rstrip(":")))]
+    if len(named) != 1:
+        return None
+    at = named[0]
+    head = grid.rows[at]
+    heading_words = _content(label(head))
+    lines: list[GridRow] = []
+    if not figures(head):
+        for row in grid.rows[at + 1 :]:
+            text = label(row)
+            if not figures(row) or not text or "total" in _content(text) or heading_words <= _content(text):
+                break
+            lines.append(row)
+    elif "total" in heading_words:
+        for row in reversed(grid.rows[:at]):
+            text = label(row)
+            if not figures(row) or not text or "total" in _content(text):
+                break
+            lines.insert(0, row)
+    return ((head, label(head)), lines) if len(lines) >= 2 else None
 
 
 # What asks for the figures of two line items joined by "and": each, their total, their average.
@@ -932,6 +1000,8 @@ _AMOUNTS = frozenset({"value", "change", "sum", "average", "items_difference"})
 def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     """The step's answer in the statement's own unit."""
     row_ids = sheet.row_ids()
+    if step.operation in ("line_items", "count_items"):
+        return _run_line_items(sheet, step, [int(r) for r in row_ids])
     matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
     if not matches:
         raise LookupError(f"row {step.row_id} is no longer in sheet {sheet.sheet}")
@@ -1001,6 +1071,27 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
                        description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip
+
+
+def _run_line_items(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> CellsResult:
+    """The labels of a section's (or a total's) lines, each cited, or their count."""
+    where = {rid: i for i, rid in enumerate(row_ids)}
+    missing = [rid for rid in step.item_row_ids if rid not in where]
+    if missing:
+        raise LookupError(f"row {missing[0]} is no longer in sheet {sheet.sheet}")
+    column = sheet.columns[0]
+    rows = [where[rid] for rid in step.item_row_ids]
+    # a footnote mark glued to a label ("Amounts owed by subsidiaries1", "Other items(1)") is not its name
+    labels = [_FOOTNOTE.sub("", (sheet.texts(column.position)[i] or "").strip()) for i in rows]
+    citations = [cite(sheet, i, column) for i in rows]
+    shown = ", ".join(labels[:-1]) + " and " + labels[-1]
+    relation = "making up" if "total" in _content(step.row_label) else "under"
+    head = step.row_label.rstrip(":")
+    if step.operation == "count_items":
+        return CellsResult(values=[str(len(labels))], citations=citations,
+                           description=f"{len(labels)} line items are listed {relation} {head}: {shown}")  # fmt: skip
+    return CellsResult(values=labels, citations=citations,
+                       description=f"The line items {relation} {head} are {shown}")  # fmt: skip
 
 
 def _run_items(

@@ -139,6 +139,79 @@ def test_a_question_of_one_period_among_them_is_not_a_list_of_periods(question: 
     assert step is None or step.operation != "periods", step
 
 
+def test_the_total_over_a_span_read_on_a_bare_total_line_is_the_sum() -> None:
+    """ "The total income … between 2017 to 2019" names the table's "Total" line and asks for its sum over the
+    span: the word "total" is both."""
+    rows = [GridRow(1, ("", "2019", "2018", "2017")), GridRow(2, ("Domestic", "60", "50", "40")),
+            GridRow(3, ("Total", "66.1", "62.9", "45.5"))]  # fmt: skip
+    step = plan_cells("What is the total income between 2017 to 2019?", 1, ["A", "B", "C", "D"], rows)
+    assert step is not None and (step.operation, step.row_label) == ("sum", "Total")
+    step = plan_cells("What is the total income in 2019 and 2018 respectively?", 1, ["A", "B", "C", "D"], rows)
+    assert step is not None and step.operation == "value"
+
+
+TAX_GRID = [
+    ["", "2019", "2018"],
+    ["Deferred tax assets", "", ""],
+    ["Net operating loss carryforwards", "3,167", "3,445"],
+    ["Other employee benefits1", "134", "162"],
+    ["Other", "577", "553"],
+    ["Gross deferred tax assets", "3,878", "4,160"],
+    ["Deferred tax liabilities:", "", ""],
+    ["Goodwill and other intangible assets", "(3,019)", "(3,303)"],
+    ["Other (1)", "—", "(23)"],
+    ["", "(3,019)", "(3,326)"],
+    ["Fully-paid licenses", "130", "12,700"],
+    ["Royalty bearing licenses", "2,907", "3,086"],
+    ["Total revenue", "3,037", "15,786"],
+]
+
+
+def tax_answer(question: str) -> tuple[str, list[str], str, int]:
+    names = ["Column A", "Column B", "Column C"]
+    rows = [GridRow(row_id=100 + i, values=tuple(v or None for v in r)) for i, r in enumerate(TAX_GRID)]
+    step = plan_cells(question, 1, names, rows)
+    assert step is not None, question
+    columns = [Column(position=i, name=n, letter="ABC"[i], dtype="text") for i, n in enumerate(names)]
+    frame = SheetFrame.from_rows(columns, TAX_GRID, row_numbers=list(range(2, 2 + len(TAX_GRID))),
+                                 row_ids=list(range(100, 100 + len(TAX_GRID))), sheet="Note 9")  # fmt: skip
+    result = run_cells(frame, step)
+    return step.operation, result.values, result.description, len(result.citations)
+
+
+def test_the_line_items_of_a_section_or_a_total_are_listed_or_counted() -> None:
+    """ "What are the components under X": the lines under the heading X down to its total (footnote marks left
+    off, each label cited); "... of total X": the lines above the total; "How many components": their count."""
+    op, values, description, cited = tax_answer("What are the components under deferred tax assets?")
+    assert op == "line_items" and cited == 3
+    assert values == ["Net operating loss carryforwards", "Other employee benefits", "Other"]
+    assert "under Deferred tax assets are" in description
+    assert tax_answer("What are the items under deferred tax liabilities?")[1] == [
+        "Goodwill and other intangible assets", "Other"
+    ]  # fmt: skip
+    assert tax_answer("What financial items does deferred tax liabilities consist of?")[1][0] == (
+        "Goodwill and other intangible assets"
+    )
+    assert tax_answer("What are the components of total revenue?")[1] == [
+        "Fully-paid licenses", "Royalty bearing licenses"
+    ]  # fmt: skip
+    assert tax_answer("How many components are there under deferred tax assets?")[:2] == ("count_items", ["3"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are the components under deferred revenue?",  # no such heading or total
+        "What are the components of other?",  # "Other" is a line of two sections: which is not said
+        "What are the components under deferred tax assets in 2019?",  # a period asked: a figure, not the lines
+    ],
+)
+def test_no_line_items_listed_for_a_heading_not_named_once(question: str) -> None:
+    rows = [GridRow(row_id=100 + i, values=tuple(v or None for v in r)) for i, r in enumerate(TAX_GRID)]
+    step = plan_cells(question, 1, ["Column A", "Column B", "Column C"], rows)
+    assert step is None or step.operation not in ("line_items", "count_items"), step
+
+
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""

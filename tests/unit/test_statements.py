@@ -3,6 +3,8 @@ item the question seems to name must be what it asks for, never a cited figure o
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
@@ -155,6 +157,21 @@ def test_two_line_items_listed_by_a_question_read_from_the_table_its_page_heads(
     assert found is not None and found[1].sheet_id == 6
     assert (found[0].operation, found[0].column_labels) == ("items_values", ["2017"])
     assert statement_cells("What are the respective net income of Apple and Huawei in 2017?", room) is None
+
+
+def test_a_bare_total_line_answers_for_the_subject_its_documents_prose_names() -> None:
+    """A short PDF's only table ends on a "Total" line and its prose (on another page) says what it totals: "the
+    total costs incurred" reads that line; a subject the document never names, or a document of several tables,
+    does not."""
+    costs = dataclasses.replace(
+        table(7, ["2019", "2018"], [["Employee severance", "7,169", "7,845"], ["Total", "$8,455", "$10,647"]], page=1),
+        document_text="The following is a summary of the costs incurred in connection with these activities.",
+    )
+    found = statement_cells("What is the total costs incurred in 2019?", RoomSchema(room_id=1, sheets=(costs,)))
+    assert found is not None and (found[0].row_label, found[0].column_labels) == ("Total", ["2019"])
+    assert statement_cells("What is the total revenue in 2019?", RoomSchema(room_id=1, sheets=(costs,))) is None
+    many = dataclasses.replace(costs, document_text="")  # what schema.py gives a table of a many-table document
+    assert statement_cells("What is the total costs incurred in 2019?", RoomSchema(room_id=1, sheets=(many,))) is None
 
 
 def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:

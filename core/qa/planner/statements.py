@@ -163,7 +163,10 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
     )
     if same_name != 1:
         return False
-    page = {_stem(w) for w in _words(f"{sheet.page_text} {sheet.title}")}
+    # a bare "Total" line is the total of what the table is about, which a short document's prose may name
+    # ("the costs incurred … are as follows"): the document's only table reads its subject from all its text
+    context = f"{sheet.page_text} {sheet.title} {sheet.document_text if label == {'total'} else ''}"
+    page = {_stem(w) for w in _words(context)}
     rest = {_stem(w) for w in _words(question)} - label - _GENERIC - OPERATION_WORDS
     return rest <= page
 
