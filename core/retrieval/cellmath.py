@@ -478,6 +478,11 @@ def plan_cells(
     # 2019 and 2018" asks for two values, not their total; "Weighted-average fair value" is no average.
     if _two_items(text, label):
         return None  # two line items compared ("the difference between domestic and international rates")
+    kind = _KIND_ASKED.search(text)
+    if kind and not _content(kind.group("kind") or kind.group("counted")) & _content(label):
+        # "what is the component that contributed the most to total revenue", "how many major components are there
+        # in the cash flow": a line item or a count of them is asked, not this line's figure
+        return None
     text = _without_words(text, label)
     if _REASON.search(text) or _PART_OF.search(text):
         return None  # a reason, or a share of another line: not this line's figure
@@ -742,6 +747,13 @@ _PARTS = re.compile(
     r")\s*(?:in\s+the\s+table\s*)?[?.]?\s*$"
 )
 _PARTS_GENERIC = frozenset("table".split())
+# A question whose answer is a kind of line (a component, a segment) or a count of them, not a figure.
+_KIND_ASKED = re.compile(
+    r"(?:\bwhat\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+)?(?P<kind>(?:component|item|segment|region|country|"
+    r"categor(?:y|ie)|source|element|department|division|product|customer)s?)\s+(?:that|which|with|whose)\b"
+    r"|^\s*how\s+many\s+(?:\w+\s+)?(?P<counted>(?:component|item|segment|region|countr(?:y|ie)|categor(?:y|ie)|"
+    r"source|element|type|department|division|line)s?)\b)"
+)
 _FOOTNOTE = re.compile(r"(?<=[a-z])\d{1,2}$|\s*\(\d{1,2}\)$")
 
 

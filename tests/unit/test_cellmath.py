@@ -212,6 +212,20 @@ def test_no_line_items_listed_for_a_heading_not_named_once(question: str) -> Non
     assert step is None or step.operation not in ("line_items", "count_items"), step
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "For 2019, what is the component that contributed the most to Total sales?",
+        "What was the segment with the largest Total sales in 2019?",
+        "How many major components are there in Other sales?",  # Other is a line, no heading or total
+        "How many segments had Other above 50 in 2019?",
+    ],
+)
+def test_a_question_asking_for_a_kind_of_line_or_a_count_of_them_is_no_lines_figure(question: str) -> None:
+    """The answer is a line item (or how many), not the figure of the line the question also names."""
+    assert plan_cells(question, 1, NAMES, grid()) is None
+
+
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""
