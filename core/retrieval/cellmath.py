@@ -82,8 +82,13 @@ _WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
 _SPAN = re.compile(
     r"(?:from|between|years?)\s+(?:fy\s*)?((?:19|20)\d\d)\s*(?:to|-|–|and|through)\s*(?:fy\s*)?((?:19|20)\d\d)|"
+    r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b|"  # "for 2017-2019", "in 2017–2019": the span, not two years
     r"\b(?:three|3|four|4|five|5)[- ]years?\b"
 )
+_AVERAGE_OF_PERIODS = re.compile(
+    r"\b(?:19|20)\d\d\s+average\b|\baverage\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth)\b"
+)
+_YEAR_RANGE = re.compile(r"\b(?:19|20)\d\d\s*[-–]\s*(?:(?:19|20)\d\d|\d\d)\b")
 _MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|more|biggest|bigger|maximum|peak)\b")
 _MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
 _TOTAL = re.compile(r"\btotal\b")
@@ -489,8 +494,9 @@ def plan_cells(
     by_year = {y: cols[0] for y, cols in years.items()}
     ordered_years = sorted(by_year)  # old -> new
     span = _SPAN.search(text)
-    if span and span.group(1):
-        low, high = sorted((span.group(1), span.group(2)))
+    ends = [g for g in span.groups() if g] if span else []
+    if span and ends:
+        low, high = sorted(ends)
         spanned = [y for y in ordered_years if low <= y <= high]
     elif span:
         spanned = ordered_years
@@ -543,6 +549,11 @@ def plan_cells(
         chosen = asked_years if len(asked_years) >= 2 else ordered_years
         picked = cols(chosen)
     elif _PCT.search(text) or _PCT_LOOSE.search(text) or _CHANGE.search(text):
+        if _AVERAGE_OF_PERIODS.search(text) or len(_YEAR_RANGE.findall(text)) >= 2:
+            # the change between two periods' averages ("2018 and 2019 average free cash flow", "between 2017-2018,
+            # and 2018-2019"), or an average change: two operations, not one ("the change in the average life
+            # expectancy" and "weighted-average shares" are one quantity's change)
+            return None
         percents = any("%" in (row.values[i] or "") for i in value_columns if i < len(row.values))
         # "the absolute change" of a line of percentages is the difference in points, not relative to the old
         relative = (_PCT.search(text) or (_PCT_LOOSE.search(text) and not percents)) and not (
@@ -605,6 +616,8 @@ def plan_cells(
         return None  # a percentage and an amount ("10.3%", "$2.35"): no arithmetic between them
     if ambiguous:
         return None
+    if operation in ("average", "sum") and any(len(set(years_in(labels[i]))) > 1 for i in picked):
+        return None  # a column of several years ("2021-2022" of contractual obligations): no annual average or sum
     column_texts = [labels[i] for i in picked]
     test = f" {'below' if compare == '<' else 'above'} {threshold}" if compare else ""
     return CellsStep(
@@ -640,7 +653,7 @@ class _Grid:
                   exclude: int | None = None, total: bool | None = None) -> tuple[GridRow, str] | None:  # fmt: skip
         """The most specific line item whose every word is in `wanted` (or in it with an alias), and its label;
         `total`: only a total line (True) or only another (False)."""
-        best: tuple[tuple[int, int, int], GridRow, str] | None = None
+        best: tuple[tuple[int, int, int, int], GridRow, str] | None = None
         section = ""  # the heading line above a group of line items ("Long-lived assets:" over "Korea", "Europe")
         for index, row in enumerate(self.rows):
             label = (row.values[self.label_pos] or "").strip()
@@ -669,8 +682,10 @@ class _Grid:
             shown, words = max(fits, key=lambda f: len(f[1]))
             if not words or len(words) > MAX_LABEL_WORDS or (total is not None and ("total" in words) != total):
                 continue
-            # The label holding most of the question's words, then the fewest others (an alias's "net", "total").
-            key = (len(words & wanted), -len(words - wanted), -index)
+            # The label holding most of the question's words, then the fewest others (an alias's "net", "total"),
+            # then the fewest of its own left unread: "free cash flow" is the line "Free cash flow", not "Free cash
+            # flow (pre-spectrum)" read without its bracket.
+            key = (len(words & wanted), -len(words - wanted), -len(_content(label) - words), -index)
             if best is None or key > best[0]:
                 best = (key, row, shown)
         return (best[1], best[2]) if best else None

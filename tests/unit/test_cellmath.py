@@ -226,6 +226,46 @@ def test_a_question_asking_for_a_kind_of_line_or_a_count_of_them_is_no_lines_fig
     assert plan_cells(question, 1, NAMES, grid()) is None
 
 
+def test_a_span_written_with_a_hyphen_is_every_period_in_it() -> None:
+    """ "The average of Other for 2017-2019" is over the three years, never over 2017 and 2019 alone."""
+    op, values, description = ask("What was the average Other for 2017-2019?")
+    assert (op, values) == ("average", ["57.2"]) and "2018" in description  # (44.1 + 56.7 + 70.8) / 3
+    assert ask("What was the total Other in 2017–2019?")[:2] == ("sum", ["171.6"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the change in the average Other between 2017-2018, and 2018-2019?",  # a change of averages
+        "What is the change between 2018 and 2019 average Other?",
+        "What was the average change in Other from 2017 to 2019?",  # an average of changes
+    ],
+)
+def test_two_operations_asked_at_once_are_not_one(question: str) -> None:
+    assert plan_cells(question, 1, NAMES, grid()) is None
+
+
+def test_the_change_in_a_quantity_named_average_is_one_change() -> None:
+    """ "The change in the average life expectancy from 2018" is the change of that line, not of an average."""
+    assert ask("What was the change in the average Other in 2019 from 2018?")[:2] == ("change", ["-12.6"])
+
+
+def test_no_annual_average_over_columns_of_several_years() -> None:
+    rows = [GridRow(1, ("", "Total", "2020", "2021-2022", "2023-2024")),
+            GridRow(2, ("Operating leases", "$19,437", "$4,143", "$7,111", "$3,686"))]  # fmt: skip
+    names = ["A", "B", "C", "D", "E"]
+    assert plan_cells("What is the average annual operating leases for 2020-2024?", 1, names, rows) is None
+
+
+def test_a_line_named_whole_beats_one_read_without_its_bracket() -> None:
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Free cash flow (pre-spectrum)", "5,443", "5,417")),
+            GridRow(3, ("Licence and spectrum payments", "(837)", "(1,123)")), GridRow(4, ("Free cash flow", "4,411", "4,044"))]  # fmt: skip
+    step = plan_cells("How much is the 2019 free cash flow?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Free cash flow"
+    step = plan_cells("How much is the 2019 free cash flow pre-spectrum?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Free cash flow (pre-spectrum)"
+
+
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""

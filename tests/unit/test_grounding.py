@@ -22,6 +22,9 @@ from core.qa.grounding import abbreviates, question_names
         ("Which company raised the most?", []),
         ("What was EBITDA in FY2022 according to the 10-K? Give the answer in USD.", []),
         ("how many seed rounds were there in 2021?", []),
+        # a span of periods is a period: a name the table's page must hold, it refused every table
+        ("What is the average net income from 2017-2019?", []),
+        ("What was EBIT in 2018/19 and FY18-FY19 at Harvestquay?", ["Harvestquay"]),
     ],
 )
 def test_question_names(question: str, names: list[str]) -> None:

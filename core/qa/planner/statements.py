@@ -164,8 +164,11 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
     if same_name != 1:
         return False
     # a bare "Total" line is the total of what the table is about, which a short document's prose may name
-    # ("the costs incurred … are as follows"): the document's only table reads its subject from all its text
-    context = f"{sheet.page_text} {sheet.title} {sheet.document_text if label == {'total'} else ''}"
+    # ("the costs incurred … are as follows"), as is a line of two words or more ("Teekay LNG" of a table of
+    # revenues): the document's only table reads its subject from all its text. A one-word line ("Cost",
+    # "Liabilities") does not: in a page of prose a word that common names many figures.
+    whole = label == {"total"} or len(label) > 1
+    context = f"{sheet.page_text} {sheet.title} {sheet.document_text if whole else ''}"
     page = {_stem(w) for w in _words(context)}
     rest = {_stem(w) for w in _words(question)} - label - _GENERIC - OPERATION_WORDS
     return rest <= page
