@@ -649,6 +649,32 @@ class _Grid:
             amounts = _named_columns(amounts, self.labels, self.question) or amounts
         return amounts[0] if len(amounts) == 1 else None
 
+    def adds_up(self, index: int) -> bool:
+        """Whether the line at `index` is, in every period, the sum of the two or more labelled lines above it (up
+        to a heading, a line with no label or a total): an unlabelled total under a list of line items."""
+        above: list[GridRow] = []
+        for row in reversed(self.rows[:index]):
+            label = (row.values[self.label_pos] or "").strip()
+            if not label or "total" in _content(label) or not any(row.values[i] for i in self.value_columns
+                                                                  if i < len(row.values)):  # fmt: skip
+                break
+            above.append(row)
+        if len(above) < 2:
+            return False
+        checked = 0
+        for i in self.value_columns:
+            total = parse_number(self.rows[index].values[i] or "") if i < len(self.rows[index].values) else None
+            if total is None:
+                continue
+            texts = [(r.values[i] or "") if i < len(r.values) else "" for r in above]
+            parts = [parse_number(t) for t in texts]
+            # a nil dash ("—") is 0; the lines are printed rounded: allow half a unit of their last place per line
+            places = max((len(m.group(1)) for t in texts if (m := re.search(r"\.(\d+)", t))), default=0)
+            if abs(sum(p or 0 for p in parts) - total) > len(parts) * 0.5 * 10**-places + 1e-9:
+                return False
+            checked += 1
+        return checked > 0
+
     def line_item(self, wanted: set[str], alias_words: Sequence[set[str]] = (), *,
                   exclude: int | None = None, total: bool | None = None) -> tuple[GridRow, str] | None:  # fmt: skip
         """The most specific line item whose every word is in `wanted` (or in it with an alias), and its label;
@@ -671,6 +697,8 @@ class _Grid:
                 readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
                 if not label:
                     readings.append((f"Total {section.rstrip(':')}", _content(section) | {"total"}))
+            elif not label and self.adds_up(index):
+                readings.append(("Total", {"total"}))  # a figure line with no label, the sum of the lines above it
             fits = [
                 (text_, v - self.years)
                 for text_, v in readings

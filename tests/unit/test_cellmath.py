@@ -266,6 +266,17 @@ def test_a_line_named_whole_beats_one_read_without_its_bracket() -> None:
     assert step is not None and step.row_label == "Free cash flow (pre-spectrum)"
 
 
+def test_a_figure_line_with_no_label_that_adds_up_the_lines_above_is_their_total() -> None:
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Employee severance", "$7,169", "$7,845")),
+            GridRow(3, ("Strategic evaluation", "1,286", "—")), GridRow(4, ("Other", "—", "591")),
+            GridRow(5, (None, "$8,455", "$8,436"))]  # fmt: skip
+    step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is not None and (step.row_id, step.row_label) == (5, "Total")
+    rows[-1] = GridRow(5, (None, "$8,455", "$9,000"))  # 2018 does not add up: a line of its own, not a total
+    step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is None or step.row_id != 5
+
+
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""

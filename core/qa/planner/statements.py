@@ -154,14 +154,14 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
     the page heads the table "Net sales by region"). A line item named by a word that is no metric ("Other")
     or by the company itself answers only then: in a filing of a hundred tables "Other" is many lines."""
     label = label_words(step.row_label)
-    same_name = sum(
+    others = sum(
         1
         for other in schema.sheets
         if other.grid and other.page is not None
         for row in other.grid
-        if row.values and label_words(row.values[0] or "") == label
+        if row.values and row.row_id != step.row_id and label_words(row.values[0] or "") == label
     )
-    if same_name != 1:
+    if others:
         return False
     # a bare "Total" line is the total of what the table is about, which a short document's prose may name
     # ("the costs incurred … are as follows"), as is a line of two words or more ("Teekay LNG" of a table of
