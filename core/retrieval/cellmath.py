@@ -213,6 +213,10 @@ class CellsStep(BaseModel):
     whole_table: bool = False
     # "line_items" / "count_items": the lines under the heading (or above the total) `row_id`, in table order.
     item_row_ids: list[int] = []
+    # A table read turned (`turned_grid`: periods down the rows, items across): the (row id, column name) of each
+    # period's cell, and of the second line item's cell; `columns` then name each cell's column.
+    cells: list[tuple[int, str]] = []
+    other_cells: list[tuple[int, str]] = []
 
 
 @dataclass(frozen=True)
@@ -483,6 +487,17 @@ def plan_cells(
     # 2019 and 2018" asks for two values, not their total; "Weighted-average fair value" is no average.
     if _two_items(text, label):
         return None  # two line items compared ("the difference between domestic and international rates")
+    mine = _content(label)
+    for at, other in enumerate(grid.rows):
+        words = _content(other.values[label_pos] or "") - grid.years if label_pos < len(other.values) else set()
+        if (
+            other.row_id != row.row_id and len(words) > 1 and words <= wanted and not words <= mine
+            and not mine <= words and "total" not in words and not grid.adds_up(at)
+            and any(other.values[i] for i in value_columns if i < len(other.values))
+        ):  # fmt: skip
+            # the question names another line whole ("… for Cubic Transportation Systems, Cubic Mission Solutions
+            # and Cubic Global Defense"): one line's figure answers a part of it
+            return None
     kind = _KIND_ASKED.search(text)
     if kind and not _content(kind.group("kind") or kind.group("counted")) & _content(label):
         # "what is the component that contributed the most to total revenue", "how many major components are there
@@ -837,8 +852,97 @@ def _section_items(grid: _Grid, words: set[str]) -> tuple[tuple[GridRow, str], l
     return ((head, label(head)), lines) if len(lines) >= 2 else None
 
 
+# A column's unit ("RMB’Million", "$'000"): no word a question names its line by.
+_UNIT_WORD = re.compile(r"\S*?[’']?\s*\b(?:millions?|thousands?|billions?|'000)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TurnedGrid:
+    """A table whose periods run down its rows, read as a statement: each period a column, each line item
+    (a column of the table, or a line of each dated section with its column's name) a row. `cells` maps a
+    (line, period column) of this reading to the table's (row id, column name)."""
+
+    names: list[str]
+    rows: list[GridRow]
+    cells: dict[tuple[int, int], tuple[int, str]]
+    # the labels of the table's lines this reading leaves out: the movements between dated balances ("Granted",
+    # "Vested") or a total below dated lines
+    undated: list[str]
+
+    def step(self, step: CellsStep | None, question: str) -> CellsStep | None:
+        """`step`, planned on this reading, on the table's own cells (None for operations that read no cells, or
+        when the question names a line this reading leaves out: "shares granted in 2019" asks for the Granted
+        line, not the balance)."""
+        if step is None or step.operation in ("line_items", "count_items") or step.whole_table:
+            return None
+        asked = _content(question)
+        if any(words and words <= asked for words in map(_content, self.undated)):
+            return None
+        at = [self.names.index(name) for name in step.columns]
+        cells = [self.cells.get((step.row_id, i)) for i in at]
+        other = [self.cells.get((step.other_row_id, i)) for i in at] if step.other_row_id is not None else []
+        if not cells or any(c is None for c in cells + other):
+            return None
+        found = [c for c in cells if c is not None]
+        others = [c for c in other if c is not None]
+        return step.model_copy(update={
+            "row_id": found[0][0], "columns": [c for _, c in found], "cells": found, "other_cells": others,
+            "other_row_id": others[0][0] if others else None,
+        })  # fmt: skip
+
+
+def turned_grid(names: Sequence[str], rows: Sequence[GridRow]) -> TurnedGrid | None:
+    """The table read with its periods across, when they run down it: rows named by one year each ("2021",
+    "Balances at December 31, 2017") with figures across, or headings of one year each ("December 31, 2019",
+    "Year ended 30 June 2018") over sections of the same lines. None when its header holds two years or more, or
+    fewer than two distinct years label its rows."""
+    labels, n_header = column_labels(names, rows, 0)
+    if len(_year_columns(labels, 0)) >= 2:
+        return None
+    body = list(rows[n_header:])
+    value_columns = [i for i in range(1, len(names)) if labels[i].strip()]
+
+    def label(row: GridRow) -> str:
+        return (row.values[0] or "").strip() if row.values else ""
+
+    def filled(row: GridRow) -> bool:
+        return any(i < len(row.values) and (row.values[i] or "").strip() for i in value_columns)
+
+    dated = [k for k, row in enumerate(body) if len(set(years_in(label(row)))) == 1]
+    if not value_columns or len({years_in(label(body[k]))[0] for k in dated}) < 2:
+        return None
+    undated = [label(row) for k, row in enumerate(body) if k not in dated and label(row) and filled(row)]
+    turned: list[GridRow] = []
+    cells: dict[tuple[int, int], tuple[int, str]] = {}
+    if all(filled(body[k]) for k in dated):
+        # periods down the rows, line items across ("2021 | Operating leases | Finance leases")
+        periods = [label(body[k]) for k in dated]
+        for j in value_columns:
+            line = -(len(turned) + 1)
+            values = [labels[j], *((body[k].values[j] if j < len(body[k].values) else None) for k in dated)]
+            turned.append(GridRow(row_id=line, values=tuple(values)))
+            cells.update({(line, p + 1): (body[k].row_id, names[j]) for p, k in enumerate(dated)})
+    elif not any(filled(body[k]) for k in dated):
+        # a heading per period over the same lines ("December 31, 2019" / "Transaction related", "Total")
+        periods = [label(body[k]) for k in dated]
+        sections = [body[k + 1 : [*dated, len(body)][n + 1]] for n, k in enumerate(dated)]
+        lines = list(dict.fromkeys(label(row) for section in sections for row in section if label(row) and filled(row)))
+        for item in lines:
+            found = [next((row for row in section if label(row) == item), None) for section in sections]
+            for j in value_columns:
+                line = -(len(turned) + 1)
+                values = [f"{item} {_UNIT_WORD.sub('', labels[j]).strip()}",
+                          *((row.values[j] if row is not None and j < len(row.values) else None) for row in found)]  # fmt: skip
+                turned.append(GridRow(row_id=line, values=tuple(values)))
+                cells.update({(line, p + 1): (row.row_id, names[j]) for p, row in enumerate(found) if row is not None})
+        undated = []  # every line of a section is read, under its heading's period
+    else:
+        return None
+    return TurnedGrid(names=["", *periods], rows=turned, cells=cells, undated=undated)
+
+
 # What asks for the figures of two line items joined by "and": each, their total, their average.
-_LISTED = (
+_LISTED: tuple[tuple[re.Pattern[str], Operation], ...] = (
     (re.compile(r"\brespective(?:ly)?\b"), "items_values"),
     (re.compile(r"\b(?:total|sum|combined|aggregate)\b"), "items_sum"),
     (re.compile(r"\b(?:average|mean)\b"), "items_average"),
@@ -858,22 +962,30 @@ def _listed_items(
     Huawei in 2017": two line items joined by "and", each ending or starting at the "and" (so "cash and cash
     equivalents", one line, is never two), in one period. Every other word of the question must be the
     table's: its header, a section over the two, or `context` (the words of the table's page)."""
-    operation = next((op for pattern, op in _LISTED if pattern.search(text)), None)
+    operation: Operation | None = next((op for pattern, op in _LISTED if pattern.search(text)), None)
+    if re.search(r"\bdifference\b", text):
+        operation = "items_difference"  # "the difference in total expected charges between A and B": A minus B
+    elif operation in ("items_sum", "items_average") and _content(text) & (
+        OPERATION_WORDS - _LISTED_FRAME - {"percentage", "percent"}
+    ):
+        return None  # "the total change in A and B", "the average growth of A and B": another operation of each
     if operation is None or len(asked_years) > 1:
         return None
     for joint in re.finditer(r"\s+and\s+", text):
         left, right = text[: joint.start()], text[joint.end() :]
-        left_words = [w for w in _WORD.findall(left) if w not in _STOP]
-        right_words = [w for w in _WORD.findall(right) if w not in _STOP]
+        left_words = [w for w in _words(left) if w not in _STOP]
+        right_words = [w for w in _words(right) if w not in _STOP]
         if not left_words or not right_words or left_words[-1] in years or right_words[0] in years:
             continue  # "2019 and 2018": periods, not line items
-        both = grid.line_item({left_words[-1], right_words[0]})
-        if both is not None and {left_words[-1], right_words[0]} <= _content(both[1]):
-            return None  # one line item holds both words ("research and development"): not two
+        joined = f" {left_words[-1]} and {right_words[0]} "
+        if any(joined in f" {' '.join(_words(row.values[grid.label_pos] or ''))} " for row in grid.rows):
+            return None  # one line item reads "… X and Y …" ("research and development"): not two
         a = _edge_item(grid, left_words[::-1], None)
         b = _edge_item(grid, right_words, a[0].row_id if a else None)
         if a is None or b is None:
             continue
+        if "," in left and _content(a[1]) <= _content(left.rsplit(",", 1)[1]):
+            return None  # "A, B and C": a list of three or more, not two
         named = _content(a[1]) | _content(b[1]) | set(years) | given | _ITEM_GENERIC | _LISTED_FRAME
         header = set().union(*(_content(label) for label in grid.labels))
         if _content(text) - named - header - context - OPERATION_WORDS:
@@ -1057,14 +1169,18 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     row_ids = sheet.row_ids()
     if step.operation in ("line_items", "count_items"):
         return _run_line_items(sheet, step, [int(r) for r in row_ids])
-    matches = [i for i, rid in enumerate(row_ids) if int(rid) == step.row_id]
-    if not matches:
-        raise LookupError(f"row {step.row_id} is no longer in sheet {sheet.sheet}")
-    row = matches[0]
+    index = {int(rid): i for i, rid in enumerate(row_ids)}
     by_name = {c.name: c for c in sheet.columns}
-    columns = [by_name[name] for name in step.columns]
-    texts = [sheet.texts(c.position)[row] or "" for c in columns]
-    citations = [cite(sheet, row, c) for c in columns]
+
+    def cell(row_id: int, name: str) -> tuple[int, Column]:
+        if row_id not in index:
+            raise LookupError(f"row {row_id} is no longer in sheet {sheet.sheet}")
+        return index[row_id], by_name[name]
+
+    pairs = [cell(r, c) for r, c in step.cells] if step.cells else [cell(step.row_id, n) for n in step.columns]
+    columns = [c for _, c in pairs]
+    texts = [sheet.texts(c.position)[r] or "" for r, c in pairs]
+    citations = [cite(sheet, r, c) for r, c in pairs]
     periods = [_period(label) for label in step.column_labels]
     label = step.row_label
     scale = _stated_scale(sheet.caption)
@@ -1073,7 +1189,8 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         scale = ""  # percentages carry no scale; their differences are percentage points
     figures = [_figure(t, scale) for t in texts]
     if step.operation in ITEM_OPERATIONS:
-        return _run_items(sheet, step, row, columns[0], texts[0], citations[0], periods[0], scale, points)
+        other = cell(*step.other_cells[0]) if step.other_cells else cell(step.other_row_id or 0, columns[0].name)
+        return _run_items(sheet, step, other, texts[0], citations[0], periods[0], scale, points)
     if step.operation == "periods":
         shown = ", ".join(f"{p} ({f})" for p, f in zip(periods, figures, strict=True))
         if step.whole_table:
@@ -1152,21 +1269,17 @@ def _run_line_items(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> C
 def _run_items(
     sheet: SheetFrame,
     step: CellsStep,
-    row: int,
-    column: Column,
+    other: tuple[int, Column],
     text: str,
     citation: Citation,
     period: str,
     scale: str,
     points: bool,
 ) -> CellsResult:
-    """A two-item operation: both cells of the period read, their figures, or the share, ratio, difference, total or
-    average computed exactly."""
-    other = [i for i, rid in enumerate(sheet.row_ids()) if int(rid) == step.other_row_id]
-    if not other:
-        raise LookupError(f"row {step.other_row_id} is no longer in sheet {sheet.sheet}")
-    other_text = sheet.texts(column.position)[other[0]] or ""
-    citations = [citation, cite(sheet, other[0], column)]
+    """A two-item operation: both cells of the period read (`other`: the second item's row and column), their
+    figures, or the share, ratio, difference, total or average computed exactly."""
+    other_text = sheet.texts(other[1].position)[other[0]] or ""
+    citations = [citation, cite(sheet, *other)]
     a, b = _decimal(text), _decimal(other_text)
     both = (f"{step.row_label} ({_figure(text, '' if points else scale)}) and {step.other_label} "
             f"({_figure(other_text, '' if points else scale)}) in {period}")  # fmt: skip

@@ -8,7 +8,7 @@ import pytest
 
 from core.cells import Column
 from core.qa.metrics import figure_aliases
-from core.retrieval.cellmath import GridRow, plan_cells, run_cells, stated_unit
+from core.retrieval.cellmath import GridRow, plan_cells, run_cells, stated_unit, turned_grid
 from core.retrieval.tables import SheetFrame
 
 # A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.
@@ -277,6 +277,82 @@ def test_a_figure_line_with_no_label_that_adds_up_the_lines_above_is_their_total
     assert step is None or step.row_id != 5
 
 
+def turned_answer(
+    table: list[list[str]], question: str
+) -> tuple[str, list[str], str, list[tuple[int | None, str | None]]]:
+    """Plan on the table read turned (`turned_grid`), run on the table's own cells."""
+    names = ["Column A", *(table[0][1:])]
+    rows = [GridRow(row_id=100 + i, values=tuple(v or None for v in r)) for i, r in enumerate(table[1:])]
+    turned = turned_grid(names, rows)
+    assert turned is not None
+    step = turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question)
+    assert step is not None, question
+    columns = [Column(position=i, name=n, letter="ABCD"[i], dtype="text") for i, n in enumerate(names)]
+    frame = SheetFrame.from_rows(columns, [list(r) for r in table[1:]], row_numbers=list(range(2, 1 + len(table))),
+                                 row_ids=list(range(100, 99 + len(table))), sheet="Leases")  # fmt: skip
+    result = run_cells(frame, step)
+    return step.operation, result.values, result.description, [(c.row_id, c.column) for c in result.citations]
+
+
+def test_a_table_with_its_periods_down_the_rows_is_read_turned() -> None:
+    """ "2021 | Operating leases | Finance leases": the periods are rows, the line items columns; the answer cites
+    the table's own cells."""
+    leases = [["", "Operating Leases", "Finance Leases"], ["2021", "$138", "$6"], ["2022", "135", "6"],
+              ["2023", "127", "7"]]  # fmt: skip
+    op, values, _, cited = turned_answer(leases, "What were the operating leases for 2021?")
+    assert (op, values, cited) == ("value", ["$138"], [(100, "Operating Leases")])
+    assert turned_answer(leases, "What was the change in operating leases between 2021 and 2022?")[1] == ["-3"]
+    op, values, _, cited = turned_answer(leases, "What are the respective operating leases and finance leases in 2022?")
+    assert (op, values, cited) == ("items_values", ["135", "6"], [(101, "Operating Leases"), (101, "Finance Leases")])
+
+
+def test_dated_headings_over_the_same_lines_are_the_periods() -> None:
+    receivables = [["", "Gross", "Allowance", "Net"], ["December 31, 2019", "", "", ""],
+                   ["Transaction related", "$12,863", "$(238)", "$12,625"], ["Servicing related", "6,868", "—", "6,868"],
+                   ["December 31, 2018", "", "", ""], ["Transaction related", "$14,704", "$(168)", "$14,536"],
+                   ["Servicing related", "864", "—", "864"]]  # fmt: skip
+    op, values, _, cited = turned_answer(receivables, "What was the servicing related net receivable in 2018?")
+    assert (op, values, cited) == ("value", ["864"], [(105, "Net")])
+    assert turned_answer(receivables, "What was the change in transaction related gross from 2018 to 2019?")[1] == [
+        "-1841"
+    ]
+
+
+def test_a_movement_between_dated_balances_is_never_read_as_the_balance() -> None:
+    """A roll-forward ("Nonvested at January 1, 2019", "Granted", "Vested", "Nonvested at December 31, 2019"): the
+    dated lines are balances; "shares granted in 2019" names the Granted line, which the turned reading leaves out."""
+    rows = [GridRow(1, ("Nonvested at December 31, 2018", "1,187,581")), GridRow(2, ("Granted", "473,550")),
+            GridRow(3, ("Vested", "(365,223)")), GridRow(4, ("Nonvested at December 31, 2019", "1,283,281"))]  # fmt: skip
+    turned = turned_grid(["Column A", "Shares"], rows)
+    assert turned is not None
+    for question in ("What is the number of non-vested shares granted in 2019?", "How many shares vested in 2019?"):
+        assert turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question) is None
+    question = "What were the shares at the end of 2019?"
+    step = turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question)
+    assert step is not None and step.cells == [(4, "Shares")]
+
+
+def test_a_question_naming_several_lines_is_not_answered_by_one() -> None:
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Cubic Transportation Systems", "254,592", "49,786")),
+            GridRow(3, ("Cubic Mission Solutions", "82,000", "70,000")), GridRow(4, ("Cubic Global Defense", "40,000", "41,000"))]  # fmt: skip
+    question = "What is the average net balance in 2019 for Cubic Transportation Systems, Cubic Mission Solutions and Cubic Global Defense?"
+    assert plan_cells(question, 1, ["A", "B", "C"], rows) is None
+    step = plan_cells("What was the net balance of Cubic Mission Solutions in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Cubic Mission Solutions"
+
+
+def test_a_list_of_three_items_is_not_read_as_two() -> None:
+    question = "What is the average of Fixed Price, Other and Total sales in 2019?"
+    step = plan_cells(question, 1, NAMES, grid())
+    assert step is None or step.operation not in ("items_average", "items_values", "items_sum"), step
+
+
+def test_a_table_is_not_read_turned_when_its_header_holds_the_periods() -> None:
+    rows = [GridRow(1, ("2019 revenue", "5", "6")), GridRow(2, ("2018 revenue", "4", "5"))]
+    assert turned_grid(["Column A", "2019", "2018"], rows) is None
+    assert turned_grid(["Column A", "Fixed", "Other"], [GridRow(1, ("Fiscal 2019", "5", "6"))]) is None  # one year
+
+
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""
@@ -284,6 +360,10 @@ def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() ->
     assert (op, values) == ("items_values", ["$  1,452.4", "44.1"]) and "in 2019" in description
     assert ask("What was the total Fixed Price and Other in 2018?")[:2] == ("items_sum", ["1202.9"])
     assert ask("What was the average of Other and Fixed Price in 2017?")[:2] == ("items_average", ["553.85"])
+    # "the difference in X between A and B" is A minus B, whatever else the question says
+    assert ask("What was the difference in total between Fixed Price and Other in 2019?")[:2] == (
+        "items_difference", ["1408.3"]
+    )  # fmt: skip
     step = plan_cells("What are the respective Fixed Price and Other in 2019?", 1, NAMES, grid())
     assert step is not None and len(run_cells(sheet(), step).citations) == 2
 
@@ -295,6 +375,7 @@ def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() ->
         "What are the respective Fixed Price and Other in 2019 and 2018?",  # two periods, two items: four figures
         "What are the respective Fixed Price and domestic Other in 2019?",  # "domestic" is no word of the table
         "What were the total Fixed Price and Other sales in 2019 for Europe?",  # "Europe": another part of the firm
+        "What was the total change in Fixed Price and Other in 2019?",  # a change of each, not their total
     ],
 )
 def test_two_line_items_listed_need_one_period_and_nothing_else_named(question: str) -> None:

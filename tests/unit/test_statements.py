@@ -174,6 +174,17 @@ def test_a_bare_total_line_answers_for_the_subject_its_documents_prose_names() -
     assert statement_cells("What is the total costs incurred in 2019?", RoomSchema(room_id=1, sheets=(many,))) is None
 
 
+def test_a_filing_table_with_its_periods_down_the_rows_answers_from_its_own_cells() -> None:
+    names = ["Column A", "Operating Leases", "Finance Leases"]
+    columns = tuple(ColumnInfo(name=n, letter="ABC"[i], dtype="text", position=i) for i, n in enumerate(names))
+    grid = tuple(GridRow(row_id=900 + i, values=r) for i, r in enumerate(
+        [("2021", "$138", "$6"), ("2022", "135", "6"), ("2023", "127", "7")]))  # fmt: skip
+    leases = SheetInfo(9, 1, "AXP_2022_10K.pdf", "p41", 3, columns, grid, 41, "Operating Leases Finance Leases 2021")
+    found = statement_cells("What were the finance leases for 2022?", RoomSchema(room_id=1, sheets=(STOCK, leases)))
+    assert found is not None and found[1].sheet_id == 9
+    assert (found[0].cells, found[0].column_labels) == ([(901, "Finance Leases")], ["2022"])
+
+
 def test_the_most_specific_line_item_of_all_the_tables_wins() -> None:
     short = table(4, ["2022", "2021"], [["Revenues", "50,000", "42,000"]], page=12)
     room = RoomSchema(room_id=1, sheets=(short, INCOME))

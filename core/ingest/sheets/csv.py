@@ -200,7 +200,7 @@ def _sniff_delimiter(text: str) -> str:
     sample = text if end < 0 else text[: end + 1]
     truncated = end >= 0 and end + 1 < len(text)
     dialects = (False, True) if '\\"' in sample else (False,)
-    best: tuple[tuple[bool, float, int], int] | None = None
+    best: tuple[tuple[bool, float, int, int], int] | None = None
     best_delimiter = ","
     for priority, delimiter in enumerate(_DELIMITERS):
         for escaped in dialects:

@@ -25,6 +25,7 @@ from core.retrieval.cellmath import (
     CellsStep,
     asks_periods,
     plan_cells,
+    turned_grid,
 )
 from core.text import STOP_WORDS, YEAR
 
@@ -190,10 +191,15 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
     for sheet in schema.sheets:
         if not sheet.grid or sheet.page is None:
             continue
+        context = f"{sheet.page_text} {sheet.document_text}"
         step = plan_cells(
             question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, strict=True,
-            given_names=names, context=f"{sheet.page_text} {sheet.document_text}",
+            given_names=names, context=context,
         )  # fmt: skip
+        if step is None and (turned := turned_grid([c.name for c in sheet.columns], sheet.grid)) is not None:
+            # periods down the table ("2021", "December 31, 2019" headings): read with its periods across
+            step = turned.step(plan_cells(question, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
+                                          given_names=names, context=context), question)  # fmt: skip
         if step is None or not named_here(question, sheet):
             continue
         if not credible(step, question, aliases) and not (
