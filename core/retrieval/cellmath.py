@@ -631,6 +631,14 @@ def plan_cells(
         return None  # a percentage and an amount ("10.3%", "$2.35"): no arithmetic between them
     if ambiguous:
         return None
+    # (a column named by a date alone, "December 31,", names no quantity)
+    worded = [i for i in named if not _SECONDARY.search(labels[i]) and _content(labels[i]) - _ITEM_GENERIC]
+    if worded and any(
+        i not in named and not _content(labels[worded[0]]) - _ITEM_GENERIC <= _content(labels[i]) for i in picked
+    ):
+        # the question names a column by its words ("fair value") and a year: the year's column that is not that
+        # one ("December 31, 2019 Carrying Amount") is not what it asks
+        return None
     if operation in ("average", "sum") and any(len(set(years_in(labels[i]))) > 1 for i in picked):
         return None  # a column of several years ("2021-2022" of contractual obligations): no annual average or sum
     column_texts = [labels[i] for i in picked]

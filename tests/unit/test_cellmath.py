@@ -341,6 +341,19 @@ def test_a_question_naming_several_lines_is_not_answered_by_one() -> None:
     assert step is not None and step.row_label == "Cubic Mission Solutions"
 
 
+def test_a_column_the_question_names_by_its_words_is_never_read_as_the_years_other_column() -> None:
+    """ "The fair value of total debt as of December 31, 2019" of a table whose 2019 is read as its carrying amount
+    column (the fair value column beside it carries no year): no answer rather than the carrying amount."""
+    names = ["Column A", "December 31, 2019", "Column C", "December 31, 2018", "Column E"]
+    rows = [GridRow(1, ("(In millions)", "Carrying Amount", "Fair Value", "Carrying Amount", "Fair Value")),
+            GridRow(2, ("Total debt", "$ 3,774.4", "$ 4,073.9", "$ 3,600.0", "$ 3,650.2"))]  # fmt: skip
+    question = "What is the fair value of total debt as of December 31, 2019?"
+    step = plan_cells(question, 1, names, rows, strict=True)
+    assert step is None or step.columns == ["Column C"], step
+    step = plan_cells("What is the carrying amount of total debt as of December 31, 2019?", 1, names, rows, strict=True)
+    assert step is not None and step.columns == ["December 31, 2019"]
+
+
 def test_a_list_of_three_items_is_not_read_as_two() -> None:
     question = "What is the average of Fixed Price, Other and Total sales in 2019?"
     step = plan_cells(question, 1, NAMES, grid())
