@@ -172,6 +172,25 @@ _WHICH_PERIODS = re.compile(
 )
 
 
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "ten": "10"}
+_DUE_RANGE = re.compile(
+    r"\b(\d{1,2}|one|two|three|four|five|ten)\s*(?:-|–|to|and)\s*(\d{1,2}|one|two|three|four|five|ten)\s+years?\b"
+)
+_DUE_BOUND = re.compile(
+    r"\b(less|fewer|under|within|more|over|after|greater)\s+(?:than\s+)?(\d{1,2}|one|two|three|four|five|ten)\s+years?\b"
+)
+
+
+def _due_spans(text: str) -> set[str]:
+    """The spans of years a maturity column or a question names: "1-3 Years" and "between 1 to 3 years" are "1-3",
+    "Less than 1 year" and "less than one year" are "<1", "More than 5 years" is ">5"."""
+    text = text.lower()
+    spans = {f"{_NUMBER_WORDS.get(a, a)}-{_NUMBER_WORDS.get(b, b)}" for a, b in _DUE_RANGE.findall(text)}
+    for word, n in _DUE_BOUND.findall(text):
+        spans.add(("<" if word in ("less", "fewer", "under", "within") else ">") + _NUMBER_WORDS.get(n, n))
+    return spans
+
+
 def asks_periods(question: str) -> bool:
     """Whether the question asks which periods a table or line item holds ("What years are included in the
     table?"), rather than which period a figure was highest in or passed a limit."""
@@ -426,11 +445,13 @@ def plan_cells(
     # list of records names its first column: "Team", "Player").
     # A table the finder read from a PDF (`strict`) is a statement whatever its corner says ("As of", "Fiscal").
     corner_blank = not labels[label_pos].strip() or strict
+    asked_spans = _due_spans(question)
     named = [
         i
         for i, label in enumerate(labels)
-        if corner_blank and i != label_pos and not years_in(label) and _content(label) and _content(label) <= wanted
-    ]
+        if corner_blank and i != label_pos and not years_in(label)
+        and ((bool(spans := _due_spans(label)) and spans <= asked_spans) or (bool(_content(label)) and _content(label) <= wanted))
+    ]  # fmt: skip
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
@@ -958,7 +979,7 @@ _LISTED: tuple[tuple[re.Pattern[str], Operation], ...] = (
 # The words that frame such a question rather than name a line item or what the table is about.
 _LISTED_FRAME = frozenset(
     "respective respectively combined aggregate sum total average mean value values amount amounts figure figures "
-    "number numbers balance balances".split()
+    "number numbers balance balances due payable one two three four five ten".split()
 )
 
 
@@ -990,6 +1011,9 @@ def _listed_items(
             return None  # one line item reads "… X and Y …" ("research and development"): not two
         a = _edge_item(grid, left_words[::-1], None)
         b = _edge_item(grid, right_words, a[0].row_id if a else None)
+        if a is None and b is not None:
+            # a head noun the two share: "operating lease and financing obligations"
+            a = _edge_item(grid, left_words[::-1], b[0].row_id, shared=_content(b[1]) - {right_words[0]})
         if a is None or b is None:
             continue
         if "," in left and _content(a[1]) <= _content(left.rsplit(",", 1)[1]):
@@ -1002,11 +1026,16 @@ def _listed_items(
     return None
 
 
-def _edge_item(grid: _Grid, words: Sequence[str], exclude: int | None) -> tuple[GridRow, str] | None:
-    """The line item named by the words next to an "and" (`words`, nearest first): the longest run of them that
-    is a line item's whole label and holds the nearest word."""
+def _edge_item(
+    grid: _Grid,
+    words: Sequence[str],
+    exclude: int | None,
+    shared: set[str] = frozenset(),  # type: ignore[assignment]
+) -> tuple[GridRow, str] | None:
+    """The line item named by the words next to an "and" (`words`, nearest first): the longest run of them (with
+    the head noun the other side `shared`) that is a line item's whole label and holds the nearest word."""
     for n in range(min(len(words), MAX_LABEL_WORDS), 0, -1):
-        found = grid.line_item(set(words[:n]), exclude=exclude)
+        found = grid.line_item(set(words[:n]) | shared, exclude=exclude)
         if found is not None and words[0] in _content(found[1]):
             return found
     return None

@@ -354,6 +354,20 @@ def test_a_column_the_question_names_by_its_words_is_never_read_as_the_years_oth
     assert step is not None and step.columns == ["December 31, 2019"]
 
 
+def test_maturity_columns_are_named_by_their_span_of_years() -> None:
+    """ "Less Than 1 Year", "1-3 Years": a question says "less than one year", "between 1 to 3 years"."""
+    names = ["Contractual obligations", "Less Than 1 Year", "1-3 Years", "More than 5 years", "Total"]
+    rows = [GridRow(1, ("Operating lease obligations", "$773", "$2,055", "$400", "$3,228")),
+            GridRow(2, ("Financing obligations", "5,912", "6,551", "0", "12,463"))]  # fmt: skip
+    step = plan_cells("What are the respective operating lease obligations due in less than one year and between "
+                      "1 to 3 years?", 1, names, rows, strict=True)  # fmt: skip
+    assert step is not None and step.columns == ["Less Than 1 Year", "1-3 Years"]
+    step = plan_cells("What are the respective operating lease and financing obligations due in more than five years?",
+                      1, names, rows, strict=True)  # fmt: skip
+    assert step is not None and (step.operation, step.columns) == ("items_values", ["More than 5 years"])
+    assert plan_cells("What are the operating lease obligations due in 3-5 years?", 1, names, rows, strict=True) is None
+
+
 def test_a_list_of_three_items_is_not_read_as_two() -> None:
     question = "What is the average of Fixed Price, Other and Total sales in 2019?"
     step = plan_cells(question, 1, NAMES, grid())
