@@ -10,6 +10,7 @@ import pytest
 
 from core.cells import parse_number
 from core.errors import ReadOnlyTable
+from core.qa.planner.schema import clear_schema_cache, load_schema
 from core.qa.service import ask
 from core.retrieval.viewer import render_page
 from tests.factories import STATEMENT_ROWS, make_pdf, make_statement_pdf
@@ -118,3 +119,22 @@ def test_a_pdf_without_tables_adds_no_sheet(workbench) -> None:
         assert conn.execute("SELECT count(*) FROM sheets WHERE document_id = %s", (result.document_id,)).fetchone() == (
             0,
         )
+
+
+def test_a_short_documents_only_table_carries_the_documents_prose(workbench, filing: int) -> None:
+    """The planner reads the subject of a short PDF's only table from its prose (page 1 here, the table on page
+    2); a document of two tables gives neither table its prose."""
+    room = workbench.room(ROOM)
+    [sheet] = [s for s in load_schema(workbench.db, room.id).sheets if s.document_id == filing]
+    assert "Productivity savings offset" in sheet.document_text and "Productivity" not in sheet.page_text
+    with workbench.db.connection() as conn:
+        # a second table in the filing: the document's prose belongs to neither
+        conn.execute(
+            "INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, page_number) "
+            "SELECT document_id, position + 1, 'p2 copy', header_row, n_rows, n_cols, title, page_number "
+            "FROM sheets WHERE document_id = %s",
+            (filing,),
+        )
+    clear_schema_cache()
+    sheets = [s for s in load_schema(workbench.db, room.id).sheets if s.document_id == filing]
+    assert len(sheets) == 2 and all(s.document_text == "" for s in sheets)

@@ -171,7 +171,7 @@ class SheetInfo:
     grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.retrieval.cellmath
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
     page_text: str = ""  # that page's text (names a question gives must be on it)
-    document_text: str = ""  # the whole document's text when this is its only table, else ""
+    document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
 
     @property
     def label(self) -> str:
