@@ -138,3 +138,17 @@ def test_a_short_documents_only_table_carries_the_documents_prose(workbench, fil
     clear_schema_cache()
     sheets = [s for s in load_schema(workbench.db, room.id).sheets if s.document_id == filing]
     assert len(sheets) == 2 and all(s.document_text == "" for s in sheets)
+
+
+def test_a_long_documents_prose_is_no_context_of_its_table(workbench) -> None:
+    """Past 30 pages (a filing, not a memo) the prose is about much else: the table gets none of it."""
+    with pymupdf.open(stream=make_statement_pdf(), filetype="pdf") as doc:
+        for n in range(29):  # 2 + 29 = 31 pages
+            doc.new_page(width=612, height=792).insert_text((72, 72), f"Risk factor {n}: demand may fall.")
+        data = doc.tobytes()
+    result = workbench.ingest_upload(data, "LONG_10K.pdf", ROOM, embed=False)
+    assert result.status == "ready" and result.pages == 31 and result.tables == 1
+    [sheet] = [
+        s for s in load_schema(workbench.db, workbench.room(ROOM).id).sheets if s.document_id == result.document_id
+    ]
+    assert sheet.page_text and sheet.document_text == ""
