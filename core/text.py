@@ -48,3 +48,12 @@ def years_in(text: str) -> list[str]:
 MARKER = re.compile(r"\[(\d+)\]")
 # Characters Postgres text cannot hold (NUL, lone surrogates), dropped from what PDFs give.
 BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+
+
+# Numbers written as words in questions ("three rounds", "less than one year").
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100,
+}  # fmt: skip

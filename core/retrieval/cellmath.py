@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from core.cells import parse_number
 from core.models import Citation
 from core.retrieval.tables import Column, SheetFrame, cite
-from core.text import STOP_WORDS, YEAR, year_mentions, years_in
+from core.text import NUMBER_WORDS, STOP_WORDS, YEAR, year_mentions, years_in
 
 Operation = Literal[
     "value",
@@ -172,7 +172,6 @@ _WHICH_PERIODS = re.compile(
 )
 
 
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "ten": "10"}
 _DUE_RANGE = re.compile(
     r"\b(\d{1,2}|one|two|three|four|five|ten)\s*(?:-|–|to|and)\s*(\d{1,2}|one|two|three|four|five|ten)\s+years?\b"
 )
@@ -185,9 +184,13 @@ def _due_spans(text: str) -> set[str]:
     """The spans of years a maturity column or a question names: "1-3 Years" and "between 1 to 3 years" are "1-3",
     "Less than 1 year" and "less than one year" are "<1", "More than 5 years" is ">5"."""
     text = text.lower()
-    spans = {f"{_NUMBER_WORDS.get(a, a)}-{_NUMBER_WORDS.get(b, b)}" for a, b in _DUE_RANGE.findall(text)}
+
+    def number(word: str) -> str:
+        return str(NUMBER_WORDS.get(word, word))
+
+    spans = {f"{number(a)}-{number(b)}" for a, b in _DUE_RANGE.findall(text)}
     for word, n in _DUE_BOUND.findall(text):
-        spans.add(("<" if word in ("less", "fewer", "under", "within") else ">") + _NUMBER_WORDS.get(n, n))
+        spans.add(("<" if word in ("less", "fewer", "under", "within") else ">") + number(n))
     return spans
 
 
@@ -497,7 +500,7 @@ def plan_cells(
     if table_wide:
         # "What years are included in the table?": the periods of its first line item with a figure in each
         found = next(
-            ((r, (r.values[label_pos] or "").strip()) for r in grid.rows
+            ((r, _row_label(r, label_pos)) for r in grid.rows
              if all(i < len(r.values) and parse_number(r.values[i] or "") is not None for i in value_columns)),
             None,
         )  # fmt: skip
@@ -510,11 +513,10 @@ def plan_cells(
         return None  # two line items compared ("the difference between domestic and international rates")
     mine = _content(label)
     for at, other in enumerate(grid.rows):
-        words = _content(other.values[label_pos] or "") - grid.years if label_pos < len(other.values) else set()
+        words = _content(_row_label(other, label_pos)) - grid.years
         if (
             other.row_id != row.row_id and len(words) > 1 and words <= wanted and not words <= mine
-            and not mine <= words and "total" not in words and not grid.adds_up(at)
-            and any(other.values[i] for i in value_columns if i < len(other.values))
+            and not mine <= words and "total" not in words and _filled(other, value_columns) and not grid.adds_up(at)
         ):  # fmt: skip
             # the question names another line whole ("… for Cubic Transportation Systems, Cubic Mission Solutions
             # and Cubic Global Defense"): one line's figure answers a part of it
@@ -673,6 +675,16 @@ def plan_cells(
     )  # fmt: skip
 
 
+def _row_label(row: GridRow, label_pos: int = 0) -> str:
+    """A line's label as printed, stripped ("" when it has none)."""
+    return (row.values[label_pos] or "").strip() if label_pos < len(row.values) else ""
+
+
+def _filled(row: GridRow, columns: Sequence[int]) -> bool:
+    """Whether the line prints anything in `columns`: a figure, a nil dash or a figure with a note mark."""
+    return any(i < len(row.values) and (row.values[i] or "").strip() for i in columns)
+
+
 @dataclass(frozen=True)
 class _Grid:
     """A statement's line items (the rows under its header) and what a label is matched against."""
@@ -698,9 +710,8 @@ class _Grid:
         to a heading, a line with no label or a total): an unlabelled total under a list of line items."""
         above: list[GridRow] = []
         for row in reversed(self.rows[:index]):
-            label = (row.values[self.label_pos] or "").strip()
-            if not label or "total" in _content(label) or not any(row.values[i] for i in self.value_columns
-                                                                  if i < len(row.values)):  # fmt: skip
+            label = _row_label(row, self.label_pos)
+            if not label or "total" in _content(label) or not _filled(row, self.value_columns):
                 break
             above.append(row)
         if len(above) < 2:
@@ -853,11 +864,11 @@ def _section_items(grid: _Grid, words: set[str]) -> tuple[tuple[GridRow, str], l
     if not words:
         return None
 
-    def figures(row: GridRow) -> bool:  # a figure, a nil dash or a figure with a note mark ("6,320,000 (2)")
-        return any(i < len(row.values) and (row.values[i] or "").strip() for i in grid.value_columns)
+    def figures(row: GridRow) -> bool:
+        return _filled(row, grid.value_columns)
 
     def label(row: GridRow) -> str:
-        return (row.values[grid.label_pos] or "").strip() if grid.label_pos < len(row.values) else ""
+        return _row_label(row, grid.label_pos)
 
     named = [i for i, row in enumerate(grid.rows) if any(v == words for v in _label_variants(label(row).rstrip(":")))]
     if len(named) != 1:
@@ -931,11 +942,10 @@ def turned_grid(names: Sequence[str], rows: Sequence[GridRow]) -> TurnedGrid | N
     body = list(rows[n_header:])
     value_columns = [i for i in range(1, len(names)) if labels[i].strip()]
 
-    def label(row: GridRow) -> str:
-        return (row.values[0] or "").strip() if row.values else ""
+    label = _row_label
 
     def filled(row: GridRow) -> bool:
-        return any(i < len(row.values) and (row.values[i] or "").strip() for i in value_columns)
+        return _filled(row, value_columns)
 
     dated = [k for k, row in enumerate(body) if len(set(years_in(label(row)))) == 1]
     if not value_columns or len({years_in(label(body[k]))[0] for k in dated}) < 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from core.text import STOP_WORDS
+from core.text import NUMBER_WORDS, STOP_WORDS
 
 # ---------------------------------------------------------------------------------------------
 # Words
@@ -19,12 +19,6 @@ YEAR_RE = re.compile(r"1[5-9]\d\d|20\d\d")
 ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
 CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?")
 
-NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "hundred": 100,
-}  # fmt: skip
 SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9}
 # "$5m", "£1.2bn", "$450k": a money amount's short scale (a bare "80 m" stays metres).
 MONEY_SCALE_RE = re.compile(r"[$£€¥]\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b")
