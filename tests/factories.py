@@ -51,17 +51,24 @@ STATEMENT_PROSE = (
 )
 
 
-def make_statement_pdf(*, running_header: str = "Table of Contents") -> bytes:
-    """A two-page filing excerpt: page 1 prose, page 2 the income statement above (with a running header and a
-    page number), text placed word by word as a filing's PDF places it."""
+def make_statement_pdf(
+    *,
+    running_header: str = "Table of Contents",
+    rows: list[tuple[str, tuple[str, ...]]] = STATEMENT_ROWS,
+    heading: str = STATEMENT_HEADING,
+    unit: str = STATEMENT_UNIT,
+    prose: str = STATEMENT_PROSE,
+) -> bytes:
+    """A two-page filing excerpt: page 1 prose, page 2 the income statement above (or `rows` under `heading`;
+    with a running header and a page number), text placed word by word as a filing's PDF places it."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    page.insert_textbox(pymupdf.Rect(72, 72, 540, 300), STATEMENT_PROSE, fontsize=10, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 300), prose, fontsize=10, fontname="helv")
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 40), running_header, fontsize=8, fontname="helv")
     page.insert_text((300, 770), "47", fontsize=8, fontname="helv")
-    page.insert_text((190, 90), STATEMENT_HEADING, fontsize=11, fontname="hebo")
-    page.insert_text((210, 106), STATEMENT_UNIT, fontsize=9, fontname="helv")
+    page.insert_text((190, 90), heading, fontsize=11, fontname="hebo")
+    page.insert_text((210, 106), unit, fontsize=9, fontname="helv")
     rights = (400, 470, 540)  # the figures' right edges
 
     def right(text: str, edge: float, y: float, font: str = "helv") -> None:
@@ -72,7 +79,7 @@ def make_statement_pdf(*, running_header: str = "Table of Contents") -> bytes:
     for year, edge in zip(STATEMENT_YEARS, rights, strict=True):
         right(year, edge, 148, "hebo")
     y = 166.0
-    for label, figures in STATEMENT_ROWS:
+    for label, figures in rows:
         if len(label) > 40:  # wrapped over two lines, the figures on the second
             cut = label.rfind(" ", 0, 40)
             page.insert_text((72, y), label[:cut], fontsize=9, fontname="helv")

@@ -127,7 +127,9 @@ FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _WORD = re.compile(r"[a-z0-9&']+")
 # A clause that allows for the metric's absence: "if X is not (a useful metric | available | reported) …".
-_CONDITIONAL = re.compile(r"\b(?:if|unless|where|when)\b[^.?;]*?\b(?:not|no|n't|isn't|unavailable)\b[^.?;]*")
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|where|when)\b[^.?;]*?\b(?:not|no|n't|isn't|unavailable)\b[^.?;]*", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -158,9 +160,14 @@ def asked_metrics(question: str) -> list[AskedMetric]:
     # "If operating margin is not a useful metric for a company like this, say so": the question expects the
     # metric may be missing, so its absence is an answer to give, not a reason to abstain.
     anticipated = {
-        name for clause in _CONDITIONAL.findall(question.lower()) for name in found if _mentions(clause, METRICS[name])
+        name for clause in anticipated_clauses(question) for name in found if _mentions(clause, METRICS[name])
     }
     return [found[name] for name in sorted(found, key=at.__getitem__) if name not in anticipated]
+
+
+def anticipated_clauses(question: str) -> list[str]:
+    """Clauses of `question` that allow for a metric's absence ("if operating margin is not a useful metric …")."""
+    return _CONDITIONAL.findall(question)
 
 
 def figure_aliases(question: str) -> list[str]:

@@ -15,10 +15,12 @@ from core.db import q, returned
 from core.errors import ConversationNotFound, ModelError
 from core.inputs import MAX_QUESTION_CHARS, checked_text
 from core.qa.grounding import missing_names
+from core.qa.measures import unlinked_measures
 from core.qa.metrics import unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, load_schema
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
+from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
@@ -82,6 +84,15 @@ def providers(
     return planner or OfflinePlanner(), synthesizer or OfflineSynthesizer()
 
 
+def _cell_labels(plan: Plan) -> list[str]:
+    """The line items and columns the plan's cell steps read ("Net Income per Share: Basic", "2019")."""
+    return [
+        " ".join([step.row_label, step.other_label, *step.column_labels])
+        for step in plan.steps
+        if isinstance(step, CellsStep)
+    ]
+
+
 def ask(
     wb: Workbench,
     question: str,
@@ -123,7 +134,14 @@ def ask(
     )
     # Likewise a metric the room holds in no wording (EBITDA in a room of revenue figures): answering from
     # the columns its other words match would cite a figure of another metric.
-    unlinked = [] if missing else unlinked_metrics(wb.db, ref.id, plan.standalone_question)
+    # And a measure named by a compound the room never prints ("net promoter score"): its words one by one are
+    # on every page.
+    unlinked = (
+        []
+        if missing
+        else unlinked_metrics(wb.db, ref.id, plan.standalone_question)
+        or unlinked_measures(wb.db, ref.id, plan.standalone_question, _cell_labels(plan))
+    )
     if missing:
         yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")
         evidence: list[Evidence] = []

@@ -9,3 +9,22 @@ SELECT r.name FROM rooms r WHERE r.id = %(room_id)s
 -- A phrase made only of stop words names nothing to look for: it counts as found. (Through a
 -- membership-checking function so the full-text index is used under row-level security: migration 009.)
 SELECT workbench_room_has_phrase(%(room_id)s, %(phrase)s)
+
+-- name: room_has_query
+-- A measure's words in order with a few words between (a tsquery of distance alternatives), or all of them in
+-- one row chunk of a sheet ("rows"): core/qa/measures.py. Through the function of migration 018.
+SELECT workbench_room_has_query(%(room_id)s, %(query)s, %(rows)s)
+
+-- name: room_table_row_has_words
+-- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a
+-- PDF's tables have no row chunks; their rows are few, so they are read whole).
+WITH tables AS (
+    SELECT s.id, concat_ws(' ', s.title, (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id))
+           AS head
+    FROM sheets s JOIN documents d ON d.id = s.document_id
+    WHERE d.room_id = %(room_id)s AND s.page_number IS NOT NULL
+)
+SELECT EXISTS (
+    SELECT 1 FROM tables t JOIN sheet_rows r ON r.sheet_id = t.id
+    WHERE to_tsvector('english', t.head || ' ' || r."values"::text) @@ to_tsquery('english', %(query)s)
+)

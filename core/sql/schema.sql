@@ -869,6 +869,24 @@ $$;
 
 
 --
+-- Name: workbench_room_has_query(bigint, text, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_room_has_query(p_room bigint, p_query text, p_rows boolean) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    SET enable_seqscan TO 'off'
+    AS $$
+    SELECT numnode(to_tsquery('english', p_query)) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
+        SELECT 1 FROM chunks c
+        WHERE (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
+              @@ (to_tsquery('english', p_query) && quote_literal('room:' || p_room::text)::tsquery)
+          AND (NOT p_rows OR c.row_id IS NOT NULL)
+    ))
+$$;
+
+
+--
 -- Name: workbench_room_owner_guard(); Type: FUNCTION; Schema: public; Owner: -
 --
 

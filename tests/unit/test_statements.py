@@ -65,6 +65,7 @@ ROOM = RoomSchema(room_id=1, sheets=(STOCK, TAX, INCOME), documents=((1, "AXP_20
         # a ratio of a line item is not the line item
         "Roughly how many times has the company sold its inventory in FY2022? Calculate inventory turnover ratio.",
         "What was net income as a percent of revenue in 2022?",
+        "What was the net income per employee in 2022?",  # a figure per head, not the line's figure
         # a period the table does not hold
         "How did net income change between FY2023 and FY2022?",
         # "total amount" names no line item on its own

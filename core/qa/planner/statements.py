@@ -34,7 +34,7 @@ _WORD = re.compile(r"[a-z0-9&]+")
 _ONE_WORD_METRICS = frozenset(w.lower() for ws in METRICS.values() for w in ws if len(w.split()) == 1)
 # A quantity derived from a line item: the question asks for the ratio, margin or share, not the line.
 _DERIVED = re.compile(
-    r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+share)\b|"
+    r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+(?!cent\b)[a-z]+)\b|"
     r"\bas\s+an?\s+(?:percent(?:age)?|%|share|proportion)\s+of\b|\b(?:percentage|share|proportion)\s+of\b"
 )
 

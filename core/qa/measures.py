@@ -1,0 +1,177 @@
+"""Is a measure the question names by a compound in the room at all? "Net interest margin", "occupancy rate".
+
+core.qa.metrics links the metrics of its lexicon in any of their wordings; most measures analysts ask for are
+not in it ("net promoter score", "load factor", "revenue per employee").  Their words are common ("net",
+"interest", "margin"), so passages that hold them one by one look like answers: a 10-K that never prints "net
+promoter score" still has "net" and "score" on most pages, and "revenue per employee" matched the net sales
+line.  So a measure the question names as a compound must be found as that compound: its words in order, at
+most two other words between each ("effective income tax rate" holds "effective tax rate"), or all of them in
+one table row with its column names and title ("Tier 1" in a "Capital ratio" table).
+
+A measure is a run of the question's content words ending in a measure noun ("ratio", "rate", "margin",
+"score" …) after at least one word that says which, or "X per Y".  Only the asking sentence is read (not "Give
+a response by relying on …"), names are left to core.qa.grounding ("USD-INR", "Japanese Yen" exchange rate),
+and a measure the lexicon knows ("operating margin", "current ratio"), or a margin, ratio or rate of a metric
+it knows ("net profit margin": net income over revenue, both held), is core.qa.metrics' to link.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from core.db import Database, q, returned
+from core.qa.grounding import question_names
+from core.qa.metrics import METRICS, anticipated_clauses
+from core.text import STOP_WORDS
+
+# Nouns that end a measure's name: what is measured comes before them ("occupancy rate", "load factor").
+MEASURE_HEADS = frozenset(
+    "ratio ratios rate rates margin margins score scores yield yields spread spreads turnover cycle factor multiple "
+    "multiples".split()
+)
+# A measure of a lexicon metric: the metric is what core.qa.metrics links ("net profit margin" of net income).
+_OF_A_METRIC = frozenset("ratio rate margin yield".split())
+# Words that say what the question does with a measure, not which measure it is.
+_GLUE = STOP_WORDS | frozenset(
+    """
+    can could would should will shall may might must me you your we our us they them he she his her
+    much many any all some each every both either other than then also just only respective respectively
+    change changes changed changing increase increased increases decrease decreased decreases difference
+    differences average averages total totals sum
+    reported report reports shown show stated state disclosed definition term
+    year years fiscal period periods quarter quarters month months ended ending end beginning
+    between compared compare versus vs against over during since until after before as
+    give tell list name provide calculate compute find explain describe
+    drove drive drives driven driving improve improves improving improved affect affects affected impact impacts
+    impacted cause caused causes contribute contributed contributes decline declined declining grow grew growing
+    rise rose fall fell increasing decreasing expect expected include included includes represent represents
+    make made comprise comprised consist consists see saw derive derived calculated computed proposed
+    """.split()
+)
+# Words naming "a quantity of" something when they start a run: "the ratio of A to B", "the share of revenue".
+_QUANTITY = frozenset("ratio proportion portion share percentage percent number amount value figure level".split())
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'\-]*")
+_PERIOD = re.compile(r"^(?:fy|q[1-4]|h[12])?'?\d[\d,.]*%?$|^\d+-?[kq]$", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[?.!])\s+")
+_WORD = re.compile(r"[a-z0-9]+")
+# Word-distance alternatives tried between consecutive words of a measure: adjacent, or one or two words between.
+_GAPS = (1, 2, 3)
+_MAX_WORDS = 5
+
+
+def _asking(question: str) -> str:
+    """The sentence that asks (ends in "?"), after any lead-in ending in a colon; else the first sentence."""
+    sentences = [s for s in _SENTENCE.split(question.strip()) if s]
+    asking = next((s for s in sentences if s.endswith("?")), sentences[0] if sentences else "")
+    return asking.rsplit(":", 1)[-1]
+
+
+def _runs(question: str) -> list[list[str]]:
+    """Runs of the asking sentence's content words, lower-cased; names, periods and glue words end a run."""
+    sentence = _asking(question)
+    for clause in anticipated_clauses(sentence):  # "if operating margin is not a useful metric …"
+        sentence = sentence.replace(clause, " . ")
+    named = {w.lower() for name in question_names(sentence) for w in name.split()}
+    runs: list[list[str]] = []
+    run: list[str] = []
+    tokens = list(_TOKEN.finditer(sentence))
+    for i, match in enumerate(tokens):
+        raw = match.group(0)
+        word = re.sub(r"(?:'s|')$", "", raw.lower())
+        gap = sentence[tokens[i - 1].end() : match.start()] if i else ""
+        if run and gap.strip():  # punctuation between words ends a run ("Software delivery, support")
+            runs.append(run)
+            run = []
+        if run and word.isdigit() and len(word) <= 2:  # "tier 1 capital ratio"
+            run.append(word)
+            continue
+        glue = word in _GLUE or _PERIOD.match(word) or len(word) < 2 or word in named
+        if glue or (word in _QUANTITY and not run):
+            if run:
+                runs.append(run)
+            run = []
+            continue
+        run.append(word)
+        if raw.lower() != word:  # a possessive ends a run: "3M's"
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    return runs
+
+
+def _measure(run: list[str]) -> list[str] | None:
+    """The run up to its last measure noun that has a word before it, or all of it when it says "X per Y"; else
+    None."""
+    end = None
+    for i, word in enumerate(run):
+        if word in MEASURE_HEADS and i > 0:
+            end = i
+        if word == "per" and 0 < i < len(run) - 1:
+            end = len(run) - 1  # "earnings per common share", "cost per employee"
+    return run[: end + 1] if end is not None else None
+
+
+_LEXICON = frozenset(" ".join(_WORD.findall(w.lower())) for wordings in METRICS.values() for w in wordings)
+
+
+def asked_measures(question: str) -> list[str]:
+    """The measures `question` names by a compound the metric lexicon does not know, in question order."""
+    found: list[str] = []
+    for run in _runs(question):
+        measure = _measure(run)
+        if measure is None:
+            continue
+        words = _WORD.findall(" ".join(measure))
+        text = " ".join(words)
+        if text in _LEXICON:
+            continue
+        if measure[-1].rstrip("s") in _OF_A_METRIC and " ".join(_WORD.findall(" ".join(measure[:-1]))) in _LEXICON:
+            continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
+        if text not in found:
+            found.append(text)
+    return found
+
+
+def _near(words: list[str]) -> str:
+    """A tsquery (to_tsquery text) matching `words` in order with at most two other words between each."""
+    words = words[:_MAX_WORDS]
+    alternatives = []
+    for gaps in itertools.product(_GAPS, repeat=len(words) - 1):
+        parts = [words[0]]
+        for gap, word in zip(gaps, words[1:], strict=True):
+            parts += [f"<{gap}>", word]
+        alternatives.append(" ".join(parts))
+    return " | ".join(f"({a})" for a in alternatives)
+
+
+def _stems(text: str) -> set[str]:
+    return {
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.lower())
+    }
+
+
+def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:
+    """The measures `question` names (asked_measures) that the room holds neither as words in order nor in one
+    table row (empty: all linked). `cells`: labels of the cells the plan reads ("Net Income per Share: Basic",
+    a line with its section's heading); a measure all of whose words one of them holds is linked to it."""
+    asked = [m for m in asked_measures(question) if not any(_stems(m) <= _stems(label) for label in cells)]
+    if not asked:
+        return []
+    missing = []
+    with db.connection() as conn:
+        for measure in asked:
+            words = measure.split()
+            every = " & ".join(w for w in words if w != "per")  # a row says "per segment" by its layout
+            if not any(
+                returned(conn.execute(sql, {"room_id": room_id, "query": query, "rows": rows}))[0]
+                for sql, query, rows in (
+                    (q("room_has_query"), _near(words), False),
+                    (q("room_has_query"), every, True),
+                    (q("room_table_row_has_words"), every, True),
+                )
+            ):
+                missing.append(measure)
+    return missing

@@ -1,0 +1,72 @@
+"""A measure named by a compound must be in the room as that compound (core.qa.measures), on real Postgres.
+
+Each way a room may hold a measure links it (words in order with a word between, a sheet row with its column
+names, a PDF table's row under its title), each test failing if that way is taken out; a measure the room never
+prints abstains end to end with the reason, instead of answering from the net revenue line or a passage that
+holds its words one by one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.qa.measures import unlinked_measures
+from core.qa.service import ask
+from tests.factories import csv_bytes, make_pdf, make_statement_pdf
+
+ROOM = "Measures"
+CAPITAL_ROWS = [
+    ("Common equity tier 1", ("11.2", "10.5", "13.0")),
+    ("Total capital", ("12.9", "12.2", "14.1")),
+]
+
+
+@pytest.fixture
+def room(workbench) -> int:
+    uploads = [
+        (make_statement_pdf(), "PEP_2022_10K.pdf"),  # net revenue line, and "net" / "score"-free prose
+        (
+            make_statement_pdf(rows=CAPITAL_ROWS, heading="REGULATORY CAPITAL RATIOS", unit="(percent)"),
+            "CAPITAL_2022.pdf",
+        ),
+        (
+            make_pdf(
+                [
+                    "The weighted average interest rate on borrowings was 4.1% in 2022. Each store is scored on net sales."
+                ]
+            ),
+            "memo.pdf",
+        ),
+        (csv_bytes([["Load factor (%)", "Segment"], ["81.5", "Regional"], ["84.0", "Mainline"]]), "airline.csv"),
+    ]
+    for data, name in uploads:
+        assert workbench.ingest_upload(data, name, ROOM, embed=False).status == "ready"
+    return workbench.room(ROOM).id
+
+
+def test_a_measure_is_linked_where_the_room_holds_it(workbench, room: int) -> None:
+    # a word between the measure's words ("weighted average interest rate")
+    assert unlinked_measures(workbench.db, room, "What was the weighted interest rate in 2022?") == []
+    # a sheet's row with its column names ("Regional" under "Segment", beside "Load factor"), not as a phrase
+    assert unlinked_measures(workbench.db, room, "What is the regional load factor?") == []
+    # a PDF table's row under its title ("Common equity tier 1" in "REGULATORY CAPITAL RATIOS")
+    assert unlinked_measures(workbench.db, room, "What was the common equity tier 1 ratio in 2022?") == []
+
+
+def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> None:
+    # every word is in the room ("net", "score", "sales", "rate") but never the measure
+    assert unlinked_measures(workbench.db, room, "What was the net promoter score in 2022?") == ["net promoter score"]
+    assert unlinked_measures(workbench.db, room, "What was the sales tax rate in 2022?") == ["sales tax rate"]
+    # words of one row, but not of one measure: "capital" is in the capital table, "rate" is not
+    assert unlinked_measures(workbench.db, room, "What was the total capital rate in 2022?") == ["capital rate"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was the revenue per employee in 2022?", "What was the net promoter score in 2022?"],
+)
+def test_a_measure_the_room_lacks_abstains_with_the_reason(workbench, room: int, question: str) -> None:
+    events = list(ask(workbench, question, ROOM))
+    result = events[-1].result
+    assert result["abstained"] and not result["citations"], result["answer"]
+    assert any(e.type == "step" and "no column or passage about" in (e.text or "") for e in events)

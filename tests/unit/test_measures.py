@@ -1,0 +1,61 @@
+"""Measures a question names by a compound (core.qa.measures.asked_measures): what is read, what is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.qa.measures import asked_measures
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a measure noun after the words that say which measure, in each way a question frames it
+        ("What was Acme's net promoter score in FY2022?", ["net promoter score"]),
+        ("How did the load factor of Acme change between FY2021 and FY2022?", ["load factor"]),
+        ("What is the customer retention rate reported by Acme?", ["customer retention rate"]),
+        ("What is the tier 1 capital ratio in 2022?", ["tier 1 capital ratio"]),
+        ("What was the cash conversion cycle?", ["cash conversion cycle"]),
+        # "X per Y": the measure ends at the word after "per"
+        ("What was the revenue per employee in 2022?", ["revenue per employee"]),
+        ("What is the final dividend per share proposed for 2019?", ["final dividend per share"]),
+        # verbs and operations around a measure are not part of its name
+        ("What drove the interest coverage ratio change in 2022?", ["interest coverage ratio"]),
+        ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
+        # only the asking sentence, after a lead-in's colon
+        (
+            "Assume you are an analyst. Using the balance sheet: what is the efficiency ratio? Give a response "
+            "relying on the details shown in the cash flow statement.",
+            ["efficiency ratio"],
+        ),
+    ],
+)
+def test_measures_named_by_a_compound(question: str, expected: list[str]) -> None:
+    assert asked_measures(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the ratio of debt to equity in 2019?",  # a quantity of two things, not a named measure
+        "What percentage of revenue came from Europe?",
+        "What was the operating margin in 2022?",  # the metric lexicon links it (core.qa.metrics)
+        "What is the current ratio in 2019?",
+        "What is the FY2015 - FY2017 3 year average net profit margin for Best Buy?",  # a margin of net income
+        "What is the debt-to-equity ratio in 2018?",
+        "What was the rate in 2019?",  # a measure noun alone names no measure
+        "What is the average USD-INR exchange rate in FY 2019?".replace("exchange rate", "rate"),
+        "What was the net revenue in 2022?",  # no measure noun: the lexicon's business
+        "If the occupancy rate is not reported, what drove sales?",  # the question allows for its absence
+    ],
+)
+def test_no_measure_to_link(question: str) -> None:
+    assert asked_measures(question) == []
+
+
+def test_names_are_left_to_the_name_check() -> None:
+    # "USD-INR" and "Japanese Yen" are names (core.qa.grounding links them); the measure is the exchange rate
+    assert asked_measures("What was the average USD-INR exchange rate in FY 2019?") == ["exchange rate"]
+    assert asked_measures("What is the change of the Japanese Yen exchange rate from 2018 to 2019?") == [
+        "exchange rate"
+    ]
