@@ -21,12 +21,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
+import time
 from pathlib import Path
 
 from bench.eval_retrieval import evidence_pages, load_questions, open_database
 from core.config import Settings
 from core.db import Database
 from core.qa.grounding import missing_names
+from core.qa.measures import unlinked_measures
 from core.qa.metrics import METRICS
 from core.qa.service import ask
 from core.qa.synth import MIN_COVERAGE, coverage
@@ -61,8 +64,10 @@ def _printed(wording: str, text: str) -> bool:
 
 
 def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[str, float]]:
-    """Abstention on metrics a room's text never prints (lexicon and held-out), and over-firing on printed ones."""
+    """Abstention on metrics a room's text never prints (lexicon and held-out), and over-firing on printed ones;
+    also the median time of the measure check (core.qa.measures) over these questions, in milliseconds."""
     outcome: dict[str, list[bool]] = {"lexicon_absent": [], "held_out_absent": [], "present_flagged": []}
+    check_ms: list[float] = []
     for company in companies:
         with wb.db.connection() as conn:
             text = " ".join(
@@ -77,14 +82,19 @@ def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[s
         asked += [(name, "held_out", _printed(name, text)) for name in HELD_OUT_METRICS]
         for metric, source, present in asked:
             for phrasing in PHRASINGS:
-                events = list(ask(wb, phrasing.format(company=company, metric=metric), company))
+                question = phrasing.format(company=company, metric=metric)
+                started = time.perf_counter()
+                unlinked_measures(wb.db, wb.room(company).id, question)
+                check_ms.append((time.perf_counter() - started) * 1000)
+                events = list(ask(wb, question, company))
                 result = events[-1].result or {}
                 flagged = any(e.type == "step" and "no column or passage about" in (e.text or "") for e in events)
                 if present:
                     outcome["present_flagged"].append(flagged)
                 else:
                     outcome[f"{source}_absent"].append(bool(result.get("abstained")))
-    return {k: {"n": len(v), "rate": (sum(v) / len(v)) if v else 0.0} for k, v in outcome.items()}
+    rates = {k: {"n": len(v), "rate": (sum(v) / len(v)) if v else 0.0} for k, v in outcome.items()}
+    return {**rates, "measure_check_ms": {"n": len(check_ms), "rate": statistics.median(check_ms)}}
 
 
 def run(wb: Workbench, question: str, room: str) -> tuple[dict, float, bool]:
@@ -160,6 +170,7 @@ def main() -> None:
         f"{absent['held_out_absent']['n']} (held out); printed metrics wrongly flagged "
         f"{absent['present_flagged']['rate']:.3f} of {absent['present_flagged']['n']}"
     )
+    print(f"measure check (core.qa.measures): median {absent['measure_check_ms']['rate']:.1f} ms per question")
     print(
         json.dumps(
             {

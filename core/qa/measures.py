@@ -6,13 +6,20 @@ not in it ("net promoter score", "load factor", "revenue per employee").  Their 
 promoter score" still has "net" and "score" on most pages, and "revenue per employee" matched the net sales
 line.  So a measure the question names as a compound must be found as that compound: its words in order, at
 most two other words between each ("effective income tax rate" holds "effective tax rate"), or all of them in
-one table row with its column names and title ("Tier 1" in a "Capital ratio" table).
+one table row with its column names and title ("Tier 1" in a "Capital ratio" table), or in the label of a cell
+the plan reads ("Net Income per Share: Basic").
 
-A measure is a run of the question's content words ending in a measure noun ("ratio", "rate", "margin",
-"score" …) after at least one word that says which, or "X per Y".  Only the asking sentence is read (not "Give
-a response by relying on …"), names are left to core.qa.grounding ("USD-INR", "Japanese Yen" exchange rate),
-and a measure the lexicon knows ("operating margin", "current ratio"), or a margin, ratio or rate of a metric
-it knows ("net profit margin": net income over revenue, both held), is core.qa.metrics' to link.
+The compounds read (each a class, whatever its words):
+- a run of the question's content words ending in a measure noun ("ratio", "rate", "margin", "score" …) after
+  at least one word that says which, or "X per Y";
+- "X count", also printed "number of Xs"; "X value", held when a line of X is ("land value": the Land line),
+  so "order value" needs a line of orders;
+- a lexicon metric narrowed by words before it ("deferred revenue", "services revenue"), found in any wording of
+  the metric and either order ("revenue from services"); "total", "net", "annual" … narrow nothing.
+Only the asking sentence is read (not "Give a response by relying on …"), names are left to core.qa.grounding
+("USD-INR", "Japanese Yen" exchange rate), and a measure the lexicon knows ("operating margin", "current
+ratio"), or a margin, ratio or rate of a metric it knows ("net profit margin": net income over revenue, both
+held), is core.qa.metrics' to link.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from core.db import Database, q, returned
 from core.qa.grounding import question_names
@@ -29,8 +37,10 @@ from core.text import STOP_WORDS
 # Nouns that end a measure's name: what is measured comes before them ("occupancy rate", "load factor").
 MEASURE_HEADS = frozenset(
     "ratio ratios rate rates margin margins score scores yield yields spread spreads turnover cycle factor multiple "
-    "multiples".split()
+    "multiples count counts value values".split()
 )
+_COUNTS = frozenset(("count", "counts"))
+_VALUES = frozenset(("value", "values"))
 # A measure of a lexicon metric: the metric is what core.qa.metrics links ("net profit margin" of net income).
 _OF_A_METRIC = frozenset("ratio rate margin yield".split())
 # Words that say what the question does with a measure, not which measure it is.
@@ -43,6 +53,7 @@ _GLUE = STOP_WORDS | frozenset(
     reported report reports shown show stated state disclosed definition term
     year years fiscal period periods quarter quarters month months ended ending end beginning
     between compared compare versus vs against over during since until after before as
+    higher highest lower lowest larger largest smaller smallest greater greatest bigger biggest more most less least
     give tell list name provide calculate compute find explain describe
     drove drive drives driven driving improve improves improving improved affect affects affected impact impacts
     impacted cause caused causes contribute contributed contributes decline declined declining grow grew growing
@@ -115,35 +126,93 @@ def _measure(run: list[str]) -> list[str] | None:
 
 
 _LEXICON = frozenset(" ".join(_WORD.findall(w.lower())) for wordings in METRICS.values() for w in wordings)
+# Wordings of each lexicon wording's metrics: "services revenue" is found as "services net sales".
+_SAME_METRIC: dict[str, frozenset[str]] = {}
+for _wordings in METRICS.values():
+    for _w in _wordings:
+        _key = " ".join(_WORD.findall(_w.lower()))
+        _SAME_METRIC[_key] = _SAME_METRIC.get(_key, frozenset()) | {
+            " ".join(_WORD.findall(x.lower())) for x in _wordings
+        }
+# Words before a metric that do not make it another quantity: "total revenue" is revenue, "deferred revenue" is not.
+_SAME_QUANTITY = frozenset("total net gross annual quarterly consolidated reported overall group".split())
 
 
-def asked_measures(question: str) -> list[str]:
+@dataclass(frozen=True)
+class Measure:
+    """A measure the question names, and the word sequences that would show the room holds it."""
+
+    name: str
+    phrasings: tuple[tuple[str, ...], ...]  # each: words in this order, a few words apart
+    rows: tuple[str, ...]  # words one table row would hold
+    # words a cell the plan reads must hold to be this measure: its narrowing words for a lexicon metric
+    # ("Work in process" is the work-in-process inventory line), else all of them
+    cell: tuple[str, ...]
+
+
+def _of_a_metric(run: list[str]) -> Measure | None:
+    """A lexicon metric the question narrows by words before it ("deferred revenue", "services revenue"): the
+    narrowed compound, found in any wording of the metric and either order ("revenue from services")."""
+    for k in (3, 2, 1):
+        tail = " ".join(_WORD.findall(" ".join(run[-k:])))
+        if len(run) <= k or tail not in _LEXICON:
+            continue
+        head = [w for w in run[:-k] if w not in _SAME_QUANTITY]
+        if not head or " ".join(_WORD.findall(" ".join(run))) in _LEXICON:
+            return None
+        modifiers = tuple(_WORD.findall(" ".join(head)))
+        phrasings = {
+            p for w in sorted(_SAME_METRIC[tail]) for p in ((*modifiers, *w.split()), (*w.split(), *modifiers))
+        }
+        words = (*modifiers, *tail.split())
+        return Measure(" ".join(words), tuple(sorted(phrasings)), words, modifiers)
+    return None
+
+
+def measures_asked(question: str) -> list[Measure]:
     """The measures `question` names by a compound the metric lexicon does not know, in question order."""
-    found: list[str] = []
+    found: dict[str, Measure] = {}
     for run in _runs(question):
         measure = _measure(run)
         if measure is None:
+            narrowed = _of_a_metric(run)
+            if narrowed is not None:
+                found.setdefault(narrowed.name, narrowed)
             continue
-        words = _WORD.findall(" ".join(measure))
+        words = tuple(_WORD.findall(" ".join(measure)))
         text = " ".join(words)
         if text in _LEXICON:
             continue
         if measure[-1].rstrip("s") in _OF_A_METRIC and " ".join(_WORD.findall(" ".join(measure[:-1]))) in _LEXICON:
             continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
-        if text not in found:
-            found.append(text)
-    return found
+        rows = tuple(w for w in words if w != "per")
+        if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
+            whose = words[:-1]
+            found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose))
+            continue
+        if measure[-1] in _VALUES:  # "land value" is the Land line's figure; "order value" needs a line of orders
+            found.setdefault(text, Measure(text, (words,), words[:-1], words[:-1]))
+            continue
+        found.setdefault(text, Measure(text, (words,), rows, rows))
+    return list(found.values())
 
 
-def _near(words: list[str]) -> str:
-    """A tsquery (to_tsquery text) matching `words` in order with at most two other words between each."""
-    words = words[:_MAX_WORDS]
+def asked_measures(question: str) -> list[str]:
+    """The names of the measures `question` names by a compound (measures_asked)."""
+    return [m.name for m in measures_asked(question)]
+
+
+def _near(phrasings: Sequence[Sequence[str]]) -> str:
+    """A tsquery (to_tsquery text) matching any of `phrasings`, each's words in order with at most two other
+    words between each."""
     alternatives = []
-    for gaps in itertools.product(_GAPS, repeat=len(words) - 1):
-        parts = [words[0]]
-        for gap, word in zip(gaps, words[1:], strict=True):
-            parts += [f"<{gap}>", word]
-        alternatives.append(" ".join(parts))
+    for phrasing in phrasings:
+        words = list(phrasing[:_MAX_WORDS])
+        for gaps in itertools.product(_GAPS, repeat=len(words) - 1):
+            parts = [words[0]]
+            for gap, word in zip(gaps, words[1:], strict=True):
+                parts += [f"<{gap}>", word]
+            alternatives.append(" ".join(parts))
     return " | ".join(f"({a})" for a in alternatives)
 
 
@@ -157,21 +226,20 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
     """The measures `question` names (asked_measures) that the room holds neither as words in order nor in one
     table row (empty: all linked). `cells`: labels of the cells the plan reads ("Net Income per Share: Basic",
     a line with its section's heading); a measure all of whose words one of them holds is linked to it."""
-    asked = [m for m in asked_measures(question) if not any(_stems(m) <= _stems(label) for label in cells)]
+    asked = [m for m in measures_asked(question) if not any(_stems(" ".join(m.cell)) <= _stems(c) for c in cells)]
     if not asked:
         return []
     missing = []
     with db.connection() as conn:
         for measure in asked:
-            words = measure.split()
-            every = " & ".join(w for w in words if w != "per")  # a row says "per segment" by its layout
+            every = " & ".join(measure.rows)  # a row says "per segment" by its layout
             if not any(
                 returned(conn.execute(sql, {"room_id": room_id, "query": query, "rows": rows}))[0]
                 for sql, query, rows in (
-                    (q("room_has_query"), _near(words), False),
+                    (q("room_has_query"), _near(measure.phrasings), False),
                     (q("room_has_query"), every, True),
                     (q("room_table_row_has_words"), every, True),
                 )
             ):
-                missing.append(measure)
+                missing.append(measure.name)
     return missing

@@ -17,14 +17,16 @@ SELECT workbench_room_has_query(%(room_id)s, %(query)s, %(rows)s)
 
 -- name: room_table_row_has_words
 -- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a
--- PDF's tables have no row chunks; their rows are few, so they are read whole).
-WITH tables AS (
-    SELECT s.id, concat_ws(' ', s.title, (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id))
+-- PDF's tables have no row chunks; the rows' words are stored by migration 018).
+WITH tables AS MATERIALIZED (  -- each table's head once, not once per row
+    SELECT s.id,
+           to_tsvector('english', concat_ws(' ', s.title,
+                                            (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id)))
            AS head
     FROM sheets s JOIN documents d ON d.id = s.document_id
     WHERE d.room_id = %(room_id)s AND s.page_number IS NOT NULL
 )
 SELECT EXISTS (
     SELECT 1 FROM tables t JOIN sheet_rows r ON r.sheet_id = t.id
-    WHERE to_tsvector('english', t.head || ' ' || r."values"::text) @@ to_tsquery('english', %(query)s)
+    WHERE r.tsv IS NOT NULL AND (t.head || r.tsv) @@ to_tsquery('english', %(query)s)
 )

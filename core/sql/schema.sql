@@ -1563,7 +1563,12 @@ CREATE TABLE public.sheet_rows (
     row_index integer NOT NULL,
     row_number integer NOT NULL,
     "values" jsonb NOT NULL,
-    boxes jsonb
+    boxes jsonb,
+    tsv tsvector GENERATED ALWAYS AS (
+CASE
+    WHEN (boxes IS NOT NULL) THEN to_tsvector('english'::regconfig, ("values")::text)
+    ELSE NULL::tsvector
+END) STORED
 );
 
 

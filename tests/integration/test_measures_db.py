@@ -32,12 +32,14 @@ def room(workbench) -> int:
         (
             make_pdf(
                 [
-                    "The weighted average interest rate on borrowings was 4.1% in 2022. Each store is scored on net sales."
+                    "The weighted average interest rate on borrowings was 4.1% in 2022. Each store is scored on net "
+                    "sales. Revenue from services grew 4%, and the number of stores rose to 312."
                 ]
             ),
             "memo.pdf",
         ),
         (csv_bytes([["Load factor (%)", "Segment"], ["81.5", "Regional"], ["84.0", "Mainline"]]), "airline.csv"),
+        (csv_bytes([["Asset", "2022"], ["Land", "120"], ["Buildings", "300"]]), "assets.csv"),
     ]
     for data, name in uploads:
         assert workbench.ingest_upload(data, name, ROOM, embed=False).status == "ready"
@@ -51,6 +53,11 @@ def test_a_measure_is_linked_where_the_room_holds_it(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What is the regional load factor?") == []
     # a PDF table's row under its title ("Common equity tier 1" in "REGULATORY CAPITAL RATIOS")
     assert unlinked_measures(workbench.db, room, "What was the common equity tier 1 ratio in 2022?") == []
+    # a count printed as "number of stores"; a value of a line the room holds ("Land")
+    assert unlinked_measures(workbench.db, room, "What was the store count in 2022?") == []
+    assert unlinked_measures(workbench.db, room, "What was the land value in 2022?") == []
+    # a metric narrowed by a word, in another wording and order ("revenue from services" for "services sales")
+    assert unlinked_measures(workbench.db, room, "What were services sales in 2022?") == []
 
 
 def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> None:
@@ -59,11 +66,18 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What was the sales tax rate in 2022?") == ["sales tax rate"]
     # words of one row, but not of one measure: "capital" is in the capital table, "rate" is not
     assert unlinked_measures(workbench.db, room, "What was the total capital rate in 2022?") == ["capital rate"]
+    assert unlinked_measures(workbench.db, room, "What was the customer count?") == ["customer count"]
+    assert unlinked_measures(workbench.db, room, "What was the average order value?") == ["order value"]
+    assert unlinked_measures(workbench.db, room, "What was the deferred revenue in 2022?") == ["deferred revenue"]
 
 
 @pytest.mark.parametrize(
     "question",
-    ["What was the revenue per employee in 2022?", "What was the net promoter score in 2022?"],
+    [
+        "What was the revenue per employee in 2022?",
+        "What was the net promoter score in 2022?",
+        "What was the deferred revenue in 2022?",  # not the net revenue line
+    ],
 )
 def test_a_measure_the_room_lacks_abstains_with_the_reason(workbench, room: int, question: str) -> None:
     events = list(ask(workbench, question, ROOM))

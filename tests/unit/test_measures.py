@@ -19,6 +19,11 @@ from core.qa.measures import asked_measures
         # "X per Y": the measure ends at the word after "per"
         ("What was the revenue per employee in 2022?", ["revenue per employee"]),
         ("What is the final dividend per share proposed for 2019?", ["final dividend per share"]),
+        # a count, a value, a lexicon metric narrowed by a word before it
+        ("What was the store count in FY2022?", ["store count"]),
+        ("How did the average order value change?", ["order value"]),
+        ("What was the deferred revenue in 2022?", ["deferred revenue"]),
+        ("What were services net sales in 2022?", ["services net sales"]),
         # verbs and operations around a measure are not part of its name
         ("What drove the interest coverage ratio change in 2022?", ["interest coverage ratio"]),
         ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
@@ -46,6 +51,8 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What was the rate in 2019?",  # a measure noun alone names no measure
         "What is the average USD-INR exchange rate in FY 2019?".replace("exchange rate", "rate"),
         "What was the net revenue in 2022?",  # no measure noun: the lexicon's business
+        "What was the total annual revenue in 2022?",  # words that narrow no metric
+        "Which FY has a higher EBITDA?",
         "If the occupancy rate is not reported, what drove sales?",  # the question allows for its absence
     ],
 )
