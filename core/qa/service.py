@@ -18,7 +18,7 @@ from core.qa.grounding import missing_names
 from core.qa.measures import unlinked_measures
 from core.qa.metrics import unlinked_metrics
 from core.qa.pii import redact, redact_citation
-from core.qa.planner import OfflinePlanner, Planner, load_schema
+from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan
@@ -93,6 +93,18 @@ def _cell_labels(plan: Plan) -> list[str]:
     ]
 
 
+def _cell_places(plan: Plan, schema: RoomSchema) -> list[str]:
+    """Where the plan's cell steps read: each cell's labels with its table's title, columns and page text (the
+    "Total" line of a page about assets holds total assets)."""
+    sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
+    places = []
+    for step, labels in zip((s for s in plan.steps if isinstance(s, CellsStep)), _cell_labels(plan), strict=True):
+        sheet = sheets.get(step.sheet_id)
+        if sheet is not None:
+            places.append(" ".join([labels, sheet.title, *(c.name for c in sheet.columns), sheet.page_text]))
+    return places
+
+
 def ask(
     wb: Workbench,
     question: str,
@@ -120,7 +132,8 @@ def ask(
         return Event(type="step", text=text)
 
     yield step("Reading the room's sheets and documents")
-    plan = planner.plan(question, load_schema(wb.db, ref.id), history)
+    schema = load_schema(wb.db, ref.id)
+    plan = planner.plan(question, schema, history)
     if plan.reasoning:
         trace.append(plan.reasoning)
     yield Event(type="plan", text=plan.reasoning, plan=plan)
@@ -139,7 +152,7 @@ def ask(
     unlinked = (
         []
         if missing
-        else unlinked_metrics(wb.db, ref.id, plan.standalone_question)
+        else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
         or unlinked_measures(wb.db, ref.id, plan.standalone_question, _cell_labels(plan))
     )
     if missing:

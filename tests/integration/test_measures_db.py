@@ -84,3 +84,14 @@ def test_a_measure_the_room_lacks_abstains_with_the_reason(workbench, room: int,
     result = events[-1].result
     assert result["abstained"] and not result["citations"], result["answer"]
     assert any(e.type == "step" and "no column or passage about" in (e.text or "") for e in events)
+
+
+def test_a_metric_is_linked_by_the_cell_the_plan_reads(workbench) -> None:
+    """A "Total" line on a page about assets is the total assets, though the filing never prints the phrase:
+    the metric is linked by the cell the plan reads, and answered from it."""
+    rows = [("Food Care", ("1,997.8", "1,914.4", "1,802.0")), ("Product Care", ("2,762.9", "2,273.8", "2,011.5"))]
+    rows.append(("Total", tuple(f"{a + b:,.1f}" for a, b in [(1997.8, 2762.9), (1914.4, 2273.8), (1802.0, 2011.5)])))
+    data = make_statement_pdf(rows=rows, heading="ASSETS ALLOCATED TO SEGMENTS", unit="(in millions)")
+    assert workbench.ingest_upload(data, "SEE_2019_10K.pdf", "Segments", embed=False).status == "ready"
+    result = next(e for e in ask(workbench, "What is the total assets for year 2022?", "Segments") if e.type == "done")
+    assert result.result["values"] == ["4,760.7"], result.result["answer"]

@@ -249,3 +249,22 @@ def test_a_line_item_that_names_no_metric_is_refused_when_another_table_has_one_
     """In a filing "Other" is a line of many tables: which one the question means is a guess."""
     costs = table(10, ["2018", "2017"], [["Other", "7", "9"]], text="Net sales costs Other", title="report.pdf")
     assert statement_cells("What is the change in Other in 2018 from 2017?", RoomSchema(1, (REGIONS, costs))) is None
+
+
+def test_a_line_named_with_its_bracket_is_named_whole() -> None:
+    """ "Total (loan)" beside "Total (value)": a question that writes the bracket names that line, a bare "Total"
+    names none of them."""
+    ltv = table(
+        7,
+        ["2019", "2018"],
+        [
+            ["Vessel values", "1,801.5", "1,675.1"],
+            ["Total (value)", "1,801.5", "1,675.1"],
+            ["Borrowings", "863.4", "754.7"],
+            ["Total (loan)", "828.8", "885.3"],
+        ],
+    )
+    room = RoomSchema(room_id=1, sheets=(ltv,), documents=((1, "TORM_2019_AR.pdf"),))
+    found = statement_cells("What was the change in Total (loan) in 2019 from 2018?", room)
+    assert found is not None and found[0].row_label == "Total (loan)" and found[0].operation == "change"
+    assert statement_cells("What was the change in the total in 2019 from 2018?", room) is None

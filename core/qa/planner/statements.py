@@ -122,6 +122,12 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
             and not (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text))
         )
     label = label_words(step.row_label)
+    if _fold(step.row_label) != _fold(re.sub(r"\([^)]*\)", " ", step.row_label)) and re.search(
+        rf"(?<![a-z0-9]){re.escape(' '.join(step.row_label.lower().split()))}(?![a-z0-9])", " ".join(text.split())
+    ):
+        # the question writes the line with its bracket ("Total (loan)" beside "Total (value)"): the bracket is
+        # part of the line's name
+        label = {_stem(w) for w in _words(step.row_label)}
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
     if not label or not label <= asked:
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
