@@ -1077,7 +1077,7 @@ def _items_column(
     numbers = [parse_number(v or "") for v in values]
     if any(n is None for n in numbers):
         return None
-    if len({"%" in (v or "") for v in values}) > 1:
+    if len({"%" in (v or "") for v in values}) > 1 and not _common_size(grid, column):
         return None  # a percentage and an amount: no arithmetic between them
     if operation in ("share", "ratio") and len({(n or 0) < 0 for n in numbers}) > 1:
         return None  # a deduction's share of a total ("(111)" of 372): its sign is a layout, the share ill-defined
@@ -1085,6 +1085,16 @@ def _items_column(
         if sum(1 for r in grid.rows if _content(r.values[grid.label_pos] or "") == _content(label)) > 1:
             return None  # the line appears under several sections ("Continuing operations"): which one is meant
     return a, b, operation, column
+
+
+def _common_size(grid: _Grid, column: int) -> bool:
+    """Whether `column` is a common-size statement's: a line reads "100.0 %" and the other lines are percentages of
+    it, printed without the sign ("Sales 100.0 %", "Gross profit 40.0")."""
+    return any(
+        re.fullmatch(r"100(?:\.0+)?\s*%", (row.values[column] or "").strip())
+        for row in grid.rows
+        if column < len(row.values)
+    )
 
 
 # Words a side of a two-item question may hold besides its line item's: articles of quantity, not other things.

@@ -764,3 +764,23 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     ]
     step = plan_cells("What was the change in APAC from 2018 to 2019?", 1, names, rows)
     assert step is not None and step.columns == ["2018", "2019"]
+
+
+def test_a_common_size_statement_is_a_share_of_its_base_line() -> None:
+    """A common-size statement prints "100.0 %" on its base line and its other lines' shares without the sign: a
+    line's share of the base is read, while a "%" line beside amounts stays no arithmetic partner."""
+    names = ["Column A", "2019", "2018"]
+    rows = [
+        GridRow(row_id=1, values=("Sales", "100.0 %", "100.0 %")),
+        GridRow(row_id=2, values=("Gross profit", "40.0", "50.9")),
+        GridRow(row_id=3, values=("Operating expenses", "33.1", "27.0")),
+    ]
+    step = plan_cells("What was the percentage of sales represented by gross profit in 2018?", 1, names, rows)
+    assert step is not None and (step.operation, step.row_label, step.other_label) == ("share", "Gross profit", "Sales")
+    assert step.columns == ["2018"]
+    amounts = [
+        GridRow(row_id=1, values=("Sales", "1,000", "900")),
+        GridRow(row_id=2, values=("Gross margin", "40.0 %", "50.9 %")),
+        GridRow(row_id=3, values=("Gross profit", "400", "458")),
+    ]
+    assert plan_cells("What was gross margin as a percentage of gross profit in 2018?", 1, names, amounts) is None
