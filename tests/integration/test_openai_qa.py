@@ -198,6 +198,22 @@ def test_a_figure_from_a_pdf_statement_is_read_from_its_cells_whatever_the_model
     assert (cited.kind, cited.page, cited.column) == ("cell", 2, "2022")
 
 
+def test_a_measure_the_room_never_prints_abstains_before_the_model_answers(
+    demo: Workbench, server: OpenAIServer
+) -> None:
+    """The model plans a search for "revenue per employee"; the room prints net revenue and employees but never
+    the measure, so the same guard as offline abstains with the reason, and no answer is asked of the model."""
+    assert demo.ingest_upload(make_statement_pdf(), "PEP_2022_10K.pdf", "Demo", embed=False).tables == 1
+    server.chat_default = model(
+        plan=lambda body: search_plan("revenue per employee 2022"),
+        answer=lambda body: Reply("Revenue per employee was $86,392 in 2022 [1]."),
+    )
+    events = events_of(demo, "What was the revenue per employee in 2022?")
+    assert any(e.type == "step" and "no column or passage about revenue per employee" in (e.text or "") for e in events)
+    result = events[-1].result
+    assert result["abstained"] and not result["citations"] and answer_requests(server) == []
+
+
 def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, server: OpenAIServer) -> None:
     server.chat_default = model()
     events_of(demo, CANADA)
