@@ -310,14 +310,23 @@ def _two_items(text: str, label: str) -> bool:
 def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int) -> tuple[list[str], int]:
     """Each column's header text (its name plus header rows above the first line item) and that row count."""
     labels = ["" if re.fullmatch(r"Column [A-Z]+", n) else n for n in names]
+
     # A group header spans the unnamed columns right of it ("Financial assets" over "2019 2018"): each of its
     # sub-columns carries it, so "2018 of financial assets" is not the liabilities' 2018. Worded groups only: a
     # year over an unnamed column is that column's period alone.
-    first = rows[0].values if rows else ()
+    # Its span shows in the first row under it, or in a row of years under a merged date ("September 30," over
+    # "2019 2018" in each group).
+    def spanned(i: int) -> bool:
+        return any(
+            i < len(row.values) and row.values[i] and row.values[i - 1]
+            and (at == 0 or (years_in(row.values[i]) and years_in(row.values[i - 1])))
+            for at, row in enumerate(rows[:3])
+        )  # fmt: skip
+
     for i in range(1, len(labels)):
         if (
             not labels[i] and i != label_pos and labels[i - 1] and not years_in(labels[i - 1]) and i - 1 != label_pos
-            and i < len(first) and first[i] and i - 1 < len(first) and first[i - 1]
+            and spanned(i)
         ):  # fmt: skip
             labels[i] = labels[i - 1]
     n_header = 0

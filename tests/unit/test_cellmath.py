@@ -784,3 +784,18 @@ def test_a_common_size_statement_is_a_share_of_its_base_line() -> None:
         GridRow(row_id=3, values=("Gross profit", "400", "458")),
     ]
     assert plan_cells("What was gross margin as a percentage of gross profit in 2018?", 1, names, amounts) is None
+
+
+def test_a_group_header_spans_its_years_under_a_merged_date() -> None:
+    """ "Domestic" and "International" each over "September 30," and "2019 2018": the unnamed column of a group is
+    the group's, so "domestic" names the domestic 2018 column, not the international one."""
+    names = ["Column A", "Domestic", "Column C", "International", "Column E"]
+    rows = [
+        GridRow(row_id=1, values=(None, "September 30,", None, "September 30,", None)),
+        GridRow(row_id=2, values=(None, "2019", "2018", "2019", "2018")),
+        GridRow(row_id=3, values=("Discount rate", "4.00%", "3.75%", "1.90%", "2.80%")),
+    ]
+    step = plan_cells("What is the change in domestic discount rate between 2018 and 2019?", 1, names, rows)
+    assert step is not None and step.columns == ["Column C", "Domestic"]
+    step = plan_cells("What is the change in international discount rate between 2018 and 2019?", 1, names, rows)
+    assert step is not None and step.columns == ["Column E", "International"]
