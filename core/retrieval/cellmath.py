@@ -318,8 +318,8 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
     # "2019 2018" in each group).
     def spanned(i: int) -> bool:
         return any(
-            i < len(row.values) and row.values[i] and row.values[i - 1]
-            and (at == 0 or (years_in(row.values[i]) and years_in(row.values[i - 1])))
+            i < len(row.values) and bool(here := row.values[i]) and bool(left := row.values[i - 1])
+            and (at == 0 or bool(years_in(here or "") and years_in(left or "")))
             for at, row in enumerate(rows[:3])
         )  # fmt: skip
 
