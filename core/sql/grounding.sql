@@ -13,7 +13,7 @@ SELECT workbench_room_has_phrase(%(room_id)s, %(phrase)s)
 -- name: room_has_query
 -- A measure's words in order with a few words between (a tsquery of distance alternatives), or all of them in
 -- one row chunk of a sheet ("rows"): core/qa/measures.py. Through the function of migration 018.
-SELECT workbench_room_has_query(%(room_id)s, %(query)s, %(rows)s)
+SELECT workbench_room_has_query(%(room_id)s, to_tsquery('english', %(query)s), %(rows)s)
 
 -- name: room_table_row_has_words
 -- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a

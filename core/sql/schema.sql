@@ -855,32 +855,24 @@ $$;
 CREATE FUNCTION public.workbench_room_has_phrase(p_room bigint, p_phrase text) RETURNS boolean
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
-    SET enable_seqscan TO 'off'
     AS $$
-    -- No "room_id = p_room": the room:<id> token (made here from p_room, so a caller cannot ask about
-    -- another room) already says it, and with that condition the planner walks the room's btree index
-    -- instead of asking the full-text index.
-    SELECT numnode(phraseto_tsquery('english', p_phrase)) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
-        SELECT 1 FROM chunks c
-        WHERE (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
-              @@ (phraseto_tsquery('english', p_phrase) && quote_literal('room:' || p_room::text)::tsquery)
-    ))
+    SELECT workbench_room_has_query(p_room, phraseto_tsquery('english', p_phrase), false)
 $$;
 
 
 --
--- Name: workbench_room_has_query(bigint, text, boolean); Type: FUNCTION; Schema: public; Owner: -
+-- Name: workbench_room_has_query(bigint, tsquery, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.workbench_room_has_query(p_room bigint, p_query text, p_rows boolean) RETURNS boolean
+CREATE FUNCTION public.workbench_room_has_query(p_room bigint, p_query tsquery, p_rows boolean) RETURNS boolean
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     SET enable_seqscan TO 'off'
     AS $$
-    SELECT numnode(to_tsquery('english', p_query)) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
+    SELECT numnode(p_query) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
         SELECT 1 FROM chunks c
         WHERE (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
-              @@ (to_tsquery('english', p_query) && quote_literal('room:' || p_room::text)::tsquery)
+              @@ (p_query && quote_literal('room:' || p_room::text)::tsquery)
           AND (NOT p_rows OR c.row_id IS NOT NULL)
     ))
 $$;
