@@ -11,8 +11,9 @@ best passage must hold) to show the trade-off the shipped MIN_COVERAGE sits on.
 Then metrics absent from a room: for each company room and each metric whose name its filings never
 print (a plain substring test over the stored page text, independent of the product's full-text check),
 three phrasings are asked; the share answered "I don't have enough information" is reported, for the
-metrics of core.qa.metrics' lexicon and, separately, for metric names outside it (held out: the lexicon
-was not written for them).  Metrics the filings do print are asked the same way to show over-firing: the
+metrics of core.qa.metrics' lexicon, for the names core.qa.measures was designed on (TUNED_METRICS) and,
+separately, for metric names outside both (held out: neither was written for them; their misses are not
+printed).  Metrics the filings do print are asked the same way to show over-firing: the
 share whose step says "no column or passage about" must be 0.
 """
 
@@ -51,6 +52,36 @@ HELD_OUT_METRICS = (
     "days sales outstanding",
     "weighted average cost of capital",
 )
+# Metric names core.qa.measures was designed on (its classes: a measure noun, "X per Y", a count, a value, a
+# lexicon metric narrowed by a word): the rate on them against the held-out names shows how far the rules carry.
+TUNED_METRICS = (
+    "net promoter score",
+    "average order value",
+    "revenue per employee",
+    "customer retention rate",
+    "annual contract value",
+    "gross bookings",
+    "load factor",
+    "tier 1 capital ratio",
+    "monthly active users",
+    "interest coverage ratio",
+    "cash conversion cycle",
+    "utilization rate",
+    "efficiency ratio",
+    "payout ratio",
+    "unearned revenue",
+    "organic growth rate",
+    "cost per click",
+    "average transaction value",
+    "store count",
+    "subscriber count",
+    "active user count",
+    "subscription revenue",
+    "advertising revenue",
+    "contract revenue",
+    "franchise revenue",
+    "licensing revenue",
+)
 PHRASINGS = (
     "What was {company}'s {metric} in FY2022?",
     "How did the {metric} of {company} change between FY2021 and FY2022?",
@@ -66,7 +97,12 @@ def _printed(wording: str, text: str) -> bool:
 def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[str, float]]:
     """Abstention on metrics a room's text never prints (lexicon and held-out), and over-firing on printed ones;
     also the median time of the measure check (core.qa.measures) over these questions, in milliseconds."""
-    outcome: dict[str, list[bool]] = {"lexicon_absent": [], "held_out_absent": [], "present_flagged": []}
+    outcome: dict[str, list[bool]] = {
+        "lexicon_absent": [],
+        "tuned_absent": [],
+        "held_out_absent": [],
+        "present_flagged": [],
+    }
     check_ms: list[float] = []
     for company in companies:
         with wb.db.connection() as conn:
@@ -79,6 +115,7 @@ def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[s
             )
         text = " ".join(text.lower().split())
         asked = [(name, "lexicon", any(_printed(w, text) for w in words)) for name, words in METRICS.items()]
+        asked += [(name, "tuned", _printed(name, text)) for name in TUNED_METRICS]
         asked += [(name, "held_out", _printed(name, text)) for name in HELD_OUT_METRICS]
         for metric, source, present in asked:
             for phrasing in PHRASINGS:
@@ -166,7 +203,8 @@ def main() -> None:
     absent = absent_metric_rates(wb, companies)
     print(
         f"metrics absent from the room: abstained {absent['lexicon_absent']['rate']:.3f} of "
-        f"{absent['lexicon_absent']['n']} (lexicon), {absent['held_out_absent']['rate']:.3f} of "
+        f"{absent['lexicon_absent']['n']} (lexicon), {absent['tuned_absent']['rate']:.3f} of "
+        f"{absent['tuned_absent']['n']} (names core.qa.measures was designed on), {absent['held_out_absent']['rate']:.3f} of "
         f"{absent['held_out_absent']['n']} (held out); printed metrics wrongly flagged "
         f"{absent['present_flagged']['rate']:.3f} of {absent['present_flagged']['n']}"
     )
