@@ -94,14 +94,25 @@ def _cell_labels(plan: Plan) -> list[str]:
 
 
 def _cell_places(plan: Plan, schema: RoomSchema) -> list[str]:
-    """Where the plan's cell steps read: each cell's labels with its table's title, columns and page text (the
-    "Total" line of a page about assets holds total assets)."""
+    """Where the plan's cell steps read: each cell's labels with the heading of its section (the nearest line
+    above with no figures), its sheet's name (a PDF table's heading) and its columns: the "Total" line under "Assets not allocated:"
+    holds total assets; a "Cost of products sold" line holds no cost of sales, however many lines say "sales"."""
     sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
     places = []
     for step, labels in zip((s for s in plan.steps if isinstance(s, CellsStep)), _cell_labels(plan), strict=True):
         sheet = sheets.get(step.sheet_id)
-        if sheet is not None:
-            places.append(" ".join([labels, sheet.title, *(c.name for c in sheet.columns), sheet.page_text]))
+        if sheet is None:
+            continue
+        headings = []
+        rows = list(sheet.grid)
+        for row_id in (step.row_id, step.other_row_id):
+            at = next((i for i, row in enumerate(rows) if row.row_id == row_id), None)
+            above = rows[:at] if at is not None else []
+            heading = next((r for r in reversed(above) if r.values and not any(v for v in r.values[1:])), None)
+            if heading is not None and heading.values[0]:
+                headings.append(heading.values[0])
+        # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a spreadsheet tab
+        places.append(" ".join([labels, *headings, sheet.name, *(c.name for c in sheet.columns)]))
     return places
 
 
