@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from core.db import Database, q, returned
 from core.qa.grounding import question_names
-from core.qa.metrics import METRICS, anticipated_clauses
+from core.qa.metrics import METRICS, anticipated_clauses, word_stems
 from core.text import STOP_WORDS
 
 # Nouns that end a measure's name: what is measured comes before them ("occupancy rate", "load factor").
@@ -216,17 +216,13 @@ def _near(phrasings: Sequence[Sequence[str]]) -> str:
     return " | ".join(f"({a})" for a in alternatives)
 
 
-def _stems(text: str) -> set[str]:
-    return {
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.lower())
-    }
-
-
 def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:
     """The measures `question` names (asked_measures) that the room holds neither as words in order nor in one
     table row (empty: all linked). `cells`: labels of the cells the plan reads ("Net Income per Share: Basic",
     a line with its section's heading); a measure all of whose words one of them holds is linked to it."""
-    asked = [m for m in measures_asked(question) if not any(_stems(" ".join(m.cell)) <= _stems(c) for c in cells)]
+    asked = [
+        m for m in measures_asked(question) if not any(word_stems(" ".join(m.cell)) <= word_stems(c) for c in cells)
+    ]
     if not asked:
         return []
     missing = []

@@ -186,18 +186,21 @@ def _mentions(text: str, wordings: tuple[str, ...]) -> bool:
     return any(_words(w) in words for w in wordings)
 
 
-def _stems(text: str) -> set[str]:
-    return {
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.lower())
-    }
+def word_stems(text: str) -> set[str]:
+    """The words of `text`, lower-cased, a plural "s" dropped: for telling whether one wording's words are
+    among another text's ("Shareholders' equity" holds shareholders equity)."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
 def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence[str] = ()) -> list[str]:
     """The metrics `question` names that nothing in the room holds, in any wording (empty: all linked).
     `places`: the text around each cell the plan reads (its labels, table head and page); a metric all of
     whose words, in some wording, one of them holds is linked there (the "Total" line of a page about assets)."""
-    held = [_stems(place) for place in places]
-    asked = [m for m in asked_metrics(question) if not any(_stems(w) <= words for w in m.wordings for words in held)]
+    held = [word_stems(place) for place in places]
+    asked = [
+        m for m in asked_metrics(question) if not any(word_stems(w) <= words for w in m.wordings for words in held)
+    ]
     if not asked:
         return []
     missing: list[str] = []
