@@ -195,8 +195,9 @@ def word_stems(text: str) -> set[str]:
 
 def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence[str] = ()) -> list[str]:
     """The metrics `question` names that nothing in the room holds, in any wording (empty: all linked).
-    `places`: the text around each cell the plan reads (its labels, table head and page); a metric all of
-    whose words, in some wording, one of them holds is linked there (the "Total" line of a page about assets)."""
+    `places`: the text around each cell the plan reads (its labels, its section's and its table's headings); a
+    metric all of whose words, in some wording, one of them holds is linked there ("Total" under "Assets not
+    allocated:")."""
     held = [word_stems(place) for place in places]
     asked = [
         m for m in asked_metrics(question) if not any(word_stems(w) <= words for w in m.wordings for words in held)

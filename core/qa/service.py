@@ -95,8 +95,9 @@ def _cell_labels(plan: Plan) -> list[str]:
 
 def _cell_places(plan: Plan, schema: RoomSchema) -> list[str]:
     """Where the plan's cell steps read: each cell's labels with the heading of its section (the nearest line
-    above with no figures), its sheet's name (a PDF table's heading) and its columns: the "Total" line under "Assets not allocated:"
-    holds total assets; a "Cost of products sold" line holds no cost of sales, however many lines say "sales"."""
+    above with no figures), its sheet's name (a PDF table's heading) and its columns. The "Total" line under
+    "Assets not allocated:" holds total assets; a "Cost of products sold" line holds no cost of sales, however
+    many other lines of its page say "sales"."""
     sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
     places = []
     for step, labels in zip((s for s in plan.steps if isinstance(s, CellsStep)), _cell_labels(plan), strict=True):
