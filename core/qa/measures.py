@@ -125,15 +125,24 @@ def _measure(run: list[str]) -> list[str] | None:
     return run[: end + 1] if end is not None else None
 
 
-_LEXICON = frozenset(" ".join(_WORD.findall(w.lower())) for wordings in METRICS.values() for w in wordings)
-# Wordings of each lexicon wording's metrics: "services revenue" is found as "services net sales".
-_SAME_METRIC: dict[str, frozenset[str]] = {}
-for _wordings in METRICS.values():
-    for _w in _wordings:
-        _key = " ".join(_WORD.findall(_w.lower()))
-        _SAME_METRIC[_key] = _SAME_METRIC.get(_key, frozenset()) | {
-            " ".join(_WORD.findall(x.lower())) for x in _wordings
-        }
+def _plain(words: str | Sequence[str]) -> str:
+    """Words as the lexicon is compared: lower-cased letters and digits, one space apart ("debt-to-equity" ->
+    "debt to equity")."""
+    return " ".join(_WORD.findall((words if isinstance(words, str) else " ".join(words)).lower()))
+
+
+def _same_metric() -> dict[str, frozenset[str]]:
+    """Each lexicon wording -> every wording of the metrics it names: "services revenue" is found as "services net
+    sales"."""
+    same: dict[str, set[str]] = {}
+    for wordings in METRICS.values():
+        for wording in wordings:
+            same.setdefault(_plain(wording), set()).update(_plain(w) for w in wordings)
+    return {k: frozenset(v) for k, v in same.items()}
+
+
+_SAME_METRIC = _same_metric()
+_LEXICON = frozenset(_SAME_METRIC)
 # Words before a metric that do not make it another quantity: "total revenue" is revenue, "deferred revenue" is not.
 _SAME_QUANTITY = frozenset("total net gross annual quarterly consolidated reported overall group".split())
 
@@ -154,13 +163,13 @@ def _of_a_metric(run: list[str]) -> Measure | None:
     """A lexicon metric the question narrows by words before it ("deferred revenue", "services revenue"): the
     narrowed compound, found in any wording of the metric and either order ("revenue from services")."""
     for k in (3, 2, 1):
-        tail = " ".join(_WORD.findall(" ".join(run[-k:])))
+        tail = _plain(run[-k:])
         if len(run) <= k or tail not in _LEXICON:
             continue
         head = [w for w in run[:-k] if w not in _SAME_QUANTITY]
-        if not head or " ".join(_WORD.findall(" ".join(run))) in _LEXICON:
+        if not head or _plain(run) in _LEXICON:
             return None
-        modifiers = tuple(_WORD.findall(" ".join(head)))
+        modifiers = tuple(_plain(head).split())
         phrasings = {
             p for w in sorted(_SAME_METRIC[tail]) for p in ((*modifiers, *w.split()), (*w.split(), *modifiers))
         }
@@ -179,11 +188,11 @@ def measures_asked(question: str) -> list[Measure]:
             if narrowed is not None:
                 found.setdefault(narrowed.name, narrowed)
             continue
-        words = tuple(_WORD.findall(" ".join(measure)))
+        words = tuple(_plain(measure).split())
         text = " ".join(words)
         if text in _LEXICON:
             continue
-        if measure[-1].rstrip("s") in _OF_A_METRIC and " ".join(_WORD.findall(" ".join(measure[:-1]))) in _LEXICON:
+        if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
             continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
         rows = tuple(w for w in words if w != "per")
         if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
