@@ -81,6 +81,22 @@ TUNED_METRICS = (
     "contract revenue",
     "franchise revenue",
     "licensing revenue",
+    # added while designing the noun phrases a question asks of a name (2026-11-26)
+    "expense ratio",
+    "cost of risk",
+    "average selling price",
+    "same-store sales",
+    "free float",
+    "order intake",
+    "net new money",
+    "assets under management",
+    "claims ratio",
+    "fill rate",
+    "capacity utilization",
+    "customer acquisition cost",
+    "revenue backlog",
+    "net retention rate",
+    "days payable outstanding",
 )
 PHRASINGS = (
     "What was {company}'s {metric} in FY2022?",

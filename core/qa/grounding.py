@@ -43,10 +43,17 @@ def _clean(token: str) -> str:
     return token.rstrip(".-")
 
 
+# Words a figure follows in a limit ("less than 15,000", "over 5%").
+_LIMIT_WORDS = frozenset("than over under above below exceed exceeds exceeded".split())
+
+
 def _is_name_token(token: str, sentence_start: bool) -> bool:
     word = token.lower()
     if len(token) < 2 or word in _NOT_NAMES or _PERIOD.match(token):
         return False
+    glued = re.fullmatch(r"([a-z]+)\d[\d,.]*", token)
+    if glued and glued.group(1) in _NOT_NAMES | _LIMIT_WORDS:
+        return False  # a figure typed against the word before it: "less than15,000", "in2019"
     inner_caps = any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token)
     if sentence_start:
         return inner_caps

@@ -1,21 +1,26 @@
-"""Is a measure the question names by a compound in the room at all? "Net interest margin", "occupancy rate".
+"""Is a measure the question names by a compound, or asks of a name, in the room at all? "Occupancy rate".
 
 core.qa.metrics links the metrics of its lexicon in any of their wordings; most measures analysts ask for are
 not in it ("net promoter score", "load factor", "revenue per employee").  Their words are common ("net",
 "interest", "margin"), so passages that hold them one by one look like answers: a 10-K that never prints "net
 promoter score" still has "net" and "score" on most pages, and "revenue per employee" matched the net sales
 line.  So a measure the question names as a compound must be found as that compound: its words in order, at
-most two other words between each ("effective income tax rate" holds "effective tax rate"), or all of them in
-one table row with its column names and title ("Tier 1" in a "Capital ratio" table), or in the label of a cell
-the plan reads ("Net Income per Share: Basic").
+most two other words between each and within one clause of a passage ("effective income tax rate" holds
+"effective tax rate"; "card transactions. Fair value" holds no transaction value), or all of them in one table
+row with its column names and title ("Tier 1" in a "Capital ratio" table), or in the label of a cell the plan
+reads ("Net Income per Share: Basic", the row a table step picks by name).
 
 The compounds read (each a class, whatever its words):
 - a run of the question's content words ending in a measure noun ("ratio", "rate", "margin", "score" …) after
   at least one word that says which, or "X per Y";
-- "X count", also printed "number of Xs"; "X value", held when a line of X is ("land value": the Land line),
-  so "order value" needs a line of orders;
+- "X count", also printed "number of Xs"; "X value", held when the plan reads a line of X ("land value": the
+  Land line), so "order value" needs a line of orders;
 - a lexicon metric narrowed by words before it ("deferred revenue", "services revenue"), found in any wording of
-  the metric and either order ("revenue from services"); "total", "net", "annual" … narrow nothing.
+  the metric, before it or after it with one word between ("revenue from services"); "total", "net", "annual"
+  … narrow nothing;
+- whatever noun phrase the question asks of a name: "3M's gross bookings", "the gross bookings of 3M", "the
+  gross bookings reported by 3M" (a possessive is followed by a noun phrase, so no verb is read as a measure;
+  one word after "the … of" is as often a row's part, so only a possessive binds a single word).
 Only the asking sentence is read (not "Give a response by relying on …"), names are left to core.qa.grounding
 ("USD-INR", "Japanese Yen" exchange rate), and a measure the lexicon knows ("operating margin", "current
 ratio"), or a margin, ratio or rate of a metric it knows ("net profit margin": net income over revenue, both
@@ -42,7 +47,8 @@ MEASURE_HEADS = frozenset(
 _COUNTS = frozenset(("count", "counts"))
 _VALUES = frozenset(("value", "values"))
 # A measure of a lexicon metric: the metric is what core.qa.metrics links ("net profit margin" of net income).
-_OF_A_METRIC = frozenset("ratio rate margin yield".split())
+# (A yield is not among them: "free cash flow yield" is over the share price, which a filing rarely prints.)
+_OF_A_METRIC = frozenset("ratio rate margin".split())
 # Words that say what the question does with a measure, not which measure it is.
 _GLUE = STOP_WORDS | frozenset(
     """
@@ -69,6 +75,8 @@ _SENTENCE = re.compile(r"(?<=[?.!])\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 # Word-distance alternatives tried between consecutive words of a measure: adjacent, or one or two words between.
 _GAPS = (1, 2, 3)
+# In a phrasing: exactly one word of any kind here ("revenue from services").
+_ONE = "_"
 _MAX_WORDS = 5
 
 
@@ -79,38 +87,124 @@ def _asking(question: str) -> str:
     return asking.rsplit(":", 1)[-1]
 
 
-def _runs(question: str) -> list[list[str]]:
-    """Runs of the asking sentence's content words, lower-cased; names, periods and glue words end a run."""
+@dataclass(frozen=True)
+class _Run:
+    """A run of content words and where it sits: the tokens of its sentence, its first and last token's index."""
+
+    words: list[str]
+    tokens: tuple[str, ...]
+    first: int
+    last: int
+
+
+def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
+    """Runs of the asking sentence's content words, lower-cased (names, periods and glue words end a run), and the
+    lower-cased words of the names it mentions."""
     sentence = _asking(question)
     for clause in anticipated_clauses(sentence):  # "if operating margin is not a useful metric …"
         sentence = sentence.replace(clause, " . ")
-    named = {w.lower() for name in question_names(sentence) for w in name.split()}
-    runs: list[list[str]] = []
+    named = frozenset(w.lower() for name in question_names(sentence) for w in name.split())
+    matches = list(_TOKEN.finditer(sentence))
+    tokens = tuple(m.group(0) for m in matches)
+    runs: list[_Run] = []
     run: list[str] = []
-    tokens = list(_TOKEN.finditer(sentence))
-    for i, match in enumerate(tokens):
+    first = 0
+
+    def close(last: int) -> None:
+        nonlocal run
+        if run:
+            runs.append(_Run(run, tokens, first, last))
+        run = []
+
+    for i, match in enumerate(matches):
         raw = match.group(0)
         word = re.sub(r"(?:'s|')$", "", raw.lower())
-        gap = sentence[tokens[i - 1].end() : match.start()] if i else ""
+        gap = sentence[matches[i - 1].end() : match.start()] if i else ""
         if run and gap.strip():  # punctuation between words ends a run ("Software delivery, support")
-            runs.append(run)
-            run = []
+            close(i - 1)
         if run and word.isdigit() and len(word) <= 2:  # "tier 1 capital ratio"
             run.append(word)
             continue
         glue = word in _GLUE or _PERIOD.match(word) or len(word) < 2 or word in named
         if glue or (word in _QUANTITY and not run):
-            if run:
-                runs.append(run)
-            run = []
+            close(i - 1)
             continue
+        if not run:
+            first = i
         run.append(word)
         if raw.lower() != word:  # a possessive ends a run: "3M's"
-            runs.append(run)
-            run = []
-    if run:
-        runs.append(run)
-    return runs
+            close(i)
+    close(len(matches) - 1)
+    return runs, named
+
+
+def _runs(question: str) -> list[list[str]]:
+    """Runs of the asking sentence's content words, lower-cased; names, periods and glue words end a run."""
+    return [run.words for run in _spans(question)[0]]
+
+
+# Owners that are not names: "the Company's deferred tax liability" is whichever company the room is about.
+_GENERIC_OWNERS = frozenset(
+    "company companies group firm entity business corporation organisation organization segment division unit".split()
+)
+# Words between an owner and its figure that leave the figure as it is: "3M's total gross bookings".
+_OWNER_GAP = frozenset("total average annual overall reported".split())
+# A figure named with "the" and bound to a name after it: "the gross bookings of 3M", "… reported by 3M".
+_BY_NAME = frozenset(("of", "by"))
+_PARTICIPLES = frozenset("reported disclosed recorded posted generated earned".split())
+# Prepositions inside a name: "cost of risk", "assets under management" (the words around one are found exactly
+# one word apart, as written: see unlinked_measures).
+_INNER = frozenset("of on under".split())
+# Nouns of an operation on a figure, not a figure: "3M's revenue growth" is how revenue changed.
+_OPERATIONS = frozenset("growth trend trends performance".split())
+
+
+def _bare(token: str) -> str:
+    """A token lower-cased without its possessive ending."""
+    return re.sub(r"(?:'s|')$", "", token.lower())
+
+
+def _owned(question: str) -> list[list[str]]:
+    """Noun phrases the question binds to a name, the figure it asks of that name: "3M's gross bookings", "the
+    fleet size of Delta", "the cost of risk reported by 3M" (operation nouns such as "growth" dropped).  The
+    grammar makes them nouns, whatever their words: a verb never follows a possessive."""
+    runs, named = _spans(question)
+    owners = named - _GENERIC_OWNERS
+    owned = []
+    at = {run.first: run for run in runs}
+    joined: set[int] = set()
+    for run in runs:
+        if run.first in joined:
+            continue
+        tokens = [t.lower() for t in run.tokens]
+        words, last = list(run.words), run.last
+        # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
+        while last + 2 < len(tokens) and tokens[last + 1] in _INNER and (following := at.get(last + 2)):
+            words += [tokens[last + 1], *following.words]
+            last = following.last
+            joined.add(following.first)
+        start = run.first
+        while start > 0:
+            if tokens[start - 1] in _OWNER_GAP:
+                start -= 1
+            elif start > 1 and tokens[start - 1] == "of" and tokens[start - 2] in _QUANTITY:
+                start -= 2  # "3M's number of employees abroad", "the total amount of unfilled orders of 3M"
+            else:
+                break
+        before = tokens[start - 1] if start else ""
+        possessive = _bare(before) != before and _bare(before) in owners
+        after = tokens[last + 1 : last + 4]
+        if after and after[0] in _PARTICIPLES:
+            after = after[1:]
+        by_name = before == "the" and len(after) >= 2 and after[0] in _BY_NAME and _bare(after[1]) in owners
+        while words and words[0] in _OWNER_GAP:
+            words.pop(0)
+        while words and words[-1] in _OPERATIONS:
+            words.pop()
+        # "the X of <name>" binds a compound; one word there is as often a row's part ("the components of Other")
+        if words and (possessive or (by_name and len(words) > 1)):
+            owned.append(words)
+    return owned
 
 
 def _measure(run: list[str]) -> list[str] | None:
@@ -153,7 +247,7 @@ class Measure:
 
     name: str
     phrasings: tuple[tuple[str, ...], ...]  # each: words in this order, a few words apart
-    rows: tuple[str, ...]  # words one table row would hold
+    rows: tuple[str, ...]  # words one table row would hold (none: no table row shows it)
     # words a cell the plan reads must hold to be this measure: its narrowing words for a lexicon metric
     # ("Work in process" is the work-in-process inventory line), else all of them
     cell: tuple[str, ...]
@@ -170,8 +264,10 @@ def _of_a_metric(run: list[str]) -> Measure | None:
         if not head or _plain(run) in _LEXICON:
             return None
         modifiers = tuple(_plain(head).split())
+        # before the metric a few words apart ("deferred net revenue"), or after it with one word between, a
+        # preposition ("revenue from services"): "sales, such as advertising" is no advertising revenue
         phrasings = {
-            p for w in sorted(_SAME_METRIC[tail]) for p in ((*modifiers, *w.split()), (*w.split(), *modifiers))
+            p for w in sorted(_SAME_METRIC[tail]) for p in ((*modifiers, *w.split()), (*w.split(), _ONE, *modifiers))
         }
         words = (*modifiers, *tail.split())
         return Measure(" ".join(words), tuple(sorted(phrasings)), words, modifiers)
@@ -199,10 +295,27 @@ def measures_asked(question: str) -> list[Measure]:
             whose = words[:-1]
             found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose))
             continue
-        if measure[-1] in _VALUES:  # "land value" is the Land line's figure; "order value" needs a line of orders
-            found.setdefault(text, Measure(text, (words,), words[:-1], words[:-1]))
+        if measure[-1] in _VALUES:
+            # "land value" is the figure of the Land line the plan reads: a row merely holding "transaction"
+            # ("Transaction costs") is no line of transactions, so no room-wide row check
+            found.setdefault(text, Measure(text, (words,), (), words[:-1]))
             continue
         found.setdefault(text, Measure(text, (words,), rows, rows))
+    for phrase in _owned(question):  # a figure the question asks of a name: held as a compound, or not at all
+        text = _plain(phrase)
+        plain = tuple(text.split())
+        if text in _LEXICON or _measure(phrase) is not None or _of_a_metric(phrase) is not None:
+            continue
+        if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
+            continue
+        if _INNER & set(plain):  # "assets under management": one word between, "assets to manage" is another
+            # (and no room-wide row check: "cost" and "funds" in one pension table row are no cost of funds; a
+            # line that prints it is in its page's passages)
+            phrasing = tuple(_ONE if w in _INNER else w for w in plain)
+            content = tuple(w for w in plain if w not in _INNER)
+            found.setdefault(text, Measure(text, (phrasing,), (), content))
+            continue
+        found.setdefault(text, Measure(text, (plain,), plain, plain))
     return list(found.values())
 
 
@@ -213,9 +326,20 @@ def asked_measures(question: str) -> list[str]:
 
 def _near(phrasings: Sequence[Sequence[str]]) -> str:
     """A tsquery (to_tsquery text) matching any of `phrasings`, each's words in order with at most two other
-    words between each."""
+    words between each; a phrasing holding _ONE is matched exactly: adjacent words, _ONE one word of any kind."""
     alternatives = []
     for phrasing in phrasings:
+        if _ONE in phrasing:
+            parts: list[str] = []
+            gap = 1
+            for word in phrasing:
+                if word == _ONE:
+                    gap += 1
+                    continue
+                parts += [f"<{gap}>", word] if parts else [word]
+                gap = 1
+            alternatives.append(" ".join(parts))
+            continue
         words = list(phrasing[:_MAX_WORDS])
         for gaps in itertools.product(_GAPS, repeat=len(words) - 1):
             parts = [words[0]]
@@ -223,6 +347,20 @@ def _near(phrasings: Sequence[Sequence[str]]) -> str:
                 parts += [f"<{gap}>", word]
             alternatives.append(" ".join(parts))
     return " | ".join(f"({a})" for a in alternatives)
+
+
+def _as_written(phrasings: Sequence[Sequence[str]]) -> list[str]:
+    """The beginnings of the words every phrasing holds, as a clause must show them ("management" for
+    "assets under management": "manage" is the same stem but not the word); a plural's "s" is left off."""
+    common = set.intersection(*(set(p) - {_ONE} for p in phrasings)) if phrasings else set()
+    out = []
+    for word in sorted(common - STOP_WORDS):
+        if len(word) > 3 and word.endswith("ies"):
+            word = word[:-3]
+        elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
 
 
 def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:
@@ -238,13 +376,13 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
     with db.connection() as conn:
         for measure in asked:
             every = " & ".join(measure.rows)  # a row says "per segment" by its layout
+            checks = [(q("room_has_clause"), _near(measure.phrasings), False)]
+            if measure.rows:
+                checks += [(q("room_has_query"), every, True), (q("room_table_row_has_words"), every, True)]
+            words = _as_written(measure.phrasings)
             if not any(
-                returned(conn.execute(sql, {"room_id": room_id, "query": query, "rows": rows}))[0]
-                for sql, query, rows in (
-                    (q("room_has_query"), _near(measure.phrasings), False),
-                    (q("room_has_query"), every, True),
-                    (q("room_table_row_has_words"), every, True),
-                )
+                returned(conn.execute(sql, {"room_id": room_id, "query": query, "rows": rows, "words": words}))[0]
+                for sql, query, rows in checks
             ):
                 missing.append(measure.name)
     return missing

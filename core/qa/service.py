@@ -21,7 +21,7 @@ from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import Plan
+from core.retrieval.plan import Plan, TableStep
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
@@ -84,25 +84,36 @@ def providers(
     return planner or OfflinePlanner(), synthesizer or OfflineSynthesizer()
 
 
-def _cell_labels(plan: Plan) -> list[str]:
-    """The line items and columns the plan's cell steps read ("Net Income per Share: Basic", "2019")."""
-    return [
-        " ".join([step.row_label, step.other_label, *step.column_labels])
-        for step in plan.steps
-        if isinstance(step, CellsStep)
-    ]
+def _table_labels(plan: Plan) -> list[str]:
+    """The rows the plan's table steps pick by name with the columns they read ("Asset Land 2022": the Land row's
+    2022)."""
+    labels = []
+    for step in plan.steps:
+        if not isinstance(step, TableStep):
+            continue
+        op = step.op
+        named = [
+            f"{f.column} {' '.join(map(str, f.value)) if isinstance(f.value, list) else f.value}"
+            for f in op.filters
+            if f.op in ("eq", "in")
+        ]
+        if named:
+            read = [*op.select, *([op.aggregate.column] if op.aggregate and op.aggregate.column else [])]
+            labels.append(" ".join([*named, *read]))
+    return labels
 
 
-def _cell_places(plan: Plan, schema: RoomSchema) -> list[str]:
-    """Where the plan's cell steps read: each cell's labels with the heading of its section (the nearest line
-    above with no figures), its sheet's name (a PDF table's heading) and its columns. The "Total" line under
-    "Assets not allocated:" holds total assets; a "Cost of products sold" line holds no cost of sales, however
-    many other lines of its page say "sales"."""
+def _cell_places(plan: Plan, schema: RoomSchema, *, table: bool = True) -> list[str]:
+    """Where the plan's cell steps read: each cell's line items and columns ("Net Income per Share: Basic",
+    "2019") with the heading of its section (the nearest line above with no figures) and, with `table`, its
+    sheet's name (a PDF table's heading) and columns. The "Total" line under "Assets not allocated:" holds total
+    assets; a "Cost of products sold" line holds no cost of sales, however many other lines of its page say
+    "sales"."""
     sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
     places = []
-    for step, labels in zip((s for s in plan.steps if isinstance(s, CellsStep)), _cell_labels(plan), strict=True):
-        sheet = sheets.get(step.sheet_id)
-        if sheet is None:
+    for step in plan.steps:
+        sheet = sheets.get(step.sheet_id) if isinstance(step, CellsStep) else None
+        if not isinstance(step, CellsStep) or sheet is None:
             continue
         headings = []
         rows = list(sheet.grid)
@@ -112,8 +123,10 @@ def _cell_places(plan: Plan, schema: RoomSchema) -> list[str]:
             heading = next((r for r in reversed(above) if r.values and not any(v for v in r.values[1:])), None)
             if heading is not None and heading.values[0]:
                 headings.append(heading.values[0])
-        # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a spreadsheet tab
-        places.append(" ".join([labels, *headings, sheet.name, *(c.name for c in sheet.columns)]))
+        place = [step.row_label, step.other_label, *step.column_labels, *headings]
+        if table:  # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a tab
+            place += [sheet.name, *(c.name for c in sheet.columns)]
+        places.append(" ".join(place))
     return places
 
 
@@ -165,7 +178,9 @@ def ask(
         []
         if missing
         else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
-        or unlinked_measures(wb.db, ref.id, plan.standalone_question, _cell_labels(plan))
+        or unlinked_measures(
+            wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema, table=False) + _table_labels(plan)
+        )
     )
     if missing:
         yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")

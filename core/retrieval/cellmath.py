@@ -155,7 +155,7 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?(?:years|periods|times|qu
 # "less than 600,000", "exceed $1,500 thousand", "above 50%": the test of a which-periods or how-many question.
 _THRESHOLD_AT = re.compile(
     r"\b(?P<op>less|lower|below|under|fewer|smaller|more|greater|higher|above|over|larger|exceed(?:ed|s|ing)?)"
-    r"\s*(?:than\s+)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>thousands?|millions?|billions?|%)?"
+    r"\s*(?:than\s*)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>thousands?|millions?|billions?|%)?"
 )
 _BELOW = frozenset("less lower below under fewer smaller".split())
 # "Answer in USD billions", "(in USD millions)", "in $ thousands": the unit the answer's amount is asked in.
@@ -201,7 +201,7 @@ def asks_periods(question: str) -> bool:
     return bool(_WHICH_PERIODS.search(text)) and not (_MAX.search(text) or _MIN.search(text) or _THRESHOLD.search(text))
 
 
-_THRESHOLD = re.compile(r"\b(?:than|above|below|over|under|exceed\w*)\s+\$?\d")
+_THRESHOLD = re.compile(r"\b(?:than\s*|(?:above|below|over|under|exceed\w*)\s+)\$?\d")  # "less than15,000"
 
 _NOISE_BRACKET = re.compile(
     r"(?:in\s+)?[$€£]?\s*(?:thousands|millions|billions|%|percent|unaudited|notes?\b.*|see\b.*|\d+[a-z]?)", re.I
@@ -258,9 +258,13 @@ class CellsResult:
     citations: list[Citation]
 
 
+_NON = re.compile(r"\bnon[\s\-‐–]+(?=[a-z])")
+
+
 def _words(text: str) -> list[str]:
     out = []
-    for word in _WORD.findall(text.lower()):
+    # "non-vested" is one word, not "vested": "Non-current" and "non current" are "noncurrent" wherever written
+    for word in _WORD.findall(_NON.sub("non", text.lower())):
         if word.isdigit() and len(word) < 4:
             continue  # footnote marks and small numbers
         word = re.sub(r"(?<=[a-z])\d+$", "", word)  # "intake1" (a footnote mark) -> "intake"
@@ -422,6 +426,10 @@ def periods_across(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
     return worded > len(items) / 2
 
 
+# The word of "percentage change" (increase, decrease, difference) that names the operation, not a line.
+_PCT_ASKED = re.compile(r"\bpercent(?:age)?(?=\s+(?:change|increase|decrease|difference|growth)\b)")
+
+
 def plan_cells(
     question: str,
     sheet_id: int,
@@ -449,7 +457,8 @@ def plan_cells(
     years = _year_columns(labels, label_pos)
     if len(years) < 2:
         years = {}  # periods across the header make a statement; one year in a header is a label
-    wanted = _content(question)
+    # "percentage change in total revenue" asks an operation of the revenue line, not of "Percentage of revenue"
+    wanted = _content(_PCT_ASKED.sub(" ", question.lower()))
     # A label written as an alias ("Purchases of property, plant and equipment" for "capex") holds all its words.
     alias_words = [words for words in map(_content, aliases) if words]
     # Columns named by words rather than periods ("As reported", "Without ASC 606").
@@ -521,7 +530,8 @@ def plan_cells(
     if _two_items(text, label):
         return None  # two line items compared ("the difference between domestic and international rates")
     mine = _content(label)
-    for at, other in enumerate(grid.rows):
+    # (the periods of a table are its lines' periods: a question naming two of its lines asks them of both)
+    for at, other in enumerate([] if asks_periods(text) and not asked_years else grid.rows):
         words = _content(_row_label(other, label_pos)) - grid.years
         if (
             other.row_id != row.row_id and len(words) > 1 and words <= wanted and not words <= mine
@@ -750,7 +760,7 @@ class _Grid:
             if not any(
                 (v := row.values[i]) and parse_number(v) is not None for i in self.value_columns if i < len(row.values)
             ):
-                section = label if label.endswith(":") else ""
+                section = label  # a heading: "Long-lived assets:", "Basic earnings per share (cents per share)"
                 continue
             if row.row_id == exclude:
                 continue
@@ -758,9 +768,19 @@ class _Grid:
             # a figure line with no label under a section is the section's total ("total long-lived assets").
             readings = [(label, v) for v in _label_variants(label)]
             if section:
-                readings += [(f"{section} {label}", v | _content(section)) for v in _label_variants(label)]
-                if not label:
-                    readings.append((f"Total {section.rstrip(':')}", _content(section) | {"total"}))
+                # the heading read as the line's own words are ("Deferred income tax expense (benefit):" over
+                # "Federal" is the federal deferred income tax expense)
+                readings += [
+                    (f"{section} {label}", v | h)
+                    for v in _label_variants(label)
+                    for h in _label_variants(section.rstrip(":"))[:2]
+                ]
+                if not label and (section.endswith(":") or self.adds_up(index)):
+                    # (under a heading without a colon, only a line that adds up the ones above it is its total)
+                    readings += [
+                        (f"Total {section.rstrip(':')}", h | {"total"})
+                        for h in _label_variants(section.rstrip(":"))[:2]
+                    ]
             elif not label and self.adds_up(index):
                 readings.append(("Total", {"total"}))  # a figure line with no label, the sum of the lines above it
             fits = [
@@ -774,6 +794,8 @@ class _Grid:
             shown, words = max(fits, key=lambda f: len(f[1]))
             if not words or len(words) > MAX_LABEL_WORDS or (total is not None and ("total" in words) != total):
                 continue
+            if _qualified(shown, self.question):
+                continue
             # The label holding most of the question's words, then the fewest others (an alias's "net", "total"),
             # then the fewest of its own left unread: "free cash flow" is the line "Free cash flow", not "Free cash
             # flow (pre-spectrum)" read without its bracket.
@@ -781,6 +803,29 @@ class _Grid:
             if best is None or key > best[0]:
                 best = (key, row, shown)
         return (best[1], best[2]) if best else None
+
+
+# Words that make "A before B" another quantity than A or B: "income before income tax expense" is neither the
+# Income line nor the income tax line.
+_QUALIFIERS = r"(?:before|after|excluding|excl|pre|ex|net\s+of)"
+
+
+def _qualified(label: str, question: str) -> bool:
+    """Whether the question writes the line's name (its words as the label has them, brackets left out) qualified
+    by another quantity: "income before income tax expense" of the line "Income tax expense (benefit)", or
+    "income before tax" of the line "Income". A label that says it ("Profit before tax") is what it says."""
+    line = label.split(":")[-1].lower()
+    name = " ".join(_WORD.findall(re.sub(r"\([^)]*\)", " ", line)))
+    if not name:
+        return False
+    own = set(_WORD.findall(line))  # "Free cash flow (pre-spectrum)" says its qualifier in its bracket
+    text = " ".join(_WORD.findall(question.lower()))
+    found = [
+        *re.finditer(rf"\b({_QUALIFIERS})\s+(?:the\s+)?{re.escape(name)}\b", text),
+        # "… after accounting for liabilities" tells which of two such lines, not another quantity
+        *re.finditer(rf"\b{re.escape(name)}\s+({_QUALIFIERS})\s+(?!\w+ing\b)\w", text),
+    ]
+    return any(not set(m.group(1).split()) <= own for m in found)
 
 
 def _plan_items(

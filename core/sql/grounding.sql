@@ -15,6 +15,12 @@ SELECT workbench_room_has_phrase(%(room_id)s, %(phrase)s)
 -- one row chunk of a sheet ("rows"): core/qa/measures.py. Through the function of migration 018.
 SELECT workbench_room_has_query(%(room_id)s, to_tsquery('english', %(query)s), %(rows)s)
 
+-- name: room_has_clause
+-- A measure's words in order with a few words between, within one clause of a passage (no ". " or ", "
+-- between them) that also holds each of %(words)s as the start of a word as written: core/qa/measures.py.
+-- Through the function of migration 019.
+SELECT workbench_room_has_clause(%(room_id)s, to_tsquery('english', %(query)s), %(words)s::text[])
+
 -- name: room_table_row_has_words
 -- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a
 -- PDF's tables have no row chunks; the rows' words are stored by migration 018).

@@ -849,6 +849,26 @@ $$;
 
 
 --
+-- Name: workbench_room_has_clause(bigint, tsquery, text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_room_has_clause(p_room bigint, p_query tsquery, p_words text[]) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    SET enable_seqscan TO 'off'
+    AS $_$
+    SELECT numnode(p_query) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
+        SELECT 1 FROM chunks c
+        CROSS JOIN LATERAL regexp_split_to_table(c.content, '[.;:!?](\s|$)|,\s|\n\s*\n|\n(?=[A-Z])') AS clause
+        WHERE (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
+              @@ (p_query && quote_literal('room:' || p_room::text)::tsquery)
+          AND to_tsvector('english', clause) @@ p_query
+          AND NOT EXISTS (SELECT 1 FROM unnest(p_words) AS w WHERE clause !~* ('\m' || w))
+    ))
+$_$;
+
+
+--
 -- Name: workbench_room_has_phrase(bigint, text); Type: FUNCTION; Schema: public; Owner: -
 --
 

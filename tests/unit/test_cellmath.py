@@ -799,3 +799,103 @@ def test_a_group_header_spans_its_years_under_a_merged_date() -> None:
     assert step is not None and step.columns == ["Column C", "Domestic"]
     step = plan_cells("What is the change in international discount rate between 2018 and 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column E", "International"]
+
+
+TAX_EXPENSE = [
+    ["", "2019", "2018"],
+    ["Current income tax expense (benefit):", "", ""],
+    ["Federal", "$5", "$4"],
+    ["State", "10", "5"],
+    ["Deferred income tax expense (benefit):", "", ""],
+    ["Federal", "4,206", "4,860"],
+    ["State", "(11,346)", "665"],
+    ["Income tax expense (benefit)", "$(7,125)", "$5,534"],
+]
+
+
+def test_a_line_is_read_with_its_section_heading_as_the_heading_is_asked() -> None:
+    """ "Federal deferred income tax expense" is the Federal line under "Deferred income tax expense (benefit):"
+    (its bracket left out, as a line's is), not the total "Income tax expense (benefit)" whose words it holds."""
+    names = ["Column A", "Column B", "Column C"]
+    got = plan("What was the Federal deferred income tax expense in 2019?", TAX_EXPENSE, names)
+    assert got is not None and got[:2] == ("value", ["4,206"])
+    got = plan("What was the state current income tax expense in 2018?", TAX_EXPENSE, names)
+    assert got is not None and got[:2] == ("value", ["5"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much was the company's income before income tax expense in 2019?",  # neither income nor the tax line
+        "What was the income tax expense excluding the deferred benefit in 2019?",
+    ],
+)
+def test_a_line_the_question_qualifies_by_another_quantity_is_not_its_figure(question: str) -> None:
+    assert plan(question, TAX_EXPENSE, ["Column A", "Column B", "Column C"]) is None
+
+
+def test_a_line_that_says_its_qualifier_is_what_it_says() -> None:
+    rows = [
+        ["", "2019", "2018"],
+        ["Income before income taxes", "88,848", "133,514"],
+        ["Income taxes", "(7,125)", "5,534"],
+    ]
+    got = plan("What was the income before income taxes in 2019?", rows, ["Column A", "Column B", "Column C"])
+    assert got is not None and got[:2] == ("value", ["88,848"])
+
+
+EPS = [
+    ["", "2019", "2018"],
+    ["Weighted average number of shares used in earnings per share (shares, millions)", "", ""],
+    ["Basic earnings per share", "1,305.7", "1,300.5"],
+    ["Basic earnings per share (cents per share)", "", ""],
+    ["Continuing operations", "114.3", "123.4"],
+    ["Discontinued operations", "91.9", "9.2"],
+    ["", "206.2", "132.6"],
+]
+
+
+def test_a_heading_without_a_colon_heads_its_lines_and_their_total() -> None:
+    """ "Total basic earnings per share (cents per share)" is the unlabelled line that adds up the lines under that
+    heading, not the "Basic earnings per share" line of the share counts above it (a heading need not end in a
+    colon); a figure line under such a heading that adds nothing up is no total."""
+    names = ["Column A", "Column B", "Column C"]
+    got = plan("What is total basic earnings per share (cents per share) for 2019?", EPS, names)
+    assert got is not None and got[:2] == ("value", ["206.2"])
+    got = plan("What is the average total basic earnings per share for both 2018 and 2019?", EPS, names)
+    assert got is not None and got[:2] == ("average", ["169.4"])
+    rows = [*EPS[:-1], ["", "210.0", "132.6"]]  # 2019 does not add up
+    got = plan("What is total basic earnings per share (cents per share) for 2019?", rows, names)
+    assert got is None or got[1] != ["210.0"]
+
+
+def test_a_word_negated_by_non_is_another_word() -> None:
+    """ "Non-vested RSUs" are not the RSUs' Vested line; "non current" is the "Non-current" line however written."""
+    rows = [["", "2019", "2018"], ["RSUs", "", ""], ["Granted", "$674", "$583"], ["Vested", "428", "381"]]
+    names = ["Column A", "Column B", "Column C"]
+    assert plan("What was the unrecognized compensation cost related to non-vested RSUs in 2019?", rows, names) is None
+    assert plan("What was the value of RSUs vested in 2019?", rows, names)[:2] == ("value", ["428"])
+    rows = [
+        ["", "2019", "2018"],
+        ["Current deferred tax assets", "12", "10"],
+        ["Non-current deferred tax assets", "30", "25"],
+    ]
+    assert plan("What were non current deferred tax assets in 2019?", rows, names)[:2] == ("value", ["30"])
+
+
+def test_the_percentage_of_a_percentage_change_names_no_line() -> None:
+    """ "The percentage change in total revenue" is the Total revenue line's change, not the change of the
+    "Percentage of revenue" line; a line that is a percentage keeps its own word."""
+    rows = [
+        ["", "2019", "2018"],
+        ["Total revenue", "51,904", "49,330"],
+        ["Percentage of revenue", "75.1%", "74.4%"],
+        ["Gross margin percentage", "62.9%", "62.0%"],
+    ]
+    names = ["Column A", "Column B", "Column C"]
+    assert plan("What was the percentage change in total revenue between 2018 and 2019?", rows, names)[:2] == (
+        "pct_change",
+        ["5.22"],
+    )
+    got = plan("What was the change in the gross margin percentage between 2018 and 2019?", rows, names)
+    assert got is not None and got[0] == "change" and got[1] == ["0.9"]

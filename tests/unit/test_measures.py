@@ -24,6 +24,14 @@ from core.qa.measures import asked_measures
         ("How did the average order value change?", ["order value"]),
         ("What was the deferred revenue in 2022?", ["deferred revenue"]),
         ("What were services net sales in 2022?", ["services net sales"]),
+        # whatever noun phrase a question asks of a name: after its possessive, or "the … of" / "reported by" it
+        ("What was Acme's gross bookings in FY2022?", ["gross bookings"]),
+        ("How did the monthly active users of Acme change between FY2021 and FY2022?", ["monthly active users"]),
+        ("What is the fleet size reported by Acme?", ["fleet size"]),
+        ("What was Acme's total fleet in 2022?", ["fleet"]),  # one word, after a possessive
+        ("How did the cost of risk of Acme change?", ["cost of risk"]),  # through a preposition inside the name
+        ("What was Acme's number of employees abroad in FY2022?", ["employees abroad"]),  # a count of a thing
+        ("What is the free cash flow yield of Acme?", ["free cash flow yield"]),  # over a price, not the lexicon's
         # verbs and operations around a measure are not part of its name
         ("What drove the interest coverage ratio change in 2022?", ["interest coverage ratio"]),
         ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
@@ -54,6 +62,13 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What was the total annual revenue in 2022?",  # words that narrow no metric
         "Which FY has a higher EBITDA?",
         "If the occupancy rate is not reported, what drove sales?",  # the question allows for its absence
+        # a figure of a name the lexicon knows, or an operation on it
+        "What was Acme's net revenue in FY2022?",
+        "What was Acme's cost of goods sold in FY2022?",
+        "How did Acme's revenue growth compare with its peers?",
+        # a generic owner is no name; one word after "the … of" is as often a row's part as a measure
+        "What is the primary reason for the increase in the Company's deferred tax liability?",
+        "What are the components of Continuing Operations?",
     ],
 )
 def test_no_measure_to_link(question: str) -> None:

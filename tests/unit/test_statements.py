@@ -105,6 +105,19 @@ def test_a_line_item_written_in_capitals_is_asked_for_itself() -> None:
     assert found is not None and found[0].row_label == "Finished goods" and found[0].column_labels == ["2019"]
 
 
+def test_a_limit_on_a_line_item_in_capitals_is_no_other_quantity() -> None:
+    """ "How many years did Finished Goods exceed $10,000 thousand?": the limit and its scale are a test of the
+    line's figures, not a quantity asked of a name; without a space ("less than15,000") it is the same limit."""
+    rows = [["Finished goods", "$9,447", "$10,995"], ["Raw materials", "23,363", "25,746"]]
+    text = "As of December 31, 2019 2018 Finished goods $9,447 $10,995 Raw materials 23,363 25,746"
+    room = RoomSchema(1, (table(8, ["2019", "2018"], rows, text=text),))
+    found = statement_cells("How many years did the amount of Finished Goods exceed $10,000 thousand?", room)
+    assert found is not None and found[0].row_label == "Finished goods"
+    assert (found[0].operation, found[0].compare, found[0].threshold) == ("count_where", ">", "10000")
+    found = statement_cells("In which year was Raw Materials less than25,000 thousands?", room)
+    assert found is not None and (found[0].operation, found[0].compare, found[0].threshold) == ("where", "<", "25000")
+
+
 def test_arithmetic_asked_of_a_line_item_in_capitals_or_of_periods_compared_is_credible() -> None:
     """ "The change in Raw Materials" asks arithmetic of the line item (no other quantity), and "2022 compared to
     2021" compares periods, not two things."""

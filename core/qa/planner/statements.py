@@ -56,6 +56,8 @@ _PERIOD_AFTER = re.compile(
 _GENERIC = frozenset(
     "amount value figure number balance total fy fiscal year end ended period much many respectively between "
     "from since".split()
+    # a threshold on the line's figures and its scale: "did Finished Goods exceed $10,000 thousand"
+    + "exceed exceeded above below under over than thousand million billion".split()
 )
 
 
