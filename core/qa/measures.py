@@ -20,7 +20,7 @@ The compounds read (each a class, whatever its words):
   … narrow nothing;
 - whatever noun phrase the question asks of a name: "3M's gross bookings", "the gross bookings of 3M", "the
   gross bookings reported by 3M" (a possessive is followed by a noun phrase, so no verb is read as a measure;
-  one word after "the … of" is as often a row's part, so only a possessive binds a single word).
+  a noun of parts or kinds, "the components of X", asks what X holds).
 Only the asking sentence is read (not "Give a response by relying on …"), names are left to core.qa.grounding
 ("USD-INR", "Japanese Yen" exchange rate), and a measure the lexicon knows ("operating margin", "current
 ratio"), or a margin, ratio or rate of a metric it knows ("net profit margin": net income over revenue, both
@@ -155,6 +155,11 @@ _PARTICIPLES = frozenset("reported disclosed recorded posted generated earned".s
 # Prepositions inside a name: "cost of risk", "assets under management" (the words around one are found exactly
 # one word apart, as written: see unlinked_measures).
 _INNER = frozenset("of on under".split())
+# Nouns of the parts or kinds of a thing.
+_PARTITIVE = frozenset(
+    "component components type types kind kinds item items element elements part parts category categories "
+    "class classes member members constituent constituents breakdown composition".split()
+)
 # Nouns of an operation on a figure, not a figure: "3M's revenue growth" is how revenue changed.
 _OPERATIONS = frozenset("growth trend trends performance".split())
 
@@ -201,8 +206,8 @@ def _owned(question: str) -> list[list[str]]:
             words.pop(0)
         while words and words[-1] in _OPERATIONS:
             words.pop()
-        # "the X of <name>" binds a compound; one word there is as often a row's part ("the components of Other")
-        if words and (possessive or (by_name and len(words) > 1)):
+        # "the components of Continuing Operations": a noun of parts or kinds asks what the name holds, not a figure
+        if words and (possessive or (by_name and not (len(words) == 1 and words[0] in _PARTITIVE))):
             owned.append(words)
     return owned
 
@@ -308,14 +313,13 @@ def measures_asked(question: str) -> list[Measure]:
             continue
         if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
             continue
-        if _INNER & set(plain):  # "assets under management": one word between, "assets to manage" is another
-            # (and no room-wide row check: "cost" and "funds" in one pension table row are no cost of funds; a
-            # line that prints it is in its page's passages)
-            phrasing = tuple(_ONE if w in _INNER else w for w in plain)
-            content = tuple(w for w in plain if w not in _INNER)
-            found.setdefault(text, Measure(text, (phrasing,), (), content))
-            continue
-        found.setdefault(text, Measure(text, (plain,), plain, plain))
+        # No room-wide row check: a line that prints the phrase is in its page's passages (a sheet's in its row's),
+        # and words spread over a row and its table's head are no noun phrase ("Market price per share" in a
+        # table of share prices is no market share; "cost" and "funds" in one pension row no cost of funds).
+        # "assets under management": one word between, "assets to manage" is another.
+        phrasing = tuple(_ONE if w in _INNER else w for w in plain)
+        content = tuple(w for w in plain if w not in _INNER)
+        found.setdefault(text, Measure(text, (phrasing,), (), content))
     return list(found.values())
 
 

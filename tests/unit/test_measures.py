@@ -32,6 +32,7 @@ from core.qa.measures import asked_measures
         ("How did the cost of risk of Acme change?", ["cost of risk"]),  # through a preposition inside the name
         ("What was Acme's number of employees abroad in FY2022?", ["employees abroad"]),  # a count of a thing
         ("What is the free cash flow yield of Acme?", ["free cash flow yield"]),  # over a price, not the lexicon's
+        ("How did the average fare of Acme change?", ["fare"]),  # one word of a name, "average" an operation
         # verbs and operations around a measure are not part of its name
         ("What drove the interest coverage ratio change in 2022?", ["interest coverage ratio"]),
         ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
@@ -66,9 +67,10 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What was Acme's net revenue in FY2022?",
         "What was Acme's cost of goods sold in FY2022?",
         "How did Acme's revenue growth compare with its peers?",
-        # a generic owner is no name; one word after "the … of" is as often a row's part as a measure
+        # a generic owner is no name; a noun of parts or kinds asks what the name holds
         "What is the primary reason for the increase in the Company's deferred tax liability?",
         "What are the components of Continuing Operations?",
+        "What are the types of Solutions segments in the table?",
     ],
 )
 def test_no_measure_to_link(question: str) -> None:
