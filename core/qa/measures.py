@@ -45,6 +45,10 @@ MEASURE_HEADS = frozenset(
     "multiples count counts value values".split()
 )
 _COUNTS = frozenset(("count", "counts"))
+_RATIOS = frozenset("ratio ratios rate rates margin margins yield yields".split())
+# A figure of a share or ratio as a table prints it: a percentage, or a number under 100 with decimals ("11.2"; not
+# "1,234.5" or "$72"). A POSIX regular expression, for the row checks in core/sql/grounding.sql.
+_RATIO_FIGURE = r"%|(^|[^0-9,.])[0-9]{1,2}\.[0-9]+"
 _VALUES = frozenset(("value", "values"))
 # A measure of a lexicon metric: the metric is what core.qa.metrics links ("net profit margin" of net income).
 # (A yield is not among them: "free cash flow yield" is over the share price, which a filing rarely prints.)
@@ -256,6 +260,9 @@ class Measure:
     # words a cell the plan reads must hold to be this measure: its narrowing words for a lexicon metric
     # ("Work in process" is the work-in-process inventory line), else all of them
     cell: tuple[str, ...]
+    # a share or a ratio ("tier 1 capital ratio", "occupancy rate"): a table row shows it with such figures (a
+    # percentage, or a number under 100 with decimals), not a row of amounts under a title that says "Ratios"
+    ratio: bool = False
 
 
 def _of_a_metric(run: list[str]) -> Measure | None:
@@ -305,7 +312,7 @@ def measures_asked(question: str) -> list[Measure]:
             # ("Transaction costs") is no line of transactions, so no room-wide row check
             found.setdefault(text, Measure(text, (words,), (), words[:-1]))
             continue
-        found.setdefault(text, Measure(text, (words,), rows, rows))
+        found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS))
     for phrase in _owned(question):  # a figure the question asks of a name: held as a compound, or not at all
         text = _plain(phrase)
         plain = tuple(text.split())
@@ -382,11 +389,14 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
             every = " & ".join(measure.rows)  # a row says "per segment" by its layout
             checks = [(q("room_has_clause"), _near(measure.phrasings), False)]
             if measure.rows:
-                checks += [(q("room_has_query"), every, True), (q("room_table_row_has_words"), every, True)]
-            words = _as_written(measure.phrasings)
+                checks += [
+                    (q("room_row_chunk_has_words"), every, True),
+                    (q("room_table_row_has_words"), every, True),
+                ]
+            params = {"room_id": room_id, "words": _as_written(measure.phrasings)}
+            params["figure"] = _RATIO_FIGURE if measure.ratio else ""
             if not any(
-                returned(conn.execute(sql, {"room_id": room_id, "query": query, "rows": rows, "words": words}))[0]
-                for sql, query, rows in checks
+                returned(conn.execute(sql, {**params, "query": query, "rows": rows}))[0] for sql, query, rows in checks
             ):
                 missing.append(measure.name)
     return missing

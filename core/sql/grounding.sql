@@ -35,4 +35,14 @@ WITH tables AS MATERIALIZED (  -- each table's head once, not once per row
 SELECT EXISTS (
     SELECT 1 FROM tables t JOIN sheet_rows r ON r.sheet_id = t.id
     WHERE r.tsv IS NOT NULL AND (t.head || r.tsv) @@ to_tsquery('english', %(query)s)
+      AND r."values"::text ~ %(figure)s  -- a ratio's row shows ratios ('' matches every row)
+)
+
+-- name: room_row_chunk_has_words
+-- All of a measure's words in one row chunk of a sheet (its cells with their column names), whose text also
+-- matches %(figure)s (a ratio's row shows ratios; '' matches every row): core/qa/measures.py.
+SELECT EXISTS (
+    SELECT 1 FROM chunks c
+    WHERE c.room_id = %(room_id)s AND c.row_id IS NOT NULL
+      AND c.tsv @@ to_tsquery('english', %(query)s) AND c.content ~ %(figure)s
 )

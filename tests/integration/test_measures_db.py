@@ -30,6 +30,13 @@ def room(workbench) -> int:
             "CAPITAL_2022.pdf",
         ),
         (
+            make_statement_pdf(
+                rows=[("Interest expense", ("72", "80", "90")), ("Rental expense", ("232", "235", "250"))],
+                heading="COMPUTATION OF RATIOS",
+            ),
+            "RATIOS_2022.pdf",
+        ),
+        (
             make_pdf(
                 [
                     "The weighted average interest rate on borrowings was 4.1% in 2022. Each store is scored on net "
@@ -82,6 +89,8 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What were PepsiCo's assets under management?") == [
         "assets under management"
     ]
+    # a row of amounts under a title that says "Ratios" shows no ratio (the tier 1 row above shows ratios)
+    assert unlinked_measures(workbench.db, room, "What was the expense ratio in 2022?") == ["expense ratio"]
     # a value of a line only the plan's cells can show: a row merely holding the word is another line
     assert unlinked_measures(workbench.db, room, "What was the land value in 2022?") == ["land value"]
     assert unlinked_measures(workbench.db, room, "What is the transaction value?") == ["transaction value"]
