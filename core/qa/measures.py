@@ -387,16 +387,11 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
     with db.connection() as conn:
         for measure in asked:
             every = " & ".join(measure.rows)  # a row says "per segment" by its layout
-            checks = [(q("room_has_clause"), _near(measure.phrasings), False)]
+            checks = [(q("room_has_clause"), _near(measure.phrasings))]
             if measure.rows:
-                checks += [
-                    (q("room_row_chunk_has_words"), every, True),
-                    (q("room_table_row_has_words"), every, True),
-                ]
+                checks += [(q("room_row_chunk_has_words"), every), (q("room_table_row_has_words"), every)]
             params = {"room_id": room_id, "words": _as_written(measure.phrasings)}
             params["figure"] = _RATIO_FIGURE if measure.ratio else ""
-            if not any(
-                returned(conn.execute(sql, {**params, "query": query, "rows": rows}))[0] for sql, query, rows in checks
-            ):
+            if not any(returned(conn.execute(sql, {**params, "query": query}))[0] for sql, query in checks):
                 missing.append(measure.name)
     return missing

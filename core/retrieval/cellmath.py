@@ -776,11 +776,14 @@ class _Grid:
                     for h in _label_variants(section.rstrip(":"))[:2]
                 ]
                 if not label and (section.endswith(":") or self.adds_up(index)):
-                    # (under a heading without a colon, only a line that adds up the ones above it is its total)
+                    # (under a heading without a colon, only a line that adds up the ones above it is its total,
+                    # and it is still a "Total" as it was read before headings without colons were)
                     readings += [
                         (f"Total {section.rstrip(':')}", h | {"total"})
                         for h in _label_variants(section.rstrip(":"))[:2]
                     ]
+                    if not section.endswith(":"):
+                        readings.append(("Total", {"total"}))
             elif not label and self.adds_up(index):
                 readings.append(("Total", {"total"}))  # a figure line with no label, the sum of the lines above it
             fits = [

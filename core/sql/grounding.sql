@@ -10,11 +10,6 @@ SELECT r.name FROM rooms r WHERE r.id = %(room_id)s
 -- membership-checking function so the full-text index is used under row-level security: migration 009.)
 SELECT workbench_room_has_phrase(%(room_id)s, %(phrase)s)
 
--- name: room_has_query
--- A measure's words in order with a few words between (a tsquery of distance alternatives), or all of them in
--- one row chunk of a sheet ("rows"): core/qa/measures.py. Through the function of migration 018.
-SELECT workbench_room_has_query(%(room_id)s, to_tsquery('english', %(query)s), %(rows)s)
-
 -- name: room_has_clause
 -- A measure's words in order with a few words between, within one clause of a passage (no ". " or ", "
 -- between them) that also holds each of %(words)s as the start of a word as written: core/qa/measures.py.

@@ -899,3 +899,12 @@ def test_the_percentage_of_a_percentage_change_names_no_line() -> None:
     )
     got = plan("What was the change in the gross margin percentage between 2018 and 2019?", rows, names)
     assert got is not None and got[0] == "change" and got[1] == ["0.9"]
+
+
+def test_an_unlabelled_total_under_a_heading_without_a_colon_is_still_the_total() -> None:
+    rows = [["", "2019", "2018"], ["Costs incurred", "", ""], ["Severance", "7,169", "7,845"],
+            ["Other", "1,286", "591"], ["", "8,455", "8,436"]]  # fmt: skip
+    got = plan("What is the total in 2019?", rows, ["Column A", "Column B", "Column C"])
+    assert got is not None and got[:2] == ("value", ["8,455"])
+    got = plan("What were the total costs incurred in 2018?", rows, ["Column A", "Column B", "Column C"])
+    assert got is not None and got[:2] == ("value", ["8,436"])
