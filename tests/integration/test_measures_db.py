@@ -85,6 +85,8 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What was the customer count?") == ["customer count"]
     assert unlinked_measures(workbench.db, room, "What was the average order value?") == ["order value"]
     assert unlinked_measures(workbench.db, room, "What was the deferred revenue in 2022?") == ["deferred revenue"]
+    # a noun phrase asked of a name is found as a phrase: "Land" in a sheet's Asset column is no "land assets"
+    assert unlinked_measures(workbench.db, room, "What were PepsiCo's land assets in 2022?") == ["land assets"]
     # a name holding a preposition is found with it: "assets to manage" is no "assets under management"
     assert unlinked_measures(workbench.db, room, "What were PepsiCo's assets under management?") == [
         "assets under management"

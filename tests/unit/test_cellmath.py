@@ -908,3 +908,13 @@ def test_an_unlabelled_total_under_a_heading_without_a_colon_is_still_the_total(
     assert got is not None and got[:2] == ("value", ["8,455"])
     got = plan("What were the total costs incurred in 2018?", rows, ["Column A", "Column B", "Column C"])
     assert got is not None and got[:2] == ("value", ["8,436"])
+
+
+def test_a_gerund_after_the_line_tells_which_line_not_another_quantity() -> None:
+    """ "Net deferred tax assets after accounting for liabilities" is a line of the table, not a quantity "after"
+    the line as "income before income tax expense" is."""
+    rows = [["", "2019", "2018"], ["Net deferred tax assets", "202,085", "222,298"],
+            ["Deferred tax liabilities:", "", ""], ["Intangible assets", "39,242", "39,122"]]  # fmt: skip
+    question = "What was the net deferred tax assets after accounting for liabilities in 2019?"
+    got = plan(question, rows, ["Column A", "Column B", "Column C"])
+    assert got is not None and got[:2] == ("value", ["202,085"])
