@@ -142,11 +142,6 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
     return runs, named
 
 
-def _runs(question: str) -> list[list[str]]:
-    """Runs of the asking sentence's content words, lower-cased; names, periods and glue words end a run."""
-    return [run.words for run in _spans(question)[0]]
-
-
 # Owners that are not names: "the Company's deferred tax liability" is whichever company the room is about.
 _GENERIC_OWNERS = frozenset(
     "company companies group firm entity business corporation organisation organization segment division unit".split()
@@ -173,11 +168,11 @@ def _bare(token: str) -> str:
     return re.sub(r"(?:'s|')$", "", token.lower())
 
 
-def _owned(question: str) -> list[list[str]]:
+def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
     """Noun phrases the question binds to a name, the figure it asks of that name: "3M's gross bookings", "the
     fleet size of Delta", "the cost of risk reported by 3M" (operation nouns such as "growth" dropped).  The
-    grammar makes them nouns, whatever their words: a verb never follows a possessive."""
-    runs, named = _spans(question)
+    grammar makes them nouns, whatever their words: a verb never follows a possessive. `runs`, `named`: the
+    question's, from _spans."""
     owners = named - _GENERIC_OWNERS
     owned = []
     at = {run.first: run for run in runs}
@@ -289,7 +284,8 @@ def _of_a_metric(run: list[str]) -> Measure | None:
 def measures_asked(question: str) -> list[Measure]:
     """The measures `question` names by a compound the metric lexicon does not know, in question order."""
     found: dict[str, Measure] = {}
-    for run in _runs(question):
+    runs, named = _spans(question)
+    for run in (r.words for r in runs):
         measure = _measure(run)
         if measure is None:
             narrowed = _of_a_metric(run)
@@ -313,7 +309,7 @@ def measures_asked(question: str) -> list[Measure]:
             found.setdefault(text, Measure(text, (words,), (), words[:-1]))
             continue
         found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS))
-    for phrase in _owned(question):  # a figure the question asks of a name: held as a compound, or not at all
+    for phrase in _owned(runs, named):  # a figure the question asks of a name: held as a compound, or not at all
         text = _plain(phrase)
         plain = tuple(text.split())
         if text in _LEXICON or _measure(phrase) is not None or _of_a_metric(phrase) is not None:

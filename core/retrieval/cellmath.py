@@ -11,6 +11,7 @@ sheet and computes the result exactly (decimal arithmetic), citing every cell it
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -813,6 +814,12 @@ class _Grid:
 _QUALIFIERS = r"(?:before|after|excluding|excl|pre|ex|net\s+of)"
 
 
+@functools.lru_cache(maxsize=256)
+def _word_text(question: str) -> str:
+    """The question's words, lower-cased, one space apart (read once per question, not once per line item)."""
+    return " ".join(_WORD.findall(question.lower()))
+
+
 def _qualified(label: str, question: str) -> bool:
     """Whether the question writes the line's name (its words as the label has them, brackets left out) qualified
     by another quantity: "income before income tax expense" of the line "Income tax expense (benefit)", or
@@ -822,7 +829,7 @@ def _qualified(label: str, question: str) -> bool:
     if not name:
         return False
     own = set(_WORD.findall(line))  # "Free cash flow (pre-spectrum)" says its qualifier in its bracket
-    text = " ".join(_WORD.findall(question.lower()))
+    text = _word_text(question)
     found = [
         *re.finditer(rf"\b({_QUALIFIERS})\s+(?:the\s+)?{re.escape(name)}\b", text),
         # "… after accounting for liabilities" tells which of two such lines, not another quantity
