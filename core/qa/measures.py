@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.db import Database, q, returned
 from core.qa.grounding import question_names
@@ -151,9 +151,10 @@ _OWNER_GAP = frozenset("total average annual overall reported".split())
 # A figure named with "the" and bound to a name after it: "the gross bookings of 3M", "… reported by 3M".
 _BY_NAME = frozenset(("of", "by"))
 _PARTICIPLES = frozenset("reported disclosed recorded posted generated earned".split())
-# Prepositions inside a name: "cost of risk", "assets under management" (the words around one are found exactly
-# one word apart, as written: see unlinked_measures).
-_INNER = frozenset("of on under".split())
+# Prepositions inside a name: "cost of risk", "assets under management", "funds from operations", and "to" in a
+# ratio of two figures ("net debt to EBITDA"); the words around one are found exactly one word apart, with the
+# preposition as written: see unlinked_measures.
+_INNER = frozenset("of on under from to".split())
 # Nouns of the parts or kinds of a thing.
 _PARTITIVE = frozenset(
     "component components type types kind kinds item items element elements part parts category categories "
@@ -183,8 +184,18 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
         tokens = [t.lower() for t in run.tokens]
         words, last = list(run.words), run.last
         # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
-        while last + 2 < len(tokens) and tokens[last + 1] in _INNER and (following := at.get(last + 2)):
-            words += [tokens[last + 1], *following.words]
+        while last + 2 < len(tokens) and tokens[last + 1] in _INNER:
+            inner, following = tokens[last + 1], at.get(last + 2)
+            after = following.words if following else [_bare(tokens[last + 2])]
+            if inner == "to":  # "net debt to EBITDA" (a name, an acronym): two figures; "contribution to" is none
+                if not (_holds_metric(words, end=True) and _holds_metric(after, start=True)) and after[-1] != "ratio":
+                    break
+            elif following is None or (inner == "from" and _holds_metric(after)):
+                break  # "net cash from operating activities": the lexicon's metric, linked in any of its wordings
+            words += [inner, *after]
+            if following is None:
+                last += 2
+                continue
             last = following.last
             joined.add(following.first)
         start = run.first
@@ -209,6 +220,17 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
         if words and (possessive or (by_name and not (len(words) == 1 and words[0] in _PARTITIVE))):
             owned.append(words)
     return owned
+
+
+def _holds_metric(words: Sequence[str], start: bool = False, end: bool = False) -> bool:
+    """Whether `words` hold a wording of a lexicon metric ("operating activities"), at their `start` or `end`."""
+    n = len(words)
+    return any(
+        _plain(words[i : i + k]) in _LEXICON
+        for k in range(1, n + 1)
+        for i in range(n - k + 1)
+        if (not start or i == 0) and (not end or i + k == n)
+    )
 
 
 def _measure(run: list[str]) -> list[str] | None:
@@ -258,6 +280,11 @@ class Measure:
     # a share or a ratio ("tier 1 capital ratio", "occupancy rate"): a table row shows it with such figures (a
     # percentage, or a number under 100 with decimals), not a row of amounts under a title that says "Ratios"
     ratio: bool = False
+    # regular expressions a clause must also match as written: a name's preposition ("funds from operations")
+    written: tuple[str, ...] = ()
+    # a regular expression a table row (with its head) must match: "per unit" for a cost per unit, not a row of
+    # costs in a table of units
+    row_text: str = ""
 
 
 def _of_a_metric(run: list[str]) -> Measure | None:
@@ -285,8 +312,19 @@ def measures_asked(question: str) -> list[Measure]:
     """The measures `question` names by a compound the metric lexicon does not know, in question order."""
     found: dict[str, Measure] = {}
     runs, named = _spans(question)
-    for run in (r.words for r in runs):
+    ending = {r.last: r for r in runs}
+    for at in runs:
+        run = at.words
         measure = _measure(run)
+        a = ending.get(at.first - 2) if at.first > 1 and at.tokens[at.first - 1].lower() == "to" else None
+        if a is not None and measure is not None and measure[-1] == "ratio":
+            # "debt to capital ratio" is no capital ratio; "debt to equity ratio" is the lexicon's
+            if _plain([*a.words, "to", *measure[:-1]]) not in _LEXICON:
+                text, exact = _exact([*a.words, "to", *measure])
+                # or a table row of such ratios that says "A to B" ("Net debt to EBITDA 2.1" under "Ratio")
+                pair = r"\m" + _phrase_as_written(text.split()[:-1])
+                found.setdefault(text, replace(exact, rows=exact.cell, ratio=True, row_text=pair))
+            continue
         if measure is None:
             narrowed = _of_a_metric(run)
             if narrowed is not None:
@@ -299,6 +337,9 @@ def measures_asked(question: str) -> list[Measure]:
         if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
             continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
         rows = tuple(w for w in words if w != "per")
+        # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
+        # "Per unit" column) is
+        row_text = r"\mper\W+" + _phrase_as_written(words[words.index("per") + 1 :]) if "per" in words else ""
         if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
             whose = words[:-1]
             found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose))
@@ -308,11 +349,19 @@ def measures_asked(question: str) -> list[Measure]:
             # ("Transaction costs") is no line of transactions, so no room-wide row check
             found.setdefault(text, Measure(text, (words,), (), words[:-1]))
             continue
-        found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS))
+        found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS, row_text=row_text))
     for phrase in _owned(runs, named):  # a figure the question asks of a name: held as a compound, or not at all
         text = _plain(phrase)
         plain = tuple(text.split())
-        if text in _LEXICON or _measure(phrase) is not None or _of_a_metric(phrase) is not None:
+        if "from" in plain and _plain(plain[: plain.index("from")]) in _LEXICON:
+            # "revenue from services" is the services revenue, printed either way round
+            narrowed = _of_a_metric([*plain[plain.index("from") + 1 :], *plain[: plain.index("from")]])
+            if narrowed is not None:
+                found.setdefault(narrowed.name, narrowed)
+            continue
+        if text in _LEXICON or (
+            "to" not in plain and (_measure(phrase) is not None or _of_a_metric(phrase) is not None)
+        ):
             continue
         if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
             continue
@@ -320,10 +369,18 @@ def measures_asked(question: str) -> list[Measure]:
         # and words spread over a row and its table's head are no noun phrase ("Market price per share" in a
         # table of share prices is no market share; "cost" and "funds" in one pension row no cost of funds).
         # "assets under management": one word between, "assets to manage" is another.
-        phrasing = tuple(_ONE if w in _INNER else w for w in plain)
-        content = tuple(w for w in plain if w not in _INNER)
-        found.setdefault(text, Measure(text, (phrasing,), (), content))
+        found.setdefault(*_exact(plain))
     return list(found.values())
+
+
+def _exact(words: Sequence[str]) -> tuple[str, Measure]:
+    """A measure found as a noun phrase only, with any preposition of _INNER as written (its name first)."""
+    plain = tuple(_plain(words).split())
+    text = " ".join(plain)
+    phrasing = tuple(_ONE if w in _INNER else w for w in plain)
+    content = tuple(w for w in plain if w not in _INNER)
+    written = (_phrase_as_written(plain),) if len(content) < len(plain) else ()
+    return text, Measure(text, (phrasing,), (), content, written=written)
 
 
 def asked_measures(question: str) -> list[str]:
@@ -356,18 +413,27 @@ def _near(phrasings: Sequence[Sequence[str]]) -> str:
     return " | ".join(f"({a})" for a in alternatives)
 
 
+def _beginning(word: str) -> str:
+    """A word as written without a plural's ending ("management", "fund" of "funds")."""
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def _as_written(phrasings: Sequence[Sequence[str]]) -> list[str]:
     """The beginnings of the words every phrasing holds, as a clause must show them ("management" for
     "assets under management": "manage" is the same stem but not the word); a plural's "s" is left off."""
     common = set.intersection(*(set(p) - {_ONE} for p in phrasings)) if phrasings else set()
-    out = []
-    for word in sorted(common - STOP_WORDS):
-        if len(word) > 3 and word.endswith("ies"):
-            word = word[:-3]
-        elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        out.append(word)
-    return out
+    return [_beginning(word) for word in sorted(common - STOP_WORDS)]
+
+
+def _phrase_as_written(words: Sequence[str]) -> str:
+    """A POSIX regular expression (case-insensitive use) of `words` next to each other as written: a preposition
+    of _INNER itself, any other word by its beginning ("funds from operations" is "funding from operational …",
+    never "funds for operations")."""
+    return r"\W+".join(w if w in _INNER else re.escape(_beginning(w)) + r"\w*" for w in words)
 
 
 def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:
@@ -386,8 +452,9 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
             checks = [(q("room_has_clause"), _near(measure.phrasings))]
             if measure.rows:
                 checks += [(q("room_row_chunk_has_words"), every), (q("room_table_row_has_words"), every)]
-            params = {"room_id": room_id, "words": _as_written(measure.phrasings)}
+            params = {"room_id": room_id, "words": [*_as_written(measure.phrasings), *measure.written]}
             params["figure"] = _RATIO_FIGURE if measure.ratio else ""
+            params["text"] = measure.row_text
             if not any(returned(conn.execute(sql, {**params, "query": query}))[0] for sql, query in checks):
                 missing.append(measure.name)
     return missing

@@ -18,26 +18,29 @@ SELECT workbench_room_has_clause(%(room_id)s, to_tsquery('english', %(query)s), 
 
 -- name: room_table_row_has_words
 -- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a
--- PDF's tables have no row chunks; the rows' words are stored by migration 018).
-WITH tables AS MATERIALIZED (  -- each table's head once, not once per row
-    SELECT s.id,
-           to_tsvector('english', concat_ws(' ', s.title,
-                                            (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id)))
+-- PDF's tables have no row chunks; the rows' words are stored by migration 018); the row with its head must also
+-- match %(text)s ("per unit" for a cost per unit; '' matches every row).
+WITH heads AS MATERIALIZED (  -- each table's head once, not once per row
+    SELECT s.id, concat_ws(' ', s.title, (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id))
            AS head
     FROM sheets s JOIN documents d ON d.id = s.document_id
     WHERE d.room_id = %(room_id)s AND s.page_number IS NOT NULL
+), tables AS MATERIALIZED (
+    SELECT id, head, to_tsvector('english', head) AS head_tsv FROM heads
 )
 SELECT EXISTS (
     SELECT 1 FROM tables t JOIN sheet_rows r ON r.sheet_id = t.id
-    WHERE r.tsv IS NOT NULL AND (t.head || r.tsv) @@ to_tsquery('english', %(query)s)
+    WHERE r.tsv IS NOT NULL AND (t.head_tsv || r.tsv) @@ to_tsquery('english', %(query)s)
       AND r."values"::text ~ %(figure)s  -- a ratio's row shows ratios ('' matches every row)
+      AND concat_ws(' ', t.head, r."values"::text) ~* %(text)s
 )
 
 -- name: room_row_chunk_has_words
 -- All of a measure's words in one row chunk of a sheet (its cells with their column names), whose text also
--- matches %(figure)s (a ratio's row shows ratios; '' matches every row): core/qa/measures.py.
+-- matches %(figure)s (a ratio's row shows ratios) and %(text)s ("per unit"; '' matches every row):
+-- core/qa/measures.py.
 SELECT EXISTS (
     SELECT 1 FROM chunks c
     WHERE c.room_id = %(room_id)s AND c.row_id IS NOT NULL
-      AND c.tsv @@ to_tsquery('english', %(query)s) AND c.content ~ %(figure)s
+      AND c.tsv @@ to_tsquery('english', %(query)s) AND c.content ~ %(figure)s AND c.content ~* %(text)s
 )

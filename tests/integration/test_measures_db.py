@@ -42,7 +42,8 @@ def room(workbench) -> int:
                     "The weighted average interest rate on borrowings was 4.1% in 2022. Each store is scored on net "
                     "sales. Revenue from services grew 4%, and the number of stores rose to 312. Costs grew with "
                     "sales, such as advertising. PepsiCo settles card transactions. Value hedges are listed below. PepsiCo "
-                    "has assets to manage. The cost of capital rose."
+                    "has assets to manage. The cost of capital rose. Funds for operations were ample. Net debt rose while "
+                    "EBITDA fell. The covenant caps total debt-to-EBITDA at 3.0."
                 ]
             ),
             "memo.pdf",
@@ -52,6 +53,7 @@ def room(workbench) -> int:
             csv_bytes([["Asset", "2022"], ["Land", "120"], ["Buildings", "300"], ["Transaction costs", "8"]]),
             "assets.csv",
         ),
+        (csv_bytes([["Cost", "Units"], ["500", "20"]]), "production.csv"),
     ]
     for data, name in uploads:
         assert workbench.ingest_upload(data, name, ROOM, embed=False).status == "ready"
@@ -72,6 +74,7 @@ def test_a_measure_is_linked_where_the_room_holds_it(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "How did the card transactions of PepsiCo change?") == []
     assert unlinked_measures(workbench.db, room, "How many were PepsiCo's stores in 2022?") == []
     assert unlinked_measures(workbench.db, room, "What was PepsiCo's cost of capital?") == []
+    assert unlinked_measures(workbench.db, room, "What was PepsiCo's total debt to EBITDA?") == []
     # a metric narrowed by a word, in another wording and order ("revenue from services" for "services sales")
     assert unlinked_measures(workbench.db, room, "What were services sales in 2022?") == []
 
@@ -91,6 +94,13 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What were PepsiCo's assets under management?") == [
         "assets under management"
     ]
+    # ... and its preposition as written ("funds for operations" is not it), "to" between figures too
+    assert unlinked_measures(workbench.db, room, "What were PepsiCo's funds from operations?") == [
+        "funds from operations"
+    ]
+    assert unlinked_measures(workbench.db, room, "What was PepsiCo's net debt to EBITDA?") == ["net debt to ebitda"]
+    # "X per Y": a row of costs beside units is no cost per unit
+    assert unlinked_measures(workbench.db, room, "What was the cost per unit?") == ["cost per unit"]
     # a row of amounts under a title that says "Ratios" shows no ratio (the tier 1 row above shows ratios)
     assert unlinked_measures(workbench.db, room, "What was the expense ratio in 2022?") == ["expense ratio"]
     # a value of a line only the plan's cells can show: a row merely holding the word is another line

@@ -30,6 +30,12 @@ from core.qa.measures import asked_measures
         ("What is the fleet size reported by Acme?", ["fleet size"]),
         ("What was Acme's total fleet in 2022?", ["fleet"]),  # one word, after a possessive
         ("How did the cost of risk of Acme change?", ["cost of risk"]),  # through a preposition inside the name
+        ("What was Acme's funds from operations in FY2022?", ["funds from operations"]),
+        ("What was Acme's net debt to EBITDA in FY2022?", ["net debt to ebitda"]),  # "to" between two figures
+        ("What was Acme's revenue from services?", ["services revenue"]),  # a metric narrowed, either order
+        ("What was Acme's contribution to pension plans?", ["contribution"]),  # no figure after "to"
+        ("What was the debt to capital ratio in 2022?", ["debt to capital ratio"]),  # no capital ratio
+        ("What was Acme's net cash from operating activities?", ["net cash"]),  # the lexicon's after "from"
         ("What was Acme's number of employees abroad in FY2022?", ["employees abroad"]),  # a count of a thing
         ("What is the free cash flow yield of Acme?", ["free cash flow yield"]),  # over a price, not the lexicon's
         ("How did the average fare of Acme change?", ["fare"]),  # one word of a name, "average" an operation
@@ -57,6 +63,7 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What is the current ratio in 2019?",
         "What is the FY2015 - FY2017 3 year average net profit margin for Best Buy?",  # a margin of net income
         "What is the debt-to-equity ratio in 2018?",
+        "What was the debt to equity ratio in 2022?",  # the lexicon's, not an "equity ratio"
         "What was the rate in 2019?",  # a measure noun alone names no measure
         "What is the average USD-INR exchange rate in FY 2019?".replace("exchange rate", "rate"),
         "What was the net revenue in 2022?",  # no measure noun: the lexicon's business
