@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 
 from core.db import Database, q, returned
 from core.qa.grounding import question_names
-from core.qa.metrics import METRICS, anticipated_clauses, word_stems
+from core.qa.metrics import METRICS, anticipated_clauses, beginning, word_stems, written_pattern
 from core.text import STOP_WORDS
 
 # Nouns that end a measure's name: what is measured comes before them ("occupancy rate", "load factor").
@@ -322,7 +322,7 @@ def measures_asked(question: str) -> list[Measure]:
             if _plain([*a.words, "to", *measure[:-1]]) not in _LEXICON:
                 text, exact = _exact([*a.words, "to", *measure])
                 # or a table row of such ratios that says "A to B" ("Net debt to EBITDA 2.1" under "Ratio")
-                pair = r"\m" + _phrase_as_written(text.split()[:-1])
+                pair = r"\m" + written_pattern(text.split()[:-1])
                 found.setdefault(text, replace(exact, rows=exact.cell, ratio=True, row_text=pair))
             continue
         if measure is None:
@@ -339,7 +339,7 @@ def measures_asked(question: str) -> list[Measure]:
         rows = tuple(w for w in words if w != "per")
         # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
         # "Per unit" column) is
-        row_text = r"\mper\W+" + _phrase_as_written(words[words.index("per") + 1 :]) if "per" in words else ""
+        row_text = r"\mper\W+" + written_pattern(words[words.index("per") + 1 :]) if "per" in words else ""
         if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
             whose = words[:-1]
             found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose))
@@ -379,7 +379,7 @@ def _exact(words: Sequence[str]) -> tuple[str, Measure]:
     text = " ".join(plain)
     phrasing = tuple(_ONE if w in _INNER else w for w in plain)
     content = tuple(w for w in plain if w not in _INNER)
-    written = (_phrase_as_written(plain),) if len(content) < len(plain) else ()
+    written = (written_pattern(plain),) if len(content) < len(plain) else ()
     return text, Measure(text, (phrasing,), (), content, written=written)
 
 
@@ -413,27 +413,11 @@ def _near(phrasings: Sequence[Sequence[str]]) -> str:
     return " | ".join(f"({a})" for a in alternatives)
 
 
-def _beginning(word: str) -> str:
-    """A word as written without a plural's ending ("management", "fund" of "funds")."""
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _as_written(phrasings: Sequence[Sequence[str]]) -> list[str]:
     """The beginnings of the words every phrasing holds, as a clause must show them ("management" for
     "assets under management": "manage" is the same stem but not the word); a plural's "s" is left off."""
     common = set.intersection(*(set(p) - {_ONE} for p in phrasings)) if phrasings else set()
-    return [_beginning(word) for word in sorted(common - STOP_WORDS)]
-
-
-def _phrase_as_written(words: Sequence[str]) -> str:
-    """A POSIX regular expression (case-insensitive use) of `words` next to each other as written: a preposition
-    of _INNER itself, any other word by its beginning ("funds from operations" is "funding from operational …",
-    never "funds for operations")."""
-    return r"\W+".join(w if w in _INNER else re.escape(_beginning(w)) + r"\w*" for w in words)
+    return [beginning(word) for word in sorted(common - STOP_WORDS)]
 
 
 def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:

@@ -14,8 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import psycopg
 
 from core.db import Database, q, returned
+from core.text import STOP_WORDS
 
 # Metric -> the wordings filings, models and dashboards use for it.  The first wording names it in a message.
 # A question mentioning any wording asks for the metric; the room holds it when it holds any wording.
@@ -193,6 +197,33 @@ def word_stems(text: str) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
+def beginning(word: str) -> str:
+    """A word as written without a plural's ending ("management"; "fund" of "funds", "activit" of "activities")."""
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def written_pattern(words: Sequence[str]) -> str:
+    """A POSIX regular expression (for case-insensitive use) of `words` next to each other as written: a stop
+    word itself ("debt to equity" is not "debt and equity"), any other word by its beginning ("funds from
+    operations" is also "funding from operational")."""
+    return r"\W+".join(w if w in STOP_WORDS else re.escape(beginning(w)) + r"\w*" for w in words)
+
+
+def _linked(conn: psycopg.Connection[Any], room_id: int, wording: str) -> bool:
+    """Whether the room holds `wording` as a phrase, and a wording of words as written: with any stop word inside
+    it ("debt or equity securities" is no debt to equity), each word as it begins (the stemmer makes "adjusted
+    operational earnings" operating earnings)."""
+    words = _WORD.findall(wording.lower().replace("’", "'"))
+    if len(words) < 2:
+        return bool(returned(conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": wording}))[0])
+    params = {"room_id": room_id, "phrase": wording, "pattern": r"\m" + written_pattern(words)}
+    return bool(returned(conn.execute(q("room_has_written"), params))[0])
+
+
 def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence[str] = ()) -> list[str]:
     """The metrics `question` names that nothing in the room holds, in any wording (empty: all linked).
     `places`: the text around each cell the plan reads (its labels, its section's and its table's headings); a
@@ -207,9 +238,6 @@ def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence
     missing: list[str] = []
     with db.connection() as conn:
         for metric in asked:
-            if not any(
-                returned(conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": wording}))[0]
-                for wording in metric.wordings
-            ):
+            if not any(_linked(conn, room_id, wording) for wording in metric.wordings):
                 missing.append(metric.name)
     return missing

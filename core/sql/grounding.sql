@@ -10,6 +10,12 @@ SELECT r.name FROM rooms r WHERE r.id = %(room_id)s
 -- membership-checking function so the full-text index is used under row-level security: migration 009.)
 SELECT workbench_room_has_phrase(%(room_id)s, %(phrase)s)
 
+-- name: room_has_written
+-- A wording as a phrase, in a passage that also shows it as written (%(pattern)s, a regular expression: the stop
+-- words inside it too, "debt to equity" is not "debt and equity"; "operational" is not "operating"). Through
+-- the function of migration 020.
+SELECT workbench_room_has_written(%(room_id)s, phraseto_tsquery('english', %(phrase)s), %(pattern)s)
+
 -- name: room_has_clause
 -- A measure's words in order with a few words between, within one clause of a passage (no ". " or ", "
 -- between them) that also holds each of %(words)s as the start of a word as written: core/qa/measures.py.

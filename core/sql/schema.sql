@@ -899,6 +899,24 @@ $$;
 
 
 --
+-- Name: workbench_room_has_written(bigint, tsquery, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_room_has_written(p_room bigint, p_query tsquery, p_pattern text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    SET enable_seqscan TO 'off'
+    AS $$
+    SELECT numnode(p_query) = 0 OR (p_room IN (SELECT workbench_rooms()) AND EXISTS (
+        SELECT 1 FROM chunks c
+        WHERE (c.tsv || array_to_tsvector(ARRAY['room:' || c.room_id::text]))
+              @@ (p_query && quote_literal('room:' || p_room::text)::tsquery)
+          AND c.content ~* p_pattern
+    ))
+$$;
+
+
+--
 -- Name: workbench_room_owner_guard(); Type: FUNCTION; Schema: public; Owner: -
 --
 

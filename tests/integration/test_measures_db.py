@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from core.qa.measures import unlinked_measures
+from core.qa.metrics import unlinked_metrics
 from core.qa.service import ask
 from tests.factories import csv_bytes, make_pdf, make_statement_pdf
 
@@ -43,7 +44,8 @@ def room(workbench) -> int:
                     "sales. Revenue from services grew 4%, and the number of stores rose to 312. Costs grew with "
                     "sales, such as advertising. PepsiCo settles card transactions. Value hedges are listed below. PepsiCo "
                     "has assets to manage. The cost of capital rose. Funds for operations were ample. Net debt rose while "
-                    "EBITDA fell. The covenant caps total debt-to-EBITDA at 3.0."
+                    "EBITDA fell. The covenant caps total debt-to-EBITDA at 3.0. PepsiCo may issue debt or equity securities. "
+                    "Operational cash flows improved."
                 ]
             ),
             "memo.pdf",
@@ -141,3 +143,13 @@ def test_a_metric_is_linked_by_the_cell_the_plan_reads(workbench) -> None:
     assert workbench.ingest_upload(data, "SEE_2019_10K.pdf", "Segments", embed=False).status == "ready"
     result = next(e for e in ask(workbench, "What is the total assets for year 2022?", "Segments") if e.type == "done")
     assert result.result["values"] == ["4,760.7"], result.result["answer"]
+
+
+def test_a_metric_wording_is_found_as_written(workbench, room: int) -> None:
+    """"debt or equity securities" is no debt to equity: the phrase query skips the stop word's position, not its
+    word, so a wording with one inside must be in a passage as written."""
+    assert unlinked_metrics(workbench.db, room, "What was the debt to equity ratio in 2022?") == ["debt-to-equity ratio"]
+    # the stemmer makes "operational cash flows" an operating cash flow: each word must begin as written
+    assert unlinked_metrics(workbench.db, room, "What was the operating cash flow?") == ["operating cash flow"]
+    # as written, in another line of the room
+    assert unlinked_metrics(workbench.db, room, "What was the cost of sales in 2022?") == []
