@@ -9,7 +9,8 @@ quote, and sweeps the synthesizer's coverage threshold (the share of the questio
 best passage must hold) to show the trade-off the shipped MIN_COVERAGE sits on.
 
 Then metrics absent from a room: for each company room and each metric whose name its filings never
-print (a plain substring test over the stored page text, independent of the product's full-text check),
+print (a plain substring test over the stored page text, independent of the product's full-text check; a
+name printed in the plural, "delinquency rates", is printed),
 three phrasings are asked; the share answered "I don't have enough information" is reported, for the
 metrics of core.qa.metrics' lexicon, for the names core.qa.measures was designed on (TUNED_METRICS) and,
 separately, for metric names outside both (held out: neither was written for them; their misses are not
@@ -113,6 +114,67 @@ TUNED_METRICS = (
     "sales per employee",
     "price/earnings ratio",
     "capital adequacy ratio",
+    # added while designing a name's preposition as written, "A to B" ratios and "X per Y" rows (2026-11-26, third)
+    "profit per employee",
+    "revenue per store",
+    "cost per unit",
+    "sales per square meter",
+    "revenue per available room",
+    "average daily rate",
+    "cost per available seat mile",
+    "dividend yield",
+    "price-to-book ratio",
+    "employee turnover rate",
+    "take rate",
+    "attach rate",
+    "conversion rate",
+    "default rate",
+    "delinquency rate",
+    "charge-off rate",
+    "cost of funds",
+    "loan-to-deposit ratio",
+    "funds from operations",
+    "daily active users",
+    "paid subscribers",
+    "on-time delivery rate",
+    "defect rate",
+    "revenue per passenger",
+    "gross margin per unit",
+    "tangible book value",
+    "operating expense ratio",
+    "asset turnover",
+    "fixed charge coverage ratio",
+    "net debt to EBITDA",
+    "revenue per available seat mile",
+    "earnings per employee",
+    "cost per acquisition",
+    "revenue per visit",
+    "gross profit per unit",
+    "sales per store",
+    "price to earnings",
+    "enterprise value to EBITDA",
+    "debt to capital ratio",
+    "interest to revenue",
+    "net revenue from subscriptions",
+    "proceeds from royalties",
+    "income from franchising",
+    "cash from investments in startups",
+    "adjusted funds from operations",
+    "return on tangible equity",
+    "yield on cost",
+    "cost of capital",
+    "rate of return on plan assets",
+    "number of franchisees",
+    "franchisee count",
+    "active accounts",
+    "average basket size",
+    "units shipped",
+    "shipments volume",
+    "retention of key customers",
+    "client retention",
+    "fleet utilization",
+    "average headcount cost",
+    "backlog conversion",
 )
 PHRASINGS = (
     "What was {company}'s {metric} in FY2022?",
@@ -122,7 +184,7 @@ PHRASINGS = (
 
 
 # Words too common in metric names to tie one name to another ("net", "ratio").
-_COMMON_WORDS = frozenset("net average total gross ratio rate margin revenue cost value count per of".split())
+_COMMON_WORDS = frozenset("net average total gross ratio rate margin revenue cost value count per of to from on in and".split())
 
 
 def _shares_a_word(name: str, names: tuple[str, ...]) -> bool:
@@ -132,9 +194,13 @@ def _shares_a_word(name: str, names: tuple[str, ...]) -> bool:
     return any(words & set(re.findall(r"[a-z0-9]+", other.lower())) for other in names)
 
 
-def _printed(wording: str, text: str) -> bool:
-    """Whether `text` (lower-cased, whitespace folded) prints `wording` as whole words ("EBIT" is not in "debit")."""
-    return re.search(rf"(?<![a-z0-9]){re.escape(wording.lower())}(?![a-z0-9])", text) is not None
+def _printed(wording: str, text: str, plural: bool = True) -> bool:
+    """Whether `text` (lower-cased, whitespace folded, apostrophes straight) prints `wording` as whole words ("EBIT"
+    is not in "debit"), its last word also in the plural ("delinquency rates" prints the delinquency rate) unless
+    not `plural` (the test of the sections before 2026-11-26, kept for comparison)."""
+    ending = "(?:s|es)?" if plural else ""
+    wording = wording.lower().replace("’", "'")
+    return re.search(rf"(?<![a-z0-9]){re.escape(wording)}{ending}(?![a-z0-9])", text) is not None
 
 
 def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[str, float]]:
@@ -146,6 +212,8 @@ def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[s
         "held_out_absent": [],
         "unshared_absent": [],  # held-out names sharing no distinctive word with a tuned name
         "present_flagged": [],
+        # as the sections before 2026-11-26 counted: a name printed only in the plural was counted absent
+        "held_out_absent_singular": [],
     }
     check_ms: list[float] = []
     for company in companies:
@@ -157,11 +225,12 @@ def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[s
                     (wb.room(company).id,),
                 )
             )
-        text = " ".join(text.lower().split())
+        text = " ".join(text.lower().replace("’", "'").split())
         asked = [(name, "lexicon", any(_printed(w, text) for w in words)) for name, words in METRICS.items()]
         asked += [(name, "tuned", _printed(name, text)) for name in TUNED_METRICS]
         asked += [(name, "held_out", _printed(name, text)) for name in HELD_OUT_METRICS]
         for metric, source, present in asked:
+            singular_absent = source == "held_out" and not _printed(metric, text, plural=False)
             for phrasing in PHRASINGS:
                 question = phrasing.format(company=company, metric=metric)
                 started = time.perf_counter()
@@ -170,6 +239,8 @@ def absent_metric_rates(wb: Workbench, companies: list[str]) -> dict[str, dict[s
                 events = list(ask(wb, question, company))
                 result = events[-1].result or {}
                 flagged = any(e.type == "step" and "no column or passage about" in (e.text or "") for e in events)
+                if singular_absent:
+                    outcome["held_out_absent_singular"].append(bool(result.get("abstained")))
                 if present:
                     outcome["present_flagged"].append(flagged)
                 else:
@@ -252,7 +323,9 @@ def main() -> None:
         f"{absent['lexicon_absent']['n']} (lexicon), {absent['tuned_absent']['rate']:.3f} of "
         f"{absent['tuned_absent']['n']} (names core.qa.measures was designed on), {absent['held_out_absent']['rate']:.3f} of "
         f"{absent['held_out_absent']['n']} (held out; {absent['unshared_absent']['rate']:.3f} of "
-        f"{absent['unshared_absent']['n']} for those sharing no distinctive word with a designed-on name); printed "
+        f"{absent['unshared_absent']['n']} for those sharing no distinctive word with a designed-on name; "
+        f"{absent['held_out_absent_singular']['rate']:.3f} of {absent['held_out_absent_singular']['n']} counting a "
+        f"name printed only in the plural as absent, as before 2026-11-26); printed "
         f"metrics wrongly flagged "
         f"{absent['present_flagged']['rate']:.3f} of {absent['present_flagged']['n']}"
     )
