@@ -184,7 +184,9 @@ PHRASINGS = (
 
 
 # Words too common in metric names to tie one name to another ("net", "ratio").
-_COMMON_WORDS = frozenset("net average total gross ratio rate margin revenue cost value count per of to from on in and".split())
+_COMMON_WORDS = frozenset(
+    "net average total gross ratio rate margin revenue cost value count per of to from on in and".split()
+)
 
 
 def _shares_a_word(name: str, names: tuple[str, ...]) -> bool:

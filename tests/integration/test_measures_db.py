@@ -146,9 +146,12 @@ def test_a_metric_is_linked_by_the_cell_the_plan_reads(workbench) -> None:
 
 
 def test_a_metric_wording_is_found_as_written(workbench, room: int) -> None:
-    """"debt or equity securities" is no debt to equity: the phrase query skips the stop word's position, not its
-    word, so a wording with one inside must be in a passage as written."""
-    assert unlinked_metrics(workbench.db, room, "What was the debt to equity ratio in 2022?") == ["debt-to-equity ratio"]
+    """A lexicon wording of several words is found as written: "debt or equity securities" is no debt to equity
+    (the phrase query skips a stop word's position, not its word), "operational cash flows" no operating cash
+    flow (one stem)."""
+    assert unlinked_metrics(workbench.db, room, "What was the debt to equity ratio in 2022?") == [
+        "debt-to-equity ratio"
+    ]
     # the stemmer makes "operational cash flows" an operating cash flow: each word must begin as written
     assert unlinked_metrics(workbench.db, room, "What was the operating cash flow?") == ["operating cash flow"]
     # as written, in another line of the room
