@@ -185,8 +185,10 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
         words, last = list(run.words), run.last
         # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
         while last + 2 < len(tokens) and tokens[last + 1] in _INNER:
-            inner, following = tokens[last + 1], at.get(last + 2)
-            after = following.words if following else [_bare(tokens[last + 2])]
+            inner, following, gap = tokens[last + 1], at.get(last + 2), []
+            if following is None and tokens[last + 2] in _OWNER_GAP and (following := at.get(last + 3)):
+                gap = [tokens[last + 2]]  # "return on average equity", "debt to total capital"
+            after = [*gap, *following.words] if following else [_bare(tokens[last + 2])]
             if inner == "to":  # "net debt to EBITDA" (a name, an acronym): two figures; "contribution to" is none
                 if not (_holds_metric(words, end=True) and _holds_metric(after, start=True)) and after[-1] != "ratio":
                     break
@@ -316,11 +318,13 @@ def measures_asked(question: str) -> list[Measure]:
     for at in runs:
         run = at.words
         measure = _measure(run)
-        a = ending.get(at.first - 2) if at.first > 1 and at.tokens[at.first - 1].lower() == "to" else None
+        gap = [at.tokens[at.first - 1].lower()] if at.first and at.tokens[at.first - 1].lower() in _OWNER_GAP else []
+        k = at.first - len(gap)  # "debt to total capital ratio"
+        a = ending.get(k - 2) if k > 1 and at.tokens[k - 1].lower() == "to" else None
         if a is not None and measure is not None and measure[-1] == "ratio":
             # "debt to capital ratio" is no capital ratio; "debt to equity ratio" is the lexicon's
             if _plain([*a.words, "to", *measure[:-1]]) not in _LEXICON:
-                text, exact = _exact([*a.words, "to", *measure])
+                text, exact = _exact([*a.words, "to", *gap, *measure])
                 # or a table row of such ratios that says "A to B" ("Net debt to EBITDA 2.1" under "Ratio")
                 pair = r"\m" + written_pattern(text.split()[:-1])
                 found.setdefault(text, replace(exact, rows=exact.cell, ratio=True, row_text=pair))
@@ -359,9 +363,12 @@ def measures_asked(question: str) -> list[Measure]:
             if narrowed is not None:
                 found.setdefault(narrowed.name, narrowed)
             continue
-        if text in _LEXICON or (
-            "to" not in plain and (_measure(phrase) is not None or _of_a_metric(phrase) is not None)
-        ):
+        # (a name through a preposition is no narrowed metric: "cost of debt" is not a kind of debt; "return on
+        # average equity" is the lexicon's return on equity)
+        compound = _measure(phrase) is not None or _of_a_metric(phrase) is not None  # the runs' loop reads it
+        if text in _LEXICON or _plain([w for w in plain if w not in _OWNER_GAP]) in _LEXICON:
+            continue
+        if compound and not _INNER.intersection(plain):
             continue
         if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
             continue

@@ -170,3 +170,14 @@ def test_a_formula_without_a_cached_value_is_never_a_figure(workbench) -> None:
     assert "=B2-C2" not in result["answer"] and "40" not in result["answer"], result["answer"]
     [sheet] = workbench.sheets("Formulas")
     assert sheet.uncalculated == (("D2", "=B2-C2"), ("D3", "=B3-C3"))
+
+
+def test_a_count_never_ignores_a_condition_no_column_reads(rounds) -> None:
+    """"How many rounds were not disclosed?": no column says which were, and the number of rows would be a cited
+    wrong figure; with the condition a column reads, the count is answered."""
+    wb, rows = rounds
+    result = _done(wb, "How many rounds were not disclosed?", "Traps")
+    assert str(len(rows)) not in result["values"], result["answer"]
+    _right_or_silent(result, ["0"])  # whatever the count, never every row's
+    expected = sum(1 for r in rows if r[1] == "Fintech")
+    _right_or_silent(_done(wb, "How many Fintech rounds were there?", "Traps"), [str(expected)], answered=True)

@@ -567,3 +567,29 @@ def test_a_comparison_asked_of_yes_or_no(question: str, compare: tuple) -> None:
 def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
     """ "Did Bo Dahl ride after Ann Ek?" asks yes or no, never who rode after Ann Ek."""
     assert plan_of("did bo dahl ride after ann ek?", RACE).intent != "neighbour"
+
+
+@pytest.mark.parametrize(
+    ("question", "sheet", "condition"),
+    [
+        ("How many rounds were not announced?", ROUNDS, "were not announced"),
+        ("How many nations have an area under 50 km?", MEDALS, "under 50"),
+        ("How many nations never won a silver medal?", MEDALS, "nations never won a silver"),
+    ],
+)
+def test_a_count_of_every_row_is_no_answer_to_a_condition_no_column_reads(
+    question: str, sheet: SheetInfo, condition: str
+) -> None:
+    """Counting every row when the question states a comparison or a negation no filter reads would cite the
+    size of the sheet as the answer: the plan searches instead, and says why."""
+    plan = plan_of(question, sheet)
+    assert plan.intent == SEARCH and [step.kind for step in plan.steps] == ["search"]
+    assert f"reads “{condition}”" in plan.reasoning
+
+
+@pytest.mark.parametrize(
+    "question", ["How many nations are listed?", "How many nations won no. 1 rank?", "How many rounds were there?"]
+)
+def test_a_count_without_a_condition_or_with_its_filter_is_counted(question: str) -> None:
+    plan = plan_of(question, MEDALS if "nations" in question else ROUNDS)
+    assert plan.intent == "count" and [step.kind for step in plan.steps] == ["table"]

@@ -46,6 +46,8 @@ class Draft:
     compare: tuple[str, str] | None = None  # the two named rows compared: (word if the first's is greater, if less)
     offset: int = 0  # the row this many rows after (before, when negative) the rows the filters pick
     having: Filter | None = None  # of the groups, those whose aggregate passes this condition
+    # a condition the question states that no filter reads ("under 200 ft", "did not list"): its words
+    unread: str = ""
 
     def copy(self) -> Draft:
         """A copy whose lists and sets can change without changing this draft."""

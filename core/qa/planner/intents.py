@@ -83,6 +83,7 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
             continue
         _per_item(question, draft)
         _difference(question, draft)
+        draft.unread = _unread_condition(question, draft)
         if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
             skip_summary_rows(draft)
         return intent.name, draft
@@ -90,6 +91,26 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
 
 
 _COMPARING = frozenset("vs versus compared compare comparison against respectively each".split())
+# Words that set rows aside ("t": "didn't", "don't").
+_NEGATIONS = frozenset("not never no without t".split())
+
+
+def _unread_condition(question: Question, draft: Draft) -> str:
+    """ "How many buildings are under 200 ft?", "how many titles did not list a translation?": a count, sum or
+    average over every row while the question states a condition (a comparison, a negation) that no filter,
+    group or condition on groups reads is a figure of another question: the condition's words (empty: none)."""
+    if draft.aggregate is None or draft.filters or draft.group_by is not None or draft.having is not None:
+        return ""
+    if draft.same_as is not None or draft.limit is not None:
+        return ""
+    words = question.words
+    for comparison in question.comparisons:
+        return " ".join(words[comparison.start : comparison.end])
+    for i, word in enumerate(words):
+        following = words[i + 1 : i + 2]
+        if word in _NEGATIONS and not (word == "no" and following and following[0][:1].isdigit()):  # "no. 1"
+            return " ".join(words[max(0, i - 1) : i + 4])
+    return ""
 
 
 def _per_item(question: Question, draft: Draft) -> None:

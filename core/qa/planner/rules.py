@@ -106,16 +106,30 @@ class OfflinePlanner:
         reasons: list[str] = []
         beyond = False
         intent = SEARCH
+        unread = ""
         if best is not None and (best.score > 0 or only_sheet):
             intent, draft = plan_table(read, best)
             op = draft.op()
             reason = describe_op(op, best.sheet)
-            steps.append(TableStep(op=op, reason=reason))
-            reasons.append(reason)
+            if draft.unread:
+                # every row's figure would answer another question: no table step, the passages and rows instead
+                intent = SEARCH
+                unread = f"No column of {best.sheet.label} reads “{draft.unread}”: {reason[:1].lower()}{reason[1:]}"
+                unread = unread.rstrip(".") + " would ignore it, so "
+            else:
+                steps.append(TableStep(op=op, reason=reason))
+                reasons.append(reason)
             beyond = _asks_beyond_columns(read, best)
         weak = best is None or best.score < WEAK_SIGNAL
-        if weak or documents_asked or beyond:
-            search = SearchStep(query=question, reason=_search_reason(weak, documents_asked, beyond))
+        if weak or documents_asked or beyond or unread:
+            search_reason = _search_reason(weak, documents_asked, beyond)
+            if unread:
+                search_reason = unread + (
+                    search_reason[:1].lower() + search_reason[1:]
+                    if weak or documents_asked or beyond
+                    else "search the passages and rows."
+                )
+            search = SearchStep(query=question, reason=search_reason)
             # The passages come first when they are the likelier source: the question points at the
             # documents, or asks for something no column holds and the room has documents to hold it.
             if documents_asked or (beyond and schema.documents) or not steps:
