@@ -346,7 +346,10 @@ def measures_asked(question: str) -> list[Measure]:
         row_text = r"\mper\W+" + written_pattern(words[words.index("per") + 1 :]) if "per" in words else ""
         if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
             whose = words[:-1]
-            found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose))
+            # the row's column or a cell begins with the things counted ("Store: Downtown", "Number of stores"),
+            # not one that mentions them ("Revenue from contracts with customers")
+            starts = r"(^|[;:\[\"]\s*)(number\W+of\W+)?" + written_pattern(whose)
+            found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose, row_text=starts))
             continue
         if measure[-1] in _VALUES:
             # "land value" is the figure of the Land line the plan reads: a row merely holding "transaction"
@@ -364,9 +367,9 @@ def measures_asked(question: str) -> list[Measure]:
                 found.setdefault(narrowed.name, narrowed)
             continue
         # (a name through a preposition is no narrowed metric: "cost of debt" is not a kind of debt; "return on
-        # average equity" is the lexicon's return on equity)
+        # average equity" is found as such, the lexicon's check reads "return on equity" only)
         compound = _measure(phrase) is not None or _of_a_metric(phrase) is not None  # the runs' loop reads it
-        if text in _LEXICON or _plain([w for w in plain if w not in _OWNER_GAP]) in _LEXICON:
+        if text in _LEXICON:
             continue
         if compound and not _INNER.intersection(plain):
             continue
@@ -387,6 +390,10 @@ def _exact(words: Sequence[str]) -> tuple[str, Measure]:
     phrasing = tuple(_ONE if w in _INNER else w for w in plain)
     content = tuple(w for w in plain if w not in _INNER)
     written = (written_pattern(plain),) if len(content) < len(plain) else ()
+    if len(plain) == 1 and beginning(plain[0]) != plain[0]:
+        # a figure of things asked by one plural noun ("3M's impressions", "bookings") is printed as that plural:
+        # the noun in the singular before another ("impression materials", "booking fees") is no such figure
+        written = (re.escape(plain[0]) + r"\M",)
     return text, Measure(text, (phrasing,), (), content, written=written)
 
 
@@ -443,7 +450,8 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
             checks = [(q("room_has_clause"), _near(measure.phrasings))]
             if measure.rows:
                 checks += [(q("room_row_chunk_has_words"), every), (q("room_table_row_has_words"), every)]
-            params = {"room_id": room_id, "words": [*_as_written(measure.phrasings), *measure.written]}
+            row_words = _as_written(measure.phrasings)
+            params = {"room_id": room_id, "words": [*row_words, *measure.written], "row_words": row_words}
             params["figure"] = _RATIO_FIGURE if measure.ratio else ""
             params["text"] = measure.row_text
             if not any(returned(conn.execute(sql, {**params, "query": query}))[0] for sql, query in checks):

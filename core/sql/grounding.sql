@@ -25,7 +25,8 @@ SELECT workbench_room_has_clause(%(room_id)s, to_tsquery('english', %(query)s), 
 -- name: room_table_row_has_words
 -- All of a measure's words in one row of a table read from a PDF, with the table's column names and title (a
 -- PDF's tables have no row chunks; the rows' words are stored by migration 018); the row with its head must also
--- match %(text)s ("per unit" for a cost per unit; '' matches every row).
+-- match %(text)s ("per unit" for a cost per unit; '' matches every row) and hold each of %(row_words)s as the start
+-- of a word as written.
 WITH heads AS MATERIALIZED (  -- each table's head once, not once per row
     SELECT s.id, concat_ws(' ', s.title, (SELECT string_agg(c.name, ' ') FROM sheet_columns c WHERE c.sheet_id = s.id))
            AS head
@@ -39,14 +40,18 @@ SELECT EXISTS (
     WHERE r.tsv IS NOT NULL AND (t.head_tsv || r.tsv) @@ to_tsquery('english', %(query)s)
       AND r."values"::text ~ %(figure)s  -- a ratio's row shows ratios ('' matches every row)
       AND concat_ws(' ', t.head, r."values"::text) ~* %(text)s
+      -- each word as written: "Revenue from contracts" holds no contracted revenue (one stem)
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(row_words)s::text[]) AS w
+                      WHERE concat_ws(' ', t.head, r."values"::text) !~* ('\m' || w))
 )
 
 -- name: room_row_chunk_has_words
 -- All of a measure's words in one row chunk of a sheet (its cells with their column names), whose text also
--- matches %(figure)s (a ratio's row shows ratios) and %(text)s ("per unit"; '' matches every row):
--- core/qa/measures.py.
+-- matches %(figure)s (a ratio's row shows ratios) and %(text)s ("per unit"; '' matches every row) and holds each of
+-- %(row_words)s as the start of a word as written: core/qa/measures.py.
 SELECT EXISTS (
     SELECT 1 FROM chunks c
     WHERE c.room_id = %(room_id)s AND c.row_id IS NOT NULL
       AND c.tsv @@ to_tsquery('english', %(query)s) AND c.content ~ %(figure)s AND c.content ~* %(text)s
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(row_words)s::text[]) AS w WHERE c.content !~* ('\m' || w))
 )

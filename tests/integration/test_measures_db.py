@@ -45,7 +45,7 @@ def room(workbench) -> int:
                     "sales, such as advertising. PepsiCo settles card transactions. Value hedges are listed below. PepsiCo "
                     "has assets to manage. The cost of capital rose. Funds for operations were ample. Net debt rose while "
                     "EBITDA fell. The covenant caps total debt-to-EBITDA at 3.0. PepsiCo may issue debt or equity securities. "
-                    "Operational cash flows improved."
+                    "Operational cash flows improved. Impression materials sold well."
                 ]
             ),
             "memo.pdf",
@@ -56,6 +56,8 @@ def room(workbench) -> int:
             "assets.csv",
         ),
         (csv_bytes([["Cost", "Units"], ["500", "20"]]), "production.csv"),
+        (csv_bytes([["Line", "2022"], ["Revenue from contracts with customers", "500"]]), "contracts.csv"),
+        (csv_bytes([["Branch", "City"], ["Downtown", "Austin"], ["Airport", "Austin"]]), "branches.csv"),
     ]
     for data, name in uploads:
         assert workbench.ingest_upload(data, name, ROOM, embed=False).status == "ready"
@@ -71,6 +73,8 @@ def test_a_measure_is_linked_where_the_room_holds_it(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What was the common equity tier 1 ratio in 2022?") == []
     # a count printed as "number of stores"; a value of the line the plan reads ("Land")
     assert unlinked_measures(workbench.db, room, "What was the store count in 2022?") == []
+    # ... and by rows whose column names the things counted ("Branch: Downtown")
+    assert unlinked_measures(workbench.db, room, "What was the branch count?") == []
     assert unlinked_measures(workbench.db, room, "What was the land value in 2022?", cells=["Land"]) == []
     # a noun phrase asked of a name, printed as such
     assert unlinked_measures(workbench.db, room, "How did the card transactions of PepsiCo change?") == []
@@ -87,6 +91,7 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
     assert unlinked_measures(workbench.db, room, "What was the sales tax rate in 2022?") == ["sales tax rate"]
     # words of one row, but not of one measure: "capital" is in the capital table, "rate" is not
     assert unlinked_measures(workbench.db, room, "What was the total capital rate in 2022?") == ["capital rate"]
+    # a row that mentions customers ("Revenue from contracts with customers") does not count them
     assert unlinked_measures(workbench.db, room, "What was the customer count?") == ["customer count"]
     assert unlinked_measures(workbench.db, room, "What was the average order value?") == ["order value"]
     assert unlinked_measures(workbench.db, room, "What was the deferred revenue in 2022?") == ["deferred revenue"]
@@ -101,6 +106,10 @@ def test_a_measure_the_room_never_prints_is_unlinked(workbench, room: int) -> No
         "funds from operations"
     ]
     assert unlinked_measures(workbench.db, room, "What was PepsiCo's net debt to EBITDA?") == ["net debt to ebitda"]
+    # a figure asked by one plural noun is printed as that plural: "impression materials" are no impressions
+    assert unlinked_measures(workbench.db, room, "What were PepsiCo's impressions in 2022?") == ["impressions"]
+    # a row holds the words as written: "Revenue from contracts" is no contracted revenue (one stem)
+    assert unlinked_measures(workbench.db, room, "What was the contracted revenue?") == ["contracted revenue"]
     # "X per Y": a row of costs beside units is no cost per unit
     assert unlinked_measures(workbench.db, room, "What was the cost per unit?") == ["cost per unit"]
     # a row of amounts under a title that says "Ratios" shows no ratio (the tier 1 row above shows ratios)

@@ -173,8 +173,8 @@ def test_a_formula_without_a_cached_value_is_never_a_figure(workbench) -> None:
 
 
 def test_a_count_never_ignores_a_condition_no_column_reads(rounds) -> None:
-    """"How many rounds were not disclosed?": no column says which were, and the number of rows would be a cited
-    wrong figure; with the condition a column reads, the count is answered."""
+    """No column says which rounds "were not disclosed", and the number of rows would be a cited wrong figure;
+    with a condition a column reads, the count is answered."""
     wb, rows = rounds
     result = _done(wb, "How many rounds were not disclosed?", "Traps")
     assert str(len(rows)) not in result["values"], result["answer"]
