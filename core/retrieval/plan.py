@@ -20,6 +20,9 @@ class SearchStep(BaseModel):
     k: int = 8
     document_ids: list[int] = []
     reason: str = ""
+    # the sheets' rows too; not when the planner found that no column reads what is asked (the rows would be
+    # offered as an answer to a question they do not answer)
+    rows: bool = True
 
 
 class LookupStep(BaseModel):

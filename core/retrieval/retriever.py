@@ -62,7 +62,9 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):
             for hit in search(db, room, step.query, k=step.k, embedder=embedder):
-                if step.document_ids and hit.document_id not in step.document_ids:
+                if (step.document_ids and hit.document_id not in step.document_ids) or (
+                    not step.rows and hit.row_id is not None
+                ):
                     continue
                 key = (hit.document_id, hit.page, hit.chunk_index, hit.row_id)
                 if key in seen:

@@ -575,21 +575,33 @@ def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
         ("How many rounds were not announced?", ROUNDS, "were not announced"),
         ("How many nations have an area under 50 km?", MEDALS, "under 50"),
         ("How many nations never won a silver medal?", MEDALS, "nations never won a silver"),
+        # a column of every row answers only a question asking for all of them
+        ("Which company is based in Atlantis?", ROUNDS, "based in atlantis"),
+        ("which nation had almost no points?", MEDALS, "had almost no points"),
+        # rows counted per a column that never repeats: every count is 1
+        ("which nation has the most remarks?", MEDALS, "has most remarks"),
     ],
 )
-def test_a_count_of_every_row_is_no_answer_to_a_condition_no_column_reads(
-    question: str, sheet: SheetInfo, condition: str
-) -> None:
+def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sheet: SheetInfo, condition: str) -> None:
     """Counting every row when the question states a comparison or a negation no filter reads would cite the
-    size of the sheet as the answer: the plan searches instead, and says why."""
+    size of the sheet as the answer, and every row's company would answer "which company is based in
+    Atlantis?": the plan searches instead, and says why."""
     plan = plan_of(question, sheet)
     assert plan.intent == SEARCH and [step.kind for step in plan.steps] == ["search"]
     assert f"reads “{condition}”" in plan.reasoning
 
 
 @pytest.mark.parametrize(
-    "question", ["How many nations are listed?", "How many nations won no. 1 rank?", "How many rounds were there?"]
+    ("question", "intent"),
+    [
+        ("How many nations are listed?", "count"),
+        ("How many nations won no. 1 rank?", "count"),
+        ("How many rounds were there?", "count"),
+        ("which nations are listed?", "lookup"),
+        ("what nations are there?", "lookup"),
+        ("which sector had the most rounds?", "superlative"),  # sectors repeat: rows per sector are counted
+    ],
 )
-def test_a_count_without_a_condition_or_with_its_filter_is_counted(question: str) -> None:
+def test_a_count_or_column_without_a_condition_or_with_its_filter_is_answered(question: str, intent: str) -> None:
     plan = plan_of(question, MEDALS if "nations" in question else ROUNDS)
-    assert plan.intent == "count" and [step.kind for step in plan.steps] == ["table"]
+    assert plan.intent == intent and [step.kind for step in plan.steps] == ["table"]

@@ -431,8 +431,8 @@ def test_a_threshold_over_a_statement_grid_is_cell_arithmetic() -> None:
 def test_a_numbered_list_under_a_blank_header_stays_a_list_of_records() -> None:
     """A blank first header over row numbers ("1", "2") is a list of records, not a statement."""
     sheet = statement_sheet(items=tuple(str(n) for n in range(1, 6)))
-    plan = OfflinePlanner().plan("What is the sum of 2019?", RoomSchema(room_id=1, sheets=(sheet,)))
-    assert any(isinstance(s, TableStep) for s in plan.steps)
+    plan = OfflinePlanner().plan("What is the 2019 value of item 3?", RoomSchema(room_id=1, sheets=(sheet,)))
+    assert any(isinstance(s, TableStep) for s in plan.steps) and plan.intent == "lookup"
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,10 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
 
 
 _COMPARING = frozenset("vs versus compared compare comparison against respectively each".split())
+# Words asking for every row's value ("list the teams", "all the dates"), or saying the rows are what is asked.
+_EVERY = ("all", "every", "each", "list", "name all")
+_LISTED = frozenset("listed shown included represented table chart list sheet here there".split())
+_ARTICLES = frozenset("a an the is are was were".split())
 # Words that set rows aside ("t": "didn't", "don't").
 _NEGATIONS = frozenset("not never no without t".split())
 
@@ -98,12 +102,25 @@ _NEGATIONS = frozenset("not never no without t".split())
 def _unread_condition(question: Question, draft: Draft) -> str:
     """ "How many buildings are under 200 ft?", "how many titles did not list a translation?": a count, sum or
     average over every row while the question states a condition (a comparison, a negation) that no filter,
-    group or condition on groups reads is a figure of another question: the condition's words (empty: none)."""
-    if draft.aggregate is None or draft.filters or draft.group_by is not None or draft.having is not None:
-        return ""
-    if draft.same_as is not None or draft.limit is not None:
-        return ""
+    group or condition on groups reads is a figure of another question; so is a column of every row for a
+    question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
     words = question.words
+    if draft.group_by is not None and draft.aggregate == ("count", None) and not draft.group_by.repeats:
+        # "which pylon has the most remarks?" as rows per Name: every name is one row, every count 1
+        return " ".join(w for w in words[question.head[1] :] if w not in _ARTICLES)
+    if draft.filters or draft.group_by is not None or draft.having is not None:
+        return ""
+    if draft.same_as is not None or draft.limit not in (None, LOOKUP_LIMIT):
+        return ""
+    if draft.aggregate is None:
+        # a column of every row ("which artist had almost no points?" answered with every artist) answers only a
+        # question that asks for all of them
+        if draft.sort_by or draft.offset or draft.compare or draft.distinct or question.has(*_EVERY):
+            return ""
+        rest = words[question.head[1] :]
+        if all(w in STOP or w in _LISTED for w in rest):  # "which nations are listed?"
+            return ""
+        return " ".join(w for w in rest if w not in _ARTICLES)
     for comparison in question.comparisons:
         return " ".join(words[comparison.start : comparison.end])
     for i, word in enumerate(words):

@@ -114,7 +114,7 @@ class OfflinePlanner:
             if draft.unread:
                 # every row's figure would answer another question: no table step, the passages and rows instead
                 intent = SEARCH
-                unread = f"No column of {best.sheet.label} reads “{draft.unread}”: {reason[:1].lower()}{reason[1:]}"
+                unread = f"No column of {best.sheet.label} reads “{draft.unread}”: {reason}"
                 unread = unread.rstrip(".") + " would ignore it, so "
             else:
                 steps.append(TableStep(op=op, reason=reason))
@@ -123,13 +123,9 @@ class OfflinePlanner:
         weak = best is None or best.score < WEAK_SIGNAL
         if weak or documents_asked or beyond or unread:
             search_reason = _search_reason(weak, documents_asked, beyond)
-            if unread:
-                search_reason = unread + (
-                    search_reason[:1].lower() + search_reason[1:]
-                    if weak or documents_asked or beyond
-                    else "search the passages and rows."
-                )
-            search = SearchStep(query=question, reason=search_reason)
+            if unread:  # the documents' passages only: the sheet's rows do not say it either
+                search_reason = unread + "search the documents' passages."
+            search = SearchStep(query=question, reason=search_reason, rows=not unread)
             # The passages come first when they are the likelier source: the question points at the
             # documents, or asks for something no column holds and the room has documents to hold it.
             if documents_asked or (beyond and schema.documents) or not steps:
