@@ -578,14 +578,16 @@ def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
         # a column of every row answers only a question asking for all of them
         ("Which company is based in Atlantis?", ROUNDS, "based in atlantis"),
         ("which nation had almost no points?", MEDALS, "had almost no points"),
+        # a sum or an average is not the change, share or ratio asked for
+        ("What is the change in the average amount raised in Germany?", ROUNDS, "change in the average"),
         # rows counted per a column that never repeats: every count is 1
         ("which nation has the most remarks?", MEDALS, "has most remarks"),
     ],
 )
 def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sheet: SheetInfo, condition: str) -> None:
     """Counting every row when the question states a comparison or a negation no filter reads would cite the
-    size of the sheet as the answer, and every row's company would answer "which company is based in
-    Atlantis?": the plan searches instead, and says why."""
+    size of the sheet as the answer, every row's company would answer "which company is based in Atlantis?", and
+    an average is no change: the plan searches instead, and says why."""
     plan = plan_of(question, sheet)
     assert plan.intent == SEARCH and [step.kind for step in plan.steps] == ["search"]
     assert f"reads “{condition}”" in plan.reasoning

@@ -83,7 +83,7 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
             continue
         _per_item(question, draft)
         _difference(question, draft)
-        draft.unread = _unread_condition(question, draft)
+        draft.unread = _unread_condition(question, link, draft)
         if draft.aggregate is not None or draft.group_by is not None or draft.sort_by is not None or draft.distinct:
             skip_summary_rows(draft)
         return intent.name, draft
@@ -95,16 +95,25 @@ _COMPARING = frozenset("vs versus compared compare comparison against respective
 _EVERY = ("all", "every", "each", "list", "name all")
 _LISTED = frozenset("listed shown included represented table chart list sheet here there".split())
 _ARTICLES = frozenset("a an the is are was were".split())
+# Words asking for another figure than a sum or an average of the rows.
+_OPERATION_WORDS = frozenset("percentage percent ratio proportion change difference increase decrease growth".split())
 # Words that set rows aside ("t": "didn't", "don't").
 _NEGATIONS = frozenset("not never no without t".split())
 
 
-def _unread_condition(question: Question, draft: Draft) -> str:
+def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
     """ "How many buildings are under 200 ft?", "how many titles did not list a translation?": a count, sum or
     average over every row while the question states a condition (a comparison, a negation) that no filter,
     group or condition on groups reads is a figure of another question; so is a column of every row for a
     question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
     words = question.words
+    if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
+        # "the percentage of Bell Wireless out of the total", "the change in average price": a sum or an average
+        # is not the share, ratio or change asked for (unless a column is named so: "Increase")
+        named = {i for m in link.columns for i in range(m.start, m.end)}
+        asked = next((i for i, w in enumerate(words) if w in _OPERATION_WORDS and i not in named), None)
+        if asked is not None:
+            return " ".join(words[asked : asked + 4])
     if draft.group_by is not None and draft.aggregate == ("count", None) and not draft.group_by.repeats:
         # "which pylon has the most remarks?" as rows per Name: every name is one row, every count 1
         return " ".join(w for w in words[question.head[1] :] if w not in _ARTICLES)
