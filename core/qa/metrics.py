@@ -217,7 +217,7 @@ def _linked(conn: psycopg.Connection[Any], room_id: int, wording: str) -> bool:
     """Whether the room holds `wording` as a phrase, and a wording of words as written: with any stop word inside
     it ("debt or equity securities" is no debt to equity), each word as it begins (the stemmer makes "adjusted
     operational earnings" operating earnings)."""
-    words = _WORD.findall(wording.lower().replace("’", "'"))
+    words = [w.strip("'") for w in _WORD.findall(wording.lower().replace("’", "'"))]  # an apostrophe is no word
     if len(words) < 2:
         return bool(returned(conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": wording}))[0])
     params = {"room_id": room_id, "phrase": wording, "pattern": r"\m" + written_pattern(words)}

@@ -45,7 +45,7 @@ def room(workbench) -> int:
                     "sales, such as advertising. PepsiCo settles card transactions. Value hedges are listed below. PepsiCo "
                     "has assets to manage. The cost of capital rose. Funds for operations were ample. Net debt rose while "
                     "EBITDA fell. The covenant caps total debt-to-EBITDA at 3.0. PepsiCo may issue debt or equity securities. "
-                    "Operational cash flows improved. Impression materials sold well."
+                    "Operational cash flows improved. Impression materials sold well. Stockholders’ equity rose."
                 ]
             ),
             "memo.pdf",
@@ -163,5 +163,7 @@ def test_a_metric_wording_is_found_as_written(workbench, room: int) -> None:
     ]
     # the stemmer makes "operational cash flows" an operating cash flow: each word must begin as written
     assert unlinked_metrics(workbench.db, room, "What was the operating cash flow?") == ["operating cash flow"]
+    # an apostrophe is no word: "Stockholders’ equity" (curly) is the wording "stockholders' equity"
+    assert unlinked_metrics(workbench.db, room, "What was the stockholders' equity?") == []
     # as written, in another line of the room
     assert unlinked_metrics(workbench.db, room, "What was the cost of sales in 2022?") == []
