@@ -602,6 +602,10 @@ def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sh
         ("which nations are listed?", "lookup"),
         ("what nations are there?", "lookup"),
         ("which sector had the most rounds?", "superlative"),  # sectors repeat: rows per sector are counted
+        # asking for every row's value in other words: about the data, or a column the sheet names
+        ("What companies are in the dataset?", "lookup"),
+        ("Show me the lead investors", "lookup"),
+        ("What countries do the companies come from?", "lookup"),
     ],
 )
 def test_a_count_or_column_without_a_condition_or_with_its_filter_is_answered(question: str, intent: str) -> None:

@@ -93,7 +93,11 @@ def plan_table(question: Question, link: Link) -> tuple[str, Draft]:
 _COMPARING = frozenset("vs versus compared compare comparison against respectively each".split())
 # Words asking for every row's value ("list the teams", "all the dates"), or saying the rows are what is asked.
 _EVERY = ("all", "every", "each", "list", "name all")
-_LISTED = frozenset("listed shown included represented table chart list sheet here there".split())
+_LISTED = frozenset(
+    """listed list shown show showing display displayed give tell me included include represented appear appears
+    appearing featured come comes table tables chart list sheet sheets spreadsheet file files data dataset room here
+    there""".split()
+)
 _ARTICLES = frozenset("a an the is are was were".split())
 # Words asking for another figure than a sum or an average of the rows.
 _OPERATION_WORDS = frozenset("percentage percent ratio proportion change difference increase decrease growth".split())
@@ -126,10 +130,13 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
         # question that asks for all of them
         if draft.sort_by or draft.offset or draft.compare or draft.distinct or question.has(*_EVERY):
             return ""
-        rest = words[question.head[1] :]
-        if all(w in STOP or w in _LISTED for w in rest):  # "which nations are listed?"
+        # what the question says beyond the thing asked, the sheet's own column names and words about the data
+        # ("which nations are listed?", "what companies are in the dataset?", "show me the lead investors")
+        named = {i for m in link.columns for i in range(m.start, m.end)}
+        rest = [i for i in range(question.head[1], len(words)) if i not in named]
+        if all(words[i] in STOP or words[i] in _LISTED for i in rest):
             return ""
-        return " ".join(w for w in rest if w not in _ARTICLES)
+        return " ".join(words[i] for i in range(rest[0], len(words)) if words[i] not in _ARTICLES)
     for comparison in question.comparisons:
         return " ".join(words[comparison.start : comparison.end])
     for i, word in enumerate(words):
