@@ -95,7 +95,7 @@ _COMPARING = frozenset("vs versus compared compare comparison against respective
 _EVERY = ("all", "every", "each", "list", "name all")
 _LISTED = frozenset(
     """listed list shown show showing display displayed give tell me included include represented appear appears
-    appearing featured come comes table tables chart list sheet sheets spreadsheet file files data dataset room here
+    appearing featured come comes table tables chart sheet sheets spreadsheet file files data dataset room here
     there""".split()
 )
 _ARTICLES = frozenset("a an the is are was were".split())
@@ -111,10 +111,10 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
     group or condition on groups reads is a figure of another question; so is a column of every row for a
     question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
     words = question.words
+    named = {i for m in link.columns for i in range(m.start, m.end)}  # the words naming the sheet's columns
     if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
         # "the percentage of Bell Wireless out of the total", "the change in average price": a sum or an average
         # is not the share, ratio or change asked for (unless a column is named so: "Increase")
-        named = {i for m in link.columns for i in range(m.start, m.end)}
         asked = next((i for i, w in enumerate(words) if w in _OPERATION_WORDS and i not in named), None)
         if asked is not None:
             return " ".join(words[asked : asked + 4])
@@ -132,7 +132,6 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
             return ""
         # what the question says beyond the thing asked, the sheet's own column names and words about the data
         # ("which nations are listed?", "what companies are in the dataset?", "show me the lead investors")
-        named = {i for m in link.columns for i in range(m.start, m.end)}
         rest = [i for i in range(question.head[1], len(words)) if i not in named]
         if all(words[i] in STOP or words[i] in _LISTED for i in rest):
             return ""

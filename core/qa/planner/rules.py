@@ -112,7 +112,7 @@ class OfflinePlanner:
             op = draft.op()
             reason = describe_op(op, best.sheet)
             if draft.unread:
-                # every row's figure would answer another question: no table step, the passages and rows instead
+                # every row's figure would answer another question: no table step, the documents' passages instead
                 intent = SEARCH
                 unread = f"No column of {best.sheet.label} reads “{draft.unread}”: {reason}"
                 unread = unread.rstrip(".") + " would ignore it, so "
