@@ -33,6 +33,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from core.db import Database, q, returned
 from core.qa.grounding import question_names
@@ -120,16 +121,22 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
             runs.append(_Run(run, tokens, first, last))
         run = []
 
+    lowered = [_bare(t) for t in tokens]
     for i, match in enumerate(matches):
         raw = match.group(0)
-        word = re.sub(r"(?:'s|')$", "", raw.lower())
+        word = lowered[i]
         gap = sentence[matches[i - 1].end() : match.start()] if i else ""
         if run and gap.strip():  # punctuation between words ends a run ("Software delivery, support")
             close(i - 1)
         if run and word.isdigit() and len(word) <= 2:  # "tier 1 capital ratio"
             run.append(word)
             continue
+        if run and word == "and" and _joins_and(run, lowered[i + 1 :]):  # "research and development intensity"
+            run.append(word)
+            continue
         glue = word in _GLUE or _PERIOD.match(word) or len(word) < 2 or word in named
+        if glue and word in named and not run and _leads_measure(matches, sentence, i, named):
+            glue = False  # "Best Buy's EBITDAR margin", "the NAV per share of …": an acronym naming the measure
         if glue or (word in _QUANTITY and not run):
             close(i - 1)
             continue
@@ -140,6 +147,39 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
             close(i)
     close(len(matches) - 1)
     return runs, named
+
+
+# Lexicon wordings holding "and", as (words before it, words after it): "research and development".
+_AND_WORDINGS = tuple(
+    (words[: words.index("and")], words[words.index("and") + 1 :])
+    for words in sorted({tuple(_WORD.findall(w.lower())) for ws in METRICS.values() for w in ws})
+    if "and" in words[1:-1]
+)
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9&\-]*[A-Z0-9]")
+
+
+def _joins_and(run: Sequence[str], following: Sequence[str]) -> bool:
+    """Whether an "and" after `run`, followed by `following` (lower-cased tokens), is inside a lexicon wording
+    ("research and development intensity", "general and administrative expense ratio"): one name, not two."""
+    return any(
+        run[-1] == before[-1] and list(following[: len(after)]) == list(after) for before, after in _AND_WORDINGS
+    )
+
+
+def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, named: frozenset[str]) -> bool:
+    """Whether the name at token `i` is an acronym naming a measure with the content word after it, right after
+    "the" or an owner's possessive ("Best Buy's EBITDAR margin", "the NAV per share of …", "the R&D intensity"):
+    no company is named "the X" or "3M's X"."""
+    raw = matches[i].group(0)
+    if i == 0 or i + 1 >= len(matches) or _bare(raw) != raw.lower() or not _ACRONYM.fullmatch(raw):
+        return False
+    before, following = matches[i - 1].group(0), matches[i + 1].group(0)
+    owner = before.lower() == "the" or _bare(before) != before.lower()
+    word = _bare(following)
+    apart = not sentence[matches[i].end() : matches[i + 1].start()].strip()
+    content = word not in _GLUE and word not in named and not _PERIOD.match(word) and len(word) > 1
+    verb = word.endswith(("ed", "ing"))  # "the LTV used by TORM" asks what the LTV is for
+    return owner and apart and content and not verb
 
 
 # Owners that are not names: "the Company's deferred tax liability" is whichever company the room is about.
@@ -183,6 +223,8 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
             continue
         tokens = [t.lower() for t in run.tokens]
         words, last = list(run.words), run.last
+        ends = last  # where the phrase bound to a name ends
+        other: list[str] = []  # a figure after "to" that makes no name with the one before: asked as well
         # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
         while last + 2 < len(tokens) and tokens[last + 1] in _INNER:
             inner, following, gap = tokens[last + 1], at.get(last + 2), []
@@ -191,6 +233,10 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
             after = [*gap, *following.words] if following else [_bare(tokens[last + 2])]
             if inner == "to":  # "net debt to EBITDA" (a name, an acronym): two figures; "contribution to" is none
                 if not (_holds_metric(words, end=True) and _holds_metric(after, start=True)) and after[-1] != "ratio":
+                    # "net charge-offs to average loans", "contribution to pension plans": each figure on its own
+                    if following is not None:
+                        other, ends = after, following.last
+                        joined.add(following.first)
                     break
             elif following is None or (inner == "from" and _holds_metric(after)):
                 break  # "net cash from operating activities": the lexicon's metric, linked in any of its wordings
@@ -198,19 +244,20 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
             if following is None:
                 last += 2
                 continue
-            last = following.last
+            last = ends = following.last
             joined.add(following.first)
-        start = run.first
+        start, counted = run.first, False
         while start > 0:
             if tokens[start - 1] in _OWNER_GAP:
                 start -= 1
             elif start > 1 and tokens[start - 1] == "of" and tokens[start - 2] in _QUANTITY:
                 start -= 2  # "3M's number of employees abroad", "the total amount of unfilled orders of 3M"
+                counted = counted or tokens[start] == "number"
             else:
                 break
         before = tokens[start - 1] if start else ""
         possessive = _bare(before) != before and _bare(before) in owners
-        after = tokens[last + 1 : last + 4]
+        after = tokens[ends + 1 : ends + 4]
         if after and after[0] in _PARTICIPLES:
             after = after[1:]
         by_name = before == "the" and len(after) >= 2 and after[0] in _BY_NAME and _bare(after[1]) in owners
@@ -220,7 +267,9 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
             words.pop()
         # "the components of Continuing Operations": a noun of parts or kinds asks what the name holds, not a figure
         if words and (possessive or (by_name and not (len(words) == 1 and words[0] in _PARTITIVE))):
-            owned.append(words)
+            owned.append(["number", "of", *words] if counted else words)  # a count of the things: see _count
+            if other and not (len(other) == 1 and other[0] in _PARTITIVE):
+                owned.append(other)
     return owned
 
 
@@ -287,6 +336,8 @@ class Measure:
     # a regular expression a table row (with its head) must match: "per unit" for a cost per unit, not a row of
     # costs in a table of units
     row_text: str = ""
+    # a count: a regular expression a passage may match instead, a figure before the things counted ("1,100 stores")
+    counted: str = ""
 
 
 def _of_a_metric(run: list[str]) -> Measure | None:
@@ -340,16 +391,12 @@ def measures_asked(question: str) -> list[Measure]:
             continue
         if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
             continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
-        rows = tuple(w for w in words if w != "per")
+        rows = tuple(w for w in words if w not in ("per", "and"))
         # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
         # "Per unit" column) is
         row_text = r"\mper\W+" + written_pattern(words[words.index("per") + 1 :]) if "per" in words else ""
         if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
-            whose = words[:-1]
-            # the row's column or a cell begins with the things counted ("Store: Downtown", "Number of stores"),
-            # not one that mentions them ("Revenue from contracts with customers")
-            starts = r"(^|[;:\[\"]\s*)(number\W+of\W+)?" + written_pattern(whose)
-            found.setdefault(text, Measure(text, (words, ("number", "of", *whose)), whose, whose, row_text=starts))
+            found.setdefault(text, _count(text, words[:-1]))
             continue
         if measure[-1] in _VALUES:
             # "land value" is the figure of the Land line the plan reads: a row merely holding "transaction"
@@ -360,6 +407,9 @@ def measures_asked(question: str) -> list[Measure]:
     for phrase in _owned(runs, named):  # a figure the question asks of a name: held as a compound, or not at all
         text = _plain(phrase)
         plain = tuple(text.split())
+        if plain[:2] == ("number", "of"):  # "3M's number of patents": a count of them, however the room prints it
+            found.setdefault(text, _count(text, plain[2:]))
+            continue
         if "from" in plain and _plain(plain[: plain.index("from")]) in _LEXICON:
             # "revenue from services" is the services revenue, printed either way round
             narrowed = _of_a_metric([*plain[plain.index("from") + 1 :], *plain[: plain.index("from")]])
@@ -383,12 +433,26 @@ def measures_asked(question: str) -> list[Measure]:
     return list(found.values())
 
 
+def _count(text: str, whose: Sequence[str]) -> Measure:
+    """A count of the things `whose` words name ("store count", "the number of patents"): printed "number of
+    stores" or "store count", or as a figure before them ("1,100 stores", "92,000 full-time employees"), or a
+    sheet's rows of them."""
+    whose = tuple(whose)
+    # the row's column or a cell begins with the things counted ("Store: Downtown", "Number of stores"), not one
+    # that mentions them ("Revenue from contracts with customers")
+    starts = r"(^|[;:\[\"]\s*)(number\W+of\W+)?" + written_pattern(whose)
+    figure = r"\m(?!(19|20)[0-9]{2}\M)[0-9][0-9,.]*\s+([a-z-]+\s+){0,2}" + written_pattern(whose)  # no year
+    phrasings = ((*whose, "count"), ("number", "of", *whose))
+    return Measure(text, phrasings, whose, whose, row_text=starts, counted=figure)
+
+
 def _exact(words: Sequence[str]) -> tuple[str, Measure]:
     """A measure found as a noun phrase only, with any preposition of _INNER as written (its name first)."""
     plain = tuple(_plain(words).split())
     text = " ".join(plain)
-    phrasing = tuple(_ONE if w in _INNER else w for w in plain)
-    content = tuple(w for w in plain if w not in _INNER)
+    joins = _INNER | {"and"}  # "and" inside a lexicon wording: "research and development intensity"
+    phrasing = tuple(_ONE if w in joins else w for w in plain)
+    content = tuple(w for w in plain if w not in joins)
     written = (written_pattern(plain),) if len(content) < len(plain) else ()
     if len(plain) == 1 and beginning(plain[0]) != plain[0]:
         # a figure of things asked by one plural noun ("3M's impressions", "bookings") is printed as that plural:
@@ -434,6 +498,27 @@ def _as_written(phrasings: Sequence[Sequence[str]]) -> list[str]:
     return [beginning(word) for word in sorted(common - STOP_WORDS)]
 
 
+def _checks(measure: Measure, room: bool) -> list[tuple[str, dict[str, Any], bool]]:
+    """The queries (SQL text) that show `measure` held, with their parameters and whether they test rows: in a
+    room (`room`), or in the evidence retrieved (the "texts_holding_" queries, on the passages or the rows the
+    caller gives)."""
+    row_words = _as_written(measure.phrasings)
+    params: dict[str, Any] = {"row_words": row_words, "text": measure.row_text}
+    params |= {"words": [*row_words, *measure.written], "figure": _RATIO_FIGURE if measure.ratio else ""}
+    clause = {**params, "query": _near(measure.phrasings)}
+    checks = [(q("room_has_clause") if room else q("texts_holding_clause"), clause, False)]
+    if measure.rows:
+        every = {**params, "query": " & ".join(measure.rows)}  # a row says "per segment" by its layout
+        if room:
+            checks += [(q("room_row_chunk_has_words"), every, True), (q("room_table_row_has_words"), every, True)]
+        else:
+            checks.append((q("texts_holding_row_words"), every, True))
+    if measure.counted:
+        counted = {"phrase": " ".join(measure.rows), "pattern": measure.counted}
+        checks.append((q("room_has_written") if room else q("texts_holding_phrase"), counted, False))
+    return checks
+
+
 def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence[str] = ()) -> list[str]:
     """The measures `question` names (asked_measures) that the room holds neither as words in order nor in one
     table row (empty: all linked). `cells`: labels of the cells the plan reads ("Net Income per Share: Basic",
@@ -443,17 +528,43 @@ def unlinked_measures(db: Database, room_id: int, question: str, cells: Sequence
     ]
     if not asked:
         return []
-    missing = []
     with db.connection() as conn:
-        for measure in asked:
-            every = " & ".join(measure.rows)  # a row says "per segment" by its layout
-            checks = [(q("room_has_clause"), _near(measure.phrasings))]
-            if measure.rows:
-                checks += [(q("room_row_chunk_has_words"), every), (q("room_table_row_has_words"), every)]
-            row_words = _as_written(measure.phrasings)
-            params = {"room_id": room_id, "words": [*row_words, *measure.written], "row_words": row_words}
-            params["figure"] = _RATIO_FIGURE if measure.ratio else ""
-            params["text"] = measure.row_text
-            if not any(returned(conn.execute(sql, {**params, "query": query}))[0] for sql, query in checks):
-                missing.append(measure.name)
-    return missing
+        return [
+            measure.name
+            for measure in asked
+            if not any(
+                returned(conn.execute(sql, {"room_id": room_id, **params}))[0]
+                for sql, params, _ in _checks(measure, room=True)
+            )
+        ]
+
+
+def measures_held(
+    db: Database, question: str, passages: Sequence[str | None], rows: Sequence[str | None]
+) -> dict[str, set[int]]:
+    """Each measure `question` names -> the positions (from 0) of the evidence that holds it, by the tests of
+    unlinked_measures: in a clause of a passage, or as a sheet row with its column names.  `passages` and `rows`
+    are the evidence's texts in order, None where a piece is of the other kind.  A room that prints "cost of
+    funding" in a risk factor links "cost of funds", and the pension passages retrieved for "3M's average cost of
+    funds" are no answer to it."""
+    held: dict[str, set[int]] = {}
+    with db.connection() as conn:
+        for measure in measures_asked(question):
+            found: set[int] = set()
+            for sql, params, of_rows in _checks(measure, room=False):
+                texts = list(rows if of_rows else passages)
+                found |= {i - 1 for i in returned(conn.execute(sql, {**params, "texts": texts}))[0]}
+            held[measure.name] = found
+    return held
+
+
+def measure_queries(db: Database, question: str) -> dict[str, str]:
+    """Each measure `question` names -> a tsquery's text matching its words in order (as a clause must show them),
+    or all of its row words (a sheet row, a count's "1,250 patents"): what a search for passages naming it must
+    match."""
+    queries: dict[str, str] = {}
+    with db.connection() as conn:
+        for m in measures_asked(question):
+            query = _near(m.phrasings) + (" | (" + " & ".join(m.rows) + ")" if m.rows else "")
+            queries[m.name] = returned(conn.execute(q("query_text"), {"query": query}))[0] or ""
+    return queries

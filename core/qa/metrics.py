@@ -241,3 +241,30 @@ def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence
             if not any(_linked(conn, room_id, wording) for wording in metric.wordings):
                 missing.append(metric.name)
     return missing
+
+
+def metrics_held(db: Database, question: str, texts: Sequence[str]) -> dict[str, set[int]]:
+    """Each metric `question` names -> the positions (from 0) of `texts` (the evidence retrieved to answer it) that
+    hold it in some wording, as a phrase and as written (as _linked finds it in a room): a room that prints
+    "attrition" somewhere links "churn rate", and a table of debt issuances retrieved for it is no answer."""
+    held: dict[str, set[int]] = {}
+    with db.connection() as conn:
+        for metric in asked_metrics(question):
+            found: set[int] = set()
+            for wording in metric.wordings:
+                words = [w.strip("'") for w in _WORD.findall(wording.lower().replace("’", "'"))]
+                pattern = r"\m" + written_pattern(words) if len(words) > 1 else ""
+                params = {"texts": list(texts), "phrase": wording, "pattern": pattern}
+                found |= {i - 1 for i in returned(conn.execute(q("texts_holding_phrase"), params))[0]}
+            held[metric.name] = found
+    return held
+
+
+def metric_queries(db: Database, question: str) -> dict[str, str]:
+    """Each metric `question` names -> a tsquery's text matching any of its wordings as a phrase: what a search
+    for passages naming it must match."""
+    with db.connection() as conn:
+        return {
+            m.name: returned(conn.execute(q("wordings_query_text"), {"wordings": list(m.wordings)}))[0] or ""
+            for m in asked_metrics(question)
+        }

@@ -15,13 +15,13 @@ from core.db import q, returned
 from core.errors import ConversationNotFound, ModelError
 from core.inputs import MAX_QUESTION_CHARS, checked_text
 from core.qa.grounding import missing_names
-from core.qa.measures import unlinked_measures
-from core.qa.metrics import unlinked_metrics
+from core.qa.measures import measure_queries, measures_held, unlinked_measures
+from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import Plan, TableStep
+from core.retrieval.plan import Plan, SearchStep, TableStep
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
@@ -130,6 +130,46 @@ def _cell_places(plan: Plan, schema: RoomSchema, *, table: bool = True) -> list[
     return places
 
 
+# The steps saying a metric or measure the question names is not in the room, or not in what was retrieved.
+UNLINKED = "This room has no column or passage about"
+UNHELD = "No passage found names"
+# How many passages and rows naming what is asked each search step gathers when none of those retrieved names it.
+FOCUS_DEPTH = 40
+
+
+def _holders(wb: Workbench, question: str, evidence: list[Evidence]) -> dict[str, set[int]]:
+    """Each metric and measure `question` names -> the positions of the pieces of `evidence` that hold it."""
+    texts = [e.content for e in evidence]
+    passages = [None if e.kind == "row" else e.content for e in evidence]
+    rows = [e.content if e.kind == "row" else None for e in evidence]
+    return {**metrics_held(wb.db, question, texts), **measures_held(wb.db, question, passages, rows)}
+
+
+def _focused(wb: Workbench, question: str, evidence: list[Evidence], most: int) -> tuple[list[Evidence], list[str]]:
+    """The pieces of `evidence` (passages and rows) that hold every metric and measure `question` names, at most
+    `most` of them, renumbered from 1 (all of them when no piece holds every one), and the names no piece holds."""
+    holders = _holders(wb, question, evidence)
+    unheld = [name for name, at in holders.items() if not at]
+    if unheld or not holders:
+        return evidence, unheld
+    every = set.intersection(*holders.values())
+    kept = [e for i, e in enumerate(evidence) if i in every][:most] or evidence
+    return [e.model_copy(update={"n": n}) for n, e in enumerate(kept, start=1)], []
+
+
+def _naming(wb: Workbench, question: str, names: list[str]) -> str:
+    """A tsquery's text that passages naming each of `names` (metrics and measures `question` names) match."""
+    queries = {**metric_queries(wb.db, question), **measure_queries(wb.db, question)}
+    parts = [queries.get(name, "") for name in names]
+    return " & ".join(f"({part})" for part in parts) if all(parts) else ""
+
+
+def _deeper(plan: Plan) -> Plan:
+    """`plan` with each search step gathering FOCUS_DEPTH passages and rows."""
+    steps = [s.model_copy(update={"k": max(s.k, FOCUS_DEPTH)}) if isinstance(s, SearchStep) else s for s in plan.steps]
+    return plan.model_copy(update={"steps": steps})
+
+
 def ask(
     wb: Workbench,
     question: str,
@@ -186,10 +226,22 @@ def ask(
         yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")
         evidence: list[Evidence] = []
     elif unlinked:
-        yield step(f"This room has no column or passage about {', '.join(unlinked)}")
+        yield step(f"{UNLINKED} {', '.join(unlinked)}")
         evidence = []
     else:
         evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+        # The room holding a metric somewhere ("cost of funding" in a risk factor) does not make the passages
+        # retrieved about it: when they are the answer (no table step computed it), the answer is drawn from those
+        # that hold what the question names, searched for further when none does; found nowhere, it abstains.
+        if evidence and not any(e.kind == "table" for e in evidence):
+            focused, unheld = _focused(wb, plan.standalone_question, evidence, len(evidence))
+            if unheld:  # the room's passages that name them, ranked by the question's words
+                within = _naming(wb, plan.standalone_question, unheld)
+                deeper = retrieve(wb.db, ref, _deeper(plan), embedder=embedder, within=within) if within else []
+                focused, unheld = _focused(wb, plan.standalone_question, deeper, len(evidence))
+            if unheld:
+                yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
+            evidence = [] if unheld else focused
     retrieval_ms = (time.perf_counter() - started) * 1000
     trace.append(f"- {len(evidence)} piece{'s' if len(evidence) != 1 else ''} of evidence found")
     yield Event(type="evidence", evidence=evidence)

@@ -49,8 +49,9 @@ def _table_evidence(n: int, result: TableResult) -> Evidence:
     return _computed(n, result, f"{header}\n{body}{more}")
 
 
-def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | None) -> list[Evidence]:
-    """Execute every step of `plan` in the room; evidence is numbered from 1 in step order."""
+def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | None, within: str = "") -> list[Evidence]:
+    """Execute every step of `plan` in the room; evidence is numbered from 1 in step order. `within`: a tsquery's
+    text every search step's passages and rows must match (core.retrieval.search)."""
     evidence: list[Evidence] = []
     seen: set[tuple[int, int | None, int | None, int | None]] = set()
     for step in plan.steps:
@@ -61,7 +62,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):
-            for hit in search(db, room, step.query, k=step.k, embedder=embedder):
+            for hit in search(db, room, step.query, k=step.k, embedder=embedder, within=within):
                 if (step.document_ids and hit.document_id not in step.document_ids) or (
                     not step.rows and hit.row_id is not None
                 ):

@@ -122,17 +122,24 @@ def search(
     vector_weight: float = VECTOR_WEIGHT,
     keyword_weight: float = 1.0,
     one_per_page: bool = True,
+    within: str = "",
 ) -> list[SearchHit]:
     """The room's best `k` passages and rows for `query`, each a citation with a preview.
 
-    With `one_per_page`, a PDF page appears once (its best passage), so k hits show k places.
+    With `one_per_page`, a PDF page appears once (its best passage), so k hits show k places. With `within` (a
+    tsquery's text), only passages and rows matching it, ranked by the query's keywords: the passages naming a
+    metric the question asks (core.qa.service), however far down the plain ranking they fall.
     """
+    if within:
+        embedder, query_vector = None, None  # nearest vectors ignore the filter
     if query_vector is None and embedder is not None and room.embedding_model:
         check_embedding_model(room, embedder.name)
         query_vector = embedder.embed_query(query)
     pool = max(k * 3, 30) if (mmr or one_per_page) else k
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         terms = keyword_terms(cur, room.id, query)
+        if within:
+            terms = KeywordTerms(terms.lexemes, terms.idfs, within) if terms else KeywordTerms([], [], within)
         if query_vector is None and terms is None:
             return []
         params: dict[str, Any] = {

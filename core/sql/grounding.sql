@@ -55,3 +55,46 @@ SELECT EXISTS (
       AND c.tsv @@ to_tsquery('english', %(query)s) AND c.content ~ %(figure)s AND c.content ~* %(text)s
       AND NOT EXISTS (SELECT 1 FROM unnest(%(row_words)s::text[]) AS w WHERE c.content !~* ('\m' || w))
 )
+
+-- name: texts_holding_clause
+-- Which of %(texts)s (the evidence retrieved for a question; NULL for a piece not tested) hold a measure in one
+-- clause, as their positions from 1: the test of room_has_clause on the evidence instead of the room (clauses
+-- split as migration 019 splits them).
+SELECT CASE WHEN numnode(to_tsquery('english', %(query)s)) = 0
+            THEN ARRAY(SELECT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i) WHERE u.t IS NOT NULL)
+            ELSE ARRAY(
+    SELECT DISTINCT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i)
+    CROSS JOIN LATERAL regexp_split_to_table(u.t, '[.;:!?](\s|$)|,\s|\n\s*\n|\n(?=[A-Z])') AS clause
+    WHERE to_tsvector('english', clause) @@ to_tsquery('english', %(query)s)
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(words)s::text[]) AS w WHERE clause !~* ('\m' || w))
+) END
+
+-- name: texts_holding_row_words
+-- Which of %(texts)s (sheet rows with their column names; NULL for a piece not tested) hold all of a measure's
+-- words, with the tests of room_row_chunk_has_words: %(figure)s, %(text)s and each of %(row_words)s as written.
+SELECT ARRAY(
+    SELECT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i)
+    WHERE to_tsvector('english', u.t) @@ to_tsquery('english', %(query)s) AND u.t ~ %(figure)s AND u.t ~* %(text)s
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(row_words)s::text[]) AS w WHERE u.t !~* ('\m' || w))
+)
+
+-- name: texts_holding_phrase
+-- Which of %(texts)s (NULL for a piece not tested) hold a wording as a phrase and as written (%(pattern)s; '' for
+-- one word): the test of room_has_written on the evidence instead of the room.
+SELECT ARRAY(
+    SELECT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i)
+    WHERE (numnode(phraseto_tsquery('english', %(phrase)s)) = 0
+           OR to_tsvector('english', u.t) @@ phraseto_tsquery('english', %(phrase)s))
+      AND u.t ~* %(pattern)s
+)
+
+-- name: query_text
+-- A to_tsquery text (a measure's words in order, core/qa/measures.py) as a tsquery's text, its words stemmed: a
+-- search step's candidates must match it (core/retrieval/search.py, `within`).
+SELECT to_tsquery('english', %(query)s)::text
+
+-- name: wordings_query_text
+-- Any of %(wordings)s (a metric's, core/qa/metrics.py) as a phrase, as one tsquery's text.
+SELECT string_agg('(' || t::text || ')', ' | ') FROM (
+    SELECT phraseto_tsquery('english', w) AS t FROM unnest(%(wordings)s::text[]) AS w
+) phrases WHERE numnode(t) > 0

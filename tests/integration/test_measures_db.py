@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.qa.measures import unlinked_measures
-from core.qa.metrics import unlinked_metrics
+from core.qa.measures import measures_held, unlinked_measures
+from core.qa.metrics import metrics_held, unlinked_metrics
 from core.qa.service import ask
+from core.retrieval.search import search
 from tests.factories import csv_bytes, make_pdf, make_statement_pdf
 
 ROOM = "Measures"
@@ -167,3 +168,92 @@ def test_a_metric_wording_is_found_as_written(workbench, room: int) -> None:
     assert unlinked_metrics(workbench.db, room, "What was the stockholders' equity?") == []
     # as written, in another line of the room
     assert unlinked_metrics(workbench.db, room, "What was the cost of sales in 2022?") == []
+
+
+def test_the_passages_retrieved_must_hold_what_is_asked(workbench) -> None:
+    """A room that holds a metric somewhere ("attrition", a wording of churn) links it, but the passages retrieved
+    for the question are its answer: when none holds it (a page of interest rates for "the churn rate"), the
+    answer is an abstention that says so, not the interest rate cited."""
+    pages = [
+        "Customer attrition is reviewed by the board each quarter.",
+        "The weighted average interest rate on borrowings was 4.1% in 2022. The rate in 2021 was 3.2%.",
+    ]
+    assert workbench.ingest_upload(make_pdf(pages), "memo.pdf", "Churn", embed=False).status == "ready"
+    events = list(ask(workbench, "What was the churn rate in 2022?", "Churn"))
+    result = events[-1].result
+    assert result["abstained"] and not result["citations"], result["answer"]
+    # a passage that holds it answers
+    result = next(
+        e for e in ask(workbench, "What was the interest rate on borrowings in 2022?", "Churn") if e.type == "done"
+    )
+    assert not result.result["abstained"] and "4.1%" in result.result["answer"], result.result["answer"]
+
+
+def test_the_answer_is_drawn_from_the_passages_that_name_what_is_asked(workbench) -> None:
+    """Of the passages retrieved, those naming the metric asked are the answer: "the churn rate" is the attrition
+    rate on its page, not the interest rate on another page that matches "rate" and "2022" as well."""
+    pages = [
+        "The weighted average interest rate on borrowings was 4.1% in 2022.",
+        "The customer attrition rate was 5.2% in 2022.",
+    ]
+    assert workbench.ingest_upload(make_pdf(pages), "memo.pdf", "Attrition", embed=False).status == "ready"
+    result = next(e for e in ask(workbench, "What was the churn rate in 2022?", "Attrition") if e.type == "done")
+    answer = result.result["answer"]
+    assert "5.2%" in answer and "4.1%" not in answer, answer
+    assert [c["page"] for c in result.result["citations"]] == [2]
+
+
+def test_passages_naming_what_is_asked_are_searched_for_when_none_was_retrieved(workbench) -> None:
+    """The passages retrieved first hold "rate" and "2022" but not the churn rate: the passages naming it
+    ("attrition") are searched for, however far down the plain ranking, and are the answer."""
+    pages = [f"The rate on notes series {i} was 4.{i}% in 2022; the 2022 rate was fixed." for i in range(1, 13)]
+    pages.append(
+        "The customer attrition rate was 5.2% in 2022, as the board, its audit committee and the management of "
+        "each business reviewed in every quarter of the year, among the many other matters they discussed."
+    )
+    assert workbench.ingest_upload(make_pdf(pages), "notes.pdf", "Notes", embed=False).status == "ready"
+    first = search(workbench.db, workbench.room("Notes"), "What was the churn rate in 2022?", k=8)
+    assert 13 not in [hit.page for hit in first]  # the plain ranking does not reach it
+    result = next(e for e in ask(workbench, "What was the churn rate in 2022?", "Notes") if e.type == "done").result
+    assert "5.2%" in result["answer"] and "4." not in result["answer"], result["answer"]
+    assert [c["page"] for c in result["citations"]] == [13]
+
+
+def test_what_the_evidence_holds_is_tested_as_the_room_is(workbench) -> None:
+    """The evidence's test is the room's: a measure in one clause, each word as written; a metric in any wording,
+    as written; a sheet row with its column names (a row, not a passage)."""
+    risk = "Changes in credit ratings could increase the cost of funding. Pension costs, funds and yields rose."
+    other = "Card Member attrition was low."
+
+    def measures(question: str, passages: list, rows: list | None = None) -> dict[str, set[int]]:
+        return measures_held(workbench.db, question, passages, rows or [None] * len(passages))
+
+    assert measures("What was Acme's average cost of funds?", [other, risk]) == {"cost of funds": {1}}
+    # words of two clauses ("costs, funds") are no measure
+    assert measures("What was Acme's net promoter score?", [risk]) == {"net promoter score": set()}
+    assert measures("What was the pension fund rate?", [risk]) == {"pension fund rate": set()}
+    row = "Segment: Regional; Load factor (%): 81.5"
+    assert measures("What is the regional load factor?", [risk, None], [None, row]) == {"regional load factor": {1}}
+    assert measures("What is the regional load factor?", [row]) == {"regional load factor": set()}
+    assert metrics_held(workbench.db, "What was the churn rate?", [risk, other]) == {"churn": {1}}
+    # "debt or equity securities" is no debt to equity, in the evidence as in the room
+    securities = "It may issue debt or equity securities."
+    assert metrics_held(workbench.db, "What is the debt to equity ratio?", [securities]) == {
+        "debt-to-equity ratio": set()
+    }
+
+
+def test_a_count_is_linked_by_a_figure_before_the_things_counted(workbench) -> None:
+    """ "The number of patents" asked of a name is a count: held where the room prints a figure before the things
+    ("1,250 active patents"), not where it merely mentions them, nor after a year ("In 2022 licenses were …")."""
+    pages = ["Acme holds 1,250 active patents worldwide. In 2022 licenses were renewed; licenses cost more."]
+    assert workbench.ingest_upload(make_pdf(pages), "acme.pdf", "Counts", embed=False).status == "ready"
+    room = workbench.room("Counts").id
+    assert unlinked_measures(workbench.db, room, "What is Acme's number of patents?") == []
+    assert unlinked_measures(workbench.db, room, "What is the number of licenses reported by Acme?") == [
+        "number of licenses"
+    ]
+    held = measures_held(workbench.db, "How did the number of patents of Acme change?", pages, [None])
+    assert held == {"number of patents": {0}}
+    held = measures_held(workbench.db, "What is Acme's number of licenses?", pages, [None])
+    assert held == {"number of licenses": set()}

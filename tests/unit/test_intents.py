@@ -375,6 +375,14 @@ def test_two_named_rows_compared_answer_with_a_word_offered(question: str, selec
     assert len(pair) == 1 and pair[0][0] == "Night Ferry"  # in the question's order: the first named is compared
 
 
+def test_a_question_of_yes_or_no_is_answered_by_the_sheet_when_it_compares_or_offers() -> None:
+    """Yes or no is no row's value (test_every_row_is_no_answer…), but two named rows compared answer it, and a
+    choice between offered values answers with one of them."""
+    plan = plan_of("was night ferry released before paper moons?", FILMS)
+    assert plan.intent == "two_way" and tuple(table_op(plan).compare or ()) in (("yes", "no"), ("no", "yes"))
+    assert plan_of("was night ferry or quiet hours ranked 3?", FILMS).intent == "choice"
+
+
 def test_two_way_needs_two_named_rows_and_something_to_compare() -> None:
     assert plan_of("did night ferry gross more or less than 1 million?", FILMS).intent != "two_way"
     assert plan_of("how many films grossed more or less than night ferry?", FILMS).intent != "two_way"
@@ -582,6 +590,9 @@ def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
         ("What is the change in the average amount raised in Germany?", ROUNDS, "change in the average"),
         # rows counted per a column that never repeats: every count is 1
         ("which nation has the most remarks?", MEDALS, "has most remarks"),
+        # a question asked of yes or no: a row's value or a count of rows is no yes or no
+        ("Is Lessonloft profitable?", ROUNDS, "lessonloft profitable"),
+        ("were there more than 3 nations?", MEDALS, "there more than 3 nations"),
     ],
 )
 def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sheet: SheetInfo, condition: str) -> None:

@@ -33,15 +33,22 @@ from core.qa.measures import asked_measures
         ("What was Acme's funds from operations in FY2022?", ["funds from operations"]),
         ("What was Acme's net debt to EBITDA in FY2022?", ["net debt to ebitda"]),  # "to" between two figures
         ("What was Acme's revenue from services?", ["services revenue"]),  # a metric narrowed, either order
-        ("What was Acme's contribution to pension plans?", ["contribution"]),  # no figure after "to"
+        ("What was Acme's contribution to pension plans?", ["contribution", "pension plans"]),  # no ratio: each
+        ("How did the net charge-offs to average loans of Acme change?", ["net charge offs", "average loans"]),
         ("What was the debt to capital ratio in 2022?", ["debt to capital ratio"]),  # no capital ratio
         ("What was the debt to total capital ratio?", ["debt to total capital ratio"]),
         ("What was Acme's cost of debt?", ["cost of debt"]),  # through a preposition: no kind of debt
         ("What was Acme's return on average equity?", ["return on average equity"]),  # the lexicon's is exact
         ("What was Acme's net cash from operating activities?", ["net cash"]),  # the lexicon's after "from"
-        ("What was Acme's number of employees abroad in FY2022?", ["employees abroad"]),  # a count of a thing
+        ("What was Acme's number of employees abroad in FY2022?", ["number of employees abroad"]),  # a count
         ("What is the free cash flow yield of Acme?", ["free cash flow yield"]),  # over a price, not the lexicon's
         ("How did the average fare of Acme change?", ["fare"]),  # one word of a name, "average" an operation
+        # "and" inside a lexicon wording is inside the name, not between two
+        ("What was Acme's research and development intensity?", ["research and development intensity"]),
+        # an acronym naming the measure, after "the" or an owner's possessive
+        ("What was Acme's EBITDAR margin in FY2022?", ["ebitdar margin"]),
+        ("What is the NAV per share reported by Acme?", ["nav per share"]),
+        ("How did the R&D intensity of Acme change?", ["r d intensity"]),
         # verbs and operations around a measure are not part of its name
         ("What drove the interest coverage ratio change in 2022?", ["interest coverage ratio"]),
         ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
@@ -81,6 +88,10 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What is the primary reason for the increase in the Company's deferred tax liability?",
         "What are the components of Continuing Operations?",
         "What are the types of Solutions segments in the table?",
+        # an acronym before a verb is no part of a measure; two metrics joined by "and" are two
+        "What is the LTV used by TORM for?",
+        "What were Acme's revenue and net income in 2022?",
+        "What is the depreciation and amortization ratio of Acme?",  # a ratio of the lexicon's D&A, not of "amortization"
     ],
 )
 def test_no_measure_to_link(question: str) -> None:
