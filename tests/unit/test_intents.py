@@ -381,6 +381,7 @@ def test_a_question_of_yes_or_no_is_answered_by_the_sheet_when_it_compares_or_of
     plan = plan_of("was night ferry released before paper moons?", FILMS)
     assert plan.intent == "two_way" and tuple(table_op(plan).compare or ()) in (("yes", "no"), ("no", "yes"))
     assert plan_of("was night ferry or quiet hours ranked 3?", FILMS).intent == "choice"
+    assert plan_of("did norway or sweden win more gold medals?", MEDALS).intent == "among"  # one of the two
 
 
 def test_two_way_needs_two_named_rows_and_something_to_compare() -> None:
@@ -593,6 +594,9 @@ def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
         # a question asked of yes or no: a row's value or a count of rows is no yes or no
         ("Is Lessonloft profitable?", ROUNDS, "lessonloft profitable"),
         ("were there more than 3 nations?", MEDALS, "there more than 3 nations"),
+        # ... or which of two offered, when the rows are not named by the offered values
+        ("did night ferry gross more or less than 1 million?", FILMS, "night ferry gross more or less than 1 million"),
+        ("was night ferry released in 2003 or 2004?", FILMS, "night ferry released in 2003 or 2004"),
     ],
 )
 def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sheet: SheetInfo, condition: str) -> None:

@@ -111,10 +111,13 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
     group or condition on groups reads is a figure of another question; so is a column of every row for a
     question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
     words = question.words
-    if words[:1] and words[0] in _AUXILIARIES and draft.compare is None and "or" not in words:
-        # "is Solon Borland a representative?", "were the Devils in last place?" ask yes or no: rows or a figure
-        # of them answer another question (the two-way comparison answers yes or no itself; "did A or B lose 11
-        # games?" asks which)
+    # "did A or B lose 11 games?": one of the offered values answers, named by their column (the choice intent)
+    answering = {c.name for c in draft.select} | ({draft.group_by.name} if draft.group_by is not None else set())
+    chosen = "or" in words and any(f.op in ("in", "eq") and f.column in answering for f in draft.filters)
+    if words[:1] and words[0] in _AUXILIARIES and draft.compare is None and not chosen:
+        # "is Solon Borland a representative?", "were the Devils in last place?" ask yes or no, "does December or
+        # January have more snow days?" which of two: rows or a figure of them answer another question (the
+        # two-way comparison answers with a word offered or yes or no itself)
         return " ".join(w for w in words[1:] if w not in _ARTICLES)
     named = {i for m in link.columns for i in range(m.start, m.end)}  # the words naming the sheet's columns
     if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
