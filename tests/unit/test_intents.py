@@ -56,6 +56,12 @@ def test_among_ranks_only_the_named_rows() -> None:
     assert (op.sort_by, op.descending, op.limit, op.select) == ("Silver", True, 1, ["Nation"])
 
 
+@pytest.mark.parametrize(("question", "descending"), [("higher", False), ("lower", True), ("better", False)])
+def test_among_ranked_higher_is_the_smaller_rank(question: str, descending: bool) -> None:
+    op = table_op(plan_of(f"is norway or sweden ranked {question}?", MEDALS))
+    assert (op.sort_by, op.descending, op.select) == ("Rank", descending, ["Nation"])
+
+
 def test_neighbour_reads_the_next_row_off_the_sheet_order() -> None:
     plan = plan_of("who ranked right after turkey?", MEDALS)
     op = table_op(plan)

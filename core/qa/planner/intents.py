@@ -374,6 +374,8 @@ _COMPARATIVES_ASC = frozenset(
     "less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split()
 )
 _EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
+# Comparatives of a rank or position, where the smaller number is the higher one.
+_RANKED = frozenset("higher highest lower lowest better best worse worst".split())
 _LATER = frozenset("later latest last after newer newest recent".split())
 
 
@@ -402,6 +404,8 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
     measure = measure_column(question, link, draft, skip=among)
     if measure is not None and yearish(measure) and words & (_EARLIER | _LATER):
         descending = bool(words & _LATER)  # "born first": the earliest date
+    elif measure is not None and rank_like(measure) and words & _RANKED:
+        descending = not descending  # "ranked higher": the smaller rank number
     if measure is None:
         for word in question.words:
             measure = implied_column(word, link.sheet.columns, draft.filter_cols)
