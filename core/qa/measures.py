@@ -514,8 +514,11 @@ def _checks(measure: Measure, room: bool) -> list[tuple[str, dict[str, Any], boo
         else:
             checks.append((q("texts_holding_row_words"), every, True))
     if measure.counted:
-        counted = {"phrase": " ".join(measure.rows), "pattern": measure.counted}
-        checks.append((q("room_has_written") if room else q("texts_holding_phrase"), counted, False))
+        phrase = " ".join(measure.rows)
+        if room:
+            checks.append((q("room_has_written"), {"phrase": phrase, "pattern": measure.counted}, False))
+        else:
+            checks.append((q("texts_holding_phrases"), {"phrases": [phrase], "patterns": [measure.counted]}, False))
     return checks
 
 

@@ -217,11 +217,18 @@ def _linked(conn: psycopg.Connection[Any], room_id: int, wording: str) -> bool:
     """Whether the room holds `wording` as a phrase, and a wording of words as written: with any stop word inside
     it ("debt or equity securities" is no debt to equity), each word as it begins (the stemmer makes "adjusted
     operational earnings" operating earnings)."""
-    words = [w.strip("'") for w in _WORD.findall(wording.lower().replace("’", "'"))]  # an apostrophe is no word
-    if len(words) < 2:
+    pattern = _as_written(wording)
+    if not pattern:
         return bool(returned(conn.execute(q("room_has_phrase"), {"room_id": room_id, "phrase": wording}))[0])
-    params = {"room_id": room_id, "phrase": wording, "pattern": r"\m" + written_pattern(words)}
+    params = {"room_id": room_id, "phrase": wording, "pattern": pattern}
     return bool(returned(conn.execute(q("room_has_written"), params))[0])
+
+
+def _as_written(wording: str) -> str:
+    """The regular expression a text must match to show `wording` of several words as written ('' for one word:
+    the phrase query is the test)."""
+    words = [w.strip("'") for w in _WORD.findall(wording.lower().replace("’", "'"))]  # an apostrophe is no word
+    return r"\m" + written_pattern(words) if len(words) > 1 else ""
 
 
 def unlinked_metrics(db: Database, room_id: int, question: str, places: Sequence[str] = ()) -> list[str]:
@@ -250,13 +257,9 @@ def metrics_held(db: Database, question: str, texts: Sequence[str]) -> dict[str,
     held: dict[str, set[int]] = {}
     with db.connection() as conn:
         for metric in asked_metrics(question):
-            found: set[int] = set()
-            for wording in metric.wordings:
-                words = [w.strip("'") for w in _WORD.findall(wording.lower().replace("’", "'"))]
-                pattern = r"\m" + written_pattern(words) if len(words) > 1 else ""
-                params = {"texts": list(texts), "phrase": wording, "pattern": pattern}
-                found |= {i - 1 for i in returned(conn.execute(q("texts_holding_phrase"), params))[0]}
-            held[metric.name] = found
+            params = {"texts": list(texts), "phrases": list(metric.wordings)}
+            params["patterns"] = [_as_written(wording) for wording in metric.wordings]
+            held[metric.name] = {i - 1 for i in returned(conn.execute(q("texts_holding_phrases"), params))[0]}
     return held
 
 

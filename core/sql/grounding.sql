@@ -78,14 +78,16 @@ SELECT ARRAY(
       AND NOT EXISTS (SELECT 1 FROM unnest(%(row_words)s::text[]) AS w WHERE u.t !~* ('\m' || w))
 )
 
--- name: texts_holding_phrase
--- Which of %(texts)s (NULL for a piece not tested) hold a wording as a phrase and as written (%(pattern)s; '' for
--- one word): the test of room_has_written on the evidence instead of the room.
+-- name: texts_holding_phrases
+-- Which of %(texts)s (NULL for a piece not tested) hold any of %(phrases)s as a phrase and as written (the
+-- regular expression of %(patterns)s at the same position; '' for one word): the test of room_has_written on the
+-- evidence instead of the room, for every wording of a metric in one round trip.
 SELECT ARRAY(
-    SELECT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i)
-    WHERE (numnode(phraseto_tsquery('english', %(phrase)s)) = 0
-           OR to_tsvector('english', u.t) @@ phraseto_tsquery('english', %(phrase)s))
-      AND u.t ~* %(pattern)s
+    SELECT DISTINCT u.i FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS u(t, i)
+    CROSS JOIN unnest(%(phrases)s::text[], %(patterns)s::text[]) AS w(phrase, pattern)
+    WHERE (numnode(phraseto_tsquery('english', w.phrase)) = 0
+           OR to_tsvector('english', u.t) @@ phraseto_tsquery('english', w.phrase))
+      AND u.t ~* w.pattern
 )
 
 -- name: query_text

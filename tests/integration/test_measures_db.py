@@ -12,7 +12,8 @@ import pytest
 
 from core.qa.measures import measures_held, unlinked_measures
 from core.qa.metrics import metrics_held, unlinked_metrics
-from core.qa.service import ask
+from core.qa.service import _focused, ask
+from core.retrieval.retriever import Evidence
 from core.retrieval.search import search
 from tests.factories import csv_bytes, make_pdf, make_statement_pdf
 
@@ -172,8 +173,8 @@ def test_a_metric_wording_is_found_as_written(workbench, room: int) -> None:
 
 def test_the_passages_retrieved_must_hold_what_is_asked(workbench) -> None:
     """A room that holds a metric somewhere ("attrition", a wording of churn) links it, but the passages retrieved
-    for the question are its answer: when none holds it (a page of interest rates for "the churn rate"), the
-    answer is an abstention that says so, not the interest rate cited."""
+    for the question are its answer: a page of interest rates is no answer to "the churn rate" (the passage that
+    names it is searched for and found, and says no figure: the answer abstains rather than cite 4.1%)."""
     pages = [
         "Customer attrition is reviewed by the board each quarter.",
         "The weighted average interest rate on borrowings was 4.1% in 2022. The rate in 2021 was 3.2%.",
@@ -217,6 +218,18 @@ def test_passages_naming_what_is_asked_are_searched_for_when_none_was_retrieved(
     result = next(e for e in ask(workbench, "What was the churn rate in 2022?", "Notes") if e.type == "done").result
     assert "5.2%" in result["answer"] and "4." not in result["answer"], result["answer"]
     assert [c["page"] for c in result["citations"]] == [13]
+
+
+def test_evidence_naming_nothing_asked_is_no_answer(workbench) -> None:
+    """Of the evidence, the pieces naming every metric asked are kept and renumbered; when none names one, the
+    names are returned (core.qa.service then searches the room's passages naming them, and abstains with
+    UNHELD when those do not either)."""
+    rate = Evidence(n=1, kind="passage", content="The interest rate was 4.1% in 2022.", citations=[])
+    attrition = Evidence(n=2, kind="passage", content="The customer attrition rate was 5.2% in 2022.", citations=[])
+    kept, unheld = _focused(workbench, "What was the churn rate in 2022?", [rate, attrition], 5)
+    assert unheld == [] and [(e.n, e.content) for e in kept] == [(1, attrition.content)]
+    kept, unheld = _focused(workbench, "What was the churn rate in 2022?", [rate], 5)
+    assert unheld == ["churn"] and kept == [rate]
 
 
 def test_what_the_evidence_holds_is_tested_as_the_room_is(workbench) -> None:
