@@ -3,8 +3,8 @@
 import psycopg
 import streamlit as st
 
-from core.db import refusal
 from core.errors import WorkbenchError
+from core.workbench import refusal
 from views._shared.auth import session_workbench
 from views._shared.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
 

@@ -13,20 +13,29 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 
+from core.cells import cell_ref
 from core.config import Settings, get_settings
-from core.db import Database, q
+from core.db import Database, q, refusal
 from core.errors import IngestError, WorkbenchError
 from core.ingest import edits, jobs
-from core.ingest.pipeline import SUPPORTED_SUFFIXES, Progress, embed_pending, ingest_bytes, ingest_path, read_file
+from core.ingest.edits import Column, Grid, SheetInfo, field_of
+from core.ingest.jobs import IngestJob
+from core.ingest.parse import SUPPORTED_SUFFIXES
+from core.ingest.pipeline import Progress, embed_pending, ingest_bytes, ingest_path, read_file
 from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, checked_text
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
 from core.qa import feedback, service
+from core.qa.exports import escape_markdown
+from core.qa.feedback import ConversationSummary, Turn, answer_memo
 from core.qa.planner import Planner
 from core.qa.synth import Synthesizer
 from core.retrieval import viewer
+from core.retrieval.quoted import claims_citing, passage_lines
 from core.retrieval.search import search
 from core.rooms import access, analytics, auth, ratelimit
+from core.rooms.analytics import Day
+from core.rooms.auth import LOCAL, User
 from core.rooms.store import (
     DocumentInfo,
     RoomRef,
@@ -36,6 +45,31 @@ from core.rooms.store import (
     list_documents,
     list_rooms,
 )
+from core.text import STOP_WORDS
+
+# What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
+# (with core.models, core.errors and core.config): values they show and pure helpers that format them.
+__all__ = [
+    "LOCAL",
+    "STOP_WORDS",
+    "SUPPORTED_SUFFIXES",
+    "Column",
+    "ConversationSummary",
+    "Day",
+    "Grid",
+    "IngestJob",
+    "SheetInfo",
+    "Turn",
+    "User",
+    "Workbench",
+    "answer_memo",
+    "cell_ref",
+    "claims_citing",
+    "escape_markdown",
+    "field_of",
+    "passage_lines",
+    "refusal",
+]
 
 log = logging.getLogger(__name__)
 

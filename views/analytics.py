@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.rooms.analytics import Day
+from core.workbench import Day
 from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Analytics")

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.qa.exports import escape_markdown
+from core.workbench import escape_markdown
 from views._shared.common import PAGES, page_room
 from views._shared.state import switch_room
 

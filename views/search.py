@@ -9,8 +9,7 @@ import streamlit as st
 
 from core.errors import WorkbenchError
 from core.models import SearchHit
-from core.qa.exports import escape_markdown
-from core.text import STOP_WORDS
+from core.workbench import STOP_WORDS, escape_markdown
 from views._shared.common import page_room
 from views._shared.pane import evidence_pane
 from views._shared.state import citation_params, show_view

@@ -22,6 +22,7 @@ from psycopg.rows import dict_row
 from core.cells import Column, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
 from core.errors import CellNotFound, EditError, InvalidValue, ReadOnlyTable
+from core.events import sheet_edited
 from core.ingest.pipeline import row_text
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef
@@ -316,7 +317,7 @@ def edit_cell(
         assert recorded is not None
         _reindex_row(cur, row["room_id"], row_id, row_text(columns, values))
         cur.execute(q("bump_sheet_version"), {"sheet_id": sheet_id, "document_id": row["document_id"]})
-    _forget_cached(db, sheet_id)
+    sheet_edited(db, sheet_id)
     return CellEdit(changed=True, new=new, id=recorded["id"], edited_at=recorded["edited_at"], **base)
 
 
@@ -338,16 +339,6 @@ def _reindex_row(cur: psycopg.Cursor[Any], room_id: int, row_id: int, text: str)
     if new:
         cur.execute(q("term_stats_add"), {"room_id": room_id, "lexemes": new})
     cur.execute(q("drop_chunk_embedding"), {"chunk_id": chunk_id})
-
-
-def _forget_cached(db: Database, sheet_id: int) -> None:
-    """Drop this process's cached copies of the sheet (other processes see the bumped version)."""
-    from core.qa import planner
-    from core.retrieval import tables
-
-    tables.invalidate_sheet(db, sheet_id)
-    # The offline planner's room schema holds columns' distinct values, keyed on the room's documents.
-    planner.clear_schema_cache()
 
 
 def reembed_row(db: Database, room: RoomRef, embedder: Embedder, row_id: int) -> bool:

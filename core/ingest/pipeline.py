@@ -9,7 +9,6 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,17 @@ from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from core.cells import Column, ParsedSheet, col_index
+from core.cells import Column, ParsedSheet
 from core.config import Settings
 from core.db import Database, q
 from core.errors import (
-    EmptyFile,
-    FileTooLarge,
     IngestError,
-    UnsupportedFile,
     WorkbenchError,
 )
-from core.ingest import pdf, sheets
-from core.ingest.pdf_tables import Box, PdfTable
+from core.ingest import pdf
+from core.ingest.parse import Parsed, TableSheet, check_size
+from core.ingest.pdf_tables import Box
 from core.ingest.sandbox import parse_isolated
-from core.ingest.sheets.table import build_table
 from core.models import IngestResult
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model
@@ -42,127 +38,11 @@ log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]
 """Called as progress(stage, done, total) while a file is ingested and embedded."""
 
-# The file types the workbench reads: suffix -> (parser, mime type). Folders are searched for these and the
-# upload box offers them (in this order).
-FILE_TYPES: dict[str, tuple[str, str]] = {
-    ".pdf": ("pdf", "application/pdf"),
-    ".csv": ("csv", "text/csv"),
-    ".tsv": ("csv", "text/tab-separated-values"),
-    ".xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    ".xlsm": ("xlsx", "application/vnd.ms-excel.sheet.macroEnabled.12"),
-}
-SUPPORTED_SUFFIXES = tuple(FILE_TYPES)
-# A .txt file named on purpose is read as CSV (exports often are), but not picked out of a folder or offered.
-TEXT_AS_CSV = {".txt": ("csv", "text/csv")}
 EMBED_BATCH = 128
 
 
 def _no_progress(stage: str, done: int, total: int) -> None:
     return None
-
-
-@dataclass(frozen=True)
-class TableSheet:
-    """A table found in a PDF page, as a sheet of that PDF: the page it is on and each stored cell's box."""
-
-    sheet: ParsedSheet
-    page: int
-    boxes: tuple[tuple[Box | None, ...], ...]  # one per data row, one box per column of the sheet
-
-
-@dataclass(frozen=True)
-class _Parsed:
-    kind: str
-    mime_type: str
-    pdf: pdf.ParsedPdf | None = None
-    sheets: tuple[ParsedSheet, ...] = ()
-    tables: tuple[TableSheet, ...] = ()  # a PDF's tables
-
-
-# Words of a table's heading kept in its sheet name ("p47 Consolidated Statement of Income").
-_TABLE_NAME_WORDS = 6
-
-
-def table_sheets(tables: Sequence[PdfTable]) -> tuple[TableSheet, ...]:
-    """PDF tables as sheets (header, title lines and blank rows read as in a spreadsheet), named by page and heading."""
-    out: list[TableSheet] = []
-    names: set[str] = set()
-    for table in tables:
-        found = build_table("", table.records, range(1, len(table.records) + 1))
-        if found is None or not found.rows or len(found.columns) < 2:
-            continue
-        title = " — ".join(t for t in (table.title, found.title) if t) or None
-        words = (title or "").split(" — ")[0].split()  # the heading, not the unit line under it
-        base = " ".join([f"p{table.page_number}", *words[:_TABLE_NAME_WORDS]]) + (
-            "…" if len(words) > _TABLE_NAME_WORDS else ""
-        )
-        name, n = base, 1
-        while name in names:
-            n += 1
-            name = f"{base} ({n})"
-        names.add(name)
-        positions = [col_index(column.letter) for column in found.columns]
-        boxes = tuple(
-            tuple(table.boxes[number - 1][j] if j < len(table.boxes[number - 1]) else None for j in positions)
-            for number in found.row_numbers
-        )
-        out.append(TableSheet(replace(found, name=name, title=title), table.page_number, boxes))
-    return tuple(out)
-
-
-def _detect(data: bytes, filename: str) -> tuple[str, str]:
-    """(format, mime type) from the name and the first bytes; UnsupportedFile otherwise."""
-    suffix = Path(filename).suffix.lower()
-    if data[:5] == b"%PDF-":
-        return FILE_TYPES[".pdf"]
-    found = FILE_TYPES.get(suffix) or TEXT_AS_CSV.get(suffix)
-    if found is not None:
-        return found
-    if suffix == ".xls":
-        raise UnsupportedFile(
-            f"{filename} is a legacy .xls workbook. Open it in Excel or LibreOffice, save it as .xlsx and upload that."
-        )
-    raise UnsupportedFile(
-        f"{filename}: the workbench reads PDF, CSV and XLSX files, not {suffix or 'files without an extension'}. "
-        "Export it to one of those and upload again."
-    )
-
-
-def _check_size(filename: str, size: int, settings: Settings) -> None:
-    if size > settings.max_file_bytes:
-        raise FileTooLarge(
-            f"{filename} is {size / 1e6:.1f} MB, over the {settings.max_file_mb:g} MB limit. "
-            "Split it, or raise WORKBENCH_MAX_FILE_MB."
-        )
-
-
-def parse_file(data: bytes, filename: str, settings: Settings) -> _Parsed:
-    """Parse a file's bytes in this process (the sandbox's child runs it; tests call it directly)."""
-    if not data:
-        raise EmptyFile(f"{filename} is empty (0 bytes). Check the file and upload it again.")
-    _check_size(filename, len(data), settings)
-    fmt, mime = _detect(data, filename)
-    if fmt == "pdf":
-        parsed = pdf.parse_pdf(
-            data,
-            chunk_chars=settings.chunk_chars,
-            overlap_chars=settings.chunk_overlap,
-            max_pages=settings.max_pdf_pages,
-            name=filename,
-            max_page_chars=settings.max_page_chars,
-            max_chars=settings.max_file_chars,
-        )
-        return _Parsed("pdf", mime, pdf=parsed, tables=table_sheets(parsed.tables))
-    if fmt == "xlsx":
-        found = sheets.parse_xlsx(data, name=filename, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
-    else:
-        # The sheet is named after the file, as Excel names a CSV's only sheet when it opens it.
-        found = [
-            sheets.parse_csv(data, Path(filename).stem, max_cells=settings.max_cells, max_chars=settings.max_file_chars)
-        ]
-    if not found or all(not s.rows for s in found):
-        raise EmptyFile(f"{filename} has no data rows. Check that the file has a header and rows.")
-    return _Parsed("sheet", mime, sheets=tuple(found))
 
 
 def title_for(filename: str) -> str:
@@ -190,7 +70,7 @@ def _clean(value: str | None) -> str | None:
 def _store(
     conn: psycopg.Connection[Any],
     room: RoomRef,
-    parsed: _Parsed,
+    parsed: Parsed,
     *,
     data: bytes,
     filename: str,
@@ -492,7 +372,7 @@ def ingest_bytes(
 def read_file(path: Path, settings: Settings) -> bytes:
     """A file's bytes; FileTooLarge over the size limit, IngestError when it cannot be read."""
     try:
-        _check_size(path.name, path.stat().st_size, settings)
+        check_size(path.name, path.stat().st_size, settings)
         return path.read_bytes()
     except OSError as exc:
         raise IngestError(f"Cannot read {path}: {exc.strerror}.") from exc

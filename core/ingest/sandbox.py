@@ -24,19 +24,17 @@ import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.config import Settings
 from core.errors import IngestError, ParserLimit
-
-if TYPE_CHECKING:
-    from core.ingest.pipeline import _Parsed
+from core.ingest.parse import Parsed, parse_file
 
 log = logging.getLogger(__name__)
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 # The forkserver imports the parsers once; every child starts from that state.
-_CONTEXT.set_forkserver_preload(["core.ingest.pipeline"])
+_CONTEXT.set_forkserver_preload(["core.ingest.parse"])
 _MB = 1024 * 1024
 _START_LOCK = threading.Lock()
 _last = threading.local()
@@ -53,7 +51,7 @@ def last_peak_rss() -> int:
 class Isolated:
     """A file parsed in the child, and the child's peak resident memory (bytes)."""
 
-    parsed: _Parsed
+    parsed: Parsed
     peak_rss: int
 
 
@@ -85,8 +83,6 @@ def _child(conn: Connection, data: bytes, filename: str, settings: Settings, lim
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     message: tuple[str, Any]
     try:
-        from core.ingest.pipeline import parse_file
-
         message = ("ok", parse_file(data, filename, settings))
     except MemoryError:
         message = ("memory", None)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, Literal, Protocol
 
 import psycopg
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict
 
-from core.db import q, returned
+from core.config import Settings
+from core.db import Database, q, returned
 from core.errors import ConversationNotFound, ModelError
 from core.inputs import MAX_QUESTION_CHARS, checked_text
+from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
@@ -25,11 +27,25 @@ from core.retrieval.plan import Plan, SearchStep, TableStep
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
-
-if TYPE_CHECKING:
-    from core.workbench import Workbench
+from core.rooms.store import RoomRef
 
 log = logging.getLogger(__name__)
+
+
+class Context(Protocol):
+    """What answering uses of the workbench (core.workbench.Workbench is one): the settings, the database acting
+    for the signed-in user, the embedder (loaded on first use) and a room looked up by name."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    def room(self, name: str) -> RoomRef: ...
 
 
 class Event(BaseModel):
@@ -46,7 +62,7 @@ class Event(BaseModel):
 
 
 def _conversation(
-    wb: Workbench, room_id: int, conversation_id: int | None, question: str
+    wb: Context, room_id: int, conversation_id: int | None, question: str
 ) -> tuple[int, list[tuple[str, str]]]:
     with wb.db.connection() as conn:
         if conversation_id is None:
@@ -68,7 +84,7 @@ def _conversation(
 
 
 def providers(
-    wb: Workbench, planner: Planner | None = None, synthesizer: Synthesizer | None = None
+    wb: Context, planner: Planner | None = None, synthesizer: Synthesizer | None = None
 ) -> tuple[Planner, Synthesizer]:
     """The configured planner and synthesizer (WORKBENCH_LLM, else openai when OPENAI_API_KEY is set)."""
     if wb.settings.llm_provider == "openai":
@@ -137,7 +153,7 @@ UNHELD = "No passage found names"
 FOCUS_DEPTH = 40
 
 
-def _holders(wb: Workbench, question: str, evidence: list[Evidence]) -> dict[str, set[int]]:
+def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, set[int]]:
     """Each metric and measure `question` names -> the positions of the pieces of `evidence` that hold it."""
     texts = [e.content for e in evidence]
     passages = [None if e.kind == "row" else e.content for e in evidence]
@@ -145,7 +161,7 @@ def _holders(wb: Workbench, question: str, evidence: list[Evidence]) -> dict[str
     return {**metrics_held(wb.db, question, texts), **measures_held(wb.db, question, passages, rows)}
 
 
-def _focused(wb: Workbench, question: str, evidence: list[Evidence], most: int) -> tuple[list[Evidence], list[str]]:
+def _focused(wb: Context, question: str, evidence: list[Evidence], most: int) -> tuple[list[Evidence], list[str]]:
     """The pieces of `evidence` (passages and rows) that hold every metric and measure `question` names, at most
     `most` of them, renumbered from 1 (all of them when no piece holds every one), and the names no piece holds."""
     holders = _holders(wb, question, evidence)
@@ -157,7 +173,7 @@ def _focused(wb: Workbench, question: str, evidence: list[Evidence], most: int) 
     return [e.model_copy(update={"n": n}) for n, e in enumerate(kept, start=1)], []
 
 
-def _naming(wb: Workbench, question: str, names: list[str]) -> str:
+def _naming(wb: Context, question: str, names: list[str]) -> str:
     """A tsquery's text that passages naming each of `names` (metrics and measures `question` names) match."""
     queries = {**metric_queries(wb.db, question), **measure_queries(wb.db, question)}
     parts = [queries.get(name, "") for name in names]
@@ -170,8 +186,53 @@ def _deeper(plan: Plan) -> Plan:
     return plan.model_copy(update={"steps": steps})
 
 
+def _evidence(
+    wb: Context, ref: RoomRef, plan: Plan, schema: RoomSchema, step: Callable[[str], Event]
+) -> Generator[Event, None, list[Evidence]]:
+    """The plan's evidence, yielding a step for each reason it has none; returns the evidence."""
+    embedder = wb.embedder if ref.embedding_model else None
+    # A question naming something the room never mentions (another company, a person) cannot be answered
+    # here, however well its other words match; an exact cell step has already matched the room's grid.
+    missing = (
+        [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id, plan.standalone_question)
+    )
+    # Likewise a metric the room holds in no wording (EBITDA in a room of revenue figures): answering from
+    # the columns its other words match would cite a figure of another metric.
+    # And a measure named by a compound the room never prints ("net promoter score"): its words one by one are
+    # on every page.
+    unlinked = (
+        []
+        if missing
+        else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
+        or unlinked_measures(
+            wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema, table=False) + _table_labels(plan)
+        )
+    )
+    if missing:
+        yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")
+        return []
+    if unlinked:
+        yield step(f"{UNLINKED} {', '.join(unlinked)}")
+        return []
+    evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+    if not evidence or any(e.kind == "table" for e in evidence):
+        return evidence
+    # The room holding a metric somewhere ("cost of funding" in a risk factor) does not make the passages
+    # retrieved about it: when they are the answer (no table step computed it), the answer is drawn from those
+    # that hold what the question names, searched for further when none does; found nowhere, it abstains.
+    focused, unheld = _focused(wb, plan.standalone_question, evidence, len(evidence))
+    if unheld:  # the room's passages that name them, ranked by the question's words
+        within = _naming(wb, plan.standalone_question, unheld)
+        deeper = retrieve(wb.db, ref, _deeper(plan), embedder=embedder, within=within) if within else []
+        focused, unheld = _focused(wb, plan.standalone_question, deeper, len(evidence))
+    if unheld:
+        yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
+        return []
+    return focused
+
+
 def ask(
-    wb: Workbench,
+    wb: Context,
     question: str,
     room: str,
     *,
@@ -204,44 +265,7 @@ def ask(
     yield Event(type="plan", text=plan.reasoning, plan=plan)
     for planned in plan.steps:
         yield step(planned.reason or planned.kind)
-    embedder = wb.embedder if ref.embedding_model else None
-    # A question naming something the room never mentions (another company, a person) cannot be answered
-    # here, however well its other words match; an exact cell step has already matched the room's grid.
-    missing = (
-        [] if any(s.kind == "cells" for s in plan.steps) else missing_names(wb.db, ref.id, plan.standalone_question)
-    )
-    # Likewise a metric the room holds in no wording (EBITDA in a room of revenue figures): answering from
-    # the columns its other words match would cite a figure of another metric.
-    # And a measure named by a compound the room never prints ("net promoter score"): its words one by one are
-    # on every page.
-    unlinked = (
-        []
-        if missing
-        else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
-        or unlinked_measures(
-            wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema, table=False) + _table_labels(plan)
-        )
-    )
-    if missing:
-        yield step(f"This room never mentions {', '.join(missing)}: nothing to answer from")
-        evidence: list[Evidence] = []
-    elif unlinked:
-        yield step(f"{UNLINKED} {', '.join(unlinked)}")
-        evidence = []
-    else:
-        evidence = retrieve(wb.db, ref, plan, embedder=embedder)
-        # The room holding a metric somewhere ("cost of funding" in a risk factor) does not make the passages
-        # retrieved about it: when they are the answer (no table step computed it), the answer is drawn from those
-        # that hold what the question names, searched for further when none does; found nowhere, it abstains.
-        if evidence and not any(e.kind == "table" for e in evidence):
-            focused, unheld = _focused(wb, plan.standalone_question, evidence, len(evidence))
-            if unheld:  # the room's passages that name them, ranked by the question's words
-                within = _naming(wb, plan.standalone_question, unheld)
-                deeper = retrieve(wb.db, ref, _deeper(plan), embedder=embedder, within=within) if within else []
-                focused, unheld = _focused(wb, plan.standalone_question, deeper, len(evidence))
-            if unheld:
-                yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
-            evidence = [] if unheld else focused
+    evidence = yield from _evidence(wb, ref, plan, schema, step)
     retrieval_ms = (time.perf_counter() - started) * 1000
     trace.append(f"- {len(evidence)} piece{'s' if len(evidence) != 1 else ''} of evidence found")
     yield Event(type="evidence", evidence=evidence)
@@ -313,12 +337,12 @@ def ask(
     yield Event(type="done", answer=answer, result=result)
 
 
-def _logged(wb: Workbench, text: str) -> str:
+def _logged(wb: Context, text: str) -> str:
     """The query log's copy of a question or answer: PII redacted when WORKBENCH_REDACT_PII (documents keep it)."""
     return redact(text) if wb.settings.redact_pii else text
 
 
-def _insert_query(conn: psycopg.Connection[Any], wb: Workbench, *, question: str, **fields: Any) -> int:
+def _insert_query(conn: psycopg.Connection[Any], wb: Context, *, question: str, **fields: Any) -> int:
     """One qa_queries row for the current user, the question redacted as the settings say; its id."""
     row = returned(
         conn.execute(q("insert_query"), {"user_id": wb.db.user_id, "question": _logged(wb, question), **fields})
@@ -327,7 +351,7 @@ def _insert_query(conn: psycopg.Connection[Any], wb: Workbench, *, question: str
 
 
 def _log(
-    wb: Workbench,
+    wb: Context,
     room_id: int,
     conversation_id: int,
     question: str,

@@ -4,7 +4,8 @@ import pytest
 
 from core.cells import Column
 from core.errors import UnsupportedFile
-from core.ingest.pipeline import _detect, context_for, row_text
+from core.ingest.parse import detect as _detect
+from core.ingest.pipeline import context_for, row_text
 from core.retrieval.search import _name_words, query_words
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import AuthError
-from core.rooms.auth import LOCAL, User
-from core.workbench import Workbench
+from core.workbench import LOCAL, User, Workbench
 
 
 def session_user(wb: Workbench) -> User | None:

@@ -15,9 +15,7 @@ import streamlit as st
 
 from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
-from core.qa.exports import escape_markdown
-from core.qa.feedback import ConversationSummary, Turn, answer_memo
-from core.workbench import Workbench
+from core.workbench import ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
 from views._shared.state import citation_params, note, show_view, switch_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).

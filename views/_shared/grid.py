@@ -17,11 +17,8 @@ import pandas as pd
 import streamlit as st
 from st_aggrid import AgGrid, JsCode
 
-from core.cells import cell_ref
 from core.errors import AccessDenied, EditError
-from core.ingest.edits import Column, Grid, SheetInfo, field_of
-from core.qa.exports import escape_markdown
-from core.workbench import Workbench
+from core.workbench import Column, Grid, SheetInfo, Workbench, cell_ref, escape_markdown, field_of
 
 # Rows sent to the browser at once.  Measured in tests/browser/test_sheet.py on a 100,000 x 20 sheet:
 # every row at once took 48.6 s from click to highlighted cell (a 21 MB frame, 5 s to load it), a window
@@ -182,6 +179,46 @@ def _save_edits(wb: Workbench, sheet: SheetInfo, grid: Grid, grid_key: str, sent
     return tried
 
 
+def _cited_caption(frame: pd.DataFrame, sheet: SheetInfo, row: int, target_col: Column | None) -> None:
+    """The line above the grid naming the cited cell and its value (or the cited row)."""
+    hit = frame[frame["row_id"] == str(row)]
+    if hit.empty:
+        return
+    number = int(hit["row_number"].iloc[0])
+    if target_col is not None:
+        value = hit[field_of(target_col)].iloc[0]
+        shown = "(empty)" if value is None else value
+        cited = cell_ref(sheet.name, target_col.letter, number)
+        st.caption(f"Cited cell **{escape_markdown(cited)}** = **{escape_markdown(shown)}**")
+    else:
+        st.caption(f"Cited row **{number}** of {escape_markdown(sheet.name)}")
+
+
+def _column_defs(grid: Grid, sheet: SheetInfo) -> list[dict]:
+    """AG Grid's column definitions: the hidden row id, the row number, then each column (editable unless the
+    sheet is a PDF's table)."""
+    column_defs: list[dict] = [
+        {"field": "row_id", "hide": True, "editable": False},
+        {"field": "row_number", "headerName": "Row", "pinned": "left", "editable": False, "width": 76,
+         "cellClass": "sheet-rownum", "filter": "agNumberColumnFilter", "suppressMovable": True},
+    ]  # fmt: skip
+    for column in grid.columns:
+        definition = {
+            "field": field_of(column),
+            "headerName": f"{column.letter} · {column.name}",
+            "headerTooltip": f"{column.letter} · {column.name} ({column.dtype})",
+            "editable": sheet.page is None,
+            "cellClassRules": {"sheet-cited": CITED_RULE},
+        }
+        if column.dtype in NUMERIC:
+            definition.update(type="rightAligned", comparator=NUMBER_ORDER)
+        if column is grid.columns[0] and len(grid.columns) > 2:
+            # Frozen like Excel's first column: the row's name stays in view when the grid scrolls to a cited column.
+            definition.update(pinned="left", maxWidth=280)
+        column_defs.append(definition)
+    return column_defs
+
+
 def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, height: int = 560) -> None:
     """The sheet's grid (a window of rows, or the cited rows), scrolled to `target` and painting every cited cell;
     edits are written back (tables read from PDFs are read-only)."""
@@ -234,16 +271,7 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
 
     frame = _frame(grid, only)
     if target.row is not None:
-        hit = frame[frame["row_id"] == str(target.row)]
-        if not hit.empty:
-            number = int(hit["row_number"].iloc[0])
-            if target_col is not None:
-                value = hit[field_of(target_col)].iloc[0]
-                shown = "(empty)" if value is None else value
-                cited = cell_ref(sheet.name, target_col.letter, number)
-                st.caption(f"Cited cell **{escape_markdown(cited)}** = **{escape_markdown(shown)}**")
-            else:
-                st.caption(f"Cited row **{number}** of {escape_markdown(sheet.name)}")
+        _cited_caption(frame, sheet, target.row, target_col)
 
     grid_key = f"{key}_grid_{sheet.sheet_id}_{window}"
     sent_key = f"{key}_sent_{sheet.sheet_id}_{window}"
@@ -262,25 +290,7 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
             "cells": {str(r): sorted(by_name[c] for c in cs if c in by_name) for r, cs in target.cited.items()},
             "nonce": target.nonce,
         }
-    column_defs: list[dict] = [
-        {"field": "row_id", "hide": True, "editable": False},
-        {"field": "row_number", "headerName": "Row", "pinned": "left", "editable": False, "width": 76,
-         "cellClass": "sheet-rownum", "filter": "agNumberColumnFilter", "suppressMovable": True},
-    ]  # fmt: skip
-    for column in grid.columns:
-        definition = {
-            "field": field_of(column),
-            "headerName": f"{column.letter} · {column.name}",
-            "headerTooltip": f"{column.letter} · {column.name} ({column.dtype})",
-            "editable": sheet.page is None,
-            "cellClassRules": {"sheet-cited": CITED_RULE},
-        }
-        if column.dtype in NUMERIC:
-            definition.update(type="rightAligned", comparator=NUMBER_ORDER)
-        if column is grid.columns[0] and len(grid.columns) > 2:
-            # Frozen like Excel's first column: the row's name stays in view when the grid scrolls to a cited column.
-            definition.update(pinned="left", maxWidth=280)
-        column_defs.append(definition)
+    column_defs = _column_defs(grid, sheet)
     grid_options = {
         "columnDefs": column_defs,
         "defaultColDef": {"resizable": True, "sortable": True, "filter": True, "minWidth": 90},

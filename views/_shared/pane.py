@@ -10,11 +10,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.ingest.edits import SheetInfo
-from core.qa.exports import escape_markdown
-from core.qa.feedback import Turn
-from core.retrieval.quoted import claims_citing, passage_lines
-from core.workbench import Workbench
+from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, passage_lines
 from views._shared.chat_pane import cited_rows
 from views._shared.common import PAGES
 from views._shared.grid import Target, sheet_grid

@@ -10,8 +10,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.ingest.jobs import IngestJob
-from core.workbench import SUPPORTED_SUFFIXES, Workbench
+from core.workbench import SUPPORTED_SUFFIXES, IngestJob, Workbench
 
 # While a job of the room is unfinished, the job list and the document list refresh this often (seconds).
 REFRESH_SECONDS = 1.0

@@ -308,7 +308,7 @@ class _SheetReader:
         # Formula cells Excel never calculated: (A1 ref, "=formula"); their cells are left empty.
         self.uncalculated: list[tuple[str, str]] = []
 
-    def read(self, title: str, path: str) -> ParsedSheet | None:
+    def read(self, title: str, path: str) -> ParsedSheet | None:  # noqa: C901 (one inlined loop: the hot path of a million-cell sheet)
         ns = self.workbook.ns
         row_tag, c_tag, merge_tag, v_tag = ns + "row", ns + "c", ns + "mergeCell", self.v_tag
         strings, kind_of_style = self.workbook.strings, self.kind_of_style

@@ -13,6 +13,7 @@ from typing import Literal
 
 from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
+from core.events import on_sheet_edited
 from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
 from core.retrieval.cellmath import GridRow
 
@@ -202,6 +203,12 @@ def clear_schema_cache() -> None:
     """Forget every loaded schema."""
     with SCHEMA_LOCK:
         SCHEMA_CACHE.clear()
+
+
+@on_sheet_edited
+def _sheet_edited(db: Database, sheet_id: int) -> None:
+    # A schema holds columns' distinct values, keyed on the room's documents, not on a sheet's version.
+    clear_schema_cache()
 
 
 def load_schema(db: Database, room_id: int) -> RoomSchema:

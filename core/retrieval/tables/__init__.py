@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.cells import Column, Dtype, cell_ref, gc_paused, parse_date, parse_measure, parse_number
 from core.db import Database, q
 from core.errors import SheetNotFound, TableError, UnknownColumn
+from core.events import on_sheet_edited
 from core.models import Citation
 from core.retrieval.tables.operators import OPERATORS, Operator, describe
 
@@ -509,6 +510,7 @@ def clear_sheet_cache() -> None:
         _CACHE_STATS.update(hits=0, misses=0)
 
 
+@on_sheet_edited
 def invalidate_sheet(db: Database, sheet_id: int) -> None:
     """Forget this process's copy of one sheet (after an edit; other processes see sheets.version change)."""
     with _CACHE_LOCK:
