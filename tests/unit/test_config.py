@@ -1,4 +1,4 @@
-"""Settings: read from the environment, and every one of them documented in the README."""
+"""Settings: read from the environment, and every one of them documented in docs/configuration.md."""
 
 from pathlib import Path
 
@@ -7,12 +7,13 @@ from pydantic import ValidationError
 
 from core.config import Settings
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+CONFIGURATION_DOC = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
 
 
 @pytest.mark.parametrize("alias", [f.alias for f in Settings.model_fields.values()])
-def test_every_setting_is_documented_in_the_readme(alias: str) -> None:
-    assert f"`{alias}`" in README
+def test_every_setting_is_documented_in_the_configuration_doc(alias: str) -> None:
+    # Documented = a row of its own in one of the doc's tables (variable | default | meaning), not a passing mention.
+    assert f"\n| `{alias}` |" in CONFIGURATION_DOC
 
 
 def test_defaults_are_offline_and_embedded() -> None:
