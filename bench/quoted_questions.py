@@ -40,15 +40,17 @@ def questions(eval_dir: Path) -> list[str]:
     return found
 
 
-def _files() -> list[Path]:
+def _files(root: Path) -> list[Path]:
     out: list[Path] = []
     for name in SEARCHED:
-        path = ROOT / name
+        path = root / name
+        if not path.exists():
+            continue
         out += [path] if path.is_file() else sorted(path.rglob("*.py")) + sorted(path.rglob("*.sql"))
     return out
 
 
-def quoted(eval_dir: Path, run: int) -> list[tuple[str, int, str]]:
+def quoted(eval_dir: Path, run: int, root: Path = ROOT) -> list[tuple[str, int, str]]:
     """(file, line, question) for each question, or run of `run` of its words, found in the product."""
     grams: dict[tuple[str, ...], str] = {}
     for q in questions(eval_dir):
@@ -61,7 +63,7 @@ def quoted(eval_dir: Path, run: int) -> list[tuple[str, int, str]]:
             grams.setdefault(words[i : i + run], q)
     sizes = sorted({len(g) for g in grams})
     hits: list[tuple[str, int, str]] = []
-    for path in _files():
+    for path in _files(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         tokens = [(m.group(), text.count("\n", 0, m.start()) + 1) for m in _WORD.finditer(text.lower())]
         words = [t for t, _ in tokens]
@@ -71,7 +73,7 @@ def quoted(eval_dir: Path, run: int) -> list[tuple[str, int, str]]:
                 q = grams.get(tuple(words[i : i + size]))
                 if q is not None and (tokens[i][1], q) not in seen:
                     seen.add((tokens[i][1], q))
-                    hits.append((str(path.relative_to(ROOT)), tokens[i][1], q))
+                    hits.append((str(path.relative_to(root)), tokens[i][1], q))
     return sorted(set(hits))
 
 
