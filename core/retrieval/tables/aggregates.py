@@ -182,23 +182,34 @@ def _median(cells: _Cells) -> _Groups:
 
 @dataclass(frozen=True)
 class Aggregation:
-    """One aggregate function: how a description reads it and how it is computed per group."""
+    """One aggregate function, defined in this one place: how a question asks for it, how a plan and a result
+    describe it, and how it is computed per group.
+
+    Everything else reads AGGREGATES: the operation's allowed functions (``Aggregate.func``), the model planner's
+    JSON schema and prompt, a plan's one-sentence description and the offline planner's aggregate words.  Adding
+    an entry here is the one edit an aggregate needs.
+    """
 
     name: str
-    reads: str  # "sum of Amount", "average of Amount", "distinct count of Country"
+    reads: str  # how a result names it: "sum" of Amount, "average" of Amount, "distinct count" of Country
+    plan: str  # how a plan describes it, {col} being the column: "Average of {col}", "Number of distinct {col}"
     compute: Callable[[_Cells], _Groups]
+    # Words of a question that ask for it over a measure column ("average", "mean"): the offline planner's
+    # aggregate intent tries the entries in registry order, the first whose words occur wins.  Empty when other
+    # intents choose it: a sum ("how much", "in total"), min and max (superlatives), counts ("how many").
+    words: tuple[str, ...] = ()
 
 
 AGGREGATES: dict[str, Aggregation] = {
     a.name: a
     for a in (
-        Aggregation("sum", "sum", _sum),
-        Aggregation("avg", "average", _avg),
-        Aggregation("median", "median", _median),
-        Aggregation("min", "min", lambda cells: _extreme(cells, "min")),
-        Aggregation("max", "max", lambda cells: _extreme(cells, "max")),
-        Aggregation("count", "count", _count),
-        Aggregation("count_distinct", "distinct count", _count_distinct),
+        Aggregation("sum", "sum", "Sum of {col}", _sum),
+        Aggregation("avg", "average", "Average of {col}", _avg, ("average", "mean", "avg")),
+        Aggregation("median", "median", "Median of {col}", _median, ("median",)),
+        Aggregation("min", "min", "Minimum of {col}", lambda cells: _extreme(cells, "min")),
+        Aggregation("max", "max", "Maximum of {col}", lambda cells: _extreme(cells, "max")),
+        Aggregation("count", "count", "Count of {col}", _count),
+        Aggregation("count_distinct", "distinct count", "Number of distinct {col}", _count_distinct),
     )
 }
 

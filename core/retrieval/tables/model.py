@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.models import Citation
+from core.retrieval.tables.aggregates import AGGREGATES
 from core.retrieval.tables.operators import OPERATORS
 from core.retrieval.tables.values import _as_year
 
-Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "year"]
-Func = Literal["sum", "avg", "min", "max", "count", "count_distinct", "median"]
+if TYPE_CHECKING:
+    # What the type checker sees (it cannot read a registry); it only matters to code that writes a name itself.
+    Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "year"]
+    Func = Literal["sum", "avg", "median", "min", "max", "count", "count_distinct"]
+else:
+    # What the models validate and their JSON schemas list: the registries' names, in their order.
+    Op = Literal[tuple(OPERATORS)]
+    Func = Literal[tuple(AGGREGATES)]
 
 
 class Filter(BaseModel):
@@ -58,7 +65,8 @@ class Aggregate(BaseModel):
 
 
 class SameAs(BaseModel):
-    """ "Which players play the same position as Ardo Kreek": rows sharing `column`'s value with the rows `row` picks.
+    """Rows sharing `column`'s value with the rows `row` picks (a named row's peers: "who works in the same office as
+    Dana Whitlock?").
 
     The rows `row` picks are the reference, not part of the answer: they are left out.
     """
@@ -83,18 +91,19 @@ class TableOp(BaseModel):
     limit: int | None = Field(default=None, ge=1)  # top-k (ties at the boundary are kept)
     select: list[str] = []  # columns to return for row-listing ops (default: all)
     distinct: str | None = None  # list distinct values of a column
-    # "the difference in population between Koraput and Puri": two rows looked up, the gap between their values
+    # two named rows looked up, the gap between their values ("the difference in headcount between Oslo and Lyon")
     difference: bool = False
     same_as: SameAs | None = None  # rows with the same value of a column as a named row (that row left out)
-    from_end: bool = False  # with a limit and no sort: the last rows in sheet order ("the last game they won")
-    # "Did A make more or less than B?": the two items of the one two-value "in" filter compared on the selected
-    # column (on their order in the sheet when none is selected); the answer is [word if A's is greater, word if less].
+    from_end: bool = False  # with a limit and no sort: the last rows in sheet order ("the last invoice they paid")
+    # two named rows asked which is greater ("did A sell more or fewer units than B?"): the two items of the one
+    # two-value "in" filter compared on the selected column (on their order in the sheet when none is selected);
+    # the answer is [word if A's is greater, word if less].
     compare: list[str] | None = Field(default=None, min_length=2, max_length=2)
-    # "The award given after the Kim Il Sung Prize": the row this many rows after (before, when negative) the rows
-    # the filters pick, in sheet order.
+    # a neighbour of a named row ("the stop listed after Birchwood Lane"): the row this many rows after (before, when
+    # negative) the rows the filters pick, in sheet order.
     offset: int = 0
-    # "Which year had at least three films?": of the groups, those whose aggregate value passes this condition
-    # (its column is ignored: the condition is on the value); the groups' names answer.
+    # groups by a number of rows ("which quarter had at least four launches?"): of the groups, those whose aggregate
+    # value passes this condition (its column is ignored: the condition is on the value); the groups' names answer.
     having: Filter | None = None
 
     @model_validator(mode="after")
