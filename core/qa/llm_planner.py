@@ -27,7 +27,7 @@ from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, 
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import LookupStep, Plan, SearchStep, Step, TableStep
-from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables import AGGREGATES, OPERATORS, Aggregate, Filter, Func, Op, TableOp
 
 __all__ = ["InvalidPlan", "LLMPlanner", "PlanOut", "planner_messages", "schema_json", "to_plan"]
 
@@ -42,7 +42,14 @@ MAX_STEPS = 6
 # A model's plan names this as its intent (the offline planner names the rule that fired).
 LLM_INTENT = "llm"
 
-SYSTEM = """You plan how to answer a question about a data room of spreadsheets and PDF documents.
+
+def _one_of(names: Sequence[str]) -> str:
+    """Names as the prompt lists them: "a, b or c"."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+# The filter operators and aggregate functions it lists are the registries' (OPERATORS, AGGREGATES), in their order.
+SYSTEM = f"""You plan how to answer a question about a data room of spreadsheets and PDF documents.
 You do not answer the question: you choose the steps that fetch the evidence.
 
 The user message is one JSON object: "question", "earlier_questions" (the conversation so far, oldest
@@ -54,9 +61,9 @@ Steps:
 - "table": one exact operation on one sheet (fill "table"). Use it for anything computed from a sheet:
   sums, averages, counts, minimum/maximum, top-k, rankings, grouping, lookups of rows by value.
   sheet_id is a sheet's id from the room; every column is a column name of that sheet exactly as given.
-  filters: {column, op, values}; op is eq, ne, gt, ge, lt, le, contains, in, between or year;
+  filters: {{column, op, values}}; op is {_one_of(list(OPERATORS))};
   values holds one value (two for between: low and high; several for in; a year for year).
-  aggregate: {func, column} with func sum, avg, median, min, max, count or count_distinct; column null
+  aggregate: {{func, column}} with func {_one_of(list(AGGREGATES))}; column null
   only for count (counts rows). group_by groups rows by a column (the aggregate is then per group);
   sort_by is a column, or "value" to sort groups by the aggregate; descending true for highest first;
   limit keeps the top k (null for all); select lists the columns to show for row listings ([] = all);
@@ -77,14 +84,14 @@ class FilterOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     column: str
-    op: Literal["eq", "ne", "gt", "ge", "lt", "le", "contains", "in", "between", "year"]
+    op: Op  # the filter operators' registry (OPERATORS)
     values: list[str | float]
 
 
 class AggregateOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    func: Literal["sum", "avg", "median", "min", "max", "count", "count_distinct"]
+    func: Func  # the aggregate functions' registry (AGGREGATES)
     column: str | None
 
 

@@ -30,12 +30,10 @@ from core.retrieval.tables import (
     TableOp,
     TableResult,
     UnknownColumn,
-    _parse_dates,
-    _parse_numbers,
-    _typed_array,
     resolve_column,
     run_table_op,
 )
+from core.retrieval.tables.frame import _parse_dates, _parse_numbers, _typed_array
 
 # ---------------------------------------------------------------------------------------------
 # helpers

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.qa.planner.schema import LOOKUP_LIMIT, SheetInfo
-from core.retrieval.tables import Aggregate, Filter, TableOp
+from core.retrieval.tables import AGGREGATES, Aggregate, Filter, TableOp
 from core.retrieval.tables.operators import describe
 
 # -- describing ----------------------------------------------------------------------------------
@@ -25,18 +25,14 @@ def describe_op(op: TableOp, sheet: SheetInfo) -> str:
     if op.same_as is not None:
         reference = describe_filters([op.same_as.row])[len(" where ") :]
         where += (" and " if where else " where ") + f"{op.same_as.column} is the same as where {reference}"
-    names = {"sum": "Sum", "avg": "Average", "median": "Median", "min": "Minimum", "max": "Maximum",
-             "count": "Count", "count_distinct": "Number of distinct"}  # fmt: skip
     if op.distinct is not None:
         text = f"Distinct values of {op.distinct}{where}"
     elif op.aggregate is not None or op.group_by is not None:
         agg = op.aggregate or Aggregate(func="count")
         if agg.func == "count" and agg.column is None:
             what = "Number of rows"
-        elif agg.func == "count_distinct":
-            what = f"Number of distinct {agg.column}"
-        else:
-            what = f"{names[agg.func]} of {agg.column}"
+        else:  # as the aggregate's registry entry describes it: "Average of Amount", "Number of distinct Country"
+            what = AGGREGATES[agg.func].plan.format(col=agg.column)
         if op.group_by is not None:
             what = f"{what} per {op.group_by}" + (", and the difference between the two" if op.difference else "")
 

@@ -58,7 +58,7 @@ from core.qa.planner.linking import (
     yearish,
 )
 from core.qa.planner.schema import LOOKUP_LIMIT, ColumnInfo
-from core.retrieval.tables import Filter
+from core.retrieval.tables import AGGREGATES, Filter
 
 CELLS = "cells"  # a figure of a statement grid, or arithmetic on its cells (core.retrieval.cellmath)
 SEARCH = "search"  # no table step: the passages (and rows) are searched
@@ -626,12 +626,9 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
 def _aggregate(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "What is the average round size?", "median", "how much", "in total": one figure over the rows."""
     superlative = superlative_word(question)
-    func = None
-    if question.has("average", "mean", "avg"):
-        func = "avg"
-    elif question.has("median"):
-        func = "median"
-    elif question.wh == "how much" or (_total(question) and superlative is None):
+    # The first aggregate whose words the question has ("average", "mean", "median"), in registry order.
+    func = next((a.name for a in AGGREGATES.values() if a.words and question.has(*a.words)), None)
+    if func is None and (question.wh == "how much" or (_total(question) and superlative is None)):
         func = "sum"
     if func is None:
         return None

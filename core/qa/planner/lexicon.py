@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from core.retrieval.tables.aggregates import AGGREGATES
 from core.text import NUMBER_WORDS, STOP_WORDS
 
 # ---------------------------------------------------------------------------------------------
@@ -221,7 +222,8 @@ POST_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("or", "highe
                      ("or", "less"): "le", ("or", "fewer"): "le", ("or", "lower"): "le", ("or", "below"): "le",
                      ("plus",): "ge", ("or", "later"): "ge", ("or", "earlier"): "le"}  # fmt: skip
 
-AGGREGATE_WORDS = frozenset("median average mean sum total count number".split())
+# Words naming an aggregate: those of sums and counts, and the words each aggregate's registry entry is asked by.
+AGGREGATE_WORDS = frozenset("sum total count number".split()) | {w for a in AGGREGATES.values() for w in a.words}
 TOTAL_WORDS = frozenset("total overall combined altogether cumulative cumulatively sum together all-time".split())
 # Words that point at prose documents rather than a table.
 DOCUMENT_WORDS = frozenset(
