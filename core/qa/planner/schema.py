@@ -13,8 +13,8 @@ from typing import Literal
 
 from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
+from core.qa.planner.cells import GridRow
 from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
-from core.retrieval.cellmath import GridRow
 
 # A column's distinct values are kept (and matched against questions) up to this many.
 MAX_VALUES = 500

@@ -17,16 +17,9 @@ from collections.abc import Sequence
 
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
+from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
 from core.qa.planner.schema import RoomSchema, SheetInfo
-from core.retrieval.cellmath import (
-    ITEM_OPERATIONS,
-    LISTED_OPERATIONS,
-    OPERATION_WORDS,
-    CellsStep,
-    asks_periods,
-    plan_cells,
-    turned_grid,
-)
+from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.text import STOP_WORDS, YEAR
 
 _WORD = re.compile(r"[a-z0-9&]+")
