@@ -52,7 +52,7 @@ ITEM_OPERATIONS = ("share", "ratio", "items_difference", *LISTED_OPERATIONS)
 
 # The words of a label or a question, and those that name nothing (`content_words` leaves them out).
 WORD = re.compile(r"[a-z0-9]+")
-# ("s" is what is left of a possessive: "IMFT’s total assets")
+# ("s" is what is left of a possessive: "ACME’s total assets")
 STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period s".split())
 
 

@@ -37,7 +37,7 @@ _RELATIVE = re.compile(r"%|\bpercent|\bratio|\brate\b|\bmargin|\bshare\b")
 _NOT_A_FIGURE = re.compile(
     r"\s*(?:which|who|whom|where|why|does|do|did|is|are|was|were|has|have|had|can|could|should|will|would)\b"
 )
-# "Among operations, investing and financing, which brought in the most": one of several items, not a figure.
+# "Of rent, wages and power, which cost the most": one of several items, not a figure.
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
 # What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18".
@@ -45,11 +45,11 @@ _PERIOD_AFTER = re.compile(
     r"\.?\s*(?:to|with|against)?\s*(?:the\s+)?"
     r"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
 )
-# Words that ask for a line item's figure without naming another quantity: "the amount of Finished Goods".
+# Words that ask for a line item's figure without naming another quantity: "the amount of Spare Parts".
 _GENERIC = frozenset(
     "amount value figure number balance total fy fiscal year end ended period much many respectively between "
     "from since".split()
-    # a threshold on the line's figures and its scale: "did Finished Goods exceed $10,000 thousand"
+    # a threshold on the line's figures and its scale: "did Spare Parts exceed $5,000 thousand"
     + "exceed exceeded above below under over than thousand million billion".split()
 )
 
@@ -128,7 +128,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
     if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC - OPERATION_WORDS:
         # the line item is the company (or segment) the question names, and the question asks a quantity of it
-        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods",
+        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Spare Parts",
         # "the change in Raw Materials") is asked for itself
         return False
     if not linked and len(label) == 1 and not label & _ONE_WORD_METRICS:
@@ -215,8 +215,8 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
     return (best[1], best[2]) if best else None
 
 
-# Words of a question about a table's periods that are not its subject: "Which years does the table provide
-# information for …", "In which years was X calculated for?".
+# Words of a question about a table's periods that are not its subject: "For which periods are figures given
+# in this table …", "In which years was X reported?".
 _PERIODS_QUESTION = frozenset(
     "which what year years period periods fiscal financial table tables provide provided information info data "
     "include included includes including show shown shows present presented cover covered list listed available "
@@ -225,9 +225,9 @@ _PERIODS_QUESTION = frozenset(
 
 
 def _table_periods(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
-    """The periods of the one PDF table the question is about as a whole: every word of its subject ("cash flow
-    hedges", "net sales by region") is on the table's page, in its line items or, when the table is its
-    document's only one, in that document; or, when it names none ("Which years does the table show?"), the
+    """The periods of the one PDF table the question is about as a whole: every word of its subject ("lease
+    costs", "revenue by site") is on the table's page, in its line items or, when the table is its
+    document's only one, in that document; or, when it names none ("Which periods does the table cover?"), the
     room holds one table. The answer is the table's periods: a wrong table gives years, never a figure."""
     subject = {_stem(w) for w in _words(question)} - {_stem(w) for w in _PERIODS_QUESTION}
     tables = [sheet for sheet in schema.sheets if sheet.grid and sheet.page is not None]

@@ -2,8 +2,8 @@
 it asks of them, as a `CellsStep` that core.retrieval.cellmath executes.
 
 Financial statements and their notes are grids: line items down the first column ("Total sales", "Net debt"),
-periods across ("2019", "2018"), header rows on top ("Years Ended September 30,"). A question such as "What was
-the percentage change in cash held from 2015 to 2016?" names one line item and two periods.
+periods across ("2019", "2018"), header rows on top ("Years Ended September 30,"). A question such as "By what
+percent did rent grow from 2015 to 2016?" names one line item and two periods.
 
 Modules: `words` (every word list and pattern the reading uses), `grid` (the grid's header, periods and line
 items), `turned` (a table with its periods down the rows, read turned), `reading` (the question read against

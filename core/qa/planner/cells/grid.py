@@ -103,7 +103,7 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
 
 
 def _named_columns(columns: Sequence[int], labels: Sequence[str], question: str) -> list[int]:
-    """Of several columns of one year, the one the question names: by its day ("the quarter ended July 27") or
+    """Of several columns of one year, the one the question names: by its day ("the quarter ended March 3") or
     by the words of its group header ("Financial assets" over "2019 2018 2019 2018"); [] when none stands out."""
     days = {day_key(m) for m in MONTH_DAY.finditer(question)}
     dated = [i for i in columns if days & {day_key(m) for m in MONTH_DAY.finditer(labels[i])}]
@@ -214,16 +214,16 @@ class Grid:
             if not any(
                 (v := row.values[i]) and parse_number(v) is not None for i in self.value_columns if i < len(row.values)
             ):
-                section = label  # a heading: "Long-lived assets:", "Basic earnings per share (cents per share)"
+                section = label  # a heading: "Fixed assets:", "Earnings per share (in pence)"
                 continue
             if row.row_id == exclude:
                 continue
-            # A line item read alone, or under its section: "long-lived assets in Korea" is the Korea line there;
-            # a figure line with no label under a section is the section's total ("total long-lived assets").
+            # A line item read alone, or under its section: "fixed assets in Spain" is the Spain line there;
+            # a figure line with no label under a section is the section's total ("total fixed assets").
             readings = [(label, v) for v in label_variants(label)]
             if section:
-                # the heading read as the line's own words are ("Deferred income tax expense (benefit):" over
-                # "Federal" is the federal deferred income tax expense)
+                # the heading read as the line's own words are ("Current tax charge:" over "State" is the
+                # state current tax charge)
                 readings += [
                     (f"{section} {label}", v | h)
                     for v in label_variants(label)
@@ -253,8 +253,8 @@ class Grid:
             if _qualified(shown, self.question):
                 continue
             # The label holding most of the question's words, then the fewest others (an alias's "net", "total"),
-            # then the fewest of its own left unread: "free cash flow" is the line "Free cash flow", not "Free cash
-            # flow (pre-spectrum)" read without its bracket.
+            # then the fewest of its own left unread: "gross margin" is the line "Gross margin", not "Gross
+            # margin (pre-rebates)" read without its bracket.
             key = (len(words & wanted), -len(words - wanted), -len(content_words(label) - words), -index)
             if best is None or key > best[0]:
                 best = (key, row, shown)
@@ -275,7 +275,7 @@ def _qualified(label: str, question: str) -> bool:
     name = " ".join(WORD.findall(re.sub(r"\([^)]*\)", " ", line)))
     if not name:
         return False
-    own = set(WORD.findall(line))  # "Free cash flow (pre-spectrum)" says its qualifier in its bracket
+    own = set(WORD.findall(line))  # "Gross margin (pre-rebates)" says its qualifier in its bracket
     text = _word_text(question)
     found = [
         *re.finditer(rf"\b({QUALIFIERS})\s+(?:the\s+)?{re.escape(name)}\b", text),

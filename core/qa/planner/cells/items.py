@@ -102,8 +102,8 @@ def plan_items(
         return None
     # Each side's words must be its line item's (besides generic words and names the question gives): "the ratio
     # of A in 2019 to B" names no third thing; a side holding words its line item lacks asks about something else
-    # ("domestic revenue" is not the Revenue line). A total line is the total of the other's kind: "employee
-    # termination costs as a proportion of total costs" reads the table's "Total".
+    # ("domestic revenue" is not the Revenue line). A total line is the total of the other's kind: "staff
+    # relocation costs as a share of total costs" reads the table's "Total".
     for side, (_, label), (_, other) in ((a_words, a, b), (b_words, b, a)):
         extra = side - content_words(label) - ITEM_GENERIC - given
         if extra and not (content_words(label) <= {"total"} and extra <= content_words(other)):
@@ -114,7 +114,7 @@ def plan_items(
 def _share_of_total(
     text: str, grid: Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str]
 ) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:
-    """ "What percentage of total non-marketable investments were accounted for using the equity method": a
+    """ "What percentage of total loans were made to small businesses": a
     share asked of a total line and one other line item, in whichever order the question words them; every
     content word after "percentage of" must belong to the two."""
     m = SHARE_OF.search(text)
@@ -135,7 +135,7 @@ def _share_of_total(
 
 def section_items(grid: Grid, words: set[str]) -> tuple[tuple[GridRow, str], list[GridRow]] | None:
     """The line items a section heading or a total line named by `words` gathers: under a heading without figures
-    ("Deferred tax liabilities", "Amounts falling due within one year:") the lines down to its total (a line with
+    ("Deferred tax liabilities", "Creditors due within a year:") the lines down to its total (a line with
     no label, "total", or all the heading's words) or the next heading; above a total line ("Total revenue")
     the lines up to the heading, total or blank label before it. None unless exactly one line is so named and at
     least two items are found."""
@@ -174,13 +174,13 @@ def _listed_items(
     text: str, grid: Grid, years: dict[str, list[int]], asked_years: Sequence[str], given: set[str],
     context: set[str],
 ) -> tuple[tuple[GridRow, str], tuple[GridRow, str], Operation, int] | None:  # fmt: skip
-    """ "What are the respective sales and purchases for 2017?", "the total percentage of revenue from Apple and
-    Huawei in 2017": two line items joined by "and", each ending or starting at the "and" (so "cash and cash
+    """ "What were the respective rents and wages for 2016?", "the total share of revenue from Northwind and
+    Contoso in 2016": two line items joined by "and", each ending or starting at the "and" (so "cash and cash
     equivalents", one line, is never two), in one period. Every other word of the question must be the
     table's: its header, a section over the two, or `context` (the words of the table's page)."""
     operation: Operation | None = next((op for pattern, op in LISTED if pattern.search(text)), None)
     if re.search(r"\bdifference\b", text):
-        operation = "items_difference"  # "the difference in total expected charges between A and B": A minus B
+        operation = "items_difference"  # "the difference in total planned costs between A and B": A minus B
     elif operation in ("items_sum", "items_average") and content_words(text) & (
         OPERATION_WORDS - LISTED_FRAME - {"percentage", "percent"}
     ):

@@ -60,7 +60,7 @@ class Line:
     row: GridRow
     label: str
     # The question, lower-cased, without the words of the line's label: the arithmetic is read from it ("Total
-    # operating expense in 2019 and 2018" asks for two values, not their total; "Weighted-average fair value" is
+    # staff costs in 2016 and 2015" asks for two values, not their total; "Weighted-average fair value" is
     # no average).
     text: str
     # The question asks the periods of the table as a whole and names no line: its first line with figures is read.

@@ -63,7 +63,7 @@ PART_OF = re.compile(
     r"\b(?:ratio|proportion|constitution|fraction|portion)\b|\bas\s+an?\s+(?:percent(?:age)?|%|share)\s+of\b"
     r"|\b(?:percent(?:age)?|share)\s+of\s+(?!(?:the\s+)?(?:change|increase|decrease|growth|difference)\b)"
 )
-# "The difference between the domestic and international rates": two items of one period, not a change.
+# "The difference between the northern and southern rates": two items of one period, not a change.
 BETWEEN = re.compile(r"\bdifference\s+between\s+(.+?)\s+and\s+(.+?)(?=\s+(?:in|for|as|at|of|on)\b|[?.,]|$)")
 # Two line items of one period, and which is the part: "A as a percentage of B", "the ratio of A to B",
 # "what percentage of B was A", "the percentage of A in B". Each pattern names its operation and its part (A) and
@@ -122,7 +122,7 @@ ASKED_SCALE = re.compile(
     r"\bin\s+(?:(?:usd|us\$|\$|dollars?|eur|euros?|gbp|£|€)\s*)?(thousands|millions|billions)\b", re.IGNORECASE
 )
 SCALES = re.compile(r"\b(thousand|million|billion)s?\b")
-# "What years are included in the table?", "In which years was accrued liabilities calculated?": the periods.
+# "Which periods does the table cover?", "For which years were lease costs reported?": the periods.
 WHICH_PERIODS = re.compile(
     r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:years?|periods?)(?:\(s\))?(?:'s?)?\s.*"
     r"\b(?:table|include[sd]?|shown|show|provided|provide|presented|covered|listed|available|calculated|recorded|"
@@ -170,8 +170,8 @@ PCT_ASKED = re.compile(r"\bpercent(?:age)?(?=\s+(?:change|increase|decrease|diff
 # Income line nor the income tax line.
 QUALIFIERS = r"(?:before|after|excluding|excl|pre|ex|net\s+of)"
 
-# "What are the components under (of) X", "What financial items does X consist of", "How many components are
-# there under X": the lines of a section (under its heading) or of a total (above its line).
+# "What are the parts of X", "What items does X consist of", "How many items are listed
+# under X": the lines of a section (under its heading) or of a total (above its line).
 PARTS = re.compile(
     r"^\s*(?:(?:what|which)\s+(?:are|were)\s+the\s+(?:\w+\s+)?(?:components|items|elements|constituents|parts)\s+"
     r"(?:(?:listed|included|recorded|shown)\s+)?(?:under|of|in|making\s+up|that\s+make\s+up)\s+(?P<x>.+?)"
