@@ -1,4 +1,4 @@
-"""Which statement grid answers a question with cell arithmetic (core.retrieval.cellmath), if any.
+"""Which statement grid answers a question with cell arithmetic (core.qa.planner.cells), if any.
 
 A spreadsheet's grid was put in the room by the user: the first grid that names a line item of the question is
 used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
@@ -101,7 +101,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
     text = question.lower()
     asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
     if step.operation in ITEM_OPERATIONS:
-        # Two line items, each named whole by its side of the question (core.retrieval.cellmath checked the sides):
+        # Two line items, each named whole by its side of the question (core.qa.planner.cells checked the sides):
         # each must be a line the question names, not a word of it, and the question must ask for one figure.
         # A one-word line must be a metric, or the table's "Total" beside a line that is named well.
         items = [label_words(step.row_label), label_words(step.other_label)]
