@@ -8,7 +8,8 @@ import pytest
 
 from core.cells import Column
 from core.qa.metrics import figure_aliases
-from core.retrieval.cellmath import GridRow, plan_cells, run_cells, stated_unit, turned_grid
+from core.qa.planner.cells import GridRow, plan_cells, turned_grid
+from core.retrieval.cellmath import run_cells, stated_unit
 from core.retrieval.tables import SheetFrame
 
 # A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
+from core.qa.planner.cells import GridRow
 from core.qa.planner.drafting import Draft, apply_filters
 from core.qa.planner.intents import CELLS, INTENTS, SEARCH, plan_table
 from core.qa.planner.linking import link_sheet, read_question
-from core.retrieval.cellmath import CellsStep, GridRow
+from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan
 from tests.unit.test_planner import AMOUNT, MEDALS, aggregate_of, column, demo_sheet, filters, table_op
 

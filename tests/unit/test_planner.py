@@ -378,7 +378,7 @@ def statement_sheet(
     corner: str = "", items: tuple[str, ...] = ("Prepaid expenses", "Total prepaid expenses")
 ) -> SheetInfo:
     """A note to the accounts as a spreadsheet: line items down a blank corner, periods across."""
-    from core.retrieval.cellmath import GridRow
+    from core.qa.planner.cells import GridRow
 
     rows = [(corner or None, "2019", "2018"), *((item, "2,303", "2,150") for item in items)]
     grid = tuple(GridRow(row_id=i + 1, values=row) for i, row in enumerate(rows))

@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
+from core.qa.planner.cells import GridRow
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
 from core.qa.planner.statements import statement_cells
-from core.retrieval.cellmath import GridRow
 
 
 def table(

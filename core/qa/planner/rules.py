@@ -8,13 +8,13 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from core.qa.planner.cells import periods_across
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema
 from core.qa.planner.statements import statement_cells
-from core.retrieval.cellmath import periods_across
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 
 # ---------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from typing import Literal
 from core.cells import Dtype, parse_date, parse_measure
 from core.db import Database, q
 from core.events import on_sheet_edited
+from core.qa.planner.cells import GridRow
 from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
-from core.retrieval.cellmath import GridRow
 
 # A column's distinct values are kept (and matched against questions) up to this many.
 MAX_VALUES = 500
@@ -34,7 +34,7 @@ MAX_HISTORY = 10
 
 Trend = Literal["up", "down", ""]
 
-# Every row of the short sheets: statement-like grids are planned cell by cell (core.retrieval.cellmath).
+# Every row of the short sheets: statement-like grids are planned cell by cell (core.qa.planner.cells).
 GRID_MAX_ROWS = 200
 
 # ---------------------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ class SheetInfo:
     name: str
     n_rows: int
     columns: tuple[ColumnInfo, ...]
-    grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for core.retrieval.cellmath
+    grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for the cell reader (core.qa.planner.cells)
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
     page_text: str = ""  # that page's text (names a question gives must be on it)
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""

@@ -1,4 +1,4 @@
-"""Which statement grid answers a question with cell arithmetic (core.retrieval.cellmath), if any.
+"""Which statement grid answers a question with cell arithmetic (core.qa.planner.cells), if any.
 
 A spreadsheet's grid was put in the room by the user: the first grid that names a line item of the question is
 used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
@@ -17,16 +17,9 @@ from collections.abc import Sequence
 
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
+from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
 from core.qa.planner.schema import RoomSchema, SheetInfo
-from core.retrieval.cellmath import (
-    ITEM_OPERATIONS,
-    LISTED_OPERATIONS,
-    OPERATION_WORDS,
-    CellsStep,
-    asks_periods,
-    plan_cells,
-    turned_grid,
-)
+from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.text import STOP_WORDS, YEAR
 
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -44,7 +37,7 @@ _RELATIVE = re.compile(r"%|\bpercent|\bratio|\brate\b|\bmargin|\bshare\b")
 _NOT_A_FIGURE = re.compile(
     r"\s*(?:which|who|whom|where|why|does|do|did|is|are|was|were|has|have|had|can|could|should|will|would)\b"
 )
-# "Among operations, investing and financing, which brought in the most": one of several items, not a figure.
+# "Of rent, wages and power, which cost the most": one of several items, not a figure.
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
 # What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18".
@@ -52,11 +45,11 @@ _PERIOD_AFTER = re.compile(
     r"\.?\s*(?:to|with|against)?\s*(?:the\s+)?"
     r"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
 )
-# Words that ask for a line item's figure without naming another quantity: "the amount of Finished Goods".
+# Words that ask for a line item's figure without naming another quantity: "the amount of Spare Parts".
 _GENERIC = frozenset(
     "amount value figure number balance total fy fiscal year end ended period much many respectively between "
     "from since".split()
-    # a threshold on the line's figures and its scale: "did Finished Goods exceed $10,000 thousand"
+    # a threshold on the line's figures and its scale: "did Spare Parts exceed $5,000 thousand"
     + "exceed exceeded above below under over than thousand million billion".split()
 )
 
@@ -108,7 +101,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
     text = question.lower()
     asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
     if step.operation in ITEM_OPERATIONS:
-        # Two line items, each named whole by its side of the question (core.retrieval.cellmath checked the sides):
+        # Two line items, each named whole by its side of the question (core.qa.planner.cells checked the sides):
         # each must be a line the question names, not a word of it, and the question must ask for one figure.
         # A one-word line must be a metric, or the table's "Total" beside a line that is named well.
         items = [label_words(step.row_label), label_words(step.other_label)]
@@ -135,7 +128,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
     if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC - OPERATION_WORDS:
         # the line item is the company (or segment) the question names, and the question asks a quantity of it
-        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Finished Goods",
+        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Spare Parts",
         # "the change in Raw Materials") is asked for itself
         return False
     if not linked and len(label) == 1 and not label & _ONE_WORD_METRICS:
@@ -222,8 +215,8 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
     return (best[1], best[2]) if best else None
 
 
-# Words of a question about a table's periods that are not its subject: "Which years does the table provide
-# information for …", "In which years was X calculated for?".
+# Words of a question about a table's periods that are not its subject: "For which periods are figures given
+# in this table …", "In which years was X reported?".
 _PERIODS_QUESTION = frozenset(
     "which what year years period periods fiscal financial table tables provide provided information info data "
     "include included includes including show shown shows present presented cover covered list listed available "
@@ -232,9 +225,9 @@ _PERIODS_QUESTION = frozenset(
 
 
 def _table_periods(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
-    """The periods of the one PDF table the question is about as a whole: every word of its subject ("cash flow
-    hedges", "net sales by region") is on the table's page, in its line items or, when the table is its
-    document's only one, in that document; or, when it names none ("Which years does the table show?"), the
+    """The periods of the one PDF table the question is about as a whole: every word of its subject ("lease
+    costs", "revenue by site") is on the table's page, in its line items or, when the table is its
+    document's only one, in that document; or, when it names none ("Which periods does the table cover?"), the
     room holds one table. The answer is the table's periods: a wrong table gives years, never a figure."""
     subject = {_stem(w) for w in _words(question)} - {_stem(w) for w in _PERIODS_QUESTION}
     tables = [sheet for sheet in schema.sheets if sheet.grid and sheet.page is not None]
