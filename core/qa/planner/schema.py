@@ -169,7 +169,9 @@ class SheetInfo:
     name: str
     n_rows: int
     columns: tuple[ColumnInfo, ...]
-    grid: tuple[GridRow, ...] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for the cell reader (core.qa.planner.cells)
+    grid: tuple[
+        GridRow, ...
+    ] = ()  # every row of a short sheet (<= GRID_MAX_ROWS), for the cell reader (core.qa.planner.cells)
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
     page_text: str = ""  # that page's text (names a question gives must be on it)
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
