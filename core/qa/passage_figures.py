@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.lexicon.periods import MONTH_ABBREVIATIONS, MONTHS
 from core.text import STOP_WORDS, YEAR, years_in
 
-_MONTHS = "january february march april may june july august september october november december".split()
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = rf"(?:{'|'.join(MONTH_ABBREVIATIONS)})[a-z]*\.?"
 # A figure as prose writes it: currency, a bracketed negative, grouped digits, a scale or a percent sign.
 _FIGURE = re.compile(
     r"(?<![\w.,/-])"
@@ -102,7 +102,7 @@ _GLUE = (
     company's group group's its the respectively approximately about by increase increased decrease decreased
     change changed growth grow grew decline declined rise rose""".split()
     )
-    | frozenset(_MONTHS)
+    | frozenset(MONTHS)
 )
 _WORD = re.compile(r"[a-z][a-z&'-]+")
 # Share of the question's topic words the sentence must hold.

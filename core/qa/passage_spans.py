@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.qa.passage_figures import MAX_WORDS, topic_share
 from core.text import STOP_WORDS
 
@@ -55,10 +56,10 @@ _FREQUENCY = re.compile(
     r"(?:once|twice)\s+(?:a|per|each)\s+(?:year|quarter|month))\b",
     re.IGNORECASE,
 )
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = rf"(?:{'|'.join(MONTHS)})"
 _DATE = re.compile(
-    rf"\b{_MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d\b|\b{_MONTH}\s+(?:19|20)\d\d\b|"
-    r"\b(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b",
+    rf"\b{_MONTH}\s+\d{{1,2}},\s+{YEAR_DIGITS}\b|\b\d{{1,2}}\s+{_MONTH}\s+{YEAR_DIGITS}\b|\b{_MONTH}\s+{YEAR_DIGITS}\b|"
+    rf"\b(?:fiscal\s+(?:year\s+)?)?{YEAR_DIGITS}\b",
     re.IGNORECASE,
 )
 # "What does X consist of?", "How is X calculated?", "What does the company rely on to …?": the question's verb,

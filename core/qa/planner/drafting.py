@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from core.lexicon.periods import HISTORIC_SINCE, year_digits
 from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text
 from core.qa.planner.linking import (
     Comparison,
@@ -347,7 +348,7 @@ def order_rows(draft: Draft, which: str, target: ColumnInfo | None, limit: int, 
         draft.from_end = True  # nothing orders the rows but the sheet: its last matching rows
 
 
-_LEADING_YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)\b")
+_LEADING_YEAR = re.compile(rf"({year_digits(HISTORIC_SINCE)})\b")
 
 
 def _newest_first(cols: Sequence[ColumnInfo], exclude: set[int]) -> bool:

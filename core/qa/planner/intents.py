@@ -18,6 +18,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.lexicon.comparison import (
+    AMOUNT_COMPARATIVES,
+    AMOUNT_SUPERLATIVES,
+    COMPARATIVES_ASC,
+    COMPARATIVES_DESC,
+    EARLIER,
+    IN_TIME,
+    LATER,
+    ORDER_WORDS,
+    RANKED,
+)
 from core.qa.planner.drafting import (
     Draft,
     apply_filters,
@@ -302,7 +313,7 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     if offered is None:
         # "Was A inaugurated before B?": one comparative between the two named rows, asked of yes or no.
         words = question.words
-        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in _ORDER_WORDS]
+        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in ORDER_WORDS]
         if not words or words[0] not in _AUXILIARIES or len(between) != 1:
             return None
         offered = (between[0], "")
@@ -312,9 +323,9 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     measure = None if "listed" in question.words else measure_column(question, link, draft)
     if measure is None and first in COMPARATIVE_AS:
         measure = implied_column(COMPARATIVE_AS[first], cols, draft.filter_cols)
-    if measure is None and first in _IN_TIME and "listed" not in question.words:
+    if measure is None and first in IN_TIME and "listed" not in question.words:
         measure = next((c for c in cols if c.position not in draft.filter_cols and yearish(c) and quantity(c)), None)
-    if measure is None and first in _AMOUNT_COMPARATIVES:
+    if measure is None and first in AMOUNT_COMPARATIVES:
         # "Does A pay more or less than B?": nothing named, but the sheet has one plain quantity to compare.
         plain = [c for c in cols if c.numeric and c.position not in draft.filter_cols and not rank_like(c)
                  and not yearish(c)]  # fmt: skip
@@ -339,19 +350,13 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     return draft
 
 
-# A question asked of yes or no starts with one of these; words of order in a list or in time.
+# A question asked of yes or no starts with one of these.
 _AUXILIARIES = frozenset("is was are were did does do has have had".split())
-_ORDER_WORDS = frozenset(w for p in ORDER_PAIRS for w in p)
-
-
-# Comparatives read on dates when nothing else is named; comparatives of an amount.
-_IN_TIME = frozenset("older younger earlier later before after".split())
-_AMOUNT_COMPARATIVES = frozenset("more less fewer higher lower greater larger bigger smaller".split())
 
 
 def _offered_words(words: list[str]) -> tuple[str, str] | None:
     """The two comparatives a question offers: "more or less", "more/less", "above or below"."""
-    known = set(COMPARATIVE_AS) | {w for p in ORDER_PAIRS for w in p}
+    known = set(COMPARATIVE_AS) | ORDER_WORDS
     for i, word in enumerate(words[:-1]):
         if word not in known:
             continue
@@ -367,18 +372,6 @@ def _among(question: Question, link: Link, draft: Draft) -> Draft | None:
     return None if among is None else _choose_among(question, link, draft, among)
 
 
-_COMPARATIVES_DESC = frozenset(
-    "more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split()
-)
-_COMPARATIVES_ASC = frozenset(
-    "less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split()
-)
-_EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
-# Comparatives of a rank or position, where the smaller number is the higher one.
-_RANKED = frozenset("higher highest lower lowest better best worse worst".split())
-_LATER = frozenset("later latest last after newer newest recent".split())
-
-
 def _among_column(question: Question, link: Link) -> ColumnInfo | None:
     """ "Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
     counts: dict[int, int] = {}
@@ -388,7 +381,7 @@ def _among_column(question: Question, link: Link) -> ColumnInfo | None:
     multi = [p for p, n in counts.items() if n >= 2]
     if not multi:
         return None
-    if not set(question.words) & (_COMPARATIVES_DESC | _COMPARATIVES_ASC | _EARLIER | _LATER):
+    if not set(question.words) & (COMPARATIVES_DESC | COMPARATIVES_ASC | EARLIER | LATER):
         return None
     if question.wh in ("how many", "how much", "number of") or not (
         question.wh in ENTITY_WH or question.wh == "what" or question.has("or")
@@ -400,11 +393,11 @@ def _among_column(question: Question, link: Link) -> ColumnInfo | None:
 def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInfo) -> Draft:
     """Rank only the named values of `among` and answer with the winner."""
     words = set(question.words)
-    descending = not (words & _COMPARATIVES_ASC) or bool(words & _COMPARATIVES_DESC and not words & _COMPARATIVES_ASC)
+    descending = not (words & COMPARATIVES_ASC) or bool(words & COMPARATIVES_DESC and not words & COMPARATIVES_ASC)
     measure = measure_column(question, link, draft, skip=among)
-    if measure is not None and yearish(measure) and words & (_EARLIER | _LATER):
-        descending = bool(words & _LATER)  # "born first": the earliest date
-    elif measure is not None and rank_like(measure) and words & _RANKED:
+    if measure is not None and yearish(measure) and words & (EARLIER | LATER):
+        descending = bool(words & LATER)  # "born first": the earliest date
+    elif measure is not None and rank_like(measure) and words & RANKED:
         descending = not descending  # "ranked higher": the smaller rank number
     if measure is None:
         for word in question.words:
@@ -424,8 +417,8 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
         draft.group_by, draft.aggregate = among, ("count", None)
         draft.sort_by, draft.descending, draft.limit = "value", descending, 1
         return draft
-    if words & (_EARLIER | _LATER):
-        order_rows(draft, "first" if words & _EARLIER else "last", among, 1)
+    if words & (EARLIER | LATER):
+        order_rows(draft, "first" if words & EARLIER else "last", among, 1)
         return draft
     fallback = fallback_measure(link.sheet.columns, draft.filter_cols)
     if fallback is not None:
@@ -726,8 +719,6 @@ def _counted_after(question: Question, link: Link, pos: int) -> bool:
     return False
 
 
-# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
-_AMOUNT_SUPERLATIVES = frozenset("most highest largest biggest greatest top least lowest smallest fewest".split())
 # Words of a measure that adding up would not make sense of: rates, averages, positions, prices, dates.
 _NOT_ADDITIVE = frozenset(
     """rate rates ratio percent percentage pct average avg mean median price score rank ranking position place
@@ -746,7 +737,7 @@ _ROW_NOUNS = frozenset(
 def _group_superlative(question: Question, pos: int, measure: ColumnInfo) -> bool:
     """Whether "which X … the most <amount>" ranks X's groups by their total rather than single rows."""
     words = question.words
-    if words[pos] not in _AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
+    if words[pos] not in AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
         return False
     if yearish(measure) or any(w in _NOT_ADDITIVE for w in measure.words):
         return False

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.lexicon.periods import HISTORIC_SINCE, MONTHS, year_digits
 from core.qa.planner.lexicon import (
     COMPARATORS,
     DEMONYMS,
@@ -186,8 +187,7 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
     return value, 1
 
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")  # fmt: skip
+_MONTH_NAMES = MONTHS
 _DATE_OPS = {"before": "lt", "prior": "lt", "earlier": "lt", "until": "le", "after": "gt", "later": "gt", "since": "ge"}
 
 
@@ -242,11 +242,15 @@ def _read_top(question: Question) -> None:
         question.used.update(range(i, k + 2))
 
 
+# "the 1990s", "the 1800s": a decade or a century.
+_DECADE = re.compile(rf"({year_digits(HISTORIC_SINCE, decade=True)})s")
+
+
 def _read_comparisons(question: Question) -> None:
     """ "more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
     words = question.words
     for k, word in enumerate(words):
-        decade = re.fullmatch(r"(1[5-9]\d0|20\d0)s", word)
+        decade = _DECADE.fullmatch(word)
         if decade:
             start = int(decade.group(1))
             # "the 1900s" is a century, "the 1990s" a decade.
