@@ -78,13 +78,21 @@ class Draft:
 
 def apply_filters(question: Question, link: Link, draft: Draft) -> None:
     """Value mentions, comparisons and years become filters."""
-    cols = link.sheet.columns
+    _value_filters(question, link, draft)
+    _year_filters(question, link, draft)
+    _date_filters(question, link, draft)
+    _comparison_filters(question, link, draft)
+
+
+def _value_filters(question: Question, link: Link, draft: Draft) -> None:
+    """The cell values the question quotes: one value (or any of several) per column, or every row but a value
+    set aside."""
     by_column: dict[int, list[ValueMention]] = {}
     excluded: list[ValueMention] = []
     for mention in link.values:
         if _excluded(question, mention, excluded):
             excluded.append(mention)
-            # "Other than Kyle Anderson, who ...": every row but that value's.
+            # "Other than Jane Roe, who ...": every row but that value's.
             for value in mention.values:
                 draft.filters.append(Filter(column=mention.column.name, op="ne", value=value))
             continue
@@ -102,7 +110,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
         draft.filter_cols.add(pos)
         if not any(m.exact for m in mentions):
             draft.open_cols.add(pos)
-    # Bare years ("in 2021") on a date or year column.
+
+
+def _year_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Bare years ("in 2021") on a date or year column."""
+    cols = link.sheet.columns
     value_words = {i for v in link.values for i in range(v.start, v.end)}
     year_col = next((c for c in cols if c.dtype == "date"), None) or next(
         (c for c in cols if yearish(c) and c.numeric), None
@@ -114,6 +126,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             continue
         draft.filters.append(Filter(column=year_col.name, op="year", value=word))
         draft.filter_cols.add(year_col.position)
+
+
+def _date_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Date conditions ("before 1 August 2001") on the sheet's date column."""
+    cols = link.sheet.columns
     dated = next((c for c in cols if c.dtype == "date"), None) or next((c for c in cols if datish(c)), None)
     for span in question.dates:
         if dated is not None:
@@ -122,6 +139,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             draft.filter_cols.add(dated.position)
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
+
+
+def _comparison_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Numeric conditions ("more than 5", "in the top 10") on the column each compares."""
+    cols = link.sheet.columns
     for comparison in question.comparisons:
         compared: ColumnInfo | None
         if comparison.rank:
