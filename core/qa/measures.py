@@ -106,7 +106,7 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
     """Runs of the asking sentence's content words, lower-cased (names, periods and glue words end a run), and the
     lower-cased words of the names it mentions."""
     sentence = _asking(question)
-    for clause in anticipated_clauses(sentence):  # "if operating margin is not a useful metric …"
+    for clause in anticipated_clauses(sentence):  # "if EBITDA is not a meaningful measure here …"
         sentence = sentence.replace(clause, " . ")
     named = frozenset(w.lower() for name in question_names(sentence) for w in name.split())
     matches = list(_TOKEN.finditer(sentence))
@@ -182,7 +182,7 @@ def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, name
     return owner and apart and content and not verb
 
 
-# Owners that are not names: "the Company's deferred tax liability" is whichever company the room is about.
+# Owners that are not names: "the Company's lease obligations" is whichever company the room is about.
 _GENERIC_OWNERS = frozenset(
     "company companies group firm entity business corporation organisation organization segment division unit".split()
 )

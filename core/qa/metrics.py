@@ -54,7 +54,7 @@ def asked_metrics(question: str) -> list[AskedMetric]:
             taken.append(needle)
             if name not in found or text.find(needle) < at[name]:
                 found[name], at[name] = AskedMetric(name, METRICS[name]), text.find(needle)
-    # "If operating margin is not a useful metric for a company like this, say so": the question expects the
+    # "If EBITDA is not a meaningful measure for a bank, say so": the question expects the
     # metric may be missing, so its absence is an answer to give, not a reason to abstain.
     anticipated = {
         name for clause in anticipated_clauses(question) for name in found if _mentions(clause, METRICS[name])
@@ -63,7 +63,7 @@ def asked_metrics(question: str) -> list[AskedMetric]:
 
 
 def anticipated_clauses(question: str) -> list[str]:
-    """Clauses of `question` that allow for a metric's absence ("if operating margin is not a useful metric …")."""
+    """Clauses of `question` that allow for a metric's absence ("if EBITDA is not a meaningful measure here …")."""
     return _CONDITIONAL.findall(question)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.lexicon.periods import MONTH_ABBREVIATIONS, MONTHS
+from core.lexicon.periods import MONTH_ABBREVIATIONS, MONTHS, YEAR_DIGITS
 from core.text import STOP_WORDS, YEAR, years_in
 
 _MONTH = rf"(?:{'|'.join(MONTH_ABBREVIATIONS)})[a-z]*\.?"
@@ -80,7 +80,7 @@ _STATED_CHANGE = re.compile(
     r"reduction|improvement|growth)\b)(?:\s+of|\s+by)?(?=\s+(?:approximately\s+|about\s+)?[$€£(]?\d)",
     re.IGNORECASE,
 )
-# "What was …", "How much …", "Over how many years …", "As of December 31, 2019, what was …".
+# "What was …", "How much …", "Over how many years …", "As of June 30, 2021, what was …".
 _ASKS_AMOUNT = re.compile(
     r"^\s*(?:(?:as of|at|in|for|during|on)\b(?:[^?,]{0,40},\s*){1,2})?(?:(?:over|in|for|within)\s+)?"
     r"(?:what|how much|how many|how long)\b",
@@ -226,7 +226,7 @@ def passage_figure(question: str, sentence: str) -> Figure | None:
 
 # "… in 2019 and 2018 respectively", "for fiscal 2018 and 2019": one figure asked per period, none computed.
 _SEVERAL_PERIODS = re.compile(
-    r"\brespective(?:ly)?\b|\b(?:19|20)\d\d\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b", re.I
+    rf"\brespective(?:ly)?\b|\b{YEAR_DIGITS}\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?{YEAR_DIGITS}\b", re.I
 )
 # Besides the operations `asks_for_figure` refuses: a total of the periods is computed, not read.
 _TOTALLED = re.compile(r"\b(?:total|combined)\b", re.IGNORECASE)

@@ -269,7 +269,7 @@ def superlative_word(question: Question) -> tuple[int, str] | None:
             continue
         if word in ("more", "less", "fewer"):
             if question.has("than any other", "than any others", "than all the other", "than anyone else", "than any"):
-                return i, "most" if word == "more" else "least"  # "more gold medals than any other"
+                return i, "most" if word == "more" else "least"  # "more titles than any other"
             continue  # comparatives rank only among named things (see _among)
         if word == "top" and question.has("top of the list", "top of the table", "top of the chart"):
             continue  # the first row (see _first_last)
@@ -406,7 +406,7 @@ def lookup_rows(
 def _nearest(question: Question, draft: Draft) -> None:
     """ "The next encyclical after 1 December 1918": of the rows past a bound, the one closest to it."""
     words = set(question.words)
-    # "Who was the winner after 2007?" asks for one row: the first one past the bound.
+    # "Who was the champion after 2015?" asks for one row: the first one past the bound.
     singular = question.wh in ("who", "which", "what") and bool(words & {"was", "is"}) and not words & {"were", "are"}
     for f in draft.filters:
         col = next(c for c in draft.sheet.columns if c.name == f.column)

@@ -117,7 +117,7 @@ _NEGATIONS = frozenset("not never no without t".split())
 
 
 def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
-    """ "How many buildings are under 200 ft?", "how many titles did not list a translation?": a count, sum or
+    """ "How many buildings are under 200 ft?", "how many products did not list a supplier?": a count, sum or
     average over every row while the question states a condition (a comparison, a negation) that no filter,
     group or condition on groups reads is a figure of another question; so is a column of every row for a
     question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
@@ -126,26 +126,26 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
     answering = {c.name for c in draft.select} | ({draft.group_by.name} if draft.group_by is not None else set())
     chosen = "or" in words and any(f.op in ("in", "eq") and f.column in answering for f in draft.filters)
     if words[:1] and words[0] in _AUXILIARIES and draft.compare is None and not chosen:
-        # "is Solon Borland a representative?", "were the Devils in last place?" ask yes or no, "does December or
-        # January have more snow days?" which of two: rows or a figure of them answer another question (the
+        # "is Mara Quist a senator?", "were the Owls in last place?" ask yes or no, "does March or
+        # April have more rainy days?" which of two: rows or a figure of them answer another question (the
         # two-way comparison answers with a word offered or yes or no itself)
         return " ".join(w for w in words[1:] if w not in _ARTICLES)
     named = {i for m in link.columns for i in range(m.start, m.end)}  # the words naming the sheet's columns
     if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
-        # "the percentage of Bell Wireless out of the total", "the change in average price": a sum or an average
+        # "the percentage of Northwind Retail out of the total", "the change in average price": a sum or an average
         # is not the share, ratio or change asked for (unless a column is named so: "Increase")
         asked = next((i for i, w in enumerate(words) if w in _OPERATION_WORDS and i not in named), None)
         if asked is not None:
             return " ".join(words[asked : asked + 4])
     if draft.group_by is not None and draft.aggregate == ("count", None) and not draft.group_by.repeats:
-        # "which pylon has the most remarks?" as rows per Name: every name is one row, every count 1
+        # "which depot has the most notes?" as rows per Name: every name is one row, every count 1
         return " ".join(w for w in words[question.head[1] :] if w not in _ARTICLES)
     if draft.filters or draft.group_by is not None or draft.having is not None:
         return ""
     if draft.same_as is not None or draft.limit not in (None, LOOKUP_LIMIT):
         return ""
     if draft.aggregate is None:
-        # a column of every row ("which artist had almost no points?" answered with every artist) answers only a
+        # a column of every row ("which vendor had almost no orders?" answered with every vendor) answers only a
         # question that asks for all of them
         if draft.sort_by or draft.offset or draft.compare or draft.distinct or question.has(*_EVERY):
             return ""
@@ -175,7 +175,7 @@ def _per_item(question: Question, draft: Draft) -> None:
         return
     if _total(question):
         return
-    # "Votes for Del Norte and El Dorado", "games in Paris or Rome" add up; only a comparison is split.
+    # "Sales for Ashford and Brookvale", "games in Paris or Rome" add up; only a comparison is split.
     if not any(w in _COMPARING for w in question.words):
         return
     several = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) > 1]
@@ -194,8 +194,8 @@ _GAP = re.compile(
 
 
 def _difference(question: Question, draft: Draft) -> None:
-    """Two items named by one filter, looked up or each aggregated ("how many more gold medals does China have than
-    France", "how many more acute care hospitals than rehabilitation ones"), answer with the difference of their
+    """Two items named by one filter, looked up or each aggregated ("how many more patents does Norway have than
+    Chile", "how many more acute care hospitals than rehabilitation ones"), answer with the difference of their
     values when the question asks for it; each value stays cited, and a value that is not a number leaves them
     side by side."""
     if draft.sort_by is not None or draft.distinct or not _GAP.search(question.text.lower()):
@@ -240,8 +240,8 @@ def _total(question: Question) -> bool:
 
 
 def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Which players played the same position as Ardo Kreek?", "how many provinces have the same number of
-    districts as Kabul?": the rows sharing one column's value with a named row (that row left out)."""
+    """ "Which employees work in the same office as Ida Brandt?", "how many regions have the same number of
+    branches as Tarsk?": the rows sharing one column's value with a named row (that row left out)."""
     found = _same_as(question, link, draft)
     if found is None:
         return None
@@ -255,7 +255,7 @@ def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
         return draft
     asked = asked_column(question, link, draft.filter_cols | {compared.position})
     if asked is None and ref_col is not None and ref_col.position != compared.position:
-        asked = ref_col  # "which pylon has the same height as X": rows named as X is
+        asked = ref_col  # "which tower has the same height as X": rows named as X is
     return lookup_rows(draft, asked)
 
 
@@ -273,7 +273,7 @@ def _same_as(question: Question, link: Link, draft: Draft) -> tuple[ColumnInfo, 
         return None
     compared = max(named, key=lambda m: (m.score, -m.start)).column
     # The row compared with: a value named after "as" (else before "same"), of another column than the compared one.
-    # "X is from the same county as what team": the question word follows "as", so X is the row compared with.
+    # "X is in the same district as what school": the question word follows "as", so X is the row compared with.
     asks_after = a + 1 < len(words) and words[a + 1] in ("what", "which", "who", "whom", "whose")
     after = [m for m in link.values if m.resolved and m.column is not compared and m.start > a]
     before = [m for m in link.values if m.resolved and m.column is not compared and m.end <= s]
@@ -428,7 +428,7 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
 
 
 def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Who finished after Claudia Poll?": the asked column of the row next to a named one (not a count)."""
+    """ "Who finished after Rosa Imbert?": the asked column of the row next to a named one (not a count)."""
     if question.wh in ("how many", "number of", "how much", "list"):
         return None
     if question.has("what are", "which are", "what were", "which were", "components", "items"):
@@ -456,7 +456,7 @@ _POSITIONAL = frozenset("listed list above below chart table ranked rank row pla
 
 
 def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str, int] | None:
-    """ "Who finished after Claudia Poll?": the row next to a named one, as (column, value, offset).
+    """ "Who finished after Rosa Imbert?": the row next to a named one, as (column, value, offset).
 
     A column whose values never repeat lists them in sheet order, so the row next to a named value is
     known from the schema and becomes an exact filter on that row (offset 0).  In a column whose values repeat,
@@ -536,7 +536,7 @@ def _row_span(question: Question, link: Link) -> tuple[ColumnInfo, tuple[str, ..
 
 
 def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Which year had at least three films?", "what year had a total of 2 titles released?": the groups of the
+    """ "Which year had at least three films?", "which year saw 4 albums released in all?": the groups of the
     asked column whose number of rows passes the condition (not a filter on a column: the thing counted is rows)."""
     if question.wh not in ("which", "what", "who", "name", "list"):
         return None
@@ -607,7 +607,7 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
             draft.aggregate = ("count_distinct", noun)
             return draft
     if noun is None and not question.has("times") and names_one_row(link, draft):
-        # "How many goals did Ismail Isa score?": counting one row's rows says 1; its quantity is meant.
+        # "How many goals did Tomas Berg score?": counting one row's rows says 1; its quantity is meant.
         amount = measure_column(question, link, draft) or total_column(link.sheet.columns, exclude)
         if amount is not None and amount.numeric and not yearish(amount) and not rank_like(amount):
             draft.aggregate = ("sum", amount)
@@ -658,7 +658,7 @@ def _superlative(question: Question, link: Link, draft: Draft) -> Draft | None:
         measure = None
     # "What is the highest score?" asks for the value; "which team ..." / "what team ..." for a row.
     head_words = [w for w in question.words[question.head[0] : question.head[1]] if w not in SUPERLATIVES]
-    # "what is the highest score?" asks the value; "what is the top grossing film?" names a row.
+    # "what is the highest score?" asks the value; "what is the top selling model?" names a row.
     ends = [m.end for m in link.columns if m.column is measure and question.in_head(m.start)]
     follows = question.words[ends[0]] if ends and ends[0] < len(question.words) else ""
     covered = {i for m in link.columns if quantity(m.column) for i in range(m.start, m.end)}
@@ -786,7 +786,7 @@ def _listing(question: Question, link: Link, draft: Draft) -> Draft | None:
 
 
 def _choice(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Was No.1 or Veteran built in 1847?", "awarded in 2003 or 2004?": one of the values offered answers, so the
+    """ "Was Pioneer or Osprey built in 1902?", "awarded in 2003 or 2004?": one of the values offered answers, so the
     rows the other conditions pick are named by the offered values' column."""
     if question.wh not in ("", "which", "what", "who") or len(draft.filters) < 2:
         return None

@@ -228,7 +228,7 @@ def _read_dates(question: Question) -> None:
 
 
 def _read_top(question: Question) -> None:
-    """ "The number of Swedes in the top 15", "did not finish in the top 20": a condition on rank, not a ranking."""
+    """ "The number of Danes in the top 10", "was not within the top 30": a condition on rank, not a ranking."""
     words = question.words
     for i in range(len(words) - 2):
         k = i + 2 if words[i + 1] == "the" else i + 1
