@@ -16,13 +16,23 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from decimal import Decimal
 from itertools import filterfalse
 from typing import Literal
+
+from core.lexicon.numbers import (
+    ANY_NUMBER_RE,
+    CURRENCY_RE,
+    CURRENCY_SYMBOLS,
+    LEADING_ZERO_RE,
+    PERCENT_RE,
+    SIMPLE_NUMBER_RE,
+    parse_number,
+)
 
 Dtype = Literal["number", "currency", "percent", "date", "text"]
 
 __all__ = [
+    "CURRENCY_SYMBOLS",
     "Column",
     "Dtype",
     "ParsedSheet",
@@ -111,90 +121,8 @@ def cell_ref(sheet: str, letter: str, row_number: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Numbers
+# Numbers (a number as written is read by core.lexicon.numbers.parse_number, re-exported here)
 # ---------------------------------------------------------------------------------------------
-
-# The building blocks are shared by parse_number and by dtype inference.  Whitespace is spelled
-# out (never \s) so that a value holding a line break is never a number.
-_WS = r"[ \t\u00a0\u202f]*"
-_SIGN = r"[-+\u2212]"
-# Digits with correctly grouped thousand separators, or no separators; optional decimals and
-# exponent ("1.5e-05" is how a float from a workbook is rendered).
-_NUM = r"(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-# Magnitude suffixes seen in analysts' summary tables ("$1.2M", "3bn", "450K").
-_MULT = r"(?:MM|mn|bn|Bn|BN|[KkMB])(?![A-Za-z])"
-_NUMM = rf"{_NUM}(?:{_WS}{_MULT})?"
-_CURRENCY_CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|HKD|SGD|INR|SEK|NOK|DKK|BRL|MXN|ZAR|KRW|RUB|TRY|PLN"
-CURRENCY_SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₴₦₡₲₵₸"
-_CUR = rf"(?:[A-Z]{{0,2}}\$|[{CURRENCY_SYMBOLS}]|(?:{_CURRENCY_CODES})(?![A-Za-z]))"
-
-_PLAIN_ALT = rf"(?:{_SIGN}{_WS})?{_NUMM}|\({_WS}{_NUMM}{_WS}\)"
-_PERCENT_ALT = rf"(?:{_SIGN}{_WS})?{_NUM}{_WS}%|\({_WS}{_NUM}{_WS}%{_WS}\)"
-_CURRENCY_ALT = (
-    rf"(?:{_SIGN}{_WS})?{_CUR}{_WS}{_NUMM}"
-    rf"|{_CUR}{_WS}{_SIGN}{_WS}{_NUMM}"
-    rf"|(?:{_SIGN}{_WS})?{_NUMM}{_WS}{_CUR}"
-    rf"|\({_WS}{_CUR}{_WS}{_NUMM}{_WS}\)"
-    rf"|\({_WS}{_NUMM}{_WS}{_CUR}{_WS}\)"
-    rf"|{_CUR}{_WS}\({_WS}{_NUMM}{_WS}\)"
-)
-
-
-# re.ASCII: only 0-9 are digits; Excel does not read "３" or "٣" as numbers either.
-def _single(alt: str) -> re.Pattern[str]:
-    return re.compile(rf"{_WS}(?:{alt}){_WS}", re.ASCII)
-
-
-_PLAIN_RE = _single(_PLAIN_ALT)
-_PERCENT_RE = _single(_PERCENT_ALT)
-_CURRENCY_RE = _single(_CURRENCY_ALT)
-_ANY_NUMBER_RE = _single(f"{_PLAIN_ALT}|{_PERCENT_ALT}|{_CURRENCY_ALT}")
-# Integers written with a leading zero ("02134", "007") are codes, not quantities.
-# (Searched in the column joined by "\n": the leading literal makes the scan fast.)
-_LEADING_ZERO_RE = re.compile(rf"\n{_WS}{_SIGN}?0\d", re.ASCII)
-_SIMPLE_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?", re.ASCII)
-_CORE_RE = re.compile(rf"({_NUM})(?:{_WS}({_MULT}))?", re.ASCII)
-_MULTIPLIERS = {
-    "K": Decimal(10**3),
-    "k": Decimal(10**3),
-    "M": Decimal(10**6),
-    "MM": Decimal(10**6),
-    "mn": Decimal(10**6),
-    "B": Decimal(10**9),
-    "bn": Decimal(10**9),
-    "Bn": Decimal(10**9),
-    "BN": Decimal(10**9),
-}
-
-
-def parse_number(text: str) -> float | None:
-    """Return the number a cell's text shows, or None when the text is not a number.
-
-    Accepted: thousand separators with correct 3-digit grouping ("12,000,000"), decimals (".5",
-    "5."), exponents ("1.5e-05"), a leading "+", "-" or U+2212 minus, accounting negatives in
-    parentheses ("(1,234)" -> -1234), percentages as written ("15%" -> 15.0, not 0.15), one
-    currency symbol or ISO code before or after the number ("€3.5", "USD 1,000", "1,000 EUR",
-    "US$5", "$(1,234.00)"), and a magnitude suffix K/k (10**3), M/MM/mn (10**6) or B/bn (10**9),
-    so "$1.2M" -> 1200000.0 — suffixed values are computed through Decimal to avoid float noise.
-    Not accepted: decimal commas ("1,5"), space or apostrophe grouping ("1 234", "1'234"),
-    a trailing minus ("5-"), "nan"/"inf", and words ("1.2 million").
-    """
-    kind = _number_kind(text)
-    if kind is None:
-        return None
-    m = _CORE_RE.search(text)
-    if m is None:  # unreachable: every accepted form contains the core
-        return None
-    digits, mult = m.group(1).replace(",", ""), m.group(2)
-    if mult:
-        value = float(Decimal(digits) * _MULTIPLIERS[mult])
-    else:
-        value = float(digits)
-    before = text[: m.start()]
-    if "(" in before or "-" in before or "\u2212" in before:
-        value = -value
-    return value
-
 
 # A measure: a number and its unit ("14,505 ft", "88 m", "7.91 m (w)", "3 acts", "2nd"), a detail in brackets
 # allowed after it (and a line below it: "14,505 ft\n4421 m"). The unit is one or two short words with no digit,
@@ -219,24 +147,14 @@ def parse_measure(text: str) -> tuple[float, str] | None:
         hours, minutes, seconds = (float(g) if g else 0.0 for g in clock.group(1, 2, 3))
         return hours * 3600 + minutes * 60 + seconds, ""
     m = _MEASURE_RE.fullmatch(text)
-    if m is None:
+    number = None if m is None else parse_number(re.sub(r"[,\s]", "", m.group(1)))  # digits alone: a number
+    if m is None or number is None:
         return None
-    return float(re.sub(r"[,\s]", "", m.group(1))), m.group(2) or ""
+    return number, m.group(2) or ""
 
 
 # A race time or a duration: "1:00.45", "2:08:11", "59.79" beside them is seconds.
 _DURATION_RE = re.compile(r"\s*(?:(\d{1,2}):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*(?:\([^)]*\)\s*)*")
-
-
-def _number_kind(text: str) -> Literal["plain", "percent", "currency"] | None:
-    """Classify text as a plain number, a percentage, an amount of money, or not a number."""
-    if _PLAIN_RE.fullmatch(text):
-        return "plain"
-    if _PERCENT_RE.fullmatch(text):
-        return "percent"
-    if _CURRENCY_RE.fullmatch(text):
-        return "currency"
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -376,23 +294,23 @@ def infer_dtype(values: Sequence[str | None], currency_formatted: int = 0) -> Dt
         return "text"
     need = _DTYPE_SHARE * n
     # Most numeric columns hold simple numbers ("-12.5"); only the rest needs the full patterns.
-    rest = list(filterfalse(_SIMPLE_NUMBER_RE.fullmatch, nonempty))
+    rest = list(filterfalse(SIMPLE_NUMBER_RE.fullmatch, nonempty))
     n_simple = len(nonempty) - len(rest)
-    if n_simple >= need or _reaches(_ANY_NUMBER_RE, rest, need - n_simple):
+    if n_simple >= need or _reaches(ANY_NUMBER_RE, rest, need - n_simple):
         n_percent = 0
         if "".join(rest).count("%") >= need:  # cheap test before the full pattern
-            n_percent = _count_matches(_PERCENT_RE, rest)
+            n_percent = _count_matches(PERCENT_RE, rest)
         if n_percent >= need:
             return "percent"
         n_currency = 0
         if len(rest) + currency_formatted >= need:
-            n_currency = _count_matches(_CURRENCY_RE, rest)
+            n_currency = _count_matches(CURRENCY_RE, rest)
         if n_currency + currency_formatted >= need:
             return "currency"
         # Zero-padded codes (ZIP codes, account numbers) must keep their text; a stray "05" in
         # a long column of amounts (under 1% of it) must not turn the amounts into text.
         if n_percent == 0 and n_currency == 0:
-            zero_padded = len(_LEADING_ZERO_RE.findall("\n" + "\n".join(nonempty)))
+            zero_padded = len(LEADING_ZERO_RE.findall("\n" + "\n".join(nonempty)))
             if zero_padded and zero_padded >= 0.01 * n:
                 return "text"
         return "number"

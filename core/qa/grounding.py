@@ -13,20 +13,18 @@ from __future__ import annotations
 import re
 
 from core.db import Database, q
+from core.lexicon.comparison import LIMIT_WORDS
+from core.lexicon.finance import FINANCE_ABBREVIATIONS
+from core.lexicon.periods import HALVES, MONTHS, QUARTERS, WEEKDAYS
+from core.lexicon.stop import SENTENCE_OPENERS, STOP_WORDS
 
-# Words a question may capitalise that name no entity: sentence openers and finance vocabulary.
-_NOT_NAMES = frozenset(
-    """
-    a an and are as at be by can could did do does for from had has have how i if in is it its of on or
-    the their there this to was were what when where which who whom whose why will with would you your
-    among answer assume base based calculate compare consider describe explain give given list name please
-    provide roughly state tell using according also based between both each during does further here
-    however overall total using yes no not
-    usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e roa roe roic yoy qoq ttm ltm
-    ppne fy q1 q2 q3 q4 h1 h2 dpo dso dio ccc fcf ocf cfo ceo cfo coo cto ipo etf llc inc corp ltd plc co us u.s usa
-    january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday
-    """.split()
+# Words a question may capitalise that name no entity: sentence openers and finance vocabulary ("that" is
+# not among them: "That" inside a question may start a name).
+_NOT_NAMES = (
+    (STOP_WORDS - {"that"})
+    | SENTENCE_OPENERS
+    | FINANCE_ABBREVIATIONS
+    | frozenset(QUARTERS + HALVES + MONTHS + WEEKDAYS)
 )
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.\-]*(?:'s|')?")
 # Periods, numbers and filing forms: FY2022, Q2, 2023, 1,577, 10-K, 8K.
@@ -43,16 +41,12 @@ def _clean(token: str) -> str:
     return token.rstrip(".-")
 
 
-# Words a figure follows in a limit ("less than 15,000", "over 5%").
-_LIMIT_WORDS = frozenset("than over under above below exceed exceeds exceeded".split())
-
-
 def _is_name_token(token: str, sentence_start: bool) -> bool:
     word = token.lower()
     if len(token) < 2 or word in _NOT_NAMES or _PERIOD.match(token):
         return False
     glued = re.fullmatch(r"([a-z]+)\d[\d,.]*", token)
-    if glued and glued.group(1) in _NOT_NAMES | _LIMIT_WORDS:
+    if glued and glued.group(1) in _NOT_NAMES | LIMIT_WORDS:
         return False  # a figure typed against the word before it: "less than15,000", "in2019"
     inner_caps = any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token)
     if sentence_start:

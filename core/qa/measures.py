@@ -106,7 +106,7 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
     """Runs of the asking sentence's content words, lower-cased (names, periods and glue words end a run), and the
     lower-cased words of the names it mentions."""
     sentence = _asking(question)
-    for clause in anticipated_clauses(sentence):  # "if operating margin is not a useful metric …"
+    for clause in anticipated_clauses(sentence):  # "if EBITDA is not a meaningful measure here …"
         sentence = sentence.replace(clause, " . ")
     named = frozenset(w.lower() for name in question_names(sentence) for w in name.split())
     matches = list(_TOKEN.finditer(sentence))
@@ -182,7 +182,7 @@ def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, name
     return owner and apart and content and not verb
 
 
-# Owners that are not names: "the Company's deferred tax liability" is whichever company the room is about.
+# Owners that are not names: "the Company's lease obligations" is whichever company the room is about.
 _GENERIC_OWNERS = frozenset(
     "company companies group firm entity business corporation organisation organization segment division unit".split()
 )
@@ -209,6 +209,52 @@ def _bare(token: str) -> str:
     return re.sub(r"(?:'s|')$", "", token.lower())
 
 
+def _run_on(run: _Run, tokens: list[str], at: dict[int, _Run], joined: set[int]) -> tuple[list[str], int, list[str]]:
+    """A name run on through its prepositions ("cost of risk", "return on capital employed"): its words, the
+    token where the phrase bound to a name ends, and a figure after "to" asked as well (none: []).  The runs
+    taken in are added to `joined`."""
+    words, last = list(run.words), run.last
+    ends = last  # where the phrase bound to a name ends
+    other: list[str] = []  # a figure after "to" that makes no name with the one before: asked as well
+    # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
+    while last + 2 < len(tokens) and tokens[last + 1] in _INNER:
+        inner, following, gap = tokens[last + 1], at.get(last + 2), []
+        if following is None and tokens[last + 2] in _OWNER_GAP and (following := at.get(last + 3)):
+            gap = [tokens[last + 2]]  # "return on average equity", "debt to total capital"
+        after = [*gap, *following.words] if following else [_bare(tokens[last + 2])]
+        if inner == "to":  # "net debt to EBITDA" (a name, an acronym): two figures; "contribution to" is none
+            if not (_holds_metric(words, end=True) and _holds_metric(after, start=True)) and after[-1] != "ratio":
+                # "net charge-offs to average loans", "contribution to pension plans": each figure on its own
+                if following is not None:
+                    other, ends = after, following.last
+                    joined.add(following.first)
+                break
+        elif following is None or (inner == "from" and _holds_metric(after)):
+            break  # "net cash from operating activities": the lexicon's metric, linked in any of its wordings
+        words += [inner, *after]
+        if following is None:
+            last += 2
+            continue
+        last = ends = following.last
+        joined.add(following.first)
+    return words, ends, other
+
+
+def _widened(run: _Run, tokens: list[str]) -> tuple[int, bool]:
+    """Where a phrase starts once the words before it that belong to it are taken in ("the total amount of"),
+    and whether they make it a count ("number of")."""
+    start, counted = run.first, False
+    while start > 0:
+        if tokens[start - 1] in _OWNER_GAP:
+            start -= 1
+        elif start > 1 and tokens[start - 1] == "of" and tokens[start - 2] in _QUANTITY:
+            start -= 2  # "3M's number of employees abroad", "the total amount of unfilled orders of 3M"
+            counted = counted or tokens[start] == "number"
+        else:
+            break
+    return start, counted
+
+
 def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
     """Noun phrases the question binds to a name, the figure it asks of that name: "3M's gross bookings", "the
     fleet size of Delta", "the cost of risk reported by 3M" (operation nouns such as "growth" dropped).  The
@@ -222,39 +268,8 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
         if run.first in joined:
             continue
         tokens = [t.lower() for t in run.tokens]
-        words, last = list(run.words), run.last
-        ends = last  # where the phrase bound to a name ends
-        other: list[str] = []  # a figure after "to" that makes no name with the one before: asked as well
-        # a name holding a preposition runs on through it: "cost of risk", "return on capital employed"
-        while last + 2 < len(tokens) and tokens[last + 1] in _INNER:
-            inner, following, gap = tokens[last + 1], at.get(last + 2), []
-            if following is None and tokens[last + 2] in _OWNER_GAP and (following := at.get(last + 3)):
-                gap = [tokens[last + 2]]  # "return on average equity", "debt to total capital"
-            after = [*gap, *following.words] if following else [_bare(tokens[last + 2])]
-            if inner == "to":  # "net debt to EBITDA" (a name, an acronym): two figures; "contribution to" is none
-                if not (_holds_metric(words, end=True) and _holds_metric(after, start=True)) and after[-1] != "ratio":
-                    # "net charge-offs to average loans", "contribution to pension plans": each figure on its own
-                    if following is not None:
-                        other, ends = after, following.last
-                        joined.add(following.first)
-                    break
-            elif following is None or (inner == "from" and _holds_metric(after)):
-                break  # "net cash from operating activities": the lexicon's metric, linked in any of its wordings
-            words += [inner, *after]
-            if following is None:
-                last += 2
-                continue
-            last = ends = following.last
-            joined.add(following.first)
-        start, counted = run.first, False
-        while start > 0:
-            if tokens[start - 1] in _OWNER_GAP:
-                start -= 1
-            elif start > 1 and tokens[start - 1] == "of" and tokens[start - 2] in _QUANTITY:
-                start -= 2  # "3M's number of employees abroad", "the total amount of unfilled orders of 3M"
-                counted = counted or tokens[start] == "number"
-            else:
-                break
+        words, ends, other = _run_on(run, tokens, at, joined)
+        start, counted = _widened(run, tokens)
         before = tokens[start - 1] if start else ""
         possessive = _bare(before) != before and _bare(before) in owners
         after = tokens[ends + 1 : ends + 4]
@@ -367,70 +382,81 @@ def measures_asked(question: str) -> list[Measure]:
     runs, named = _spans(question)
     ending = {r.last: r for r in runs}
     for at in runs:
-        run = at.words
-        measure = _measure(run)
-        gap = [at.tokens[at.first - 1].lower()] if at.first and at.tokens[at.first - 1].lower() in _OWNER_GAP else []
-        k = at.first - len(gap)  # "debt to total capital ratio"
-        a = ending.get(k - 2) if k > 1 and at.tokens[k - 1].lower() == "to" else None
-        if a is not None and measure is not None and measure[-1] == "ratio":
-            # "debt to capital ratio" is no capital ratio; "debt to equity ratio" is the lexicon's
-            if _plain([*a.words, "to", *measure[:-1]]) not in _LEXICON:
-                text, exact = _exact([*a.words, "to", *gap, *measure])
-                # or a table row of such ratios that says "A to B" ("Net debt to EBITDA 2.1" under "Ratio")
-                pair = r"\m" + written_pattern(text.split()[:-1])
-                found.setdefault(text, replace(exact, rows=exact.cell, ratio=True, row_text=pair))
-            continue
-        if measure is None:
-            narrowed = _of_a_metric(run)
-            if narrowed is not None:
-                found.setdefault(narrowed.name, narrowed)
-            continue
-        words = tuple(_plain(measure).split())
-        text = " ".join(words)
-        if text in _LEXICON:
-            continue
-        if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
-            continue  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
-        rows = tuple(w for w in words if w not in ("per", "and"))
-        # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
-        # "Per unit" column) is
-        row_text = r"\mper\W+" + written_pattern(words[words.index("per") + 1 :]) if "per" in words else ""
-        if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
-            found.setdefault(text, _count(text, words[:-1]))
-            continue
-        if measure[-1] in _VALUES:
-            # "land value" is the figure of the Land line the plan reads: a row merely holding "transaction"
-            # ("Transaction costs") is no line of transactions, so no room-wide row check
-            found.setdefault(text, Measure(text, (words,), (), words[:-1]))
-            continue
-        found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS, row_text=row_text))
+        _read_run(at, ending, found)
     for phrase in _owned(runs, named):  # a figure the question asks of a name: held as a compound, or not at all
-        text = _plain(phrase)
-        plain = tuple(text.split())
-        if plain[:2] == ("number", "of"):  # "3M's number of patents": a count of them, however the room prints it
-            found.setdefault(text, _count(text, plain[2:]))
-            continue
-        if "from" in plain and _plain(plain[: plain.index("from")]) in _LEXICON:
-            # "revenue from services" is the services revenue, printed either way round
-            narrowed = _of_a_metric([*plain[plain.index("from") + 1 :], *plain[: plain.index("from")]])
-            if narrowed is not None:
-                found.setdefault(narrowed.name, narrowed)
-            continue
-        # (a name through a preposition is no narrowed metric: "cost of debt" is not a kind of debt; "return on
-        # average equity" is found as such, the lexicon's check reads "return on equity" only)
-        compound = _measure(phrase) is not None or _of_a_metric(phrase) is not None  # the runs' loop reads it
-        if text in _LEXICON:
-            continue
-        if compound and not _INNER.intersection(plain):
-            continue
-        if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
-            continue
-        # No room-wide row check: a line that prints the phrase is in its page's passages (a sheet's in its row's),
-        # and words spread over a row and its table's head are no noun phrase ("Market price per share" in a
-        # table of share prices is no market share; "cost" and "funds" in one pension row no cost of funds).
-        # "assets under management": one word between, "assets to manage" is another.
-        found.setdefault(*_exact(plain))
+        _read_owned(phrase, found)
     return list(found.values())
+
+
+def _read_run(at: _Run, ending: dict[int, _Run], found: dict[str, Measure]) -> None:
+    """The measure one run of the question names, added to `found` (first wording kept); `ending`: the
+    question's runs by their last token."""
+    run = at.words
+    measure = _measure(run)
+    gap = [at.tokens[at.first - 1].lower()] if at.first and at.tokens[at.first - 1].lower() in _OWNER_GAP else []
+    k = at.first - len(gap)  # "debt to total capital ratio"
+    a = ending.get(k - 2) if k > 1 and at.tokens[k - 1].lower() == "to" else None
+    if a is not None and measure is not None and measure[-1] == "ratio":
+        # "debt to capital ratio" is no capital ratio; "debt to equity ratio" is the lexicon's
+        if _plain([*a.words, "to", *measure[:-1]]) not in _LEXICON:
+            text, exact = _exact([*a.words, "to", *gap, *measure])
+            # or a table row of such ratios that says "A to B" ("Net debt to EBITDA 2.1" under "Ratio")
+            pair = r"\m" + written_pattern(text.split()[:-1])
+            found.setdefault(text, replace(exact, rows=exact.cell, ratio=True, row_text=pair))
+        return
+    if measure is None:
+        narrowed = _of_a_metric(run)
+        if narrowed is not None:
+            found.setdefault(narrowed.name, narrowed)
+        return
+    words = tuple(_plain(measure).split())
+    text = " ".join(words)
+    if text in _LEXICON:
+        return
+    if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
+        return  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
+    rows = tuple(w for w in words if w not in ("per", "and"))
+    # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
+    # "Per unit" column) is
+    row_text = r"\mper\W+" + written_pattern(words[words.index("per") + 1 :]) if "per" in words else ""
+    if measure[-1] in _COUNTS:  # "store count" is printed "number of stores"; a row of stores counts them
+        found.setdefault(text, _count(text, words[:-1]))
+        return
+    if measure[-1] in _VALUES:
+        # "land value" is the figure of the Land line the plan reads: a row merely holding "transaction"
+        # ("Transaction costs") is no line of transactions, so no room-wide row check
+        found.setdefault(text, Measure(text, (words,), (), words[:-1]))
+        return
+    found.setdefault(text, Measure(text, (words,), rows, rows, ratio=measure[-1] in _RATIOS, row_text=row_text))
+
+
+def _read_owned(phrase: list[str], found: dict[str, Measure]) -> None:
+    """The measure a phrase bound to a name names (see _owned), added to `found` (first wording kept)."""
+    text = _plain(phrase)
+    plain = tuple(text.split())
+    if plain[:2] == ("number", "of"):  # "3M's number of patents": a count of them, however the room prints it
+        found.setdefault(text, _count(text, plain[2:]))
+        return
+    if "from" in plain and _plain(plain[: plain.index("from")]) in _LEXICON:
+        # "revenue from services" is the services revenue, printed either way round
+        narrowed = _of_a_metric([*plain[plain.index("from") + 1 :], *plain[: plain.index("from")]])
+        if narrowed is not None:
+            found.setdefault(narrowed.name, narrowed)
+        return
+    # (a name through a preposition is no narrowed metric: "cost of debt" is not a kind of debt; "return on
+    # average equity" is found as such, the lexicon's check reads "return on equity" only)
+    compound = _measure(phrase) is not None or _of_a_metric(phrase) is not None  # the runs' loop reads it
+    if text in _LEXICON:
+        return
+    if compound and not _INNER.intersection(plain):
+        return
+    if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
+        return
+    # No room-wide row check: a line that prints the phrase is in its page's passages (a sheet's in its row's),
+    # and words spread over a row and its table's head are no noun phrase ("Market price per share" in a
+    # table of share prices is no market share; "cost" and "funds" in one pension row no cost of funds).
+    # "assets under management": one word between, "assets to manage" is another.
+    found.setdefault(*_exact(plain))
 
 
 def _count(text: str, whose: Sequence[str]) -> Measure:

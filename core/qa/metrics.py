@@ -2,7 +2,7 @@
 
 A question about "EBITDA" in a room whose sheets hold revenue and headcount finds columns and passages
 that match its other words ("Company 03", "2021"); answering from them gives a cited figure of another
-metric.  So every metric the question names (from the lexicon below) must occur in the room — as a column name, a cell (row chunks hold both), a passage or a title — in any
+metric.  So every metric the question names (from core.lexicon.finance) must occur in the room — as a column name, a cell (row chunks hold both), a passage or a title — in any
 of its usual wordings: "capex" is found as "purchases of property, plant and equipment", "revenue" as
 "net sales".  The check is a full-text phrase query per wording (the room-scoped index; see
 core/sql/grounding.sql), so it costs a few milliseconds and runs before retrieval.  Names and acronyms
@@ -19,117 +19,9 @@ from typing import Any
 import psycopg
 
 from core.db import Database, q, returned
+from core.lexicon.finance import FIGURE_WORDINGS, METRICS
 from core.text import STOP_WORDS
 
-# Metric -> the wordings filings, models and dashboards use for it.  The first wording names it in a message.
-# A question mentioning any wording asks for the metric; the room holds it when it holds any wording.
-METRICS: dict[str, tuple[str, ...]] = {
-    "revenue": (
-        "revenue",
-        "revenues",
-        "net revenue",
-        "net revenues",
-        "net sales",
-        "sales",
-        "turnover",
-        "total revenue",
-        "top line",
-    ),
-    "EBITDA": ("EBITDA", "earnings before interest, taxes, depreciation and amortization", "adjusted EBITDA"),
-    "EBIT": ("EBIT", "operating income", "operating profit", "income from operations", "operating earnings"),
-    "operating income": (
-        "operating income",
-        "operating profit",
-        "income from operations",
-        "operating earnings",
-        "EBIT",
-    ),
-    "net income": (
-        "net income",
-        "net earnings",
-        "net profit",
-        "net loss",
-        "profit attributable",
-        "net income attributable",
-        "earnings",
-    ),
-    "gross margin": ("gross margin", "gross profit", "gross profit margin"),
-    "gross profit": ("gross profit", "gross margin"),
-    "operating margin": ("operating margin", "operating income", "operating profit"),
-    "EPS": ("EPS", "earnings per share", "per share"),
-    "capital expenditure": (
-        "capital expenditure",
-        "capital expenditures",
-        "capex",
-        "purchases of property, plant and equipment",
-        "purchases of property and equipment",
-        "additions to property, plant and equipment",
-        "additions to property and equipment",
-        "capital spending",
-        "property and equipment",
-    ),
-    "free cash flow": ("free cash flow", "FCF"),
-    "operating cash flow": (
-        "operating cash flow",
-        "cash from operations",
-        "cash provided by operating activities",
-        "cash flow from operations",
-        "operating activities",
-    ),
-    "ARR": ("ARR", "annual recurring revenue", "annualized recurring revenue"),
-    "MRR": ("MRR", "monthly recurring revenue"),
-    "net revenue retention": ("net revenue retention", "NRR", "net dollar retention", "NDR", "net retention"),
-    "churn": ("churn", "churn rate", "attrition"),
-    "customer acquisition cost": ("customer acquisition cost", "CAC"),
-    "lifetime value": ("lifetime value", "LTV", "CLV", "customer lifetime value"),
-    "burn rate": ("burn rate", "cash burn", "burn"),
-    "runway": ("runway", "cash runway"),
-    "headcount": ("headcount", "employees", "staff", "FTE", "full-time employees", "workforce"),
-    "dividend": ("dividend", "dividends", "dividend per share"),
-    "market capitalisation": ("market capitalisation", "market capitalization", "market cap"),
-    "valuation": ("valuation", "post-money", "pre-money", "enterprise value"),
-    "return on equity": ("return on equity", "ROE"),
-    "return on assets": ("return on assets", "ROA"),
-    "return on invested capital": ("return on invested capital", "ROIC"),
-    "total assets": ("total assets",),
-    "total liabilities": ("total liabilities",),
-    "shareholders' equity": ("shareholders' equity", "stockholders' equity", "shareholders equity", "total equity"),
-    "inventory": ("inventory", "inventories"),
-    "accounts receivable": ("accounts receivable", "receivables", "trade receivables"),
-    "accounts payable": ("accounts payable", "payables", "trade payables"),
-    "total debt": ("total debt", "long-term debt", "borrowings", "debt", "notes payable"),
-    "cost of goods sold": ("cost of goods sold", "COGS", "cost of sales", "cost of revenue", "cost of revenues"),
-    "SG&A": ("SG&A", "selling, general and administrative", "selling, general, and administrative"),
-    "R&D": ("R&D", "research and development"),
-    "interest expense": ("interest expense", "interest paid"),
-    "depreciation and amortization": ("depreciation and amortization", "depreciation", "amortization", "D&A"),
-    "effective tax rate": ("effective tax rate", "tax rate"),
-    "quick ratio": ("quick ratio", "acid-test ratio"),
-    "current ratio": ("current ratio",),
-    "debt-to-equity ratio": ("debt-to-equity", "debt to equity", "leverage ratio"),
-    "same-store sales": ("same-store sales", "comparable sales", "comparable store sales", "like-for-like sales"),
-    "gross merchandise value": ("gross merchandise value", "GMV"),
-}
-# Line-item wordings that print the very figure a metric names, for reading it from a statement's cells: a
-# question about "capex" is answered from "Purchases of property, plant and equipment". Narrower than METRICS,
-# whose wordings also count a metric's ingredients as its presence (operating income for operating margin):
-# reading an ingredient's cell would give a cited figure of another quantity.
-FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
-    "revenue": ("revenue", "revenues", "net revenue", "net revenues", "net sales", "total revenue", "total revenues",
-                "total net sales", "total net revenue", "total net revenues"),
-    "capital expenditure": ("capital expenditure", "capital expenditures", "capex", "capital spending",
-                            "purchases of property, plant and equipment", "purchases of property and equipment",
-                            "additions to property, plant and equipment", "additions to property and equipment"),
-    "cost of goods sold": ("cost of goods sold", "cost of sales", "cost of revenue", "cost of revenues",
-                           "cost of products sold"),
-    "net income": ("net income", "net earnings"),
-    "operating income": ("operating income", "operating profit", "income from operations"),
-    "inventory": ("inventory", "inventories", "merchandise inventories"),
-    "SG&A": ("SG&A", "selling, general and administrative", "selling, general and administrative expenses"),
-    "R&D": ("R&D", "research and development", "research and development expense"),
-    "operating cash flow": ("operating cash flow", "cash provided by operating activities",
-                            "net cash provided by operating activities", "cash from operations"),
-}  # fmt: skip
 _WORD = re.compile(r"[a-z0-9&']+")
 # A clause that allows for the metric's absence: "if X is not (a useful metric | available | reported) …".
 _CONDITIONAL = re.compile(
@@ -162,7 +54,7 @@ def asked_metrics(question: str) -> list[AskedMetric]:
             taken.append(needle)
             if name not in found or text.find(needle) < at[name]:
                 found[name], at[name] = AskedMetric(name, METRICS[name]), text.find(needle)
-    # "If operating margin is not a useful metric for a company like this, say so": the question expects the
+    # "If EBITDA is not a meaningful measure for a bank, say so": the question expects the
     # metric may be missing, so its absence is an answer to give, not a reason to abstain.
     anticipated = {
         name for clause in anticipated_clauses(question) for name in found if _mentions(clause, METRICS[name])
@@ -171,7 +63,7 @@ def asked_metrics(question: str) -> list[AskedMetric]:
 
 
 def anticipated_clauses(question: str) -> list[str]:
-    """Clauses of `question` that allow for a metric's absence ("if operating margin is not a useful metric …")."""
+    """Clauses of `question` that allow for a metric's absence ("if EBITDA is not a meaningful measure here …")."""
     return _CONDITIONAL.findall(question)
 
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.lexicon.periods import MONTH_ABBREVIATIONS, MONTHS, YEAR_DIGITS
 from core.text import STOP_WORDS, YEAR, years_in
 
-_MONTHS = "january february march april may june july august september october november december".split()
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = rf"(?:{'|'.join(MONTH_ABBREVIATIONS)})[a-z]*\.?"
 # A figure as prose writes it: currency, a bracketed negative, grouped digits, a scale or a percent sign.
 _FIGURE = re.compile(
     r"(?<![\w.,/-])"
@@ -80,7 +80,7 @@ _STATED_CHANGE = re.compile(
     r"reduction|improvement|growth)\b)(?:\s+of|\s+by)?(?=\s+(?:approximately\s+|about\s+)?[$€£(]?\d)",
     re.IGNORECASE,
 )
-# "What was …", "How much …", "Over how many years …", "As of December 31, 2019, what was …".
+# "What was …", "How much …", "Over how many years …", "As of June 30, 2021, what was …".
 _ASKS_AMOUNT = re.compile(
     r"^\s*(?:(?:as of|at|in|for|during|on)\b(?:[^?,]{0,40},\s*){1,2})?(?:(?:over|in|for|within)\s+)?"
     r"(?:what|how much|how many|how long)\b",
@@ -102,7 +102,7 @@ _GLUE = (
     company's group group's its the respectively approximately about by increase increased decrease decreased
     change changed growth grow grew decline declined rise rose""".split()
     )
-    | frozenset(_MONTHS)
+    | frozenset(MONTHS)
 )
 _WORD = re.compile(r"[a-z][a-z&'-]+")
 # Share of the question's topic words the sentence must hold.
@@ -226,7 +226,7 @@ def passage_figure(question: str, sentence: str) -> Figure | None:
 
 # "… in 2019 and 2018 respectively", "for fiscal 2018 and 2019": one figure asked per period, none computed.
 _SEVERAL_PERIODS = re.compile(
-    r"\brespective(?:ly)?\b|\b(?:19|20)\d\d\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b", re.I
+    rf"\brespective(?:ly)?\b|\b{YEAR_DIGITS}\s*(?:,|and|&)\s*(?:fiscal\s+|fy\s*)?{YEAR_DIGITS}\b", re.I
 )
 # Besides the operations `asks_for_figure` refuses: a total of the periods is computed, not read.
 _TOTALLED = re.compile(r"\b(?:total|combined)\b", re.IGNORECASE)

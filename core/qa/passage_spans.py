@@ -1,6 +1,6 @@
 """The words of a sentence that answer a question about a reason, a date, a make-up or a method, as the source
-writes them: "What caused the increase in interest income?" + "The increase in interest income is primarily due
-to interest on investments." -> "primarily due to interest on investments".
+writes them: "What caused the rise in freight costs?" + "The rise in freight costs is primarily due to higher
+fuel prices." -> "primarily due to higher fuel prices".
 
 A passage answer quotes the sentences that cover the question best; this module reads the answer out of the
 best one when the question's form says where it starts, and gives nothing when in doubt (the quoted sentence
@@ -11,19 +11,20 @@ stays the answer):
 - a date ("when", "in which year/month/period"): the sentence's one date that the question does not give;
 - a frequency ("how often"): the sentence's one "annually", "on a quarterly basis", "every three years";
 - a make-up or a method ("What does X consist of / include / represent?", "How is X calculated / determined /
-  stated?", "What does the company rely on to …?"): what follows the question's verb in the sentence;
+  stated?", "What does the firm rely on to …?"): what follows the question's verb in the sentence;
 - a question ending on its predicate ("What are these costs primarily related to?", "… driven by?"): what
   follows the same words in the sentence.
 
 The sentence must be about the question (most of its topic words, `passage_figures.topic_share`) and hold the
-pivot once; the answer ends where the sentence turns back to the question's own words ("… licensees to record
-its revenue" asked "… rely on to record its revenue"). Figures are `passage_figures`' job.
+pivot once; the answer ends where the sentence turns back to the question's own words ("… appraisers to value
+its stock" asked "… rely on to value its stock"). Figures are `passage_figures`' job.
 """
 
 from __future__ import annotations
 
 import re
 
+from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.qa.passage_figures import MAX_WORDS, topic_share
 from core.text import STOP_WORDS
 
@@ -55,13 +56,13 @@ _FREQUENCY = re.compile(
     r"(?:once|twice)\s+(?:a|per|each)\s+(?:year|quarter|month))\b",
     re.IGNORECASE,
 )
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = rf"(?:{'|'.join(MONTHS)})"
 _DATE = re.compile(
-    rf"\b{_MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d\b|\b{_MONTH}\s+(?:19|20)\d\d\b|"
-    r"\b(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b",
+    rf"\b{_MONTH}\s+\d{{1,2}},\s+{YEAR_DIGITS}\b|\b\d{{1,2}}\s+{_MONTH}\s+{YEAR_DIGITS}\b|\b{_MONTH}\s+{YEAR_DIGITS}\b|"
+    rf"\b(?:fiscal\s+(?:year\s+)?)?{YEAR_DIGITS}\b",
     re.IGNORECASE,
 )
-# "What does X consist of?", "How is X calculated?", "What does the company rely on to …?": the question's verb,
+# "What does X consist of?", "How is X calculated?", "What does the firm rely on to …?": the question's verb,
 # as the sentence writes it (stems), and what the answer skips after it.
 _PIVOTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:consists?|consisted|comprise[sd]?|composed|made\s+up)\b(?:\s+\w+ly)?\s+of\b", re.I),
@@ -104,8 +105,8 @@ _CONNECTIVES = frozenset("to for in of on at by from with".split())
 
 
 def _cut_back_to_question(span: str, question: str) -> str:
-    """The span without a tail that only repeats the question ("… licensees to record its revenue" asked "what
-    does it rely on to record its revenue"): the longest tail that starts at a connective and whose words (numbers
+    """The span without a tail that only repeats the question ("… appraisers to value its stock" asked "what
+    does it rely on to value its stock"): the longest tail that starts at a connective and whose words (numbers
     aside) are all the question's."""
     asked = _question_words(question)
     words = list(re.finditer(r"\S+", span))

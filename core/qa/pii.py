@@ -31,6 +31,8 @@ from pydantic import BaseModel
 from stdnum import iban as _iban
 from stdnum import luhn
 
+from core.lexicon.periods import YEAR_DIGITS
+
 __all__ = ["PLACEHOLDERS", "redact", "redact_citation", "redact_evidence", "redact_json"]
 
 PLACEHOLDERS = ("[email]", "[phone]", "[card]", "[iban]", "[national id]")
@@ -89,7 +91,7 @@ _PHONE = re.compile(
 _DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
 # A date anywhere in the candidate (ISO, day-first, month-first): "01.01.1900 0" is a date and a number.
 _DATE = re.compile(
-    rf"(?<!\d)(?:(?:19|20)\d\d[-./]{_MONTH}[-./]{_DAY}|{_DAY}[-./]{_MONTH}[-./](?:\d{{4}}|\d\d)"
+    rf"(?<!\d)(?:{YEAR_DIGITS}[-./]{_MONTH}[-./]{_DAY}|{_DAY}[-./]{_MONTH}[-./](?:\d{{4}}|\d\d)"
     rf"|{_MONTH}[-./]{_DAY}[-./](?:\d{{4}}|\d\d))(?!\d)"
 )
 # National formats checked for numbers without a country prefix. Outside North America a national

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from core.lexicon.periods import HISTORIC_SINCE, year_digits
 from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text
 from core.qa.planner.linking import (
     Comparison,
@@ -77,13 +78,21 @@ class Draft:
 
 def apply_filters(question: Question, link: Link, draft: Draft) -> None:
     """Value mentions, comparisons and years become filters."""
-    cols = link.sheet.columns
+    _value_filters(question, link, draft)
+    _year_filters(question, link, draft)
+    _date_filters(question, link, draft)
+    _comparison_filters(question, link, draft)
+
+
+def _value_filters(question: Question, link: Link, draft: Draft) -> None:
+    """The cell values the question quotes: one value (or any of several) per column, or every row but a value
+    set aside."""
     by_column: dict[int, list[ValueMention]] = {}
     excluded: list[ValueMention] = []
     for mention in link.values:
         if _excluded(question, mention, excluded):
             excluded.append(mention)
-            # "Other than Kyle Anderson, who ...": every row but that value's.
+            # "Other than Jane Roe, who ...": every row but that value's.
             for value in mention.values:
                 draft.filters.append(Filter(column=mention.column.name, op="ne", value=value))
             continue
@@ -101,7 +110,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
         draft.filter_cols.add(pos)
         if not any(m.exact for m in mentions):
             draft.open_cols.add(pos)
-    # Bare years ("in 2021") on a date or year column.
+
+
+def _year_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Bare years ("in 2021") on a date or year column."""
+    cols = link.sheet.columns
     value_words = {i for v in link.values for i in range(v.start, v.end)}
     year_col = next((c for c in cols if c.dtype == "date"), None) or next(
         (c for c in cols if yearish(c) and c.numeric), None
@@ -113,6 +126,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             continue
         draft.filters.append(Filter(column=year_col.name, op="year", value=word))
         draft.filter_cols.add(year_col.position)
+
+
+def _date_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Date conditions ("before 1 August 2001") on the sheet's date column."""
+    cols = link.sheet.columns
     dated = next((c for c in cols if c.dtype == "date"), None) or next((c for c in cols if datish(c)), None)
     for span in question.dates:
         if dated is not None:
@@ -121,6 +139,11 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
             draft.filter_cols.add(dated.position)
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
+
+
+def _comparison_filters(question: Question, link: Link, draft: Draft) -> None:
+    """Numeric conditions ("more than 5", "in the top 10") on the column each compares."""
+    cols = link.sheet.columns
     for comparison in question.comparisons:
         compared: ColumnInfo | None
         if comparison.rank:
@@ -246,7 +269,7 @@ def superlative_word(question: Question) -> tuple[int, str] | None:
             continue
         if word in ("more", "less", "fewer"):
             if question.has("than any other", "than any others", "than all the other", "than anyone else", "than any"):
-                return i, "most" if word == "more" else "least"  # "more gold medals than any other"
+                return i, "most" if word == "more" else "least"  # "more titles than any other"
             continue  # comparatives rank only among named things (see _among)
         if word == "top" and question.has("top of the list", "top of the table", "top of the chart"):
             continue  # the first row (see _first_last)
@@ -347,7 +370,7 @@ def order_rows(draft: Draft, which: str, target: ColumnInfo | None, limit: int, 
         draft.from_end = True  # nothing orders the rows but the sheet: its last matching rows
 
 
-_LEADING_YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)\b")
+_LEADING_YEAR = re.compile(rf"({year_digits(HISTORIC_SINCE)})\b")
 
 
 def _newest_first(cols: Sequence[ColumnInfo], exclude: set[int]) -> bool:
@@ -383,7 +406,7 @@ def lookup_rows(
 def _nearest(question: Question, draft: Draft) -> None:
     """ "The next encyclical after 1 December 1918": of the rows past a bound, the one closest to it."""
     words = set(question.words)
-    # "Who was the winner after 2007?" asks for one row: the first one past the bound.
+    # "Who was the champion after 2015?" asks for one row: the first one past the bound.
     singular = question.wh in ("who", "which", "what") and bool(words & {"was", "is"}) and not words & {"were", "are"}
     for f in draft.filters:
         col = next(c for c in draft.sheet.columns if c.name == f.column)

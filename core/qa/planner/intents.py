@@ -18,6 +18,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.lexicon.comparison import (
+    AMOUNT_COMPARATIVES,
+    AMOUNT_SUPERLATIVES,
+    COMPARATIVES_ASC,
+    COMPARATIVES_DESC,
+    EARLIER,
+    IN_TIME,
+    LATER,
+    ORDER_WORDS,
+    RANKED,
+)
 from core.qa.planner.drafting import (
     Draft,
     apply_filters,
@@ -106,7 +117,7 @@ _NEGATIONS = frozenset("not never no without t".split())
 
 
 def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
-    """ "How many buildings are under 200 ft?", "how many titles did not list a translation?": a count, sum or
+    """ "How many buildings are under 200 ft?", "how many products did not list a supplier?": a count, sum or
     average over every row while the question states a condition (a comparison, a negation) that no filter,
     group or condition on groups reads is a figure of another question; so is a column of every row for a
     question that does not ask for all of them. The words the operation leaves unread (empty: none)."""
@@ -115,26 +126,26 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
     answering = {c.name for c in draft.select} | ({draft.group_by.name} if draft.group_by is not None else set())
     chosen = "or" in words and any(f.op in ("in", "eq") and f.column in answering for f in draft.filters)
     if words[:1] and words[0] in _AUXILIARIES and draft.compare is None and not chosen:
-        # "is Solon Borland a representative?", "were the Devils in last place?" ask yes or no, "does December or
-        # January have more snow days?" which of two: rows or a figure of them answer another question (the
+        # "is Mara Quist a senator?", "were the Owls in last place?" ask yes or no, "does March or
+        # April have more rainy days?" which of two: rows or a figure of them answer another question (the
         # two-way comparison answers with a word offered or yes or no itself)
         return " ".join(w for w in words[1:] if w not in _ARTICLES)
     named = {i for m in link.columns for i in range(m.start, m.end)}  # the words naming the sheet's columns
     if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
-        # "the percentage of Bell Wireless out of the total", "the change in average price": a sum or an average
+        # "the percentage of Northwind Retail out of the total", "the change in average price": a sum or an average
         # is not the share, ratio or change asked for (unless a column is named so: "Increase")
         asked = next((i for i, w in enumerate(words) if w in _OPERATION_WORDS and i not in named), None)
         if asked is not None:
             return " ".join(words[asked : asked + 4])
     if draft.group_by is not None and draft.aggregate == ("count", None) and not draft.group_by.repeats:
-        # "which pylon has the most remarks?" as rows per Name: every name is one row, every count 1
+        # "which depot has the most notes?" as rows per Name: every name is one row, every count 1
         return " ".join(w for w in words[question.head[1] :] if w not in _ARTICLES)
     if draft.filters or draft.group_by is not None or draft.having is not None:
         return ""
     if draft.same_as is not None or draft.limit not in (None, LOOKUP_LIMIT):
         return ""
     if draft.aggregate is None:
-        # a column of every row ("which artist had almost no points?" answered with every artist) answers only a
+        # a column of every row ("which vendor had almost no orders?" answered with every vendor) answers only a
         # question that asks for all of them
         if draft.sort_by or draft.offset or draft.compare or draft.distinct or question.has(*_EVERY):
             return ""
@@ -164,7 +175,7 @@ def _per_item(question: Question, draft: Draft) -> None:
         return
     if _total(question):
         return
-    # "Votes for Del Norte and El Dorado", "games in Paris or Rome" add up; only a comparison is split.
+    # "Sales for Ashford and Brookvale", "games in Paris or Rome" add up; only a comparison is split.
     if not any(w in _COMPARING for w in question.words):
         return
     several = [f for f in draft.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) > 1]
@@ -183,8 +194,8 @@ _GAP = re.compile(
 
 
 def _difference(question: Question, draft: Draft) -> None:
-    """Two items named by one filter, looked up or each aggregated ("how many more gold medals does China have than
-    France", "how many more acute care hospitals than rehabilitation ones"), answer with the difference of their
+    """Two items named by one filter, looked up or each aggregated ("how many more patents does Norway have than
+    Chile", "how many more acute care hospitals than rehabilitation ones"), answer with the difference of their
     values when the question asks for it; each value stays cited, and a value that is not a number leaves them
     side by side."""
     if draft.sort_by is not None or draft.distinct or not _GAP.search(question.text.lower()):
@@ -229,8 +240,8 @@ def _total(question: Question) -> bool:
 
 
 def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Which players played the same position as Ardo Kreek?", "how many provinces have the same number of
-    districts as Kabul?": the rows sharing one column's value with a named row (that row left out)."""
+    """ "Which employees work in the same office as Ida Brandt?", "how many regions have the same number of
+    branches as Tarsk?": the rows sharing one column's value with a named row (that row left out)."""
     found = _same_as(question, link, draft)
     if found is None:
         return None
@@ -244,7 +255,7 @@ def _same(question: Question, link: Link, draft: Draft) -> Draft | None:
         return draft
     asked = asked_column(question, link, draft.filter_cols | {compared.position})
     if asked is None and ref_col is not None and ref_col.position != compared.position:
-        asked = ref_col  # "which pylon has the same height as X": rows named as X is
+        asked = ref_col  # "which tower has the same height as X": rows named as X is
     return lookup_rows(draft, asked)
 
 
@@ -262,7 +273,7 @@ def _same_as(question: Question, link: Link, draft: Draft) -> tuple[ColumnInfo, 
         return None
     compared = max(named, key=lambda m: (m.score, -m.start)).column
     # The row compared with: a value named after "as" (else before "same"), of another column than the compared one.
-    # "X is from the same county as what team": the question word follows "as", so X is the row compared with.
+    # "X is in the same district as what school": the question word follows "as", so X is the row compared with.
     asks_after = a + 1 < len(words) and words[a + 1] in ("what", "which", "who", "whom", "whose")
     after = [m for m in link.values if m.resolved and m.column is not compared and m.start > a]
     before = [m for m in link.values if m.resolved and m.column is not compared and m.end <= s]
@@ -302,7 +313,7 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     if offered is None:
         # "Was A inaugurated before B?": one comparative between the two named rows, asked of yes or no.
         words = question.words
-        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in _ORDER_WORDS]
+        between = [w for w in words[named[0].end : named[1].start] if w in COMPARATIVE_AS or w in ORDER_WORDS]
         if not words or words[0] not in _AUXILIARIES or len(between) != 1:
             return None
         offered = (between[0], "")
@@ -312,9 +323,9 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     measure = None if "listed" in question.words else measure_column(question, link, draft)
     if measure is None and first in COMPARATIVE_AS:
         measure = implied_column(COMPARATIVE_AS[first], cols, draft.filter_cols)
-    if measure is None and first in _IN_TIME and "listed" not in question.words:
+    if measure is None and first in IN_TIME and "listed" not in question.words:
         measure = next((c for c in cols if c.position not in draft.filter_cols and yearish(c) and quantity(c)), None)
-    if measure is None and first in _AMOUNT_COMPARATIVES:
+    if measure is None and first in AMOUNT_COMPARATIVES:
         # "Does A pay more or less than B?": nothing named, but the sheet has one plain quantity to compare.
         plain = [c for c in cols if c.numeric and c.position not in draft.filter_cols and not rank_like(c)
                  and not yearish(c)]  # fmt: skip
@@ -339,19 +350,13 @@ def _two_way(question: Question, link: Link, draft: Draft) -> Draft | None:
     return draft
 
 
-# A question asked of yes or no starts with one of these; words of order in a list or in time.
+# A question asked of yes or no starts with one of these.
 _AUXILIARIES = frozenset("is was are were did does do has have had".split())
-_ORDER_WORDS = frozenset(w for p in ORDER_PAIRS for w in p)
-
-
-# Comparatives read on dates when nothing else is named; comparatives of an amount.
-_IN_TIME = frozenset("older younger earlier later before after".split())
-_AMOUNT_COMPARATIVES = frozenset("more less fewer higher lower greater larger bigger smaller".split())
 
 
 def _offered_words(words: list[str]) -> tuple[str, str] | None:
     """The two comparatives a question offers: "more or less", "more/less", "above or below"."""
-    known = set(COMPARATIVE_AS) | {w for p in ORDER_PAIRS for w in p}
+    known = set(COMPARATIVE_AS) | ORDER_WORDS
     for i, word in enumerate(words[:-1]):
         if word not in known:
             continue
@@ -367,18 +372,6 @@ def _among(question: Question, link: Link, draft: Draft) -> Draft | None:
     return None if among is None else _choose_among(question, link, draft, among)
 
 
-_COMPARATIVES_DESC = frozenset(
-    "more most higher highest larger largest greater greatest bigger biggest better best longer longest taller tallest heavier faster".split()
-)
-_COMPARATIVES_ASC = frozenset(
-    "less least lower lowest smaller smallest fewer fewest worse worst shorter shortest lighter slower".split()
-)
-_EARLIER = frozenset("earlier earliest first before sooner older oldest previous".split())
-# Comparatives of a rank or position, where the smaller number is the higher one.
-_RANKED = frozenset("higher highest lower lowest better best worse worst".split())
-_LATER = frozenset("later latest last after newer newest recent".split())
-
-
 def _among_column(question: Question, link: Link) -> ColumnInfo | None:
     """ "Which had more wins, Germany or the UK?": a column with two or more named values and a comparison."""
     counts: dict[int, int] = {}
@@ -388,7 +381,7 @@ def _among_column(question: Question, link: Link) -> ColumnInfo | None:
     multi = [p for p, n in counts.items() if n >= 2]
     if not multi:
         return None
-    if not set(question.words) & (_COMPARATIVES_DESC | _COMPARATIVES_ASC | _EARLIER | _LATER):
+    if not set(question.words) & (COMPARATIVES_DESC | COMPARATIVES_ASC | EARLIER | LATER):
         return None
     if question.wh in ("how many", "how much", "number of") or not (
         question.wh in ENTITY_WH or question.wh == "what" or question.has("or")
@@ -400,11 +393,11 @@ def _among_column(question: Question, link: Link) -> ColumnInfo | None:
 def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInfo) -> Draft:
     """Rank only the named values of `among` and answer with the winner."""
     words = set(question.words)
-    descending = not (words & _COMPARATIVES_ASC) or bool(words & _COMPARATIVES_DESC and not words & _COMPARATIVES_ASC)
+    descending = not (words & COMPARATIVES_ASC) or bool(words & COMPARATIVES_DESC and not words & COMPARATIVES_ASC)
     measure = measure_column(question, link, draft, skip=among)
-    if measure is not None and yearish(measure) and words & (_EARLIER | _LATER):
-        descending = bool(words & _LATER)  # "born first": the earliest date
-    elif measure is not None and rank_like(measure) and words & _RANKED:
+    if measure is not None and yearish(measure) and words & (EARLIER | LATER):
+        descending = bool(words & LATER)  # "born first": the earliest date
+    elif measure is not None and rank_like(measure) and words & RANKED:
         descending = not descending  # "ranked higher": the smaller rank number
     if measure is None:
         for word in question.words:
@@ -424,8 +417,8 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
         draft.group_by, draft.aggregate = among, ("count", None)
         draft.sort_by, draft.descending, draft.limit = "value", descending, 1
         return draft
-    if words & (_EARLIER | _LATER):
-        order_rows(draft, "first" if words & _EARLIER else "last", among, 1)
+    if words & (EARLIER | LATER):
+        order_rows(draft, "first" if words & EARLIER else "last", among, 1)
         return draft
     fallback = fallback_measure(link.sheet.columns, draft.filter_cols)
     if fallback is not None:
@@ -435,7 +428,7 @@ def _choose_among(question: Question, link: Link, draft: Draft, among: ColumnInf
 
 
 def _neighbour(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Who finished after Claudia Poll?": the asked column of the row next to a named one (not a count)."""
+    """ "Who finished after Rosa Imbert?": the asked column of the row next to a named one (not a count)."""
     if question.wh in ("how many", "number of", "how much", "list"):
         return None
     if question.has("what are", "which are", "what were", "which were", "components", "items"):
@@ -463,7 +456,7 @@ _POSITIONAL = frozenset("listed list above below chart table ranked rank row pla
 
 
 def _neighbour_row(question: Question, link: Link) -> tuple[ColumnInfo, str, int] | None:
-    """ "Who finished after Claudia Poll?": the row next to a named one, as (column, value, offset).
+    """ "Who finished after Rosa Imbert?": the row next to a named one, as (column, value, offset).
 
     A column whose values never repeat lists them in sheet order, so the row next to a named value is
     known from the schema and becomes an exact filter on that row (offset 0).  In a column whose values repeat,
@@ -543,7 +536,7 @@ def _row_span(question: Question, link: Link) -> tuple[ColumnInfo, tuple[str, ..
 
 
 def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Which year had at least three films?", "what year had a total of 2 titles released?": the groups of the
+    """ "Which year had at least three films?", "which year saw 4 albums released in all?": the groups of the
     asked column whose number of rows passes the condition (not a filter on a column: the thing counted is rows)."""
     if question.wh not in ("which", "what", "who", "name", "list"):
         return None
@@ -614,7 +607,7 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
             draft.aggregate = ("count_distinct", noun)
             return draft
     if noun is None and not question.has("times") and names_one_row(link, draft):
-        # "How many goals did Ismail Isa score?": counting one row's rows says 1; its quantity is meant.
+        # "How many goals did Tomas Berg score?": counting one row's rows says 1; its quantity is meant.
         amount = measure_column(question, link, draft) or total_column(link.sheet.columns, exclude)
         if amount is not None and amount.numeric and not yearish(amount) and not rank_like(amount):
             draft.aggregate = ("sum", amount)
@@ -662,7 +655,7 @@ def _superlative(question: Question, link: Link, draft: Draft) -> Draft | None:
         measure = None
     # "What is the highest score?" asks for the value; "which team ..." / "what team ..." for a row.
     head_words = [w for w in question.words[question.head[0] : question.head[1]] if w not in SUPERLATIVES]
-    # "what is the highest score?" asks the value; "what is the top grossing film?" names a row.
+    # "what is the highest score?" asks the value; "what is the top selling model?" names a row.
     ends = [m.end for m in link.columns if m.column is measure and question.in_head(m.start)]
     follows = question.words[ends[0]] if ends and ends[0] < len(question.words) else ""
     covered = {i for m in link.columns if quantity(m.column) for i in range(m.start, m.end)}
@@ -723,8 +716,6 @@ def _counted_after(question: Question, link: Link, pos: int) -> bool:
     return False
 
 
-# Superlatives of an amount (not of a row's own attribute such as "tallest" or "oldest").
-_AMOUNT_SUPERLATIVES = frozenset("most highest largest biggest greatest top least lowest smallest fewest".split())
 # Words of a measure that adding up would not make sense of: rates, averages, positions, prices, dates.
 _NOT_ADDITIVE = frozenset(
     """rate rates ratio percent percentage pct average avg mean median price score rank ranking position place
@@ -743,7 +734,7 @@ _ROW_NOUNS = frozenset(
 def _group_superlative(question: Question, pos: int, measure: ColumnInfo) -> bool:
     """Whether "which X … the most <amount>" ranks X's groups by their total rather than single rows."""
     words = question.words
-    if words[pos] not in _AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
+    if words[pos] not in AMOUNT_SUPERLATIVES or measure.dtype not in ("number", "currency"):
         return False
     if yearish(measure) or any(w in _NOT_ADDITIVE for w in measure.words):
         return False
@@ -792,7 +783,7 @@ def _listing(question: Question, link: Link, draft: Draft) -> Draft | None:
 
 
 def _choice(question: Question, link: Link, draft: Draft) -> Draft | None:
-    """ "Was No.1 or Veteran built in 1847?", "awarded in 2003 or 2004?": one of the values offered answers, so the
+    """ "Was Pioneer or Osprey built in 1902?", "awarded in 2003 or 2004?": one of the values offered answers, so the
     rows the other conditions pick are named by the offered values' column."""
     if question.wh not in ("", "which", "what", "who") or len(draft.filters) < 2:
         return None

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.lexicon.periods import HISTORIC_SINCE, MONTHS, year_digits
 from core.qa.planner.lexicon import (
     COMPARATORS,
     DEMONYMS,
@@ -186,8 +187,7 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
     return value, 1
 
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")  # fmt: skip
+_MONTH_NAMES = MONTHS
 _DATE_OPS = {"before": "lt", "prior": "lt", "earlier": "lt", "until": "le", "after": "gt", "later": "gt", "since": "ge"}
 
 
@@ -228,7 +228,7 @@ def _read_dates(question: Question) -> None:
 
 
 def _read_top(question: Question) -> None:
-    """ "The number of Swedes in the top 15", "did not finish in the top 20": a condition on rank, not a ranking."""
+    """ "The number of Danes in the top 10", "was not within the top 30": a condition on rank, not a ranking."""
     words = question.words
     for i in range(len(words) - 2):
         k = i + 2 if words[i + 1] == "the" else i + 1
@@ -242,62 +242,86 @@ def _read_top(question: Question) -> None:
         question.used.update(range(i, k + 2))
 
 
+# "the 1990s", "the 1800s": a decade or a century.
+_DECADE = re.compile(rf"({year_digits(HISTORIC_SINCE, decade=True)})s")
+
+
 def _read_comparisons(question: Question) -> None:
     """ "more than 5 million", "at least 3", "between 2010 and 2012", "10 or more", "after 2005"."""
-    words = question.words
-    for k, word in enumerate(words):
-        decade = re.fullmatch(r"(1[5-9]\d0|20\d0)s", word)
+    _read_decades(question)
+    i = 0
+    while i < len(question.words):
+        end = _between_at(question, i)
+        if end is None:
+            end = _comparator_at(question, i)
+        if end is None:
+            end = _post_comparator_at(question, i)
+        i = i + 1 if end is None else end
+
+
+def _read_decades(question: Question) -> None:
+    """ "the 1990s" (a decade), "the 1900s" (a century): a span of years."""
+    for k, word in enumerate(question.words):
+        decade = _DECADE.fullmatch(word)
         if decade:
             start = int(decade.group(1))
             # "the 1900s" is a century, "the 1990s" a decade.
             end = start + (99 if start % 100 == 0 and start != 2000 else 9)
             question.comparisons.append(Comparison(k, k + 1, "between", (float(start), float(end))))
             question.used.add(k)
-    i = 0
-    while i < len(words):
-        if words[i] == "between" or (words[i] == "from" and _number_at(words, i + 1) is not None):
-            low = _number_at(words, i + 1)
-            if low is not None:
-                j = i + 1 + low[1]
-                if j < len(words) and words[j] in ("and", "to", "through"):
-                    high = _number_at(words, j + 1)
-                    if high is not None:
-                        end = j + 1 + high[1]
-                        question.comparisons.append(Comparison(i, end, "between", (low[0], high[0])))
-                        question.used.update(range(i, end))
-                        i = end
-                        continue
-        matched = False
-        for phrase, op in COMPARATORS:
-            n = len(phrase)
-            if tuple(words[i : i + n]) != phrase:
-                continue
-            # "the year 2010" / "a total of 5": a filler word may sit between the words and the number.
-            j = i + n
-            if j < len(words) and words[j] in ("the", "a", "year", "about", "roughly", "approximately"):
-                j += 1
-            found = _number_at(words, j)
-            if found is None:
-                continue
-            end = j + found[1]
-            question.comparisons.append(Comparison(i, end, op, (found[0],)))
-            question.used.update(range(i, end))
-            i, matched = end, True
-            break
-        if matched:
-            continue
-        found = _number_at(words, i)
-        if found is not None:
-            after = i + found[1]
-            for phrase, op in POST_COMPARATORS.items():
-                if tuple(words[after : after + len(phrase)]) == phrase:
-                    end = after + len(phrase)
-                    question.comparisons.append(Comparison(i, end, op, (found[0],)))
+
+
+def _between_at(question: Question, i: int) -> int | None:
+    """ "between 2010 and 2012", "from 5 to 10" at word i: the comparison read, and the word after it (else None)."""
+    words = question.words
+    if words[i] == "between" or (words[i] == "from" and _number_at(words, i + 1) is not None):
+        low = _number_at(words, i + 1)
+        if low is not None:
+            j = i + 1 + low[1]
+            if j < len(words) and words[j] in ("and", "to", "through"):
+                high = _number_at(words, j + 1)
+                if high is not None:
+                    end = j + 1 + high[1]
+                    question.comparisons.append(Comparison(i, end, "between", (low[0], high[0])))
                     question.used.update(range(i, end))
-                    i, matched = end, True
-                    break
-        if not matched:
-            i += 1
+                    return end
+    return None
+
+
+def _comparator_at(question: Question, i: int) -> int | None:
+    """ "more than 5", "at least the year 2010" at word i: the comparison read, and the word after it (else None)."""
+    words = question.words
+    for phrase, op in COMPARATORS:
+        n = len(phrase)
+        if tuple(words[i : i + n]) != phrase:
+            continue
+        # "the year 2010" / "a total of 5": a filler word may sit between the words and the number.
+        j = i + n
+        if j < len(words) and words[j] in ("the", "a", "year", "about", "roughly", "approximately"):
+            j += 1
+        found = _number_at(words, j)
+        if found is None:
+            continue
+        end = j + found[1]
+        question.comparisons.append(Comparison(i, end, op, (found[0],)))
+        question.used.update(range(i, end))
+        return end
+    return None
+
+
+def _post_comparator_at(question: Question, i: int) -> int | None:
+    """ "10 or more", "5 plus" at word i: the comparison read, and the word after it (else None)."""
+    words = question.words
+    found = _number_at(words, i)
+    if found is not None:
+        after = i + found[1]
+        for phrase, op in POST_COMPARATORS.items():
+            if tuple(words[after : after + len(phrase)]) == phrase:
+                end = after + len(phrase)
+                question.comparisons.append(Comparison(i, end, op, (found[0],)))
+                question.used.update(range(i, end))
+                return end
+    return None
 
 
 _COMPARATIVE = frozenset({"more", "less", "fewer", "most", "least"})
@@ -377,78 +401,33 @@ def _ordinal_forms(words: list[str], i: int) -> list[str]:
     return []
 
 
+@dataclass
+class _Quoting:
+    """What the search for quoted values shares across a sheet's columns."""
+
+    question: Question
+    columns: list[ColumnMention]  # the question's column mentions
+    named: set[tuple[int, int]]  # the spans naming a column in full
+    column_words: set[int]  # the words naming a column
+    year_inside: bool  # no year column: a year may only be found inside text ("2013 Regional Cup")
+
+
 def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMention]) -> list[ValueMention]:
     """Cell values the question quotes, longest first and never overlapping."""
-    stems = question.stems
-    words = question.words
-    n = len(stems)
-    named = {(m.start, m.end) for m in columns if m.score >= 1.0}
-    column_words = {i for m in columns for i in range(m.start, m.end)}
+    quoting = _Quoting(
+        question,
+        columns,
+        named={(m.start, m.end) for m in columns if m.score >= 1.0},
+        column_words={i for m in columns for i in range(m.start, m.end)},
+        year_inside=not any(c.dtype == "date" or (yearish(c) and c.numeric) for c in sheet.columns),
+    )
     candidates: list[tuple[float, ValueMention]] = []
-    # Without a year column, a year may only be found inside text ("2013 EAFF East Asian Cup").
-    year_inside = not any(c.dtype == "date" or (yearish(c) and c.numeric) for c in sheet.columns)
     for col in sheet.columns:
         if not col.values:
             continue
-        index, ngrams = col.index, col.ngrams
-        longest = max((len(k) for k in index), default=0)
-        mentioned = any(m.column is col for m in columns)
-        for i in range(n):
-            if i in question.used:
-                continue
-            for j in range(min(n, i + max(longest, 4)), i, -1):
-                span = tuple(stems[i:j])
-                if any(k in question.used for k in range(i, j)) or all(t in STOP for t in span):
-                    continue
-                numeric = all(NUMBER_RE.fullmatch(t) for t in span)
-                if span in index:
-                    if (i, j) in named or (j - i == 1 and span[0] in col.words):
-                        continue  # the column's own name, not a value
-                    if numeric and not _number_value_ok(question, col, i, columns):
-                        continue
-                    score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
-                    # A value that is also one item of lists in other cells ("Pashto" and "Pashto, Dari
-                    # Persian"): every cell listing it.
-                    only = "only" in words[max(0, i - 3) : i]  # "only a forward (F)": not "F / G"
-                    values = tuple(dict.fromkeys(index[span] + (() if only else col.items.get(span, ()))))
-                    candidates.append((score, ValueMention(col, i, j, values, True)))
-                    break
-                if span in ngrams and (not numeric or (year_inside and j - i == 1 and YEAR_RE.fullmatch(span[0]))):
-                    # Words inside values ("alabama" in "Birmingham, Alabama"), but not the words that
-                    # name what is asked about ("how many aerial TRAMWAYS") nor a column's name.
-                    if any(question.in_head(k) or k in column_words for k in range(i, j)):
-                        continue
-                    if span[0] in STOP or span[-1] in STOP or (len(span) == 1 and len(span[0]) < 3):
-                        continue
-                    if span[-1] in SUPERLATIVES or span[0] in SUPERLATIVES:
-                        continue
-                    values = ngrams[span]
-                    if col.prose or len(values) > max(3, 0.9 * col.n_distinct):
-                        continue  # long prose, or a word nearly every value shares: not a filter
-                    score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
-                    candidates.append((score, ValueMention(col, i, j, values, False)))
-                    break
-        # "How many games did they win?": the result cells that record a win ("W 31–17", "Winner").
-        for i, word in enumerate(words):
-            outcome = OUTCOME_WORDS.get(word)
-            if outcome is not None and outcome in col.outcomes and i not in question.used:
-                mention = ValueMention(col, i, i + 1, col.outcomes[outcome], False, outcome=True)
-                candidates.append((2.3, mention))
-        # Ordinals standing for values: "placed first" -> "1st".
-        for i in range(n):
-            for form in _ordinal_forms(words, i):
-                if (form,) in index:
-                    candidates.append((2.5, ValueMention(col, i, i + 1, index[(form,)], True)))
-                    break
-            # A people's name for its country: "canadian players" -> "Canada" or "CAN" in the cells.
-            for alt in DEMONYMS.get(words[i], ()):
-                key = tuple(stem_of(t) for t in words_of(alt))
-                if key in index:
-                    candidates.append((2.4, ValueMention(col, i, i + 1, index[key], True)))
-                    break
-                if key in ngrams and not col.prose and len(ngrams[key]) <= max(3, 0.9 * col.n_distinct):
-                    candidates.append((1.4, ValueMention(col, i, i + 1, ngrams[key], False)))
-                    break
+        candidates += _quoted_values(quoting, col)
+        candidates += _outcome_values(question, col)
+        candidates += _named_forms(question, col)
     candidates.sort(key=lambda c: (-c[0], c[1].start, c[1].column.position))
     taken: set[int] = set()
     chosen: list[ValueMention] = []
@@ -459,6 +438,109 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
         taken |= covered
         chosen.append(mention)
     return sorted(chosen, key=lambda m: m.start)
+
+
+def _quoted_values(quoting: _Quoting, col: ColumnInfo) -> list[tuple[float, ValueMention]]:
+    """The words of the question that quote `col`'s values (whole values, or words inside them), with scores:
+    at each word the longest span that does."""
+    question = quoting.question
+    n = len(question.stems)
+    longest = max((len(k) for k in col.index), default=0)
+    mentioned = any(m.column is col for m in quoting.columns)
+    found: list[tuple[float, ValueMention]] = []
+    for i in range(n):
+        if i in question.used:
+            continue
+        for j in range(min(n, i + max(longest, 4)), i, -1):
+            candidate = _value_at(quoting, col, i, j, mentioned)
+            if candidate is not None:
+                found.append(candidate)
+                break
+    return found
+
+
+def _value_at(quoting: _Quoting, col: ColumnInfo, i: int, j: int, mentioned: bool) -> tuple[float, ValueMention] | None:
+    """Whether words i..j quote a value of `col` (scored), else None."""
+    question = quoting.question
+    span = tuple(question.stems[i:j])
+    if any(k in question.used for k in range(i, j)) or all(t in STOP for t in span):
+        return None
+    numeric = all(NUMBER_RE.fullmatch(t) for t in span)
+    if span in col.index:
+        return _whole_value(quoting, col, i, j, numeric, mentioned)
+    if span in col.ngrams and (not numeric or (quoting.year_inside and j - i == 1 and YEAR_RE.fullmatch(span[0]))):
+        return _inner_value(quoting, col, i, j, mentioned)
+    return None
+
+
+def _whole_value(
+    quoting: _Quoting, col: ColumnInfo, i: int, j: int, numeric: bool, mentioned: bool
+) -> tuple[float, ValueMention] | None:
+    """Words i..j written as a whole value of `col`, unless they name the column or are a number it does not hold."""
+    question = quoting.question
+    span = tuple(question.stems[i:j])
+    if (i, j) in quoting.named or (j - i == 1 and span[0] in col.words):
+        return None  # the column's own name, not a value
+    if numeric and not _number_value_ok(question, col, i, quoting.columns):
+        return None
+    score = 2.0 + (j - i) + (0.5 if mentioned else 0.0)
+    # A value that is also one item of lists in other cells ("Pashto" and "Pashto, Dari
+    # Persian"): every cell listing it.
+    only = "only" in question.words[max(0, i - 3) : i]  # "only a forward (F)": not "F / G"
+    values = tuple(dict.fromkeys(col.index[span] + (() if only else col.items.get(span, ()))))
+    return score, ValueMention(col, i, j, values, True)
+
+
+def _inner_value(
+    quoting: _Quoting, col: ColumnInfo, i: int, j: int, mentioned: bool
+) -> tuple[float, ValueMention] | None:
+    """Words i..j found inside values of `col` ("alabama" in "Birmingham, Alabama"), when they tell values apart."""
+    question = quoting.question
+    span = tuple(question.stems[i:j])
+    # Not the words that name what is asked about ("how many aerial TRAMWAYS") nor a column's name.
+    if any(question.in_head(k) or k in quoting.column_words for k in range(i, j)):
+        return None
+    if span[0] in STOP or span[-1] in STOP or (len(span) == 1 and len(span[0]) < 3):
+        return None
+    if span[-1] in SUPERLATIVES or span[0] in SUPERLATIVES:
+        return None
+    values = col.ngrams[span]
+    if col.prose or len(values) > max(3, 0.9 * col.n_distinct):
+        return None  # long prose, or a word nearly every value shares: not a filter
+    score = 0.5 + (j - i) * 0.9 + (0.3 if mentioned else 0.0)
+    return score, ValueMention(col, i, j, values, False)
+
+
+def _outcome_values(question: Question, col: ColumnInfo) -> list[tuple[float, ValueMention]]:
+    """ "How many games did they win?": the result cells of `col` that record a win ("W 31–17", "Winner")."""
+    found: list[tuple[float, ValueMention]] = []
+    for i, word in enumerate(question.words):
+        outcome = OUTCOME_WORDS.get(word)
+        if outcome is not None and outcome in col.outcomes and i not in question.used:
+            mention = ValueMention(col, i, i + 1, col.outcomes[outcome], False, outcome=True)
+            found.append((2.3, mention))
+    return found
+
+
+def _named_forms(question: Question, col: ColumnInfo) -> list[tuple[float, ValueMention]]:
+    """Words standing for values of `col` in another form: ordinals ("placed first" -> "1st"), and a people's
+    name for its country ("canadian players" -> "Canada" or "CAN" in the cells)."""
+    words, index, ngrams = question.words, col.index, col.ngrams
+    found: list[tuple[float, ValueMention]] = []
+    for i in range(len(question.stems)):
+        for form in _ordinal_forms(words, i):
+            if (form,) in index:
+                found.append((2.5, ValueMention(col, i, i + 1, index[(form,)], True)))
+                break
+        for alt in DEMONYMS.get(words[i], ()):
+            key = tuple(stem_of(t) for t in words_of(alt))
+            if key in index:
+                found.append((2.4, ValueMention(col, i, i + 1, index[key], True)))
+                break
+            if key in ngrams and not col.prose and len(ngrams[key]) <= max(3, 0.9 * col.n_distinct):
+                found.append((1.4, ValueMention(col, i, i + 1, ngrams[key], False)))
+                break
+    return found
 
 
 def _number_value_ok(question: Question, col: ColumnInfo, i: int, columns: list[ColumnMention]) -> bool:
