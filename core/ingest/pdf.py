@@ -14,7 +14,7 @@ How the text is laid out:
   a table row reads "Net earnings $ 17,941 20,878 14,714" rather than one number per line; other lines are
   joined with "\\n" and blocks with "\\n\\n", so the chunker can see paragraphs in the text itself.
 * Blocks keep MuPDF's content-stream order (sort=False). Measured on FinanceBench filings, sort=True mostly
-  moved footnote markers and "®" glyphs, split multi-line table headers ("U.S. Best Buy" / "Stores") apart,
+  moved footnote markers and "®" glyphs, split multi-line table headers ("U.S. Northwind" / "Stores") apart,
   and its (bottom, left) order would interleave the paragraphs of a true two-column page.
 
 Coordinates (Box) are PDF points with a top-left origin in the page as displayed, i.e. the same space as
@@ -140,7 +140,7 @@ def line_key(line: str) -> str:
 
 def running_lines(texts: Sequence[str]) -> frozenset[str]:
     """Running headers and footers: lines (as line_key reads them) among the first or last two of at least a fifth
-    of the pages, and of three or more ("Table of Contents", "Best Buy Co., Inc. | 2019 Form 10-K", page numbers)."""
+    of the pages, and of three or more ("Table of Contents", "Northwind Co., Inc. | 2021 Form 10-K", page numbers)."""
     counts: Counter[str] = Counter()
     for text in texts:
         lines = [line for line in text.split("\n") if line.strip()]

@@ -51,7 +51,7 @@ def title_for(filename: str) -> str:
 
 
 def context_for(filename: str) -> str:
-    """Searchable words of a file name: `3M_2018_10K.pdf` -> `3M 2018 10K` (Postgres reads the name as one token)."""
+    """Searchable words of a file name: `K9_2019_10K.pdf` -> `K9 2019 10K` (Postgres reads the name as one token)."""
     return " ".join(re.split(r"[\W_]+", Path(filename).stem)).strip()
 
 

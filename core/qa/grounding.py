@@ -1,11 +1,11 @@
 """Is the question about this room at all? The names it mentions must occur in the room's documents.
 
-A question about "3M's FY2018 capital expenditure" asked in a room of Best Buy filings finds plenty of
+A question about "K9 Systems' FY2021 capital expenditure" asked in a room of Northwind filings finds plenty of
 passages about capital expenditure; only the name tells that the room cannot answer it. A name is a
-run of capitalised words ("Best Buy", "Johnson & Johnson") or a token with capitals or digits inside
-("AMD", "3M", "JnJ"). It is found when the room's text holds it as a phrase (full-text phrase query
+run of capitalised words ("Northwind Retail", "Smith & Smith") or a token with capitals or digits inside
+("AMD", "K9", "SnS"). It is found when the room's text holds it as a phrase (full-text phrase query
 on the room-scoped index), or when it reads as an abbreviation of a document title or the room name
-("AMEX" in AMERICANEXPRESS_2022_10K.pdf, "JnJ" in JOHNSON_JOHNSON_2022_10K.pdf).
+("GLOBEX" in GLOBALEXPRESS_2021_10K.pdf, "SnS" in SMITH_SMITH_2021_10K.pdf).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def question_names(question: str) -> list[str]:
                     names.append(" ".join(run))
                     run = []
                 run.append(token)
-                if raw != token:  # a possessive ends the name: "Best Buy's stores"
+                if raw != token:  # a possessive ends the name: "Northwind's stores"
                     names.append(" ".join(run))
                     run = []
             else:

@@ -18,8 +18,8 @@ The compounds read (each a class, whatever its words):
 - a lexicon metric narrowed by words before it ("deferred revenue", "services revenue"), found in any wording of
   the metric, before it or after it with one word between ("revenue from services"); "total", "net", "annual"
   … narrow nothing;
-- whatever noun phrase the question asks of a name: "3M's gross bookings", "the gross bookings of 3M", "the
-  gross bookings reported by 3M" (a possessive is followed by a noun phrase, so no verb is read as a measure;
+- whatever noun phrase the question asks of a name: "Acme's gross bookings", "the gross bookings of Acme", "the
+  gross bookings reported by Acme" (a possessive is followed by a noun phrase, so no verb is read as a measure;
   a noun of parts or kinds, "the components of X", asks what X holds).
 Only the asking sentence is read (not "Give a response by relying on …"), names are left to core.qa.grounding
 ("USD-INR", "Japanese Yen" exchange rate), and a measure the lexicon knows ("operating margin", "current
@@ -136,14 +136,14 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
             continue
         glue = word in _GLUE or _PERIOD.match(word) or len(word) < 2 or word in named
         if glue and word in named and not run and _leads_measure(matches, sentence, i, named):
-            glue = False  # "Best Buy's EBITDAR margin", "the NAV per share of …": an acronym naming the measure
+            glue = False  # "Globex's EBITDAR margin", "the NAV per share of …": an acronym naming the measure
         if glue or (word in _QUANTITY and not run):
             close(i - 1)
             continue
         if not run:
             first = i
         run.append(word)
-        if raw.lower() != word:  # a possessive ends a run: "3M's"
+        if raw.lower() != word:  # a possessive ends a run: "Acme's"
             close(i)
     close(len(matches) - 1)
     return runs, named
@@ -168,8 +168,8 @@ def _joins_and(run: Sequence[str], following: Sequence[str]) -> bool:
 
 def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, named: frozenset[str]) -> bool:
     """Whether the name at token `i` is an acronym naming a measure with the content word after it, right after
-    "the" or an owner's possessive ("Best Buy's EBITDAR margin", "the NAV per share of …", "the R&D intensity"):
-    no company is named "the X" or "3M's X"."""
+    "the" or an owner's possessive ("Globex's EBITDAR margin", "the NAV per share of …", "the R&D intensity"):
+    no company is named "the X" or "Acme's X"."""
     raw = matches[i].group(0)
     if i == 0 or i + 1 >= len(matches) or _bare(raw) != raw.lower() or not _ACRONYM.fullmatch(raw):
         return False
@@ -186,9 +186,9 @@ def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, name
 _GENERIC_OWNERS = frozenset(
     "company companies group firm entity business corporation organisation organization segment division unit".split()
 )
-# Words between an owner and its figure that leave the figure as it is: "3M's total gross bookings".
+# Words between an owner and its figure that leave the figure as it is: "Acme's total gross bookings".
 _OWNER_GAP = frozenset("total average annual overall reported".split())
-# A figure named with "the" and bound to a name after it: "the gross bookings of 3M", "… reported by 3M".
+# A figure named with "the" and bound to a name after it: "the gross bookings of Acme", "… reported by Acme".
 _BY_NAME = frozenset(("of", "by"))
 _PARTICIPLES = frozenset("reported disclosed recorded posted generated earned".split())
 # Prepositions inside a name: "cost of risk", "assets under management", "funds from operations", and "to" in a
@@ -200,7 +200,7 @@ _PARTITIVE = frozenset(
     "component components type types kind kinds item items element elements part parts category categories "
     "class classes member members constituent constituents breakdown composition".split()
 )
-# Nouns of an operation on a figure, not a figure: "3M's revenue growth" is how revenue changed.
+# Nouns of an operation on a figure, not a figure: "Acme's revenue growth" is how revenue changed.
 _OPERATIONS = frozenset("growth trend trends performance".split())
 
 
@@ -248,7 +248,7 @@ def _widened(run: _Run, tokens: list[str]) -> tuple[int, bool]:
         if tokens[start - 1] in _OWNER_GAP:
             start -= 1
         elif start > 1 and tokens[start - 1] == "of" and tokens[start - 2] in _QUANTITY:
-            start -= 2  # "3M's number of employees abroad", "the total amount of unfilled orders of 3M"
+            start -= 2  # "Acme's number of employees abroad", "the total amount of unfilled orders of Acme"
             counted = counted or tokens[start] == "number"
         else:
             break
@@ -256,8 +256,8 @@ def _widened(run: _Run, tokens: list[str]) -> tuple[int, bool]:
 
 
 def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
-    """Noun phrases the question binds to a name, the figure it asks of that name: "3M's gross bookings", "the
-    fleet size of Delta", "the cost of risk reported by 3M" (operation nouns such as "growth" dropped).  The
+    """Noun phrases the question binds to a name, the figure it asks of that name: "Acme's gross bookings", "the
+    fleet size of Delta", "the cost of risk reported by Acme" (operation nouns such as "growth" dropped).  The
     grammar makes them nouns, whatever their words: a verb never follows a possessive. `runs`, `named`: the
     question's, from _spans."""
     owners = named - _GENERIC_OWNERS
@@ -434,7 +434,7 @@ def _read_owned(phrase: list[str], found: dict[str, Measure]) -> None:
     """The measure a phrase bound to a name names (see _owned), added to `found` (first wording kept)."""
     text = _plain(phrase)
     plain = tuple(text.split())
-    if plain[:2] == ("number", "of"):  # "3M's number of patents": a count of them, however the room prints it
+    if plain[:2] == ("number", "of"):  # "Acme's number of patents": a count of them, however the room prints it
         found.setdefault(text, _count(text, plain[2:]))
         return
     if "from" in plain and _plain(plain[: plain.index("from")]) in _LEXICON:
@@ -481,7 +481,7 @@ def _exact(words: Sequence[str]) -> tuple[str, Measure]:
     content = tuple(w for w in plain if w not in joins)
     written = (written_pattern(plain),) if len(content) < len(plain) else ()
     if len(plain) == 1 and beginning(plain[0]) != plain[0]:
-        # a figure of things asked by one plural noun ("3M's impressions", "bookings") is printed as that plural:
+        # a figure of things asked by one plural noun ("Acme's impressions", "bookings") is printed as that plural:
         # the noun in the singular before another ("impression materials", "booking fees") is no such figure
         written = (re.escape(plain[0]) + r"\M",)
     return text, Measure(text, (phrasing,), (), content, written=written)
@@ -574,7 +574,7 @@ def measures_held(
     """Each measure `question` names -> the positions (from 0) of the evidence that holds it, by the tests of
     unlinked_measures: in a clause of a passage, or as a sheet row with its column names.  `passages` and `rows`
     are the evidence's texts in order, None where a piece is of the other kind.  A room that prints "cost of
-    funding" in a risk factor links "cost of funds", and the pension passages retrieved for "3M's average cost of
+    funding" in a risk factor links "cost of funds", and the pension passages retrieved for "Acme's average cost of
     funds" are no answer to it."""
     held: dict[str, set[int]] = {}
     with db.connection() as conn:

@@ -16,7 +16,7 @@ from core.text import MARKER, STOP_WORDS, YEAR
 _TOKEN = re.compile(r"[^\W_]+(?:[.,\-][^\W_]+)*")
 # An answer's sentences (as the synthesizer writes them: a marker may follow the full stop).
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|(?<=\])\s+(?=[A-Z0-9\"'(])")
-# A figure: two digits or more ("64", "165.0m", "1110", "2024-03-12"); "3M" is a name and "6" is in every table.
+# A figure: two digits or more ("64", "165.0m", "1110", "2024-03-12"); "K9" is a name and "6" is in every table.
 _FIGURE = re.compile(r"\d[\d.\-]*\d[a-z%]{0,2}")
 # This many words in a row, as the passage has them, are a quote; shorter runs ("in the", "of 2024") are chance.
 QUOTE_RUN = 3

@@ -95,7 +95,7 @@ def _name_words(text: str) -> frozenset[str]:
 def named_documents(cur: psycopg.Cursor[Any], room_id: int, query: str) -> list[int]:
     """The documents whose file names share the most words with the query, when that singles some out.
 
-    "FY2018 capex of 3M" names 3M_2018_10K.pdf over 3M_2022_10K.pdf: both share "3M", only one "2018".
+    "FY2019 capex of K9" names K9_2019_10K.pdf over K9_2021_10K.pdf: both share "K9", only one "2019".
     """
     words = _name_words(query)
     docs = cur.execute(q("room_document_names"), {"room_id": room_id}).fetchall()

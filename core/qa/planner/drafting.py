@@ -62,7 +62,7 @@ class Draft:
         agg = None
         if self.aggregate is not None:
             func, col = self.aggregate
-            agg = Aggregate(func=func, column=None if col is None else col.name)  # type: ignore[arg-type]
+            agg = Aggregate(func=func, column=None if col is None else col.name)
         return TableOp(
             sheet_id=self.sheet.sheet_id, filters=self.filters,
             group_by=self.group_by.name if self.group_by else None, aggregate=agg, sort_by=self.sort_by,
@@ -135,7 +135,7 @@ def _date_filters(question: Question, link: Link, draft: Draft) -> None:
     for span in question.dates:
         if dated is not None:
             when: str | list[str | float] = list(span.values) if span.op == "between" else span.values[0]
-            draft.filters.append(Filter(column=dated.name, op=span.op, value=when))  # type: ignore[arg-type]
+            draft.filters.append(Filter(column=dated.name, op=span.op, value=when))
             draft.filter_cols.add(dated.position)
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
@@ -159,7 +159,7 @@ def _comparison_filters(question: Question, link: Link, draft: Draft) -> None:
         if compared.dtype == "date" and not all(YEAR_RE.fullmatch(t) for t in texts):
             continue
         bound: str | list[str | float] = list(texts) if comparison.op == "between" else texts[0]
-        draft.filters.append(Filter(column=compared.name, op=comparison.op, value=bound))  # type: ignore[arg-type]
+        draft.filters.append(Filter(column=compared.name, op=comparison.op, value=bound))
         draft.filter_cols.add(compared.position)
         draft.open_cols.add(compared.position)
 

@@ -112,6 +112,9 @@ _LISTED = frozenset(
 _ARTICLES = frozenset("a an the is are was were".split())
 # Words asking for another figure than a sum or an average of the rows.
 _OPERATION_WORDS = frozenset("percentage percent ratio proportion change difference increase decrease growth".split())
+# Aggregates that make one figure of the rows' values: a sum, and those a question asks for by name (average,
+# median, ...: the registry entries with words), not a count, a minimum or a maximum.
+_FIGURES_OF_ROWS = frozenset({"sum", *(name for name, a in AGGREGATES.items() if a.words)})
 # Words that set rows aside ("t": "didn't", "don't").
 _NEGATIONS = frozenset("not never no without t".split())
 
@@ -131,7 +134,7 @@ def _unread_condition(question: Question, link: Link, draft: Draft) -> str:
         # two-way comparison answers with a word offered or yes or no itself)
         return " ".join(w for w in words[1:] if w not in _ARTICLES)
     named = {i for m in link.columns for i in range(m.start, m.end)}  # the words naming the sheet's columns
-    if draft.aggregate is not None and draft.aggregate[0] in ("sum", "avg", "median") and not draft.difference:
+    if draft.aggregate is not None and draft.aggregate[0] in _FIGURES_OF_ROWS and not draft.difference:
         # "the percentage of Northwind Retail out of the total", "the change in average price": a sum or an average
         # is not the share, ratio or change asked for (unless a column is named so: "Increase")
         asked = next((i for i, w in enumerate(words) if w in _OPERATION_WORDS and i not in named), None)
@@ -556,7 +559,7 @@ def _having(question: Question, link: Link, draft: Draft) -> Draft | None:
     # "2 titles": the Title cells are counted (a row without one is not a title); "2 times": the rows.
     noun = next((m.column for m in link.columns if m.start == end - 1 and m.column is not asked), None)
     draft.group_by, draft.aggregate = asked, ("count", noun)
-    draft.having = Filter(column="value", op=op, value=num_text(n))  # type: ignore[arg-type]  # one of _ROW_COUNT_OPS
+    draft.having = Filter(column="value", op=op, value=num_text(n))  # one of _ROW_COUNT_OPS
     return draft
 
 

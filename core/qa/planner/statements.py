@@ -3,7 +3,7 @@
 A spreadsheet's grid was put in the room by the user: the first grid that names a line item of the question is
 used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
 so a line item "named" by the question is often not what it asks: the company's name in a stock-performance
-table ("American Express"), a word used as a verb ("please state that"), the line under a ratio asked of it
+table ("Globex Express"), a word used as a verb ("please state that"), the line under a ratio asked of it
 ("inventory" for the inventory turnover ratio), a year the table does not hold, another company's
 statement (the question's names must be on the table's page or name its document). Each of these is a class of
 wrong figure, and a PDF table's line item is credible only when none applies (`credible`). Of the credible ones
@@ -80,8 +80,8 @@ def _fold(text: str) -> str:
 
 def named_here(question: str, sheet: SheetInfo) -> bool:
     """Whether every name the question gives (a company, a segment, a country) is on the table's page or names
-    its document ("Best Buy" for BESTBUY_2019_10K.pdf, "JnJ" for JOHNSON_JOHNSON_2022_10K.pdf): a figure of
-    J&J's statement is no answer to a question about American Express, though J&J's filing mentions it."""
+    its document ("Northwind" for NORTHWIND_2021_10K.pdf, "SnS" for SMITH_SMITH_2021_10K.pdf): a figure of
+    Smith & Smith's statement is no answer to a question about Globex, though its filing mentions Globex."""
     page = " ".join(sheet.page_text.lower().split())
     title = _fold(sheet.title)
     for name in question_names(question):
@@ -105,7 +105,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         # each must be a line the question names, not a word of it, and the question must ask for one figure.
         # A one-word line must be a metric, or the table's "Total" beside a line that is named well.
         items = [label_words(step.row_label), label_words(step.other_label)]
-        # two lines listed side by side ("Apple and Huawei" for "Apple Inc. ("Apple")") were each found whole at
+        # two lines listed side by side ("Orchard and Kestrel" for "Orchard Inc. ("Orchard")") were each found whole at
         # the "and", with every other word of the question on the table's page: a one-word line is named there
         listed = step.operation in LISTED_OPERATIONS
         named = [bool(item) and (listed or (item <= asked and (linked or len(item) > 1 or bool(item & _ONE_WORD_METRICS))))
@@ -128,7 +128,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
     if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC - OPERATION_WORDS:
         # the line item is the company (or segment) the question names, and the question asks a quantity of it
-        # ("Johnson & Johnson's EBIT"); a line item merely written in capitals ("the amount of Spare Parts",
+        # ("Smith & Smith's EBIT"); a line item merely written in capitals ("the amount of Spare Parts",
         # "the change in Raw Materials") is asked for itself
         return False
     if not linked and len(label) == 1 and not label & _ONE_WORD_METRICS:
