@@ -35,6 +35,7 @@ from itertools import pairwise
 
 import pymupdf
 
+from core.lexicon.periods import YEAR_DIGITS
 from core.text import BAD_CHARS
 
 # x0, y0, x1, y1 in PDF points, top-left origin, in the page as displayed (the same space as core.ingest.pdf.Box)
@@ -57,8 +58,8 @@ _FIGURE = re.compile(
     r"[(]?[-+−–]?[$€£¥]?[(]?[-+−–]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?<=\d)[)]?%?[)]?\*?|[$€£¥]?[-—–―−]{1,3}%?"
 )
 # A period heading: a year, maybe with footnote marks ("2019 (1)", "2018*"), spaces removed.
-_YEAR = re.compile(r"(?:19|20)\d\d(?:\(\d{1,2}\)|\*+)*")
-_FOOTNOTED_YEAR = re.compile(r"^((?:19|20)\d\d)\s*(?:\(\d{1,2}\)\s*|\*+\s*)+$")
+_YEAR = re.compile(YEAR_DIGITS + r"(?:\(\d{1,2}\)|\*+)*")
+_FOOTNOTED_YEAR = re.compile(f"^({YEAR_DIGITS})" + r"\s*(?:\(\d{1,2}\)\s*|\*+\s*)+$")
 _CURRENCY = frozenset("$€£¥")
 # Words that end a wrapped label's first line: the label goes on below.
 _JOINING = frozenset("and or of the to for in on from by with at as a an & less net including excluding".split())

@@ -21,6 +21,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.cells import parse_number
+from core.lexicon.numbers import SCALE_WORDS
+from core.lexicon.periods import YEAR_DIGITS
 from core.models import Citation
 from core.retrieval.tables import Column, SheetFrame, cite
 from core.text import STOP_WORDS, year_mentions
@@ -120,7 +122,7 @@ def content_words(text: str) -> set[str]:
 
 
 # A fiscal year across two calendar years: "2017/2018", "2018/19", "2012-13"; it is the year it ends in.
-SPLIT_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)(?!\d)")
+SPLIT_YEAR = re.compile(rf"(?<!\d)({YEAR_DIGITS})\s*[/–-]\s*((?:19|20)?\d\d)(?!\d)")
 
 
 def split_end(label: str) -> str | None:
@@ -167,10 +169,11 @@ def column_period(label: str) -> str:
     return written if written[:1].isalpha() and " " not in written else year
 
 
+_SCALES = "|".join(f"{word}s" for word in SCALE_WORDS)  # "thousands|millions|billions"
 # The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands".
 _UNIT = re.compile(
-    r"\bin\s+(thousands|millions|billions)(?:\s+of\s+(?:u\.?s\.?\s+)?(dollars|euros|pounds))?|"
-    r"\(\s*(?:\$\s*)?(thousands|millions|billions)\s*\)",
+    rf"\bin\s+({_SCALES})(?:\s+of\s+(?:u\.?s\.?\s+)?(dollars|euros|pounds))?|"
+    rf"\(\s*(?:\$\s*)?({_SCALES})\s*\)",
     re.I,
 )
 
@@ -229,7 +232,7 @@ def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
                        description=f"{result.description}; in {step.asked_scale}s, as asked: {shown}")  # fmt: skip
 
 
-_SCALE_RANK = {"thousand": 1, "million": 2, "billion": 3}
+_SCALE_RANK = {word: rank for rank, word in enumerate(SCALE_WORDS, 1)}  # thousand 1, million 2, billion 3
 # Operations whose answer is an amount in the statement's unit (not a percentage, a ratio, a period or a count).
 _AMOUNTS = frozenset({"value", "change", "sum", "average", "items_difference"})
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.lexicon.numbers import SCALE_WORDS
+from core.lexicon.periods import YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
@@ -43,15 +45,15 @@ _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
 # What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18".
 _PERIOD_AFTER = re.compile(
     r"\.?\s*(?:to|with|against)?\s*(?:the\s+)?"
-    r"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
+    rf"(?:(?:fiscal\s+)?(?:year\s+)?{YEAR_DIGITS}|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
 )
 # Words that ask for a line item's figure without naming another quantity: "the amount of Spare Parts".
 _GENERIC = frozenset(
     "amount value figure number balance total fy fiscal year end ended period much many respectively between "
     "from since".split()
     # a threshold on the line's figures and its scale: "did Spare Parts exceed $5,000 thousand"
-    + "exceed exceeded above below under over than thousand million billion".split()
-)
+    + "exceed exceeded above below under over than".split()
+) | frozenset(SCALE_WORDS)
 
 
 def _words(text: str) -> set[str]:

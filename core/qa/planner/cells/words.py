@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
+from core.lexicon.numbers import SCALE_WORDS
+from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.retrieval.cellmath import Operation
+
+# "thousands?|millions?|billions?": the scale words, singular or plural.
+_SCALE_PLURALS = "|".join(f"{w}s?" for w in SCALE_WORDS)
 
 # Words of the question that ask for arithmetic rather than name the line item (or anything else).
 OPERATION_WORDS = frozenset(
@@ -40,14 +45,15 @@ SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\
 WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
 SPAN = re.compile(
-    r"(?:from|between|years?)\s+(?:fy\s*)?((?:19|20)\d\d)\s*(?:to|-|–|and|through)\s*(?:fy\s*)?((?:19|20)\d\d)|"
-    r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b|"  # "for 2017-2019", "in 2017–2019": the span, not two years
+    rf"(?:from|between|years?)\s+(?:fy\s*)?({YEAR_DIGITS})\s*(?:to|-|–|and|through)\s*(?:fy\s*)?({YEAR_DIGITS})|"
+    rf"\b({YEAR_DIGITS})\s*[-–]\s*({YEAR_DIGITS})\b|"  # "for 2017-2019", "in 2017–2019": the span, not two years
     r"\b(?:three|3|four|4|five|5)[- ]years?\b"
 )
 AVERAGE_OF_PERIODS = re.compile(
-    r"\b(?:19|20)\d\d\s+average\b|\baverage\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth)\b"
+    rf"\b{YEAR_DIGITS}\s+average\b|"
+    r"\baverage\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth)\b"
 )
-YEAR_RANGE = re.compile(r"\b(?:19|20)\d\d\s*[-–]\s*(?:(?:19|20)\d\d|\d\d)\b")
+YEAR_RANGE = re.compile(rf"\b{YEAR_DIGITS}\s*[-–]\s*(?:{YEAR_DIGITS}|\d\d)\b")
 MAX = re.compile(r"\b(?:largest|highest|larger|higher|greatest|greater|most|more|biggest|bigger|maximum|peak)\b")
 MIN = re.compile(r"\b(?:lowest|smaller|least|lower|smallest|less|fewer|minimum)\b")
 TOTAL = re.compile(r"\btotal\b")
@@ -114,14 +120,15 @@ COUNTED = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?(?:years|periods|times|qua
 # "less than 600,000", "exceed $1,500 thousand", "above 50%": the test of a which-periods or how-many question.
 THRESHOLD_AT = re.compile(
     r"\b(?P<op>less|lower|below|under|fewer|smaller|more|greater|higher|above|over|larger|exceed(?:ed|s|ing)?)"
-    r"\s*(?:than\s*)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>thousands?|millions?|billions?|%)?"
+    r"\s*(?:than\s*)?(?:\$\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>" + _SCALE_PLURALS + r"|%)?"
 )
 BELOW = frozenset("less lower below under fewer smaller".split())
 # "Answer in USD billions", "(in USD millions)", "in $ thousands": the unit the answer's amount is asked in.
 ASKED_SCALE = re.compile(
-    r"\bin\s+(?:(?:usd|us\$|\$|dollars?|eur|euros?|gbp|£|€)\s*)?(thousands|millions|billions)\b", re.IGNORECASE
+    r"\bin\s+(?:(?:usd|us\$|\$|dollars?|eur|euros?|gbp|£|€)\s*)?(" + _SCALE_PLURALS.replace("?", "") + r")\b",
+    re.IGNORECASE,
 )
-SCALES = re.compile(r"\b(thousand|million|billion)s?\b")
+SCALES = re.compile(rf"\b({'|'.join(SCALE_WORDS)})s?\b")
 # "Which periods does the table cover?", "For which years were lease costs reported?": the periods.
 WHICH_PERIODS = re.compile(
     r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:years?|periods?)(?:\(s\))?(?:'s?)?\s.*"
@@ -189,7 +196,7 @@ KIND_ASKED = re.compile(
 )
 
 # A column's unit ("RMB’Million", "$'000"): no word a question names its line by.
-UNIT_WORD = re.compile(r"\S*?[’']?\s*\b(?:millions?|thousands?|billions?|'000)\b", re.IGNORECASE)
+UNIT_WORD = re.compile(r"\S*?[’']?\s*\b(?:" + _SCALE_PLURALS + r"|'000)\b", re.IGNORECASE)
 
 # What asks for the figures of two line items joined by "and": each, their total, their average.
 LISTED: tuple[tuple[re.Pattern[str], Operation], ...] = (
@@ -215,9 +222,8 @@ SHARE_VERBS = frozenset(
 # Words a side of a two-item question may hold besides its line item's: articles of quantity, not other things.
 ITEM_GENERIC = frozenset(
     "total amount value figure number balance company companys group fy fiscal year end ended period much many "
-    "respectively as at of on for the in its their quarter month week half "
-    "january february march april may june july august september october november december".split()
-)
+    "respectively as at of on for the in its their quarter month week half".split()
+) | frozenset(MONTHS)
 
 
 VERBS = {
