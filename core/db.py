@@ -113,7 +113,7 @@ def _raise_if_missing_extension(exc: psycopg.Error) -> None:
     match = _EXTENSION.search(primary)
     if match is None or match.group(1) not in EXTENSIONS:
         return
-    statements = "; ".join(f"CREATE EXTENSION IF NOT EXISTS {name}" for name in EXTENSIONS)
+    statements = "; ".join(q("create_extension").format(name) for name in EXTENSIONS)
     raise ConfigError(
         f"The database has no {match.group(1)!r} extension and this login may not create it ({primary}). "
         f"A superuser must run `{statements};` in this database once (on managed Postgres: the provider's admin "
@@ -243,8 +243,7 @@ SETUP_HINT = (
 def role_escapes(conn: psycopg.Connection[Any]) -> list[str]:
     """What the connection's login could become beyond itself: 'superuser', 'owner of the database', and every
     role it is a member of (SET ROLE takes any of them; the built-in pg_* roles count too). Empty = none."""
-    row = returned(conn.execute(q("login_escapes")))
-    superuser, owner, roles = row
+    _, superuser, owner, roles = returned(conn.execute(q("login_escapes")))
     return (["superuser"] if superuser else []) + (["owner of the database"] if owner else []) + list(roles)
 
 
@@ -253,8 +252,7 @@ def check_own_login(conninfo: str, role: str, setting: str) -> None:
     take another role (`SET ROLE NONE` back to an owner, `SET ROLE workbench_login`, …)."""
     try:
         with psycopg.connect(conninfo, connect_timeout=10) as conn:
-            session_user = returned(conn.execute("SELECT session_user"))[0]
-            escapes = role_escapes(conn)
+            session_user, escapes = returned(conn.execute(q("login_escapes")))[0], role_escapes(conn)
     except psycopg.OperationalError as exc:
         raise ConfigError(
             f"Could not connect with {setting} as {role}: {str(exc).strip().splitlines()[-1]}. {SETUP_HINT}"
@@ -405,7 +403,7 @@ def _set_password(conn: psycopg.Connection[Any], role: str, password: str) -> bo
     try:
         with conn.transaction():
             conn.execute(
-                psycopg.sql.SQL("ALTER ROLE {} WITH LOGIN PASSWORD {}").format(
+                psycopg.sql.SQL(q("set_role_password")).format(
                     psycopg.sql.Identifier(role), psycopg.sql.Literal(verifier)
                 )
             )
@@ -420,7 +418,7 @@ def _drop_memberships(conn: psycopg.Connection[Any], role: str) -> None:
         try:
             with conn.transaction():
                 conn.execute(
-                    psycopg.sql.SQL("REVOKE {} FROM {}").format(
+                    psycopg.sql.SQL(q("revoke_role")).format(
                         psycopg.sql.Identifier(granted), psycopg.sql.Identifier(role)
                     )
                 )

@@ -237,4 +237,4 @@ def test_the_setup_command_prints_the_three_urls(db_url: str, tmp_path, monkeypa
     app_url = lines["WORKBENCH_APP_DATABASE_URL"].strip("'")
     check_own_login(app_url, APP_ROLE, "WORKBENCH_APP_DATABASE_URL")
     with psycopg.connect(app_url) as conn:
-        assert conn.execute(q("login_escapes")).fetchone()[2] == []
+        assert conn.execute(q("login_escapes")).fetchone()[3] == []
