@@ -75,11 +75,11 @@ def _superuser(conn: psycopg.Connection) -> bool:
 
 def test_team_mode_refuses_a_connection_that_could_take_another_role(tmp_path, db_url: str) -> None:
     # No own logins at all.
-    with pytest.raises(ConfigError, match="WORKBENCH_APP_DATABASE_URL is not set.*workbench setup"):
+    with pytest.raises(ConfigError, match=r"WORKBENCH_APP_DATABASE_URL is not set.*workbench setup"):
         Database.from_settings(_settings(tmp_path, db_url))
     # The owner's login taking the role: SET ROLE NONE would make it the owner.
     taking = {**team_urls(db_url), "WORKBENCH_APP_DATABASE_URL": _owner_taking(db_url, APP_ROLE)}
-    with pytest.raises(ConfigError, match="logs in as .*not as workbench_app.*workbench setup"):
+    with pytest.raises(ConfigError, match=r"logs in as .*not as workbench_app.*workbench setup"):
         Database.from_settings(_settings(tmp_path, db_url, **taking))
     taking = {**team_urls(db_url), "WORKBENCH_LOGIN_DATABASE_URL": _owner_taking(db_url, LOGIN_ROLE)}
     with pytest.raises(ConfigError, match="WORKBENCH_LOGIN_DATABASE_URL logs in as"):
