@@ -119,7 +119,15 @@ def db(settings) -> Iterator:
     """A Database (pool) on the test's fresh database."""
     from core.db import Database
 
-    database = Database(settings.database_url, max_size=4)
+    # The app and sign-in connect as their own logins, as in the team modes (`workbench setup`); on the
+    # embedded server the same as local mode (its local logins are trusted).
+    urls = team_urls(settings.database_url)
+    database = Database(
+        settings.database_url,
+        max_size=4,
+        app_url=urls["WORKBENCH_APP_DATABASE_URL"],
+        login_url=urls["WORKBENCH_LOGIN_DATABASE_URL"],
+    )
     yield database
     database.close()
 
