@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -128,6 +129,8 @@ def main(argv: list[str]) -> int:
     if os.environ.get("WORKBENCH_TEST_DATABASE_URL", "").strip():
         # A server of one's own (docs/deployment.md, "Testing a team server"): use it as it is.
         return subprocess.run([sys.executable, "-m", "pytest", *argv], check=False).returncode
+    # Stopped (CI's timeout, Ctrl-C): still stop the server and remove its data.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     root = Path(tempfile.mkdtemp(prefix="workbench-team-pg-"))
     server = None
     try:
@@ -142,8 +145,12 @@ def main(argv: list[str]) -> int:
         return result.returncode
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=60)
+            # Fast shutdown (SIGINT): disconnects clients, such as a worker a killed test left behind.
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
         shutil.rmtree(root, ignore_errors=True)
 
 
