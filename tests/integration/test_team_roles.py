@@ -16,7 +16,17 @@ from click.testing import CliRunner
 
 from core.cli import cli, follow_line
 from core.config import Settings
-from core.db import APP_ROLE, LOGIN_ROLE, Database, check_own_login, migrate, q, setup_roles
+from core.db import (
+    APP_ROLE,
+    LOGIN_ROLE,
+    Database,
+    app_conninfo,
+    check_own_login,
+    migrate,
+    q,
+    setup_roles,
+    with_login,
+)
 from core.errors import AccessDenied, ConfigError, RateLimited
 from core.ingest import jobs
 from core.rooms.auth import LOOKUP_LIMIT, create_account, find_user
@@ -238,3 +248,15 @@ def test_the_setup_command_prints_the_three_urls(db_url: str, tmp_path, monkeypa
     check_own_login(app_url, APP_ROLE, "WORKBENCH_APP_DATABASE_URL")
     with psycopg.connect(app_url) as conn:
         assert conn.execute(q("login_escapes")).fetchone()[3] == []
+
+
+def test_a_url_with_a_password_is_never_tried_as_the_roles(db_url: str) -> None:
+    """Trying the owner's password as workbench_app's logged a failed password login at every start (local mode
+    with a DATABASE_URL): a URL carrying a password now takes the role at connection start, no login attempt."""
+    owner = psycopg.conninfo.conninfo_to_dict(db_url).get("user") or "postgres"
+    password = psycopg.conninfo.conninfo_to_dict(db_url).get("password") or "the owner's password"
+    with_password = with_login(db_url, owner, password)
+    app_conninfo.cache_clear()
+    for role in (APP_ROLE, LOGIN_ROLE):
+        chosen = psycopg.conninfo.conninfo_to_dict(app_conninfo(with_password, role))
+        assert chosen["user"] == owner and chosen["options"] == f"-c role={role}"
