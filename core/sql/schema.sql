@@ -1007,10 +1007,11 @@ BEGIN
     IF p_ok THEN
         DELETE FROM sign_in_failures WHERE email = lower(p_email);
     ELSE
-        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at) VALUES (lower(p_email), 1, now())
+        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at)
+        VALUES (lower(p_email), 1, clock_timestamp())
         ON CONFLICT (email) DO UPDATE
-        SET failures = CASE WHEN f.last_failed_at < now() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
-            last_failed_at = now();
+        SET failures = CASE WHEN f.last_failed_at < clock_timestamp() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
+            last_failed_at = clock_timestamp();
     END IF;
 END
 $$;

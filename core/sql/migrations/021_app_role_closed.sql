@@ -67,3 +67,21 @@ BEGIN
     END IF;
 END
 $$;
+
+-- 4. A failed sign-in counts from when it is recorded (clock_timestamp()), not from the start of its
+--    transaction (now()): the password check in between takes 0.3 s, more on a busy server, which the backoff's
+--    first 1-second wait then lost (the next guess was checked as if no wait applied).
+CREATE OR REPLACE FUNCTION workbench_sign_in_result(p_email text, p_ok boolean) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF p_ok THEN
+        DELETE FROM sign_in_failures WHERE email = lower(p_email);
+    ELSE
+        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at)
+        VALUES (lower(p_email), 1, clock_timestamp())
+        ON CONFLICT (email) DO UPDATE
+        SET failures = CASE WHEN f.last_failed_at < clock_timestamp() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
+            last_failed_at = clock_timestamp();
+    END IF;
+END
+$$;
