@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast check schema golden install demo-data clean
+.PHONY: run test test-fast test-team check schema golden install demo-data clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ run: $(STAMP)
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m pytest
+
+# The security and integration tests again, on a second Postgres (16) started on 127.0.0.1 with password logins
+# and an owner that is not a superuser, as a team's managed server (tests/team_server.py). The tests use
+# WORKBENCH_TEST_DATABASE_URL (set it to use a server of your own instead). The bomb test is the main run's alone
+# (memory, not the database), to keep this run near 10 minutes.
+TEAM_TESTS := tests/integration/test_team_roles.py tests/integration/test_rls.py tests/integration/test_identity.py \
+	tests/integration/test_auth.py tests/integration/test_privacy.py tests/integration/test_policy_gaps.py \
+	tests/integration/test_ratelimit.py tests/integration/test_jobs.py
+test-team: $(STAMP)
+	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m tests.team_server -q $(TEAM_TESTS) \
+		--deselect tests/integration/test_jobs.py::test_bombs_fail_clearly_under_a_worker_whose_memory_stays_bounded
 
 # Unit and database tests only (no page, browser or slow tests): the quick loop while coding.
 test-fast: $(STAMP)

@@ -209,22 +209,52 @@ def ingest(
     return 1 if failed else 0
 
 
+@cli.command("setup")
+@click.option("--app-password", help="Password for workbench_app (default: generated); an existing role's to take it.")
+@click.option("--login-password", help="Password for workbench_login (default: generated).")
+def setup_command(app_password: str | None, login_password: str | None) -> int:
+    """Run once by the database's owner (DATABASE_URL) for a team: migrate, give workbench_app and workbench_login
+    logins with passwords of their own, and print the three URLs to set (docs/deployment.md)."""
+    from core.config import get_settings
+    from core.workbench import Workbench
+
+    done = Workbench.setup_database(get_settings(), app_password=app_password, login_password=login_password)
+    click.echo("# The database is migrated and the two roles have logins of their own. Set, for every process:")
+    click.echo(f"DATABASE_URL='{done.owner_url}'  # the owner: migrations and the ingestion queue")
+    click.echo(f"WORKBENCH_APP_DATABASE_URL='{done.app_url}'")
+    click.echo(f"WORKBENCH_LOGIN_DATABASE_URL='{done.login_url}'")
+    if done.superuser_statements:
+        click.echo(
+            "# workbench_app can still see and end other app sessions (this login is not a superuser). Have a "
+            "superuser run, in this database:",
+        )
+        for statement in done.superuser_statements:
+            click.echo(f"#   {statement};")
+    return 0
+
+
+def follow_line(listed: list[Any]) -> str:
+    """One refresh of `jobs --follow`: how many jobs are active, then each of them (all, oldest first)."""
+    pending = sorted((job for job in listed if not job.finished), key=lambda job: job.id)
+    return f"{len(pending)} active: " + " | ".join(f"{job.id} {job.label}" for job in pending)
+
+
 @cli.command("jobs")
 @click.option("--room", required=True, help="The room whose ingestion jobs to show.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of jobs.")
-@click.option("--follow", is_flag=True, help="Refresh until every job listed is done or failed.")
+@click.option("--follow", is_flag=True, help="Refresh until every job of the room is done or failed (all shown).")
 @click.option("--limit", default=20, show_default=True, help="How many of the latest jobs.")
 def jobs_command(room: str, as_json: bool, follow: bool, limit: int) -> int:
     """Ingestion jobs of a room: stage (queued, parsing, storing, embedding, done, failed) and progress."""
     import time
 
     wb = _workbench()
-    listed = wb.jobs(room, limit=limit)
+    listed = wb.jobs(room, limit=limit, active=follow)
     while follow and not as_json and any(not job.finished for job in listed):
-        pending = [job for job in listed if not job.finished]
-        click.echo(" | ".join(job.label for job in pending[:4]) + (" …" if len(pending) > 4 else ""), err=True)
+        click.echo(follow_line(listed), err=True)
         time.sleep(1)
-        listed = wb.jobs(room, ids=[job.id for job in listed], limit=limit)
+        # Every active job of the room, those queued since included, and the latest finished ones.
+        listed = wb.jobs(room, limit=limit, active=True)
     if as_json:
         click.echo(_dump(listed))
         return 0
@@ -471,7 +501,7 @@ def member() -> None:
 def member_add(room: str, email: str, role: Role) -> int:
     """Give the account EMAIL a role in ROOM."""
     wb = _workbench()
-    account = wb.find_user(email)
+    account = wb.find_user(email, room)
     if account is None:
         raise WorkbenchError(f"No account for {email}: create it with `workbench user add {email}`.")
     wb.set_member(room, account.id, role)

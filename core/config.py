@@ -32,13 +32,15 @@ class Settings(BaseModel):
         None,
         alias="WORKBENCH_APP_DATABASE_URL",
         description="How the app connects as the workbench_app role (row-level security applies to it); "
-        "unset = DATABASE_URL's login taking that role.",
+        "required in the team modes, as that role's own login (`workbench setup` prints it); unset in local "
+        "mode = DATABASE_URL's login taking that role.",
     )
     login_database_url: str | None = Field(
         None,
         alias="WORKBENCH_LOGIN_DATABASE_URL",
         description="How sign-in connects as the workbench_login role (reads password hashes, issues the "
-        "signed tokens that name each transaction's user); unset = DATABASE_URL's login taking that role.",
+        "signed tokens that name each transaction's user); required in the team modes, as that role's own "
+        "login (`workbench setup` prints it); unset in local mode = DATABASE_URL's login taking that role.",
     )
     auth: Literal["none", "accounts", "supabase"] | None = Field(
         None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+import secrets
 import time
 import warnings
 from collections.abc import Iterator
@@ -12,10 +13,13 @@ from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
+import psycopg.sql
 from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
+from pydantic import BaseModel
 
 from core.config import Settings
 from core.errors import ConfigError
@@ -83,14 +87,39 @@ def migrate(conninfo: str) -> list[str]:
             for version, name, path in migrations():
                 if version in done:
                     continue
-                with conn.transaction():
-                    conn.execute(path.read_text())
-                    conn.execute(q("record_migration"), {"version": version, "name": name})
+                try:
+                    with conn.transaction():
+                        conn.execute(path.read_text())
+                        conn.execute(q("record_migration"), {"version": version, "name": name})
+                except psycopg.Error as exc:
+                    _raise_if_missing_extension(exc)
+                    raise
                 applied.append(f"{version:03d}_{name}")
                 log.info("applied migration %03d_%s", version, name)
         finally:
             conn.execute(q("migration_unlock"), {"key": _MIGRATION_LOCK})
     return applied
+
+
+# The extensions the migrations need that an owner who is not a superuser cannot create (vector is not a
+# "trusted" extension); plpgsql is built in.
+EXTENSIONS = ("vector",)
+_EXTENSION = re.compile(r'extension "(\w+)"')
+
+
+def _raise_if_missing_extension(exc: psycopg.Error) -> None:
+    """A ConfigError saying who must create the extension, when `exc` is CREATE EXTENSION refused or not found."""
+    primary = getattr(exc.diag, "message_primary", None) or str(exc)
+    match = _EXTENSION.search(primary)
+    if match is None or match.group(1) not in EXTENSIONS:
+        return
+    statements = "; ".join(q("create_extension").format(name) for name in EXTENSIONS)
+    raise ConfigError(
+        f"The database has no {match.group(1)!r} extension and this login may not create it ({primary}). "
+        f"A superuser must run `{statements};` in this database once (on managed Postgres: the provider's admin "
+        "user or extension page; the server needs pgvector 0.5 or later installed), then start again. "
+        "See docs/deployment.md."
+    ) from exc
 
 
 SCHEMA_HEADER = (
@@ -184,16 +213,60 @@ QUERIES = load_all_queries()
 
 @lru_cache(maxsize=64)
 def app_conninfo(conninfo: str, role: str = APP_ROLE) -> str:
-    """How the app connects as `role` (APP_ROLE, or LOGIN_ROLE for signing in): logging in as it where the
-    server lets it (the embedded server trusts local logins), else logging in as given and taking the role
-    at connection start."""
+    """How the app connects as `role` (APP_ROLE, or LOGIN_ROLE for signing in) in local mode: logging in as it
+    where the server lets it without a password (the embedded server trusts local logins), else logging in as
+    given and taking the role at connection start.
+
+    A URL with a password is never tried as `role`: that sent the owner's password as the role's and logged
+    a failed password login at every start. The team modes do not use this (see `check_own_login`)."""
+    taking = psycopg.conninfo.make_conninfo(
+        conninfo,
+        options=f"{psycopg.conninfo.conninfo_to_dict(conninfo).get('options') or ''} -c role={role}".strip(),
+    )
+    if psycopg.conninfo.conninfo_to_dict(conninfo).get("password"):
+        return taking
     direct = psycopg.conninfo.make_conninfo(conninfo, user=role)
     try:
         with psycopg.connect(direct, connect_timeout=5):
             return direct
     except psycopg.Error:
-        options = psycopg.conninfo.conninfo_to_dict(conninfo).get("options") or ""
-        return psycopg.conninfo.make_conninfo(conninfo, options=f"{options} -c role={role}".strip())
+        return taking
+
+
+SETUP_HINT = (
+    "Run `workbench setup` once with DATABASE_URL set to the owner's login: it gives the workbench_app and "
+    "workbench_login roles passwords of their own and prints WORKBENCH_APP_DATABASE_URL and "
+    "WORKBENCH_LOGIN_DATABASE_URL to set (docs/deployment.md)."
+)
+
+
+def role_escapes(conn: psycopg.Connection[Any]) -> list[str]:
+    """What the connection's login could become beyond itself: 'superuser', 'owner of the database', and every
+    role it is a member of (SET ROLE takes any of them; the built-in pg_* roles count too). Empty = none."""
+    _, superuser, owner, roles = returned(conn.execute(q("login_escapes")))
+    return (["superuser"] if superuser else []) + (["owner of the database"] if owner else []) + list(roles)
+
+
+def check_own_login(conninfo: str, role: str, setting: str) -> None:
+    """Refuse (ConfigError) a team-mode connection that does not log in as `role` itself, or whose login could
+    take another role (`SET ROLE NONE` back to an owner, `SET ROLE workbench_login`, …)."""
+    try:
+        with psycopg.connect(conninfo, connect_timeout=10) as conn:
+            session_user, escapes = returned(conn.execute(q("login_escapes")))[0], role_escapes(conn)
+    except psycopg.OperationalError as exc:
+        raise ConfigError(
+            f"Could not connect with {setting} as {role}: {str(exc).strip().splitlines()[-1]}. {SETUP_HINT}"
+        ) from exc
+    if session_user != role:
+        raise ConfigError(
+            f"{setting} logs in as {session_user!r}, not as {role}: in the team modes the app and sign-in connect "
+            f"as their own logins, so that no SQL on their connections can leave the role. {SETUP_HINT}"
+        )
+    if escapes:
+        raise ConfigError(
+            f"The {role} login of {setting} could take other roles with SET ROLE ({', '.join(escapes)}), and "
+            f"with them read every room. {SETUP_HINT}"
+        )
 
 
 class Database:
@@ -214,10 +287,20 @@ class Database:
         app_url: str | None = None,
         login_url: str | None = None,
         user_id: str | None = LOCAL_USER,
+        own_logins: bool = False,
     ) -> None:
         self.conninfo = conninfo
         if run_migrations:
             migrate(conninfo)
+        if own_logins:
+            # The team modes: each connection logs in as its own role and can become nothing else.
+            for url, role, setting in (
+                (app_url, APP_ROLE, "WORKBENCH_APP_DATABASE_URL"),
+                (login_url, LOGIN_ROLE, "WORKBENCH_LOGIN_DATABASE_URL"),
+            ):
+                if not url:
+                    raise ConfigError(f"{setting} is not set: in the team modes it is required. {SETUP_HINT}")
+                check_own_login(url, role, setting)
         self.app_url = app_url or app_conninfo(conninfo)
         self.login_url = login_url or app_conninfo(conninfo, LOGIN_ROLE)
         self.pool = open_pool(self.app_url, max_size=max_size)
@@ -234,6 +317,7 @@ class Database:
             max_size=settings.pool_max,
             app_url=settings.app_database_url,
             login_url=settings.login_database_url,
+            own_logins=settings.auth_mode != "none",
         )
 
     def as_user(self, user_id: str | None) -> Database:
@@ -280,3 +364,97 @@ class Database:
 def q(name: str) -> str:
     """The SQL text of a named query from core/sql/*.sql."""
     return QUERIES[name]
+
+
+# -- `workbench setup`: the team modes' own logins
+
+
+class RoleSetup(BaseModel):
+    """What `workbench setup` did: the three URLs to set, and what a superuser still has to do."""
+
+    owner_url: str
+    app_url: str
+    login_url: str
+    # Statements a superuser should run once (empty when nothing is left): see migration 021.
+    superuser_statements: list[str] = []
+
+
+_SUPERUSER_STATEMENTS = [
+    "REVOKE EXECUTE ON FUNCTION pg_catalog.pg_terminate_backend(integer, bigint), "
+    "pg_catalog.pg_cancel_backend(integer), pg_catalog.pg_stat_get_activity(integer), "
+    "pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC",
+    "REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC",
+]
+
+
+def with_login(conninfo: str, user: str, password: str) -> str:
+    """`conninfo` (a postgresql:// URI or key=value string) logging in as `user` with `password`."""
+    if re.match(r"postgres(?:ql)?://", conninfo):
+        parts = urlsplit(conninfo)
+        host = parts.netloc.rpartition("@")[2]
+        netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return psycopg.conninfo.make_conninfo(conninfo, user=user, password=password)
+
+
+def _set_password(conn: psycopg.Connection[Any], role: str, password: str) -> bool:
+    """Give `role` LOGIN and `password` (sent as its SCRAM verifier, never in clear); False when not allowed."""
+    verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
+    try:
+        with conn.transaction():
+            conn.execute(
+                psycopg.sql.SQL(q("set_role_password")).format(
+                    psycopg.sql.Identifier(role), psycopg.sql.Literal(verifier)
+                )
+            )
+    except psycopg.errors.InsufficientPrivilege:
+        return False
+    return True
+
+
+def _drop_memberships(conn: psycopg.Connection[Any], role: str) -> None:
+    """Take `role` out of every role it was granted (each one a SET ROLE away from its connections)."""
+    for (granted,) in conn.execute(q("role_grants"), {"role": role}).fetchall():
+        try:
+            with conn.transaction():
+                conn.execute(
+                    psycopg.sql.SQL(q("revoke_role")).format(
+                        psycopg.sql.Identifier(granted), psycopg.sql.Identifier(role)
+                    )
+                )
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ConfigError(
+                f"{role} is a member of {granted} and this login may not revoke it: have a superuser run "
+                f'`REVOKE "{granted}" FROM {role};`, then run `workbench setup` again.'
+            ) from exc
+
+
+def setup_roles(owner_url: str, passwords: dict[str, str | None] | None = None) -> RoleSetup:
+    """Migrate, then give workbench_app and workbench_login LOGIN with passwords of their own (generated unless
+    given in `passwords`; a role this login may not alter is taken as it is when its given password works),
+    take them out of every role they were granted, and check each new login can become nothing else.
+
+    Run once by the database's owner (`workbench setup`); idempotent: running it again sets new passwords."""
+    migrate(owner_url)
+    given = passwords or {}
+    urls: dict[str, str] = {}
+    with psycopg.connect(owner_url, autocommit=True) as conn:
+        for role in (APP_ROLE, LOGIN_ROLE):
+            password = given.get(role) or secrets.token_urlsafe(24)
+            if not _set_password(conn, role, password) and not given.get(role):
+                raise ConfigError(
+                    f"This login may not set a password for {role} (it needs CREATEROLE, and on Postgres 16+ to "
+                    f"have created the role). Have an administrator run `ALTER ROLE {role} LOGIN PASSWORD '…'` "
+                    f"and pass that password to `workbench setup --{role.split('_')[1]}-password`."
+                )
+            _drop_memberships(conn, role)
+            urls[role] = with_login(owner_url, role, password)
+        (open_activity,) = returned(conn.execute(q("app_sees_activity"), {"role": APP_ROLE}))
+    for role, setting in ((APP_ROLE, "WORKBENCH_APP_DATABASE_URL"), (LOGIN_ROLE, "WORKBENCH_LOGIN_DATABASE_URL")):
+        check_own_login(urls[role], role, setting)
+    return RoleSetup(
+        owner_url=owner_url,
+        app_url=urls[APP_ROLE],
+        login_url=urls[LOGIN_ROLE],
+        superuser_statements=_SUPERUSER_STATEMENTS if open_activity else [],
+    )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from core.cells import cell_ref
 from core.config import Settings, get_settings
-from core.db import Database, q, refusal
+from core.db import APP_ROLE, LOGIN_ROLE, Database, RoleSetup, database_url, q, refusal, setup_roles
 from core.errors import IngestError, WorkbenchError
 from core.ingest import edits, jobs
 from core.ingest.edits import Column, Grid, SheetInfo, field_of
@@ -98,6 +98,21 @@ class Workbench:
         self.settings = settings or get_settings()
         self.db = db or Database.from_settings(self.settings)
 
+    @staticmethod
+    def setup_database(
+        settings: Settings, *, app_password: str | None = None, login_password: str | None = None
+    ) -> RoleSetup:
+        """`workbench setup`: run once by the database's owner (DATABASE_URL) for the team modes. Migrates, gives
+        the app and sign-in roles logins with passwords of their own (generated unless given) and no role
+        they could SET ROLE to; returns the three URLs to set. No Workbench is made: in the team modes one
+        cannot start before this has run."""
+        if not settings.database_url:
+            raise WorkbenchError(
+                "Set DATABASE_URL to the database owner's login first: `workbench setup` is for a team's own "
+                "Postgres; local mode (the embedded server) needs no set-up."
+            )
+        return setup_roles(database_url(settings), {APP_ROLE: app_password, LOGIN_ROLE: login_password})
+
     def as_user(self, user_id: str) -> Workbench:
         """This workbench (same pool, same loaded model) acting for `user_id` (row-level security applies)."""
         view = copy.copy(self)
@@ -170,9 +185,12 @@ class Workbench:
         """Queue the embedding of whatever the room has not embedded yet."""
         return jobs.enqueue_embedding(self.db, self.room(room))
 
-    def jobs(self, room: str, *, ids: list[int] | None = None, limit: int = 50) -> list[jobs.IngestJob]:
-        """The room's latest ingestion jobs (only `ids` when given), newest first, with stage and progress."""
-        return jobs.room_jobs(self.db, self.room(room).id, ids=ids, limit=limit)
+    def jobs(
+        self, room: str, *, ids: list[int] | None = None, limit: int = 50, active: bool = False
+    ) -> list[jobs.IngestJob]:
+        """The room's latest ingestion jobs (only `ids` when given), newest first, with stage and progress; with
+        `active`, every job still queued or running besides, however many."""
+        return jobs.room_jobs(self.db, self.room(room).id, ids=ids, limit=limit, active=active)
 
     def clear_jobs(self, room: str, ids: list[int] | None = None) -> int:
         """Remove finished jobs (these `ids`, else all of this user's) from the room's list."""
@@ -291,9 +309,11 @@ class Workbench:
         """A new account (WORKBENCH_AUTH=accounts), its password hashed with argon2id."""
         return auth.create_account(self.db, email, display_name, password)
 
-    def find_user(self, email: str) -> auth.User | None:
-        """The account with this e-mail, None when there is none."""
-        return auth.find_user(self.db, email)
+    def find_user(self, email: str, room: str | None = None) -> auth.User | None:
+        """The account with this e-mail (to add to `room`, which this user must own), None when there is none.
+
+        Only room owners may look accounts up (of any room they own when `room` is not named), 30 an hour."""
+        return auth.find_user(self.db, email, self.room(room).id if room is not None else None)
 
     def members(self, room: str) -> list[access.Member]:
         """The room's members and their roles (none when this user is not one)."""

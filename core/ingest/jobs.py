@@ -160,12 +160,14 @@ def get_job(db: Database, job_id: int) -> IngestJob | None:
     return _job(row) if row else None
 
 
-def room_jobs(db: Database, room_id: int, *, ids: Sequence[int] | None = None, limit: int = 50) -> list[IngestJob]:
-    """The room's latest jobs (only `ids` when given), newest first."""
+def room_jobs(
+    db: Database, room_id: int, *, ids: Sequence[int] | None = None, limit: int = 50, active: bool = False
+) -> list[IngestJob]:
+    """The room's latest jobs (only `ids` when given), newest first; with `active`, every job not yet done or
+    failed besides (whatever `limit` says), so a follower sees each one still running."""
+    params = {"room_id": room_id, "ids": list(ids) if ids is not None else None, "limit": limit, "active": active}
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-        rows = cur.execute(
-            q("room_jobs"), {"room_id": room_id, "ids": list(ids) if ids is not None else None, "limit": limit}
-        ).fetchall()
+        rows = cur.execute(q("room_jobs"), params).fetchall()
     return [_job(row) for row in rows]
 
 
@@ -305,13 +307,18 @@ def ingest_task(job_id: int, user_id: str) -> None:
 
 
 async def requeue_stalled(seconds_since_heartbeat: float) -> int:
-    """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job); returns how many."""
+    """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job), then forget those
+    workers (procrastinate prunes them only when a worker starts, so a dead one stayed listed while any other
+    ran); returns how many jobs went back. Jobs first: a pruned worker's jobs are still found (worker_id NULL)."""
     stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=seconds_since_heartbeat)
     count = 0
     for job in stalled:
         log.warning("job %s of a stopped worker goes back to the queue", job.id)
         await app.job_manager.retry_job(job)
         count += 1
+    pruned = await app.job_manager.prune_stalled_workers(seconds_since_heartbeat)
+    if pruned:
+        log.info("forgot %d stopped worker(s): %s", len(pruned), ", ".join(map(str, pruned)))
     return count
 
 

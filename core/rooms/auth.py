@@ -17,6 +17,7 @@ import math
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 
 import psycopg
@@ -25,12 +26,15 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from core.config import Settings
 from core.db import LOCAL_USER, Database, q, returned
-from core.errors import AuthError
+from core.errors import AccessDenied, AuthError, RateLimited
 from core.inputs import MAX_NAME_CHARS, checked_text
 
 _HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD = 10
+# Account lookups per owner and hour, and the SQLSTATE past it (migration 021's workbench_find_user).
+LOOKUP_LIMIT = 30
+LOOKUP_LIMITED = "WB429"
 
 
 @cache
@@ -116,11 +120,28 @@ def _verified(row: tuple[str, str, str | None] | None, password: str) -> str | N
     return row[0]
 
 
-def find_user(db: Database, email: str) -> User | None:
-    """The user with this e-mail (to add them to a room), None if there is no such account."""
+def find_user(db: Database, email: str, room_id: int | None = None) -> User | None:
+    """The user with this e-mail (to add them to room `room_id`), None if there is no such account.
+
+    Only an owner of the room may look (of any room they own when `room_id` is None: AccessDenied otherwise),
+    at most 30 times an hour (RateLimited): the database enforces both (migration 021)."""
     email = checked_text(email, "e-mail address", max_chars=MAX_NAME_CHARS)
-    with db.connection() as conn:
-        row = conn.execute(q("find_user"), {"email": email.strip()}).fetchone()
+    try:
+        with db.connection() as conn:
+            row = conn.execute(q("find_user"), {"email": email.strip(), "room_id": room_id}).fetchone()
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise AccessDenied("Only an owner of the room can look up accounts to add as members.") from exc
+    except psycopg.Error as exc:
+        if exc.sqlstate != LOOKUP_LIMITED:
+            raise
+        retry_at = datetime.fromisoformat(exc.diag.message_detail or datetime.now(UTC).isoformat())
+        raise RateLimited(
+            f"You have looked up {LOOKUP_LIMIT} accounts in the last hour (the limit); you can look up another "
+            f"at {retry_at:%H:%M} UTC.",
+            retry_at=retry_at,
+            asked=LOOKUP_LIMIT,
+            limit=LOOKUP_LIMIT,
+        ) from exc
     return User(id=row[0], display_name=row[1], email=email.strip()) if row else None
 
 

@@ -10,7 +10,7 @@ SELECT workbench_create_account(%(id)s, %(email)s, %(name)s, %(hash)s)::text
 SELECT workbench_set_password_hash(%(id)s, %(hash)s)
 
 -- name: find_user
-SELECT id::text, display_name FROM workbench_find_user(%(email)s)
+SELECT id::text, display_name FROM workbench_find_user(%(room_id)s, %(email)s)
 
 -- name: ensure_user
 SELECT workbench_ensure_user(%(id)s, %(email)s, %(name)s)::text

@@ -37,3 +37,33 @@ SELECT set_config('app.user_token', %(token)s, true);
 -- A signed token for a user; only the sign-in role (workbench_login) may run it.
 -- name: issue_token
 SELECT workbench_issue_token(%(user_id)s::uuid);
+
+-- What this connection's login could become (core.db.role_escapes): superuser, owner of the database, and
+-- every role it is a member of (SET ROLE takes any of them), its own excepted.
+-- name: login_escapes
+SELECT session_user::text, r.rolsuper,
+       pg_has_role(session_user, (SELECT datdba FROM pg_database WHERE datname = current_database()), 'MEMBER'),
+       ARRAY(SELECT o.rolname::text FROM pg_roles o
+             WHERE o.rolname <> session_user AND pg_has_role(session_user, o.oid, 'MEMBER') ORDER BY 1)
+FROM pg_roles r WHERE r.rolname = session_user
+
+-- The roles `role` was granted (workbench setup takes each back).
+-- name: role_grants
+SELECT g.rolname::text FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles r ON r.oid = m.member
+WHERE r.rolname = %(role)s
+
+-- Can `role` still read other sessions' activity or end them (migration 021 could not take it away)?
+-- name: app_sees_activity
+SELECT has_function_privilege(%(role)s, 'pg_catalog.pg_terminate_backend(integer, bigint)', 'EXECUTE')
+    OR has_table_privilege(%(role)s, 'pg_catalog.pg_stat_activity', 'SELECT')
+
+-- workbench setup: a role's login and password (its SCRAM verifier, composed in by psycopg.sql), a grant taken back.
+-- name: set_role_password
+ALTER ROLE {} WITH LOGIN PASSWORD {}
+
+-- name: revoke_role
+REVOKE {} FROM {}
+
+-- What a superuser runs for an extension the migrations need (named in core.db's message; never run by the app).
+-- name: create_extension
+CREATE EXTENSION IF NOT EXISTS {}

@@ -25,8 +25,14 @@ SELECT j.id, j.room_id, r.name AS room, j.user_id::text AS user_id, j.kind, j.fi
        j.created_at, j.updated_at
 FROM ingest_jobs j JOIN rooms r ON r.id = j.room_id
 WHERE j.room_id = %(room_id)s AND (%(ids)s::bigint[] IS NULL OR j.id = ANY(%(ids)s))
-ORDER BY j.id DESC
-LIMIT %(limit)s;
+  AND j.id IN (
+      (SELECT l.id FROM ingest_jobs l
+       WHERE l.room_id = %(room_id)s AND (%(ids)s::bigint[] IS NULL OR l.id = ANY(%(ids)s))
+       ORDER BY l.id DESC LIMIT %(limit)s)
+      UNION ALL
+      SELECT a.id FROM ingest_jobs a
+      WHERE %(active)s AND a.room_id = %(room_id)s AND a.status NOT IN ('done', 'failed'))
+ORDER BY j.id DESC;
 
 -- name: job_data
 SELECT data FROM ingest_jobs WHERE id = %(id)s;

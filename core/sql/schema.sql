@@ -756,15 +756,35 @@ $$;
 
 
 --
--- Name: workbench_find_user(text); Type: FUNCTION; Schema: public; Owner: -
+-- Name: workbench_find_user(bigint, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.workbench_find_user(user_email text) RETURNS TABLE(id uuid, display_name text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+CREATE FUNCTION public.workbench_find_user(p_room bigint, user_email text) RETURNS TABLE(id uuid, display_name text)
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT u.id, u.display_name FROM users u
-    WHERE lower(u.email) = lower(user_email) AND (SELECT workbench_user()) IS NOT NULL
+DECLARE
+    me uuid := workbench_user();
+    ok boolean;
+    at timestamptz;
+    asked timestamptz[];
+BEGIN
+    IF me IS NULL OR NOT EXISTS (
+        SELECT 1 FROM room_members m
+        WHERE m.user_id = me AND m.role = 'owner' AND (p_room IS NULL OR m.room_id = p_room)
+    ) THEN
+        RAISE EXCEPTION 'only an owner of the room can look up accounts to add as members'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    SELECT c.counted, c.clock, c.asked INTO ok, at, asked
+    FROM workbench_count_request('lookup', 30, interval '1 hour') c;
+    IF NOT ok THEN
+        RAISE EXCEPTION 'too many account lookups: % in the last hour (the limit is 30)', cardinality(asked)
+            USING ERRCODE = 'WB429', DETAIL = to_char((asked[cardinality(asked) - 29] + interval '1 hour')
+                                                     AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+    END IF;
+    RETURN QUERY SELECT u.id, u.display_name FROM users u WHERE lower(u.email) = lower(user_email);
+END
 $$;
 
 
@@ -987,10 +1007,11 @@ BEGIN
     IF p_ok THEN
         DELETE FROM sign_in_failures WHERE email = lower(p_email);
     ELSE
-        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at) VALUES (lower(p_email), 1, now())
+        INSERT INTO sign_in_failures AS f (email, failures, last_failed_at)
+        VALUES (lower(p_email), 1, clock_timestamp())
         ON CONFLICT (email) DO UPDATE
-        SET failures = CASE WHEN f.last_failed_at < now() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
-            last_failed_at = now();
+        SET failures = CASE WHEN f.last_failed_at < clock_timestamp() - interval '1 day' THEN 1 ELSE f.failures + 1 END,
+            last_failed_at = clock_timestamp();
     END IF;
 END
 $$;
@@ -1513,7 +1534,7 @@ CREATE TABLE public.rate_limits (
     user_id uuid NOT NULL,
     kind text NOT NULL,
     asked_at timestamp with time zone[] NOT NULL,
-    CONSTRAINT rate_limits_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text])))
+    CONSTRAINT rate_limits_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text, 'lookup'::text])))
 );
 
 
@@ -3268,13 +3289,6 @@ CREATE POLICY users_read ON public.users FOR SELECT USING (((id = ( SELECT publi
 
 
 --
--- Name: users users_self; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY users_self ON public.users FOR UPDATE USING ((id = ( SELECT public.workbench_user() AS workbench_user))) WITH CHECK ((id = ( SELECT public.workbench_user() AS workbench_user)));
-
-
---
 -- Name: workbench_secret; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3293,6 +3307,34 @@ CREATE POLICY workbench_secret_none ON public.workbench_secret USING (false) WIT
 
 GRANT USAGE ON SCHEMA public TO workbench_app;
 GRANT USAGE ON SCHEMA public TO workbench_login;
+
+
+--
+-- Name: FUNCTION pg_cancel_backend(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_cancel_backend(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_activity(pid integer, OUT datid oid, OUT pid integer, OUT usesysid oid, OUT application_name text, OUT state text, OUT query text, OUT wait_event_type text, OUT wait_event text, OUT xact_start timestamp with time zone, OUT query_start timestamp with time zone, OUT backend_start timestamp with time zone, OUT state_change timestamp with time zone, OUT client_addr inet, OUT client_hostname text, OUT client_port integer, OUT backend_xid xid, OUT backend_xmin xid, OUT backend_type text, OUT ssl boolean, OUT sslversion text, OUT sslcipher text, OUT sslbits integer, OUT ssl_client_dn text, OUT ssl_client_serial numeric, OUT ssl_issuer_dn text, OUT gss_auth boolean, OUT gss_princ text, OUT gss_enc boolean, OUT gss_delegation boolean, OUT leader_pid integer, OUT query_id bigint); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_activity(pid integer, OUT datid oid, OUT pid integer, OUT usesysid oid, OUT application_name text, OUT state text, OUT query text, OUT wait_event_type text, OUT wait_event text, OUT xact_start timestamp with time zone, OUT query_start timestamp with time zone, OUT backend_start timestamp with time zone, OUT state_change timestamp with time zone, OUT client_addr inet, OUT client_hostname text, OUT client_port integer, OUT backend_xid xid, OUT backend_xmin xid, OUT backend_type text, OUT ssl boolean, OUT sslversion text, OUT sslcipher text, OUT sslbits integer, OUT ssl_client_dn text, OUT ssl_client_serial numeric, OUT ssl_issuer_dn text, OUT gss_auth boolean, OUT gss_princ text, OUT gss_enc boolean, OUT gss_delegation boolean, OUT leader_pid integer, OUT query_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_activity(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_terminate_backend(pid integer, timeout bigint); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_terminate_backend(pid integer, timeout bigint) FROM PUBLIC;
 
 
 --
@@ -3341,11 +3383,11 @@ GRANT ALL ON FUNCTION public.workbench_ensure_user(user_id uuid, user_email text
 
 
 --
--- Name: FUNCTION workbench_find_user(user_email text); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION workbench_find_user(p_room bigint, user_email text); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.workbench_find_user(user_email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.workbench_find_user(user_email text) TO workbench_app;
+REVOKE ALL ON FUNCTION public.workbench_find_user(p_room bigint, user_email text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_find_user(p_room bigint, user_email text) TO workbench_app;
 
 
 --
@@ -3385,6 +3427,13 @@ GRANT ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean
 
 REVOKE ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) TO workbench_login;
+
+
+--
+-- Name: TABLE pg_stat_activity; Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE SELECT ON TABLE pg_catalog.pg_stat_activity FROM PUBLIC;
 
 
 --
@@ -3591,10 +3640,24 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.term_stats TO workbench_app;
 
 
 --
--- Name: TABLE users; Type: ACL; Schema: public; Owner: -
+-- Name: COLUMN users.id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.users TO workbench_app;
+GRANT SELECT(id) ON TABLE public.users TO workbench_app;
+
+
+--
+-- Name: COLUMN users.email; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(email) ON TABLE public.users TO workbench_app;
+
+
+--
+-- Name: COLUMN users.display_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(display_name) ON TABLE public.users TO workbench_app;
 
 
 --

@@ -8,10 +8,13 @@ from core.db import Database
 from core.rooms.access import members
 from core.rooms.auth import create_account
 from core.workbench import Workbench
+from tests.conftest import team_urls
 
 
 def test_sign_in_then_only_your_rooms_and_the_members_page(app: AppTest, settings, monkeypatch) -> None:
     monkeypatch.setenv("WORKBENCH_AUTH", "accounts")
+    for name, url in team_urls(settings.database_url).items():  # the team modes connect as their own logins
+        monkeypatch.setenv(name, url)
     db = Database(settings.database_url, max_size=2)
     ann = create_account(db, "ann@example.com", "Ann", "a long password")
     bo = create_account(db, "bo@example.com", "Bo", "another password")

@@ -11,6 +11,7 @@ from core.db import Database
 from core.rooms.auth import create_account
 from core.workbench import Workbench
 from tests.browser.conftest import SCREENSHOTS, running_app, wait_idle
+from tests.conftest import team_urls
 from tests.factories import MEMO_PAGES, make_pdf
 
 pytestmark = pytest.mark.browser
@@ -27,6 +28,7 @@ def team_app(pg_server, template_db: str, tmp_path_factory: pytest.TempPathFacto
         name,
         WORKBENCH_AUTH="accounts",
         WORKBENCH_LOAD_DEMO="false",
+        **team_urls(pg_server.get_uri(database=name)),
     ) as url:
         db = Database(pg_server.get_uri(database=name), max_size=2)
         ann = create_account(db, "ann@example.com", "Ann", "ann's long password")

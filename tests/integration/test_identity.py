@@ -12,16 +12,21 @@ import time
 import uuid
 
 import psycopg
+import psycopg.sql
 import pytest
 
-from core.db import APP_ROLE, app_conninfo
+from core.db import APP_ROLE
 from core.rooms.auth import create_account, sign_in
 from tests.factories import MEMO_PAGES, make_pdf
 
 
 def raw_app(db) -> psycopg.Connection:
     """A raw connection as the app role (what any SQL the app runs could do)."""
-    return psycopg.connect(app_conninfo(db.conninfo), autocommit=True)
+    return psycopg.connect(db.app_url, autocommit=True)
+
+
+def _login(conn: psycopg.Connection) -> str:
+    return str(conn.execute("SELECT current_user").fetchone()[0])
 
 
 def new_user(db, name: str) -> str:
@@ -137,6 +142,8 @@ def test_request_jwt_claims_count_only_for_supabases_authenticated_role(workbenc
             "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'authenticated') THEN "
             "CREATE ROLE authenticated NOLOGIN; END IF; END $$"
         )
+        # An owner that is not a superuser (a team server) may take only roles it was granted.
+        admin.execute(psycopg.sql.SQL("GRANT authenticated TO {}").format(psycopg.sql.Identifier(_login(admin))))
         admin.execute("GRANT SELECT ON rooms TO authenticated")
         admin.execute("SET ROLE authenticated")
         admin.execute("SELECT set_config('request.jwt.claim.sub', %s, false)", (alice,))

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from core.db import LOCAL_USER, app_conninfo
+from core.db import LOCAL_USER
 from core.errors import RoomNotFound, WorkbenchError
 from core.qa.service import ask
 from core.rooms.access import AccessDenied, members, my_role, remove_member, set_member
@@ -187,7 +187,7 @@ def test_no_user_reads_a_room_they_are_not_a_member_of(workbench, n_users: int, 
                 assert seen <= (own_queries if table.startswith("qa_") else own_conversations), table
             assert {r[0] for r in conn.execute("SELECT conversation_id FROM messages")} == own_conversations
         # Raw SQL as the app role, naming this user the ways the database once believed: nothing.
-        with psycopg.connect(app_conninfo(workbench.db.conninfo), autocommit=True) as raw:
+        with psycopg.connect(workbench.db.app_url, autocommit=True) as raw:
             for forged in (
                 "SELECT set_config('app.user_id', %s, false)",
                 "SELECT set_config('request.jwt.claim.sub', %s, false)",
