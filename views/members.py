@@ -46,7 +46,7 @@ if role == "owner" and wb.settings.auth_mode != "none":
         email = st.text_input("E-mail of an existing account", key="add_member_email")
         new_role = st.selectbox("Role", ["viewer", "editor", "owner"], key="add_member_role")
         if st.form_submit_button("Add"):
-            account = wb.find_user(email)
+            account = wb.find_user(email, room)
             if account is None:
                 st.error(f"No account for {email!r}: create it first (`workbench user add {email}`).")
             else:
