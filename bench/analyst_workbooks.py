@@ -511,7 +511,7 @@ def main() -> None:
         if args.verbose and split == "design" and outcome != "right":
             print(f"- [{outcome}] {item.question} | gold {item.gold} | got {done['values']} ({done['intent']}) "
                   f"| {done['answer'][:160]!r}")  # fmt: skip
-    classes = list(dict.fromkeys(item.klass for item in items)) + ["all"]
+    classes = [*dict.fromkeys(item.klass for item in items), "all"]
     print(f"Analyst workbooks (seed {args.seed}), offline: {len(items)} questions")
     print(f"  {'class':<26} {'design r/w/a':>14} {'unseen r/w/a':>14}")
     summary = {}
