@@ -14,6 +14,7 @@ from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema
+from core.qa.planner.sheets import choose_sheets
 from core.qa.planner.statements import statement_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 
@@ -83,6 +84,18 @@ class OfflinePlanner:
 
     def _steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The plan's steps, its reasoning and the name of the intent that decided it."""
+        choice = choose_sheets(question, schema)
+        if choice.refused:
+            # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
+            search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
+            return [search], search.reason, SEARCH
+        steps, reasoning, intent = self._sheet_steps(question, choice.schema)
+        if choice.named and intent != SEARCH:
+            reasoning = f"Read the sheet the question names ({', '.join(choice.named)}). {reasoning}"
+        return steps, reasoning, intent
+
+    def _sheet_steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
+        """The steps over the sheets the question reads."""
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement
