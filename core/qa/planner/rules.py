@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
@@ -62,6 +63,7 @@ class OfflinePlanner:
         """The plan of `question` (a follow-up is first rewritten from the conversation)."""
         standalone = self.standalone(question, schema, history)
         steps, reasoning, intent = self._steps(standalone, schema)
+        steps, reasoning, intent = _accounted(standalone, schema, steps, reasoning, intent)
         if standalone != question.strip():
             reasoning = f'Read as "{standalone}". {reasoning}'
         return Plan(question=question, standalone_question=standalone, steps=steps, reasoning=reasoning,
@@ -148,6 +150,25 @@ class OfflinePlanner:
                 steps.append(search)
                 reasons.append(search.reason)
         return steps, " ".join(reasons), intent
+
+
+def _accounted(
+    question: str, schema: RoomSchema, steps: list[Step], reasoning: str, intent: str
+) -> tuple[list[Step], str, str]:
+    """The plan with its binding of the question's words in the reasoning; a sheet's step whose reading leaves a
+    word naming something the sheet could hold unread (core.qa.planner.binding) gives way to the passages."""
+    sheets = {s.sheet_id: s for s in schema.sheets}
+    for step in steps:
+        sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
+        sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
+        binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
+        if binding is None:
+            continue
+        if binding.blocking:
+            search = SearchStep(query=question, reason=unread_reason(step.reason, binding), rows=False)
+            return [search], f"{search.reason} {binding.text()}", SEARCH
+        return steps, f"{reasoning} {binding.text()}", intent
+    return steps, reasoning, intent
 
 
 def _search_reason(weak: bool, documents: bool, beyond: bool) -> str:

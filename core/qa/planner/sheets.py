@@ -27,6 +27,15 @@ _ACROSS = re.compile(
 )
 
 
+# Words before a sheet's name that compare it with another ("against plan", "vs budget", "compared with Plan").
+_AGAINST = r"against|vs\.?|versus|compared?\s+(?:with|to)|differ(?:ed|s)?\s+from|relative\s+to|than"
+
+
+def _name_pattern(sheet: SheetInfo) -> str:
+    """The tab's name as a question writes it (any ending: "plan", "planned")."""
+    return r"\W+".join(re.escape(w) + r"\w*" for w in words_of(sheet.name))
+
+
 def _forms(word: str) -> set[str]:
     """A question word's forms a sheet name may be written in: "plans" and "planned" name "Plan"."""
     forms = {word, stem_of(word)}
@@ -77,6 +86,10 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
     if len({_layout(s) for s in named}) < len(named):
         return SheetChoice(schema, f"The question names {len(named)} sheets of one layout ({', '.join(labels)}); "
                                    "no single sheet's figure answers it.", labels)  # fmt: skip
+    against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
+    if against and len(tabs) > 1:
+        return SheetChoice(schema, f"The question compares sheets ({', '.join(labels)} against the other); "
+                                   "one sheet's figure does not answer it.", labels)  # fmt: skip
     if named:
         keep = {s.sheet_id for s in named}
         others = tuple(s for s in schema.sheets if s.sheet_id in keep or s.page is not None)
