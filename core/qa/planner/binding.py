@@ -75,9 +75,9 @@ def _column_words(columns: Sequence[str]) -> dict[str, str]:
     """Each word (and synonym) naming one of `columns` -> the column."""
     found: dict[str, str] = {}
     for name in columns:  # a column's whole name first: "shares" is the Shares column before "Share class"
-        words = [stem_of(w) for w in words_of(name)]
-        if len(words) == 1:
-            found.setdefault(words[0], name)
+        whole = [stem_of(w) for w in words_of(name)]
+        if len(whole) == 1:
+            found.setdefault(whole[0], name)
     for name in columns:
         words = {stem_of(w) for w in words_of(name)}
         for w in words:
