@@ -85,7 +85,7 @@ _SPAN = re.compile(
 # A month named in a question: its name or short form. "May" only capitalised: lower case it is the verb.
 _QUESTION_MONTH = re.compile(
     rf"\b(?:(?P<name>{'|'.join(m for m in sorted(set(MONTH_NUMBERS), key=len, reverse=True) if m != 'may')})\.?"
-    r"|(?P<may>May))\b",
+    r"|(?P<may>(?-i:May)))\b",
     re.I,
 )
 

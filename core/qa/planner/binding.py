@@ -7,14 +7,17 @@ reads (a year, a month in any form, a quarter or half), the line item of a state
 The binding is written into the plan's reasoning (shown under "show the plan").
 
 A word left unbound is only a reason to give no figure when it names something the sheet could hold and the step
-ignores: a month of a sheet with the months across that the step does not read ("March" when Jan is read), or a
-word inside the values of a column the step does not filter on ("Series D" of a share-class column holding
-"Series A" and "Series B"). Then the step's figure would answer another question: the plan has no step for the
-sheet, and says how it read the question and which words it could not use.
+ignores: a month of a sheet with the months across that the step does not read ("March" when Jan is read), a
+value of a category column no cell holds ("Series D" of a share-class column holding "Series A" and "Series B"),
+or arithmetic the table operation does not do ("units times unit cost", "what percentage" of a sheet holding no
+percentages). Then the step's figure would answer another question: the plan has no step for the sheet, and says
+how it read the question and which words it could not use. (Other unbound words are listed as unread: a
+question carries many words a plan rightly ignores.)
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from core.lexicon.comparison import COMPARATORS, POST_COMPARATORS, SUPERLATIVES
 from core.lexicon.periods import month_of, months_asked
 from core.lexicon.stop import CARRY_NOTHING
-from core.qa.planner.cells import OPERATION_WORDS, periods_across
+from core.qa.planner.cells import OPERATION_WORDS
 from core.qa.planner.cells.grid import month_columns
 from core.qa.planner.lexicon import AGGREGATE_WORDS, SYNONYMS, TOTAL_WORDS, YEAR_RE, stem_of, words_of
 from core.qa.planner.schema import ColumnInfo, SheetInfo
@@ -35,9 +38,12 @@ from core.retrieval.tables import TableOp
 _OPERATION = (
     AGGREGATE_WORDS | OPERATION_WORDS | TOTAL_WORDS | set(SUPERLATIVES) | set(COMPARATORS) | set(POST_COMPARATORS)
 )
-# Arithmetic no table operation does: a product, a share or ratio, a margin, a variance ("how many times" counts).
+# Arithmetic no table operation does: a product, a share, a margin, a variance ("how many times" counts).
+# "Times" only between two quantities ("units times unit cost"), never of a count ("how many times", "2 times").
 _DERIVED = re.compile(
-    r"\b(?:multiplied|product of|ratio|proportion|percentage|percent|margin|variance|share of|(?<!many )times)\b", re.I
+    r"\b(?:multiplied|product of|percentage|percent|margin|variance|share of)\b"
+    r"|(?<!\bmany)(?<!\bof)(?<!\bthe)(?<!\bconsecutive)(?<![\d\s])\s+times\s+(?!as\b|more\b|less\b|a\b|in\b|the\b)(?=[a-z])",
+    re.I,
 )
 # A column whose values are categories (few, repeated): a word inside them names a filter the question asks.
 MAX_CATEGORIES = 30
@@ -111,18 +117,25 @@ def _month_columns(sheet: SheetInfo) -> dict[int, str]:
     return {int(key[1:]): sheet.columns[cols[0]].name for key, cols in month_columns(labels, -1).items()}
 
 
-def _categories(sheet: SheetInfo, used: set[str]) -> dict[str, ColumnInfo]:
-    """Words inside the values of the category columns the step does not use -> the column."""
+def _short(token: str) -> bool:
+    """A class mark after a word: a letter, a number or a roman numeral ("A", "3", "IV")."""
+    return len(token) <= 2 or token.isdigit() or re.fullmatch(r"[ivx]+", token) is not None
+
+
+def _variants(question: str, sheet: SheetInfo, used: set[str]) -> dict[str, ColumnInfo]:
+    """ "Series D" of a column whose values are "Series A", "Series B": words of the question written as a value of
+    a category column the step does not use (a word, then a class mark) that no cell holds -> the column."""
+    words = words_of(question)
+    pairs = list(itertools.pairwise(words))
     found: dict[str, ColumnInfo] = {}
     for col in sheet.columns:
         if col.name in used or col.numeric or not col.values or not col.repeats or col.n_distinct > MAX_CATEGORIES:
             continue
-        own = set(col.words)
-        for value in col.values:
-            for w in words_of(value):
-                stem = stem_of(w)
-                if len(stem) > 2 and not stem.isdigit() and stem not in own:
-                    found.setdefault(stem, col)
+        marked = {tuple(words_of(v)) for v in col.values}
+        heads = {v[0] for v in marked if len(v) == 2 and _short(v[1]) and v[0].isalpha() and len(v[0]) > 2}
+        for first, mark in pairs:
+            if first in heads and _short(mark) and (first, mark) not in marked:
+                found[f"{first} {mark}"] = col
     return found
 
 
@@ -146,16 +159,17 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
         targets = {w: f"column {c}" for w, c in _column_words(used).items()}
         read_columns = set(used)
         values = _op_values(step.op)
-        categories = (
-            {} if periods_across([c.name for c in sheet.columns], sheet.grid) else _categories(sheet, set(used))
-        )
+        categories = _variants(question, sheet, set(used))
     else:
         return None
     bound: list[tuple[str, str]] = []
     blocking: list[tuple[str, str]] = []
     derived = _DERIVED.search(question) if isinstance(step, TableStep) else None
-    if derived:
-        blocking.append((derived.group(0), "asks arithmetic the table operation does not do"))
+    column_words = {stem_of(w) for c in sheet.columns for w in words_of(c.name)}
+    percents = any(c.dtype == "percent" or "%" in c.name for c in sheet.columns)
+    if derived and not {stem_of(w) for w in words_of(derived.group(0))} & column_words and not percents:
+        # (a column that holds it, "Percentage of votes", or the sheet's percentages, may be what is asked)
+        blocking.append((derived.group(0).strip(), "asks arithmetic the table operation does not do"))
     period_tokens = {"q1", "q2", "q3", "q4", "h1", "h2"}
     for word in _question_words(question):
         forms = _forms(word)
@@ -178,10 +192,9 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
             what = "value"
         if not what and word in _OPERATION:
             what = "operation"
-        if not what and (col := next((categories[f] for f in forms if f in categories), None)) is not None:
-            # a word of the values of a category column the step does not filter on
-            blocking.append((word, f"a word of {col.name} values, which it does not filter on"))
         bound.append((word, what))
+    for phrase, col in categories.items():
+        blocking.append((phrase, f"no {col.name} holds it"))
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
 
 
