@@ -82,10 +82,11 @@ _SPAN = re.compile(
     r"\b(?:(?P<q>q[1-4])|(?P<h>h[12])|(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th)\s+(?P<kind>quarter|half))\b",
     re.I,
 )
-# A month named in a question: its name or short form. "May" only capitalised: lower case it is the verb.
+# A month named in a question: its name or short form. "May" only capitalised or after "in", "for", "of", "during":
+# otherwise it is the verb.
 _QUESTION_MONTH = re.compile(
     rf"\b(?:(?P<name>{'|'.join(m for m in sorted(set(MONTH_NUMBERS), key=len, reverse=True) if m != 'may')})\.?"
-    r"|(?P<may>(?-i:May)))\b",
+    r"|(?P<may>(?-i:May)|(?<=in )may|(?<=for )may|(?<=of )may|(?<=during )may))\b",
     re.I,
 )
 

@@ -167,7 +167,8 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
     derived = _DERIVED.search(question) if isinstance(step, TableStep) else None
     column_words = {stem_of(w) for c in sheet.columns for w in words_of(c.name)}
     percents = any(c.dtype == "percent" or "%" in c.name for c in sheet.columns)
-    if derived and not {stem_of(w) for w in words_of(derived.group(0))} & column_words and not percents:
+    held = {stem_of(w) for w in words_of(derived.group(0))} & column_words if derived else set()
+    if derived and not held - {"share", "time"} and not percents:
         # (a column that holds it, "Percentage of votes", or the sheet's percentages, may be what is asked)
         blocking.append((derived.group(0).strip(), "asks arithmetic the table operation does not do"))
     period_tokens = {"q1", "q2", "q3", "q4", "h1", "h2"}
