@@ -158,3 +158,10 @@ def test_a_named_site_is_the_sheet_read(sites) -> None:
 def test_across_both_sites_is_not_one_sites_figure(sites) -> None:
     result = _done(sites, "How many units of Wall plug are there across both sites?", "Stock")
     assert result["abstained"] or result["values"] == ["115"]
+
+
+def test_actual_and_plan_side_by_side_give_each_figure_named_by_its_sheet(pnl) -> None:
+    wb, books = pnl
+    result = _done(wb, "How did actual marketing compare with plan in Oct?", "PnL")
+    assert result["values"] == [str(books["Actual"]["Marketing"][9]), str(books["Plan"]["Marketing"][9])]
+    assert "Actual Marketing" in result["answer"] and "Plan Marketing" in result["answer"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from core.qa.planner.binding import bind, unread_reason
@@ -14,7 +15,7 @@ from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
-from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema
+from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets
 from core.qa.planner.statements import statement_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
@@ -87,6 +88,9 @@ class OfflinePlanner:
     def _steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The plan's steps, its reasoning and the name of the intent that decided it."""
         choice = choose_sheets(question, schema)
+        side = _side_by_side(question, schema, choice.each) if choice.each else None
+        if side is not None:
+            return side
         if choice.refused:
             # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
             search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
@@ -150,6 +154,19 @@ class OfflinePlanner:
                 steps.append(search)
                 reasons.append(search.reason)
         return steps, " ".join(reasons), intent
+
+
+def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]) -> tuple[list[Step], str, str] | None:
+    """ "Actual vs plan revenue in March": the same cell reading of each sheet named, each figure named by its
+    sheet; None unless every sheet gives one."""
+    steps: list[Step] = []
+    for sheet in sheets:
+        found = statement_cells(question, replace(schema, sheets=(sheet,)))
+        if found is None:
+            return None
+        steps.append(found[0].model_copy(update={"row_label": f"{sheet.name} {found[0].row_label}"}))
+    reasons = [f"{step.reason} ({sheet.label})." for step, sheet in zip(steps, sheets, strict=True)]
+    return steps, "The sheets the question sets side by side, each read alike: " + " ".join(reasons), CELLS
 
 
 def _accounted(

@@ -31,6 +31,15 @@ _ACROSS = re.compile(
 _AGAINST = r"against|vs\.?|versus|compared?\s+(?:with|to)|differ(?:ed|s)?\s+from|relative\s+to|than"
 
 
+# Two sheets' figures set side by side ("actual vs plan", "compare actual with plan"), not their difference.
+_SIDE_BY_SIDE = re.compile(r"\b(?:vs\.?|versus|compared?|against|side by side|and)\b", re.I)
+_DIFFERENCE = re.compile(
+    r"\b(?:variance|differ\w*|gap|by how much|how much (?:more|less|higher|lower)|over|under|above|below|"
+    r"percent\w*|change|more|less|higher|lower|beat|miss\w*)\b",
+    re.I,
+)
+
+
 def _name_pattern(sheet: SheetInfo) -> str:
     """The tab's name as a question writes it (any ending: "plan", "planned")."""
     return r"\W+".join(re.escape(w) + r"\w*" for w in words_of(sheet.name))
@@ -72,6 +81,9 @@ class SheetChoice:
     schema: RoomSchema
     refused: str = ""  # why no sheet is read ("" when the schema is read)
     named: tuple[str, ...] = ()  # the labels of the sheets the question names
+    # Sheets of one layout set side by side ("actual vs plan revenue in March"): the same reading of each, when
+    # every one of them gives a figure (else `refused` says why).
+    each: tuple[SheetInfo, ...] = ()
 
 
 def _layout(sheet: SheetInfo) -> tuple[str, ...]:
@@ -84,8 +96,10 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
     named = sheets_named(question, tabs) if len(tabs) > 1 else []
     labels = tuple(s.label for s in named)
     if len({_layout(s) for s in named}) < len(named):
-        return SheetChoice(schema, f"The question names {len(named)} sheets of one layout ({', '.join(labels)}); "
-                                   "no single sheet's figure answers it.", labels)  # fmt: skip
+        why = (f"The question names {len(named)} sheets of one layout ({', '.join(labels)}); "
+               "no single sheet's figure answers it.")  # fmt: skip
+        side_by_side = _SIDE_BY_SIDE.search(question) and not _DIFFERENCE.search(question)
+        return SheetChoice(schema, why, labels, each=tuple(named) if side_by_side else ())
     against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
     if against and len(tabs) > 1:
         return SheetChoice(schema, f"The question compares sheets ({', '.join(labels)} against the other); "
