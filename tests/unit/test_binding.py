@@ -154,3 +154,18 @@ def test_a_month_the_table_step_does_not_read_gives_no_figure() -> None:
     plan = OfflinePlanner().plan("What was total opex in March?", RoomSchema(room_id=1, sheets=(opex,)))
     assert not any(isinstance(s, TableStep) for s in plan.steps)
     assert "“march”: matches no column it reads" in plan.reasoning
+
+
+def test_a_model_plan_is_checked_the_same_way() -> None:
+    from core.qa.planner.rules import account_plan
+    from core.retrieval.plan import Plan
+    from core.retrieval.tables import Aggregate, TableOp
+
+    schema = RoomSchema(room_id=1, sheets=(CAP,))
+    op = TableOp(sheet_id=CAP.sheet_id, aggregate=Aggregate(func="sum", column="Shares"))
+    step = TableStep(op=op, reason="Sum of Shares")
+    question = "How many Series D shares are there?"
+    plan = Plan(question=question, standalone_question=question, steps=[step], reasoning="", planner="openai",
+                intent="llm")  # fmt: skip
+    checked = account_plan(plan, schema)
+    assert not any(isinstance(s, TableStep) for s in checked.steps) and "“series d”" in checked.reasoning

@@ -169,6 +169,14 @@ def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]
     return steps, "The sheets the question sets side by side, each read alike: " + " ".join(reasons), CELLS
 
 
+def account_plan(plan: Plan, schema: RoomSchema) -> Plan:
+    """Any planner's plan checked as the offline plans are: the binding of the question's words in its reasoning,
+    and no sheet step whose reading leaves a word naming something the sheet could hold unread."""
+    steps, reasoning, intent = _accounted(plan.standalone_question, schema, list(plan.steps), plan.reasoning,
+                                          plan.intent)  # fmt: skip
+    return plan.model_copy(update={"steps": steps, "reasoning": reasoning, "intent": intent})
+
+
 def _accounted(
     question: str, schema: RoomSchema, steps: list[Step], reasoning: str, intent: str
 ) -> tuple[list[Step], str, str]:
