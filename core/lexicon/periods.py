@@ -68,3 +68,67 @@ MONTH_NUMBERS = {name: i for i, month in enumerate(MONTHS, 1) for name in (month
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 QUARTERS = ("q1", "q2", "q3", "q4")
 HALVES = ("h1", "h2")
+
+# Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# "March", "Mar", "Mar.", "Sept" (any case) and, in a sheet's header, "Mar-26", "Mar 2026", "2026-03".
+_MONTH_WORD = re.compile(rf"^(?P<name>{'|'.join(sorted(set(MONTH_NUMBERS), key=len, reverse=True))})\.?$", re.I)
+_HEADER_MONTH = re.compile(
+    rf"^(?P<name>[a-z]+)\.?(?:[\s\-/']*(?P<year>{YEAR_DIGITS}|\d\d))?$|^(?P<y>{YEAR_DIGITS})[-/](?P<m>0?[1-9]|1[0-2])$",
+    re.I,
+)
+# The spans of months a question names: a quarter ("Q3", "3rd quarter"), a half ("H1", "first half").
+_SPAN = re.compile(
+    r"\b(?:(?P<q>q[1-4])|(?P<h>h[12])|(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th)\s+(?P<kind>quarter|half))\b",
+    re.I,
+)
+# A month named in a question: its name or short form. "May" only capitalised or after "in", "for", "of", "during":
+# otherwise it is the verb.
+_QUESTION_MONTH = re.compile(
+    rf"\b(?:(?P<name>{'|'.join(m for m in sorted(set(MONTH_NUMBERS), key=len, reverse=True) if m != 'may')})\.?"
+    r"|(?P<may>(?-i:May)|(?<=in )may|(?<=for )may|(?<=of )may|(?<=during )may))\b",
+    re.I,
+)
+
+
+def month_of(word: str) -> int | None:
+    """The month a word names (1-12): "March", "mar", "Mar.", "Sept"; None."""
+    found = _MONTH_WORD.match(word.strip())
+    return MONTH_NUMBERS[found.group("name").lower()] if found else None
+
+
+def header_month(label: str) -> tuple[int, str] | None:
+    """The month a column header names, and the year written with it: "Sep" (9, ""), "Sep-26" (9, "26"),
+    "March 2026" (3, "2026"), "2026-03" (3, "2026"); None for any other header."""
+    found = _HEADER_MONTH.match(label.strip())
+    if not found:
+        return None
+    if found.group("y"):
+        return int(found.group("m")), found.group("y")
+    month = month_of(found.group("name"))
+    return (month, found.group("year") or "") if month else None
+
+
+def span_months(kind: str, n: int) -> tuple[int, ...]:
+    """The months of a calendar quarter or half: ("q", 3) -> (7, 8, 9), ("h", 1) -> 1..6."""
+    size = 3 if kind == "q" else 6
+    return tuple(range(size * (n - 1) + 1, size * n + 1))
+
+
+def months_asked(question: str) -> tuple[list[int], bool]:
+    """The months a question names, in order, and whether it named a span of them (a quarter or a half: Q1 is
+    January to March, H2 July to December): "Q3 revenue" -> ([7, 8, 9], True), "in Sept" -> ([9], False)."""
+    found: list[tuple[int, list[int]]] = []
+    spanned = False
+    for m in _SPAN.finditer(question):
+        spanned = True
+        if m.group("q") or m.group("h"):
+            code = (m.group("q") or m.group("h")).lower()
+            found.append((m.start(), list(span_months(code[0], int(code[1])))))
+        else:
+            kind = "q" if m.group("kind").lower() == "quarter" else "h"
+            found.append((m.start(), list(span_months(kind, _ORDINALS[m.group("ord").lower()]))))
+    for m in _QUESTION_MONTH.finditer(question):
+        found.append((m.start(), [MONTH_NUMBERS[(m.group("name") or "may").lower()]]))
+    months = [month for _, ms in sorted(found) for month in ms]
+    return list(dict.fromkeys(months)), spanned

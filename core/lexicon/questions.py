@@ -69,7 +69,14 @@ GENERAL_SYNONYMS: dict[str, tuple[str, ...]] = {
     "network": ("network", "channel", "broadcaster"),
     "channel": ("channel", "network", "broadcaster"),
     "label": ("label",),
-    "manager": ("manager", "coach"),
+    "manager": ("manager", "coach", "owner"),
+    # Column roles analysts' sheets name in their own words: who owns an account, when a row started.
+    "rep": ("rep", "owner", "manager", "salesperson"),
+    "own": ("owner",),
+    "manage": ("manager", "owner"),
+    "start": ("start", "started", "joined", "since"),
+    "join": ("joined", "start", "started", "since"),
+    "quantity": ("quantity", "qty", "units", "unit", "count"),
     "builder": ("builder", "built", "manufacturer"),
     "party": ("party",),
     "district": ("district",),
@@ -113,3 +120,18 @@ DOCUMENT_WORDS = frozenset(
     describe described explain explains why risk risks ceo cfo cto founder founders strategy plan plans
     outlook guidance commentary policy policies summary summarise summarize according""".split()
 )
+# Words that name a sheet of a workbook, or what analysts keep one sheet each of (a site, a store, a region).
+SHEET_WORDS = frozenset(
+    """sheet sheets tab tabs worksheet worksheets site sites location locations branch branches store stores
+    warehouse warehouses""".split()
+)
+# Words before a sheet word that say which sheets, not a sheet's name ("both sites", "each tab", "the same sheet").
+SHEET_QUANTIFIERS = frozenset(
+    """across all both each every other same this that these those first second third last one two three
+    several different individual separate""".split()
+)
+# The cells of a yes/no column ("Renewed", "Churned", "Active"): the column's own word asks for its yes rows.
+YES_CELLS = frozenset("yes y true t x ✓ ✔".split())
+NO_CELLS = frozenset("no n false f".split())
+# Words that turn a yes/no column's word into its no rows ("did not renew", "never churned", "non-renewed").
+NEGATIONS = frozenset("not never no non without didn doesn don isn wasn weren hasn haven un".split())

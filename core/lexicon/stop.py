@@ -26,3 +26,15 @@ SENTENCE_OPENERS = frozenset(
     explain give given list name please provide roughly state tell using according also between both each
     during further here however overall total yes no not""".split()
 )
+
+# Words a question about a sheet may hold that name nothing the sheet could hold: verbs of having and showing,
+# generic nouns of a figure and of time ("value", "figure", "month"), and politeness. A reading that accounts for
+# every word (core.qa.planner.binding) binds each other content word to a sheet, a column, a value, a period, a
+# line or an operation, or lists it as unread.
+CARRY_NOTHING = QUESTION_GLUE | frozenset(
+    """actual actually amount amounts answer are been book books came cell cells come data did does entry entries
+    figure figures file files go going got held hold holds holding issue issued kept keep listed look many month
+    monthly months much period periods quarter quarterly quarters record recorded report reported row rows sheet
+    sheets show shown spend spent spending stand stood table tab tabs the value values was were what whole year
+    years yearly""".split()
+)

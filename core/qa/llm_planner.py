@@ -24,6 +24,7 @@ from core.config import Settings
 from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
 from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
+from core.qa.planner.rules import account_plan
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import LookupStep, Plan, SearchStep, Step, TableStep
@@ -342,7 +343,7 @@ class LLMPlanner:
                     raise InvalidPlan(f"the model gave no plan ({message.refusal or 'an empty reply'}).")
                 parsed = PlanOut.model_validate_json(reply)
                 plan = to_plan(parsed, question, schema, planner=self.name, check_op=self._check_op)
-                return with_statement_cells(plan, schema)
+                return account_plan(with_statement_cells(plan, schema), schema)
             except pydantic.ValidationError as exc:
                 problem = f"the reply was not a plan ({_first_error(exc)})."
             except InvalidPlan as exc:

@@ -21,6 +21,7 @@ from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
+from core.qa.planner.sheets import naming_words
 from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan, SearchStep, TableStep
@@ -100,9 +101,10 @@ def providers(
     return planner or OfflinePlanner(), synthesizer or OfflineSynthesizer()
 
 
-def _table_labels(plan: Plan) -> list[str]:
+def _table_labels(plan: Plan, schema: RoomSchema) -> list[str]:
     """The rows the plan's table steps pick by name with the columns they read ("Asset Land 2022": the Land row's
-    2022)."""
+    2022), and the sheet's name and file (what its rows are: "customers.csv")."""
+    sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
     labels = []
     for step in plan.steps:
         if not isinstance(step, TableStep):
@@ -115,7 +117,9 @@ def _table_labels(plan: Plan) -> list[str]:
         ]
         if named:
             read = [*op.select, *([op.aggregate.column] if op.aggregate and op.aggregate.column else [])]
-            labels.append(" ".join([*named, *read]))
+            sheet = sheets.get(op.sheet_id)
+            where = [sheet.name, sheet.title] if sheet is not None and sheet.page is None else []
+            labels.append(" ".join([*named, *read, *where]))
     return labels
 
 
@@ -140,6 +144,8 @@ def _cell_places(plan: Plan, schema: RoomSchema, *, table: bool = True) -> list[
             if heading is not None and heading.values[0]:
                 headings.append(heading.values[0])
         place = [step.row_label, step.other_label, *step.column_labels, *headings]
+        if sheet.page is None:  # a workbook's tab the question names ("the planned revenue": the Plan tab)
+            place += naming_words(plan.standalone_question, sheet)
         if table:  # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a tab
             place += [sheet.name, *(c.name for c in sheet.columns)]
         places.append(" ".join(place))
@@ -205,7 +211,10 @@ def _evidence(
         if missing
         else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
         or unlinked_measures(
-            wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema, table=False) + _table_labels(plan)
+            wb.db,
+            ref.id,
+            plan.standalone_question,
+            _cell_places(plan, schema, table=False) + _table_labels(plan, schema),
         )
     )
     if missing:

@@ -180,6 +180,8 @@ def _excluded(question: Question, mention: ValueMention, excluded: Sequence[Valu
     than asking about it."""
     words = question.words
     start = mention.start
+    if mention.flag:
+        return False  # "did not renew": the no cells of "Renewed" already
     if excluded and excluded[-1].column is mention.column:
         between = words[excluded[-1].end : start]
         if between and between[0] in ("or", "nor", "and") and all(w in _LISTING for w in between):

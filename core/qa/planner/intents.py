@@ -592,6 +592,18 @@ def _row_count_condition(question: Question, link: Link) -> tuple[str, float, in
     return None
 
 
+def _counted_after_value(question: Question, link: Link, exclude: set[int]) -> ColumnInfo | None:
+    """ "How many Series A shares …", "how many Harbury units": the quantity column named whole right after the
+    value that picks the rows (the head of the question is that value)."""
+    head_values = [v for v in link.values if v.start <= question.head[0] < v.end or question.in_head(v.start)]
+    ends = {v.end for v in head_values}
+    return next(
+        (m.column for m in link.columns
+         if m.start in ends and m.score >= 1.0 and m.column.position not in exclude and quantity(m.column)),
+        None,
+    )  # fmt: skip
+
+
 def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "How many seed rounds?": count the rows; "how many gold medals" adds up the column it names."""
     if not _counting(question) or superlative_word(question) is not None:
@@ -602,6 +614,8 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     noun = next(
         (m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None
     )
+    if noun is None:
+        noun = _counted_after_value(question, link, exclude)
     if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:
         if addable(noun) and not yearish(noun) and not rank_like(noun):
             draft.aggregate = ("sum", noun)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.lexicon.periods import HISTORIC_SINCE, MONTHS, year_digits
+from core.lexicon.questions import NEGATIONS, NO_CELLS, YES_CELLS
 from core.qa.planner.lexicon import (
     COMPARATORS,
     DEMONYMS,
@@ -56,6 +57,7 @@ class ValueMention:
     values: tuple[str, ...]
     exact: bool  # the words are a whole value (else they are inside the values listed)
     outcome: bool = False  # a result word ("won") read as the result cells recording it ("W 21–7")
+    flag: bool = False  # a yes/no column's word ("renewed"), negated already when the question says so
 
     @property
     def resolved(self) -> bool:
@@ -428,6 +430,7 @@ def _value_mentions(question: Question, sheet: SheetInfo, columns: list[ColumnMe
         candidates += _quoted_values(quoting, col)
         candidates += _outcome_values(question, col)
         candidates += _named_forms(question, col)
+        candidates += _flag_values(question, col)
     candidates.sort(key=lambda c: (-c[0], c[1].start, c[1].column.position))
     taken: set[int] = set()
     chosen: list[ValueMention] = []
@@ -519,6 +522,24 @@ def _outcome_values(question: Question, col: ColumnInfo) -> list[tuple[float, Va
         if outcome is not None and outcome in col.outcomes and i not in question.used:
             mention = ValueMention(col, i, i + 1, col.outcomes[outcome], False, outcome=True)
             found.append((2.3, mention))
+    return found
+
+
+def _flag_values(question: Question, col: ColumnInfo) -> list[tuple[float, ValueMention]]:
+    """ "How many customers renewed?" of a yes/no column "Renewed": its yes cells; "did not renew": its no cells."""
+    cells = {v.strip().lower(): v for v in col.values}
+    yes, no = [v for k, v in cells.items() if k in YES_CELLS], [v for k, v in cells.items() if k in NO_CELLS]
+    name = [w for w in col.words if w not in STOP]
+    if not yes or len(yes) + len(no) < len(cells) or len(name) != 1:
+        return []
+    found: list[tuple[float, ValueMention]] = []
+    for i, stem in enumerate(question.stems):
+        if i in question.used or not _forms(stem) & _forms(name[0]):
+            continue
+        negated = any(w in NEGATIONS for w in question.words[max(0, i - 2) : i])
+        values = tuple(no if negated else yes)
+        if values:
+            found.append((2.6, ValueMention(col, i, i + 1, values, True, flag=True)))
     return found
 
 

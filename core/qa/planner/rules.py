@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
+from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
-from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema
+from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
+from core.qa.planner.sheets import choose_sheets
 from core.qa.planner.statements import statement_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 
@@ -61,6 +64,7 @@ class OfflinePlanner:
         """The plan of `question` (a follow-up is first rewritten from the conversation)."""
         standalone = self.standalone(question, schema, history)
         steps, reasoning, intent = self._steps(standalone, schema)
+        steps, reasoning, intent = _accounted(standalone, schema, steps, reasoning, intent)
         if standalone != question.strip():
             reasoning = f'Read as "{standalone}". {reasoning}'
         return Plan(question=question, standalone_question=standalone, steps=steps, reasoning=reasoning,
@@ -83,6 +87,21 @@ class OfflinePlanner:
 
     def _steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The plan's steps, its reasoning and the name of the intent that decided it."""
+        choice = choose_sheets(question, schema)
+        side = _side_by_side(question, schema, choice.each) if choice.each else None
+        if side is not None:
+            return side
+        if choice.refused:
+            # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
+            search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
+            return [search], search.reason, SEARCH
+        steps, reasoning, intent = self._sheet_steps(question, choice.schema)
+        if choice.named and intent != SEARCH:
+            reasoning = f"Read the sheet the question names ({', '.join(choice.named)}). {reasoning}"
+        return steps, reasoning, intent
+
+    def _sheet_steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
+        """The steps over the sheets the question reads."""
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement
@@ -135,6 +154,46 @@ class OfflinePlanner:
                 steps.append(search)
                 reasons.append(search.reason)
         return steps, " ".join(reasons), intent
+
+
+def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]) -> tuple[list[Step], str, str] | None:
+    """ "Actual vs plan revenue in March": the same cell reading of each sheet named, each figure named by its
+    sheet; None unless every sheet gives one."""
+    steps: list[Step] = []
+    for sheet in sheets:
+        found = statement_cells(question, replace(schema, sheets=(sheet,)))
+        if found is None:
+            return None
+        steps.append(found[0].model_copy(update={"row_label": f"{sheet.name} {found[0].row_label}"}))
+    reasons = [f"{step.reason} ({sheet.label})." for step, sheet in zip(steps, sheets, strict=True)]
+    return steps, "The sheets the question sets side by side, each read alike: " + " ".join(reasons), CELLS
+
+
+def account_plan(plan: Plan, schema: RoomSchema) -> Plan:
+    """Any planner's plan checked as the offline plans are: the binding of the question's words in its reasoning,
+    and no sheet step whose reading leaves a word naming something the sheet could hold unread."""
+    steps, reasoning, intent = _accounted(plan.standalone_question, schema, list(plan.steps), plan.reasoning,
+                                          plan.intent)  # fmt: skip
+    return plan.model_copy(update={"steps": steps, "reasoning": reasoning, "intent": intent})
+
+
+def _accounted(
+    question: str, schema: RoomSchema, steps: list[Step], reasoning: str, intent: str
+) -> tuple[list[Step], str, str]:
+    """The plan with its binding of the question's words in the reasoning; a sheet's step whose reading leaves a
+    word naming something the sheet could hold unread (core.qa.planner.binding) gives way to the passages."""
+    sheets = {s.sheet_id: s for s in schema.sheets}
+    for step in steps:
+        sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
+        sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
+        binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
+        if binding is None:
+            continue
+        if binding.blocking:
+            search = SearchStep(query=question, reason=unread_reason(step.reason, binding), rows=False)
+            return [search], f"{search.reason} {binding.text()}", SEARCH
+        return steps, f"{reasoning} {binding.text()}", intent
+    return steps, reasoning, intent
 
 
 def _search_reason(weak: bool, documents: bool, beyond: bool) -> str:

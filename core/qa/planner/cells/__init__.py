@@ -29,8 +29,10 @@ tried). The order, and why it matters:
 8. `percentage_change`, then 9. `change`: a relative change, or a difference; before `average` and `total`,
    since "the change in the average X" and "the change in total X" are changes.
 10. `average`, then 11. `total`: over the periods asked ("the average total sales" is an average).
-12. `value`: the line's figure in each year asked; last, since every question naming a year would match it.
-13. `named_value`: the figure in the columns named by words ("As reported", "1-3 years").
+12. `span_total`: a quarter or half of a grid with the months across ("Q3 revenue"), the sum of its months;
+    before `value`, which would give each month's figure.
+13. `value`: the line's figure in each year (or month) asked; last, since every question naming one would match.
+14. `named_value`: the figure in the columns named by words ("As reported", "1-3 years").
 """
 
 from core.qa.planner.cells.grid import GridRow, periods_across

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
+from core.lexicon.periods import header_month
 from core.qa.planner.cells.words import (
     DUE_BOUND,
     DUE_RANGE,
@@ -134,13 +135,34 @@ def year_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]:
     return found
 
 
+def month_key(month: int) -> str:
+    """A month as the cell rules key a period: "M03" (the keys sort in calendar order, as years do)."""
+    return f"M{month:02d}"
+
+
+def month_columns(labels: Sequence[str], label_pos: int) -> dict[str, list[int]]:
+    """Month key -> the column headed by that month ("Jan", "Sep", "March", "Sep-26"), when two or more columns are
+    months of one year (or of none written): a plan or a P&L with the months across. Months of several years
+    ("Jan-25" … "Jan-26") name no single column: {}."""
+    found: dict[str, list[int]] = {}
+    years: set[str] = set()
+    for i, label in enumerate(labels):
+        if i == label_pos or (month := header_month(label)) is None:
+            continue
+        found.setdefault(month_key(month[0]), []).append(i)
+        years.add(month[1])
+    if len(found) < 2 or len(years) > 1 or any(len(cols) > 1 for cols in found.values()):
+        return {}
+    return found
+
+
 def periods_across(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
     """Whether a grid is laid out as a statement: a blank corner over the line items, two or more periods across
     the header (a list of records names its first column: "Team", "Town")."""
     if len(names) < 3 or not rows:
         return False
     labels, n_header = column_labels(names, rows, 0)
-    if labels[0].strip() or n_header > 3 or len(year_columns(labels, 0)) < 2:
+    if labels[0].strip() or n_header > 3 or (len(year_columns(labels, 0)) < 2 and len(month_columns(labels, 0)) < 3):
         return False
     # Line items are words: a numbered list under a blank first header ("1", "2", …) is records.
     items = [row.values[0] for row in rows[n_header:] if row.values]

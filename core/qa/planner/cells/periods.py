@@ -290,6 +290,16 @@ def total(reading: CellReading) -> Verdict:
     return _finished(finish(reading, line, "sum", picked, ambiguous=ambiguous))
 
 
+def span_total(reading: CellReading) -> Verdict:
+    """A quarter or a half of a grid with the months across, asked as one figure ("Q3 revenue", "marketing in
+    H1"): the sum of its months (an average asks `average` first)."""
+    line = reading.line
+    if line is None or not reading.span or len(reading.asked_years) < 2:
+        return None
+    picked, ambiguous = _columns(reading, reading.asked_years)
+    return _finished(finish(reading, line, "sum", picked, ambiguous=ambiguous))
+
+
 def value(reading: CellReading) -> Verdict:
     """The line's figure in each year asked, in the order asked ("for fiscal years 2016 to 2014 respectively": every
     year of the span)."""

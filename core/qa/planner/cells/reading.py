@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
+from core.lexicon.periods import months_asked
 from core.qa.planner.cells.grid import (
     Grid,
     GridRow,
@@ -20,6 +21,8 @@ from core.qa.planner.cells.grid import (
     day_key,
     due_spans,
     filled,
+    month_columns,
+    month_key,
     row_label,
     year_columns,
 )
@@ -87,6 +90,8 @@ class CellReading:
     given: set[str]  # the words of the names the question gives (a company), vouched for by the caller
     context: set[str]  # the words of the table's page
     whole_table: bool
+    # The question named a span of the header's months (a quarter, a half): its months are asked together.
+    span: bool = False
 
     @property
     def asked_scale(self) -> str:
@@ -162,17 +167,28 @@ def read_question(
     years = year_columns(labels, label_pos)
     if len(years) < 2:
         years = {}  # periods across the header make a statement; one year in a header is a label
+    # Months across (a plan, a monthly P&L) are the periods when no years are: keyed "M01".."M12".
+    months = {} if years else month_columns(labels, label_pos)
     # "percentage change in total revenue" asks an operation of the revenue line, not of "Percentage of revenue"
     wanted = content_words(PCT_ASKED.sub(" ", question.lower()))
     # A label written as an alias ("Purchases of property, plant and equipment" for "capex") holds all its words.
     alias_words = [words for words in map(content_words, aliases) if words]
     named = _word_columns(question, labels, label_pos, wanted, strict=strict)
+    span, asked_months = False, list[int]()
+    if months:
+        asked_months, span = months_asked(question)
+        if {month_key(m) for m in asked_months} - set(months):
+            return None  # a month the header does not have: no column of this grid holds it
+        years = months
+        named = [i for i in named if not any(i in cols for cols in months.values())]
     if not years and not named:
         return None
     value_columns = sorted({i for cols in years.values() for i in cols} | set(named))
     # a split fiscal year asked ("EBIT in 2018/2019") is the year it ends in, as its column is (`year_columns`)
     named_years = years_in(SPLIT_YEAR.sub(lambda m: split_end(m.group(0)) or m.group(0), question))
     asked_years = [y for y in named_years if y in years]
+    if months:
+        asked_years = [month_key(m) for m in asked_months]
     if strict and set(named_years) - set(years):
         return None  # a period the question names is not in this grid: another table (or filing) holds it
     header_dates = {day_key(m) for label in labels for m in MONTH_DAY.finditer(label)}
@@ -186,7 +202,7 @@ def read_question(
         question=question, text=question.lower(), sheet_id=sheet_id, names=names, labels=labels, label_pos=label_pos,
         years=years, named=named, value_columns=value_columns, asked_years=asked_years, grid=grid, wanted=wanted,
         alias_words=alias_words, given=set().union(*map(content_words, given_names)), context=content_words(context),
-        whole_table=whole_table,
+        whole_table=whole_table, span=span,
     )  # fmt: skip
 
 

@@ -39,6 +39,7 @@ CELL_RULES: tuple[CellRule, ...] = (
     CellRule("change", periods.change),
     CellRule("average", periods.average),
     CellRule("total", periods.total),
+    CellRule("span_total", periods.span_total),
     CellRule("value", periods.value),
     CellRule("named_value", periods.named_value),
 )

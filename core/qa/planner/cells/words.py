@@ -42,7 +42,7 @@ CHANGE_WORDS = (
 CHANGE = re.compile(rf"\b(?:{'|'.join(CHANGE_WORDS.split())}|dropped|declin\w*)\b")
 AVERAGE = re.compile(r"\b(?:average|mean)\b")
 SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
-WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter)s?\b|\bin which\b")
+WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter|month)s?\b|\bin which\b")
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
 SPAN = re.compile(
     rf"(?:from|between|years?)\s+(?:fy\s*)?({YEAR_DIGITS})\s*(?:to|-|–|and|through)\s*(?:fy\s*)?({YEAR_DIGITS})|"

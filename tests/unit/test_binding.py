@@ -1,0 +1,171 @@
+"""Issue 23 on hand-built schemas: months as periods of a grid, the sheet a question names, yes/no columns, "how
+many <thing>", column roles, and the reading that accounts for every word (core.qa.planner.binding)."""
+
+from __future__ import annotations
+
+from core.lexicon.periods import header_month, month_of, months_asked
+from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
+from core.qa.planner.cells import GridRow
+from core.qa.planner.cells.grid import month_columns, periods_across
+from core.retrieval.cellmath import CellsStep
+from core.retrieval.plan import SearchStep, TableStep
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def test_months_quarters_and_halves_in_every_usual_form() -> None:
+    assert months_asked("spend in September") == ([9], False)
+    assert months_asked("Sept and mar.") == ([9, 3], False)
+    assert months_asked("revenue in Q3") == ([7, 8, 9], True)
+    assert months_asked("the first half") == ([1, 2, 3, 4, 5, 6], True)
+    assert months_asked("what may change") == ([], False)  # the verb, not the month
+    assert [month_of(w) for w in ("March", "mar", "Sept", "Mayor")] == [3, 3, 9, None]
+    assert [header_month(h) for h in ("Sep", "Sep-26", "2026-03", "Total")] == [(9, ""), (9, "26"), (3, "2026"), None]
+
+
+def test_months_across_make_a_grid_of_one_year_only() -> None:
+    assert month_columns(["", *MONTHS], 0)["M09"] == [9]
+    assert month_columns(["", "Jan-25", "Feb-25", "Jan-26"], 0) == {}  # two Januaries: no single column
+    rows = [GridRow(1, ("Revenue", *("1",) * 12))]
+    assert periods_across(["Column A", *MONTHS], rows)
+
+
+def column(name: str, position: int, values: tuple[str, ...], dtype: str = "text", n_filled: int = 6) -> ColumnInfo:
+    return ColumnInfo(name=name, letter=chr(65 + position), dtype=dtype, position=position, samples=values[:5],  # type: ignore[arg-type]
+                      values=values, n_distinct=len(values), n_filled=n_filled)  # fmt: skip
+
+
+def pnl_sheet(sheet_id: int, name: str, base: int) -> SheetInfo:
+    lines = ("Revenue", "Gross profit", "Marketing")
+    grid = tuple(GridRow(row_id=sheet_id * 10 + i, values=(line, *(str(base + 10 * i + m) for m in range(12))))
+                 for i, line in enumerate(lines))  # fmt: skip
+    columns = (column("Column A", 0, lines), *(column(m, i + 1, (), "number") for i, m in enumerate(MONTHS)))
+    return SheetInfo(sheet_id=sheet_id, document_id=1, title="budget.xlsx", name=name, n_rows=3, columns=columns,
+                     grid=grid)  # fmt: skip
+
+
+PNL = RoomSchema(room_id=1, sheets=(pnl_sheet(1, "Actual", 100), pnl_sheet(2, "Plan", 500)))
+
+
+def cells(question: str, schema: RoomSchema = PNL) -> CellsStep:
+    [step] = OfflinePlanner().plan(question, schema).steps
+    assert isinstance(step, CellsStep), step
+    return step
+
+
+def test_a_month_named_differently_from_the_header_reads_its_column() -> None:
+    step = cells("What was actual marketing in September?")
+    assert (step.sheet_id, step.operation, step.columns) == (1, "value", ["Sep"])
+
+
+def test_spans_and_rankings_across_the_month_columns() -> None:
+    assert (cells("Actual revenue in Q3?").operation, cells("Actual revenue in Q3?").columns) == (
+        "sum",
+        ["Jul", "Aug", "Sep"],
+    )
+    assert cells("Actual marketing in H1?").columns == list(MONTHS[:6])
+    ranked = cells("Which month had the lowest actual gross profit?")
+    assert (ranked.operation, ranked.columns) == ("argmin", list(MONTHS))
+
+
+def test_the_sheet_a_question_names_is_the_one_read() -> None:
+    assert cells("What was the planned revenue for Jun?").sheet_id == 2
+    assert cells("In the Plan sheet, what was marketing in March?").sheet_id == 2
+    assert "Actual" in OfflinePlanner().plan("Actual revenue in Mar?", PNL).reasoning
+
+
+def test_sheets_compared_unknown_or_across_read_none() -> None:
+    for question in ("Revenue against plan in May?", "Revenue in the Forecast sheet for May?"):
+        plan = OfflinePlanner().plan(question, PNL)
+        assert all(isinstance(s, SearchStep) and not s.rows for s in plan.steps), question
+
+
+def records(name: str, columns: tuple[ColumnInfo, ...], sheet_id: int = 5) -> SheetInfo:
+    return SheetInfo(sheet_id=sheet_id, document_id=sheet_id, title=f"{name}.xlsx", name=name, n_rows=6,
+                     columns=columns)  # fmt: skip
+
+
+CUSTOMERS = records("Customers", (
+    column("Name", 0, ("Arlo Ltd", "Bexa Inc", "Corrin Labs", "Dunmore Ltd", "Eskar Inc", "Fenn Group")),
+    column("Segment", 1, ("Enterprise", "SMB")),
+    column("Owner", 2, ("Ines Vardy", "Rob Tull")),
+    column("Renewed", 3, ("Yes", "No")),
+))  # fmt: skip
+
+
+def table(question: str, sheet: SheetInfo) -> TableStep:
+    plan = OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=(sheet,)))
+    [step] = [s for s in plan.steps if isinstance(s, TableStep)]
+    return step
+
+
+def test_every_condition_is_a_filter_and_a_yes_no_column_answers_its_word() -> None:
+    op = table("How many Enterprise customers renewed?", CUSTOMERS).op
+    assert {(f.column, f.op, f.value) for f in op.filters} == {
+        ("Segment", "eq", "Enterprise"),
+        ("Renewed", "eq", "Yes"),
+    }
+    op = table("How many SMB customers did not renew?", CUSTOMERS).op
+    assert {(f.column, f.op, f.value) for f in op.filters} == {("Segment", "eq", "SMB"), ("Renewed", "eq", "No")}
+
+
+def test_a_column_named_by_its_role() -> None:
+    assert table("Which account manager owns Bexa Inc?", CUSTOMERS).op.select == ["Owner"]
+
+
+CAP = records("Cap table", (
+    column("Holder", 0, ("Avenmoor Trust", "Cobbet Capital", "Dunlin Ventures", "Elsworth Fund")),
+    column("Share class", 1, ("Common", "Series A", "Series B")),
+    column("Shares", 2, (), "number"),
+))  # fmt: skip
+
+
+def test_how_many_of_a_thing_sums_the_quantity_named_after_the_value() -> None:
+    op = table("How many Series A shares are there?", CAP).op
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("sum", "Shares")
+
+
+def test_the_binding_of_every_word_is_shown_and_an_absent_value_gives_no_figure() -> None:
+    schema = RoomSchema(room_id=1, sheets=(CAP,))
+    plan = OfflinePlanner().plan("How many Series A shares are there?", schema)
+    assert "Words read: series → value; shares → column Shares" in plan.reasoning
+    plan = OfflinePlanner().plan("How many Series D shares are there?", schema)
+    assert not any(isinstance(s, TableStep) for s in plan.steps)
+    assert "“series d”" in plan.reasoning
+
+
+def test_arithmetic_no_table_operation_does_gives_no_figure() -> None:
+    stock = records("Stock", (column("Item", 0, ("Wall plug", "Brass hinge")), column("Units", 1, (), "number"),
+                              column("Unit cost", 2, (), "number")))  # fmt: skip
+    for question in (
+        "What is the value of Wall plug (units times unit cost)?",
+        "What percentage of units is Wall plug?",
+    ):
+        plan = OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=(stock,)))
+        assert not any(isinstance(s, TableStep) for s in plan.steps), question
+    # a count of times is no product
+    assert table("How many times is Wall plug listed?", stock) is not None
+
+
+def test_a_month_the_table_step_does_not_read_gives_no_figure() -> None:
+    opex = SheetInfo(sheet_id=9, document_id=9, title="opex.csv", name="opex", n_rows=2, columns=(
+        column("Line item", 0, ("Total opex", "Rent")), column("Jan", 1, (), "number"), column("Feb", 2, (), "number"),
+    ))  # fmt: skip
+    plan = OfflinePlanner().plan("What was total opex in March?", RoomSchema(room_id=1, sheets=(opex,)))
+    assert not any(isinstance(s, TableStep) for s in plan.steps)
+    assert "“march”: matches no column it reads" in plan.reasoning
+
+
+def test_a_model_plan_is_checked_the_same_way() -> None:
+    from core.qa.planner.rules import account_plan
+    from core.retrieval.plan import Plan
+    from core.retrieval.tables import Aggregate, TableOp
+
+    schema = RoomSchema(room_id=1, sheets=(CAP,))
+    op = TableOp(sheet_id=CAP.sheet_id, aggregate=Aggregate(func="sum", column="Shares"))
+    step = TableStep(op=op, reason="Sum of Shares")
+    question = "How many Series D shares are there?"
+    plan = Plan(question=question, standalone_question=question, steps=[step], reasoning="", planner="openai",
+                intent="llm")  # fmt: skip
+    checked = account_plan(plan, schema)
+    assert not any(isinstance(s, TableStep) for s in checked.steps) and "“series d”" in checked.reasoning
