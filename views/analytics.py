@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import Day
+from core.workbench import Day, escape_markdown
 from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Analytics")
@@ -28,7 +28,9 @@ if not room_ids:
     st.info("Pick at least one data room.")
     st.stop()
 if logged.questions == 0 or logged.first_day is None or logged.last_day is None:
-    st.info(f"No questions logged yet in {', '.join(chosen)}. Ask questions on the Chat page; they appear here.")
+    st.info(
+        f"No questions logged yet in {escape_markdown(', '.join(chosen))}. Ask questions on the Chat page; they appear here."
+    )
     st.page_link(PAGES["chat"][0], label="Go to the Chat page")
     st.stop()
 
@@ -56,7 +58,7 @@ if not sources:
 try:
     result = wb.analytics_report(room_ids, start, end, sources=tuple(sources))
 except WorkbenchError as exc:
-    st.error(str(exc))
+    st.error(escape_markdown(str(exc)))
     st.stop()
 
 totals = result.totals

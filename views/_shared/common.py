@@ -102,7 +102,8 @@ def sidebar(wb: Workbench) -> str | None:
             # A callback: it runs before the room selectbox exists, the only time its value may be set.
             st.button("Create", key="sidebar_create_room", on_click=_create_room, args=(wb,))
         if room:
-            queue_uploads(wb, room)
+            if wb.can_edit(room):  # viewers read and ask: no upload box (the database refuses their files too)
+                queue_uploads(wb, room)
             room_status(wb, room)
         sign_out_button(wb)
         mode = wb.settings.llm_provider
