@@ -1270,7 +1270,7 @@ def test_merged_text_counts_against_the_character_cap_too() -> None:
 
     long = "w" * 1_000
     rows = (
-        f'<row r="1"><c r="A1" t="inlineStr"><is><t>h</t></is></c><c r="J1" t="inlineStr"><is><t>h2</t></is></c></row>'
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>h</t></is></c><c r="J1" t="inlineStr"><is><t>h2</t></is></c></row>'
     )
     rows += (
         f'<row r="2"><c r="A2" t="inlineStr"><is><t>{long}</t></is></c></row><row r="99"><c r="A99"><v>1</v></c></row>'

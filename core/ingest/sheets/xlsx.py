@@ -10,8 +10,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 import zipfile
-from decimal import Decimal
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Literal, NoReturn
 
 from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
