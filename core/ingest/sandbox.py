@@ -169,7 +169,7 @@ def parse_isolated(data: bytes, filename: str, settings: Settings) -> Isolated:
         value: Any = None
         if kind == "ok" or kind == "error" or kind == "bug":
             with (Path(folder) / _OUTPUT).open("rb") as f:
-                kind, value = pickle.load(f)  # noqa: S301 (written by our own child a moment ago)
+                kind, value = pickle.load(f)
         elif kind == "died":
             kind, value = "died", peak
             peak = 0

@@ -99,6 +99,6 @@ def test_a_merged_range_over_every_column_is_refused_in_seconds(settings_: Setti
     from tests.unit.test_sheets import _merge_bomb
 
     started = time.perf_counter()
-    with pytest.raises(TooMuchContent, match="once its merged ranges are filled.*WORKBENCH_MAX_CELLS"):
+    with pytest.raises(TooMuchContent, match=r"once its merged ranges are filled.*WORKBENCH_MAX_CELLS"):
         parse_isolated(_merge_bomb(3_000), "merged.xlsx", settings_)
     assert time.perf_counter() - started < 30
