@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import Day, escape_markdown
+from core.workbench import Day, escape_markdown, neutralise_bidi
 from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Analytics")
@@ -21,6 +21,7 @@ chosen = filters[0].multiselect(
     default=[room] if room in ids else [],
     key=f"analytics_rooms_{room}",
     placeholder="Pick one or more rooms",
+    format_func=neutralise_bidi,
 )
 room_ids = [ids[name] for name in chosen]
 logged = wb.analytics_span(room_ids)
@@ -221,7 +222,7 @@ else:
             [
                 {
                     "When": a.asked_at,
-                    "Room": a.room,
+                    "Room": neutralise_bidi(a.room),
                     "From": SOURCE_NAMES.get(a.source, a.source),
                     "Question": a.question,
                     "Why": a.reasons,

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import escape_markdown
+from core.workbench import escape_markdown, neutralise_bidi
 from views._shared.common import PAGES, page_room
 from views._shared.state import switch_room
 
@@ -80,7 +80,12 @@ else:
 
     bar = st.columns([4, 1.6, 1.2, 1.2, 1.6], vertical_alignment="bottom")
     bar[0].selectbox(
-        "PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked, placeholder="Pick a PDF"
+        "PDF",
+        options,
+        format_func=lambda i: neutralise_bidi(titles.get(i) or ""),
+        key="documents_pdf",
+        on_change=_picked,
+        placeholder="Pick a PDF",
     )
     if rendered is not None:
         bar[1].number_input(
@@ -184,7 +189,7 @@ if not docs:
 table = pd.DataFrame(
     [
         {
-            "Title": d.title,
+            "Title": neutralise_bidi(d.title),
             "Kind": d.kind or "—",
             "Status": d.status,
             "Pages / rows": d.page_count if d.kind == "pdf" else d.n_rows,
@@ -205,7 +210,9 @@ for d in sheets:
 
 if wb.my_role(room) == "owner":
     with st.expander("Delete a document"):
-        doomed = st.selectbox("Document", docs, format_func=lambda d: f"{d.title} ({d.status})", key="delete_doc")
+        doomed = st.selectbox(
+            "Document", docs, format_func=lambda d: neutralise_bidi(f"{d.title} ({d.status})"), key="delete_doc"
+        )
         sure = st.checkbox("Delete it, with its pages, rows and everything cited from it", key="delete_sure")
         if st.button("Delete", key="delete_go", disabled=not sure, type="primary"):
             try:

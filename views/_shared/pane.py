@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, passage_lines
+from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, neutralise_bidi, passage_lines
 from views._shared.chat_pane import cited_rows
 from views._shared.common import PAGES
 from views._shared.grid import Target, sheet_grid
@@ -65,7 +65,7 @@ def sheet_view(wb: Workbench, room: str, turns: list[Turn], *, key: str, height:
     if picker:
         st.session_state[f"{key}_pick"] = sheet.sheet_id
         st.selectbox(
-            "Sheet", list(by_id), format_func=lambda i: f"{by_id[i].label} — {by_id[i].n_rows:,} rows",
+            "Sheet", list(by_id), format_func=lambda i: neutralise_bidi(f"{by_id[i].label} — {by_id[i].n_rows:,} rows"),
             key=f"{key}_pick", on_change=_picked, args=(f"{key}_pick", by_id),
         )  # fmt: skip
     else:
