@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.server
 import threading
 from collections.abc import Iterator
+from typing import ClassVar
 from urllib.parse import quote
 
 import pytest
@@ -24,9 +25,9 @@ RLO = "\u202e"
 
 
 class _Beacon(http.server.BaseHTTPRequestHandler):
-    hits: list[str] = []
+    hits: ClassVar[list[str]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+    def do_GET(self) -> None:
         _Beacon.hits.append(self.path)
         self.send_response(200)
         self.send_header("Content-Type", "image/png")
