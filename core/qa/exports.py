@@ -9,9 +9,9 @@ left alone: a spreadsheet reads them as the numbers they are, never as formulas.
 
 Markdown: the one rendering rule for user-controlled text on a page (room, file, sheet and user names, URL
 values, passages, cells, messages carrying them): `escape_markdown` shows it literally: no emphasis, link,
-image, HTML or (Streamlit reads `$...$` as LaTeX) formula; bare URLs and e-mail addresses (GitHub Markdown
-links `https://...`, `www....` and `a@b.c` by themselves) are broken with an invisible word joiner (U+2060),
-so they stay text a browser never fetches; bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/U+200F,
+image, HTML or (Streamlit reads `$...$` as LaTeX) formula; bare URLs (GitHub Markdown links `https://...` and
+`www....` by themselves) are broken with an invisible word joiner (U+2060), so they stay text a browser never
+fetches; bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/U+200F,
 U+061C), which make a name read backwards or spoof its extension, show as a visible `[U+202E]`. Answers, full
 of dollar amounts, keep their own emphasis and lists (`math_only`) but not `$`, links, images or HTML.
 """
@@ -40,16 +40,20 @@ __all__ = [
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?%?$")
-_MARKDOWN_MARKER = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~$])")
+# Markdown and HTML markers wherever they stand (with `[` escaped no `](` link or `![` image can open, so `!`, `(`
+# and `)` stay as they are); `_` only where it can open or close emphasis (not inside a word: "funding_rounds").
+_MARKDOWN_MARKER = re.compile(r"([\\`*\[\]<>|~$&])|(?<![^\W_])_|_(?![^\W_])")
+# Markers only at the start of a line: headings, lists, setext underlines, ordered lists ("1." / "1)").
+_LINE_MARKER = re.compile(r"(?m)^([ \t]*)(?:([#+=-])|(\d+)([.)]))")
 # In answers (`math_only`): what makes a formula, a link, an image or HTML; emphasis and lists stay.
-_ANSWER_MARKER = re.compile(r"([\\\[\]<>$])")
+_ANSWER_MARKER = re.compile(r"([\\\[\]<>$&])")
 # Bidirectional-text controls: embeddings, overrides, isolates, the marks and the Arabic letter mark.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 WORD_JOINER = "\u2060"
-# What GitHub Markdown links by itself: a scheme's `://`, `www.` and the `@` of an e-mail address (the joiner
-# goes after the first character of each).
-_AUTOLINK = re.compile(r"://|(?<![^\W_])www\.|@", re.IGNORECASE)
+# What GitHub Markdown links by itself and a browser may fetch: a scheme's `://` and `www.` (the joiner goes after
+# the first character of each). An e-mail address becomes a mailto: link, which fetches nothing.
+_AUTOLINK = re.compile(r"://|(?<![^\W_])www\.", re.IGNORECASE)
 
 
 def neutralise_cell(value: str | None) -> str | None:
@@ -95,5 +99,9 @@ def escape_markdown(text: str, *, math_only: bool = False) -> str:
     """`text` shown literally in Markdown: the rule for every user-controlled text on a page (see the module).
 
     With `math_only` (answers) emphasis and lists still render, but `$`, links, images and HTML do not."""
-    marker = _ANSWER_MARKER if math_only else _MARKDOWN_MARKER
-    return neutralise_links(marker.sub(r"\\\1", neutralise_bidi(str(text))))
+    text = neutralise_bidi(str(text))
+    if math_only:
+        return neutralise_links(_ANSWER_MARKER.sub(r"\\\1", text))
+    text = _MARKDOWN_MARKER.sub(lambda m: "\\" + m.group(0), text)
+    text = _LINE_MARKER.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else m.group(3) + "\\" + m.group(4)), text)
+    return neutralise_links(text)
