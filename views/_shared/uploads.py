@@ -96,7 +96,7 @@ def _job_line(job: IngestJob) -> None:
         _bar(job.label, 1.0, "failed")
         if job.document_id is None:  # else the document list below holds the failure and its reason
             with st.expander(f"✗ {escape_markdown(job.filename or job.room)} — failed"):
-                st.text(job.error or "The job failed.")
+                st.markdown(escape_markdown(job.error or "The job failed."))
         return
     if job.status == "done":
         result = job.result or {}
@@ -124,7 +124,7 @@ def documents(wb: Workbench, room: str) -> None:
     for doc in docs:
         if doc.status == "failed":
             with st.expander(f"✗ {escape_markdown(doc.title)} — failed"):
-                st.text(doc.error or "It could not be ingested.")
+                st.markdown(escape_markdown(doc.error or "It could not be ingested."))
             continue
         size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
         state = "" if doc.embedded else f" · embedding {doc.embedded_chunks} of {doc.n_chunks} chunks"
