@@ -103,5 +103,7 @@ def escape_markdown(text: str, *, math_only: bool = False) -> str:
     if math_only:
         return neutralise_links(_ANSWER_MARKER.sub(r"\\\1", text))
     text = _MARKDOWN_MARKER.sub(lambda m: "\\" + m.group(0), text)
-    text = _LINE_MARKER.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else m.group(3) + "\\" + m.group(4)), text)
+    text = _LINE_MARKER.sub(
+        lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else m.group(3) + "\\" + m.group(4)), text
+    )
     return neutralise_links(text)

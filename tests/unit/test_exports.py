@@ -138,7 +138,7 @@ def test_escaped_text_reads_as_it_was() -> None:
 def test_bare_urls_and_addresses_are_broken(text: str) -> None:
     """GitHub Markdown (Streamlit's) links `scheme://` and `www.` by themselves: each is broken by a word joiner,
     which no autolink rule matches across."""
-    from core.qa.exports import WORD_JOINER, escape_markdown
+    from core.qa.exports import escape_markdown
 
     for shown in (escape_markdown(text), escape_markdown(text, math_only=True)):
         assert "://" not in shown and "www." not in shown.lower()

@@ -79,7 +79,12 @@ def sheet_view(wb: Workbench, room: str, turns: list[Turn], *, key: str, height:
         st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
     if sheet.uncalculated:
         listed = ", ".join(
-            (f"{escape_markdown(ref)} `{formula}`" if "`" not in formula else f"{escape_markdown(ref)} {escape_markdown(formula)}") for ref, formula in sheet.uncalculated[:5]
+            (
+                f"{escape_markdown(ref)} `{formula}`"
+                if "`" not in formula
+                else f"{escape_markdown(ref)} {escape_markdown(formula)}"
+            )
+            for ref, formula in sheet.uncalculated[:5]
         )
         more = f" and {len(sheet.uncalculated) - 5:,} more" if len(sheet.uncalculated) > 5 else ""
         st.warning(
