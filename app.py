@@ -3,12 +3,20 @@
 import psycopg
 import streamlit as st
 
+from core.config import get_settings
 from core.errors import WorkbenchError
-from core.workbench import refusal
+from core.workbench import Workbench, escape_markdown, refusal
 from views._shared.auth import session_workbench
 from views._shared.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
+
+# Local mode has no sign-in: served beyond this computer (`--server.address 0.0.0.0`, or no address at all,
+# which Streamlit takes as every interface), it would give every room to whoever reaches the port.
+exposed = Workbench.exposure_refusal(get_settings(), st.get_option("server.address"))
+if exposed:
+    st.error(exposed)
+    st.stop()
 
 navigation = st.navigation(
     [st.Page(path, title=title, url_path=url, default=(url == DEFAULT_PAGE)) for url, (path, title) in PAGES.items()]
@@ -18,14 +26,14 @@ wb = session_workbench(get_workbench())
 try:
     sidebar(wb)
 except WorkbenchError as exc:
-    st.error(str(exc))
+    st.error(escape_markdown(str(exc)))
 except psycopg.Error as exc:
-    st.error(refusal(exc))
+    st.error(escape_markdown(refusal(exc)))
 # The pages' error boundary: what a page did not handle itself is a message, never a traceback on screen
 # (WorkbenchError carries its fix; a statement the database refused is one line).
 try:
     navigation.run()
 except WorkbenchError as exc:
-    st.error(str(exc))
+    st.error(escape_markdown(str(exc)))
 except psycopg.Error as exc:
-    st.error(refusal(exc))
+    st.error(escape_markdown(refusal(exc)))

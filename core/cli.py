@@ -42,17 +42,26 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _read_batch(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as handle:
+def _read_batch(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """Each non-blank line of a JSONL batch: (line number, its object), or (line number, what is wrong with it):
+    a bad line is reported on its own and the lines after it still run."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if line.strip():
                 try:
                     item = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise click.ClickException(f"{path}:{number} is not JSON ({exc.msg}).") from exc
+                    yield number, f"{path}:{number} is not JSON ({exc.msg}): fix that line and run it again."
+                    continue
                 if not isinstance(item, dict):
-                    raise click.ClickException(f"{path}:{number} must be a JSON object.")
+                    yield number, f"{path}:{number} must be a JSON object ({{...}}): fix that line and run it again."
+                    continue
                 yield number, item
+
+
+def _line_error(number: int, message: str) -> str:
+    """The output line of a batch line that failed: its error and its line number."""
+    return json.dumps({"error": message, "line": number}, ensure_ascii=False)
 
 
 def _field(item: dict[str, Any], name: str, *, required: bool = True) -> Any:
@@ -70,15 +79,23 @@ def _batch_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...
 
 
 def _echo_each(batch: Path, work: Callable[[dict[str, Any]], str]) -> int:
-    """One output line per job of a JSONL batch: the work's JSON, or {"error": ...} where the workbench refused."""
-    for _, item in _read_batch(batch):
+    """One output line per line of a JSONL batch: the work's JSON, or {"error": ..., "line": n} where the line is
+    malformed or the workbench refused it; every good line runs. Exits 1 when any line failed."""
+    failed = 0
+    for number, item in _read_batch(batch):
+        if isinstance(item, str):
+            failed += 1
+            click.echo(_line_error(number, item))
+            continue
         try:
             click.echo(work(item))
         except WorkbenchError as exc:
-            click.echo(json.dumps({"error": str(exc)}))
+            failed += 1
+            click.echo(_line_error(number, str(exc)))
         except psycopg.Error as exc:  # one line the database refused: the others go on
-            click.echo(json.dumps({"error": refusal(exc)}))
-    return 0
+            failed += 1
+            click.echo(_line_error(number, refusal(exc)))
+    return 1 if failed else 0
 
 
 class _Bar:
@@ -160,18 +177,10 @@ def ingest(
     Exits 1 if any file failed (with --wait) or could not be queued.
     """
     wb = _workbench()
-    jobs: list[tuple[str, Path]] = []
+    jobs: list[tuple[str, Path] | tuple[int, str]] = []
     if batch:
-        try:
-            jobs = [
-                (
-                    checked_text(_field(item, "room"), f"room of {batch}:{number}", max_chars=1000),
-                    Path(checked_text(_field(item, "path"), f"path of {batch}:{number}", max_chars=4096)),
-                )
-                for number, item in _read_batch(batch)
-            ]
-        except BadInput as exc:
-            raise click.ClickException(f"{exc} Nothing was ingested.") from exc
+        # A bad line is reported ({"error": ..., "line": n}) where it stands; the good ones are ingested.
+        jobs = [_ingest_line(batch, number, item) for number, item in _read_batch(batch)]
         json_out = True
     else:
         if not room or not paths:
@@ -179,7 +188,12 @@ def ingest(
         jobs = [(room, p) for p in paths]
         json_out = as_json
     failed = 0
-    for room_name, path in jobs:
+    for job in jobs:
+        if isinstance(job[0], int):
+            failed += 1
+            click.echo(_line_error(job[0], str(job[1])))
+            continue
+        room_name, path = job[0], Path(job[1])
         if not wait:
             for queued in wb.enqueue([path], room_name, embed=not no_embed):
                 if isinstance(queued, IngestResult):
@@ -237,6 +251,19 @@ def follow_line(listed: list[Any]) -> str:
     """One refresh of `jobs --follow`: how many jobs are active, then each of them (all, oldest first)."""
     pending = sorted((job for job in listed if not job.finished), key=lambda job: job.id)
     return f"{len(pending)} active: " + " | ".join(f"{job.id} {job.label}" for job in pending)
+
+
+def _ingest_line(batch: Path, number: int, item: dict[str, Any] | str) -> tuple[str, Path] | tuple[int, str]:
+    """(room, path) of a line of an ingest batch, or (line number, what is wrong with it)."""
+    if isinstance(item, str):
+        return number, item
+    try:
+        return (
+            checked_text(_field(item, "room"), f"room of {batch}:{number}", max_chars=1000),
+            Path(checked_text(_field(item, "path"), f"path of {batch}:{number}", max_chars=4096)),
+        )
+    except BadInput as exc:
+        return number, f"{batch}:{number}: {exc}"
 
 
 @cli.command("jobs")

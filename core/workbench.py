@@ -7,6 +7,7 @@ is a thin, typed call into the module that does the work, acting as this workben
 from __future__ import annotations
 
 import copy
+import ipaddress
 import logging
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import date
@@ -26,7 +27,7 @@ from core.inputs import MAX_HITS, MAX_NAME_CHARS, MAX_QUERY_CHARS, checked_int, 
 from core.models import IngestResult, Room, SearchHit
 from core.providers.embeddings import Embedder, get_embedder
 from core.qa import feedback, service
-from core.qa.exports import escape_markdown
+from core.qa.exports import escape_markdown, neutralise_bidi, neutralise_links
 from core.qa.feedback import ConversationSummary, Turn, answer_memo
 from core.qa.planner import Planner
 from core.qa.synth import Synthesizer
@@ -67,11 +68,26 @@ __all__ = [
     "claims_citing",
     "escape_markdown",
     "field_of",
+    "neutralise_bidi",
+    "neutralise_links",
     "passage_lines",
     "refusal",
 ]
 
 log = logging.getLogger(__name__)
+
+
+def _is_loopback(address: str | None) -> bool:
+    """Is `address` this computer alone (127.0.0.0/8, ::1, localhost)?"""
+    if not address:
+        return False
+    if address.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 
@@ -112,6 +128,22 @@ class Workbench:
                 "Postgres; local mode (the embedded server) needs no set-up."
             )
         return setup_roles(database_url(settings), {APP_ROLE: app_password, LOGIN_ROLE: login_password})
+
+    @staticmethod
+    def exposure_refusal(settings: Settings, address: str | None) -> str | None:
+        """Why the app must not serve on `address` (Streamlit's `server.address`), or None when it may.
+
+        Local mode (WORKBENCH_AUTH=none) has no sign-in and owns every room: it serves loopback alone. An unset
+        address is refused too: Streamlit then listens on every interface."""
+        if settings.server_address is None or _is_loopback(address):
+            return None
+        where = f"on {address}" if address else "on every network interface (no --server.address given)"
+        return (
+            f"This app was started {where} in local mode (WORKBENCH_AUTH=none: no sign-in, you own every room), "
+            f"which would let anyone who reaches this computer read every room. Start it with `workbench serve` "
+            f"(or `streamlit run app.py --server.address {settings.server_address}`); to open it to a team, set "
+            "WORKBENCH_AUTH=accounts and add their accounts (docs/deployment.md)."
+        )
 
     def as_user(self, user_id: str) -> Workbench:
         """This workbench (same pool, same loaded model) acting for `user_id` (row-level security applies)."""
@@ -322,6 +354,10 @@ class Workbench:
     def my_role(self, room: str) -> access.Role | None:
         """This user's role in the room, None when not a member."""
         return access.my_role(self.db, self.room(room).id)
+
+    def can_edit(self, room: str) -> bool:
+        """May this user add files to and edit cells of the room (an owner or an editor; a viewer only reads)?"""
+        return self.my_role(room) in ("owner", "editor")
 
     def set_member(self, room: str, user_id: str, role: access.Role) -> None:
         """Give a user a role in the room (owners only)."""

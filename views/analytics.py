@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import Day
+from core.workbench import Day, escape_markdown, neutralise_bidi
 from views._shared.common import PAGES, page_room
 
 wb, room = page_room("Analytics")
@@ -21,6 +21,7 @@ chosen = filters[0].multiselect(
     default=[room] if room in ids else [],
     key=f"analytics_rooms_{room}",
     placeholder="Pick one or more rooms",
+    format_func=neutralise_bidi,
 )
 room_ids = [ids[name] for name in chosen]
 logged = wb.analytics_span(room_ids)
@@ -28,7 +29,9 @@ if not room_ids:
     st.info("Pick at least one data room.")
     st.stop()
 if logged.questions == 0 or logged.first_day is None or logged.last_day is None:
-    st.info(f"No questions logged yet in {', '.join(chosen)}. Ask questions on the Chat page; they appear here.")
+    st.info(
+        f"No questions logged yet in {escape_markdown(', '.join(chosen))}. Ask questions on the Chat page; they appear here."
+    )
     st.page_link(PAGES["chat"][0], label="Go to the Chat page")
     st.stop()
 
@@ -56,7 +59,7 @@ if not sources:
 try:
     result = wb.analytics_report(room_ids, start, end, sources=tuple(sources))
 except WorkbenchError as exc:
-    st.error(str(exc))
+    st.error(escape_markdown(str(exc)))
     st.stop()
 
 totals = result.totals
@@ -219,7 +222,7 @@ else:
             [
                 {
                     "When": a.asked_at,
-                    "Room": a.room,
+                    "Room": neutralise_bidi(a.room),
                     "From": SOURCE_NAMES.get(a.source, a.source),
                     "Question": a.question,
                     "Why": a.reasons,

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import escape_markdown
+from core.workbench import escape_markdown, neutralise_bidi
 from views._shared.common import PAGES, page_room
 from views._shared.state import switch_room
 
@@ -25,7 +25,9 @@ def _int_param(name: str) -> int | None:
     if raw is None or raw == "":
         return None
     if not re.fullmatch(r"-?\d{1,9}", raw.strip()):
-        st.error(f"The link's `{name}` should be a number, not {raw!r}: showing the default instead.")
+        st.error(
+            f"The link's `{name}` should be a number, not {escape_markdown(repr(raw))}: showing the default instead."
+        )
         return None
     return int(raw)
 
@@ -64,7 +66,7 @@ else:
     try:
         rendered = wb.render_page(doc_id, page, chunk, cell)
     except WorkbenchError as exc:
-        st.error(str(exc))
+        st.error(escape_markdown(str(exc)))
     if rendered is not None and rendered.room != room:  # a link into another room the user can see
         switch_room(rendered.room, "the linked PDF is there")
     options = list(pdfs)
@@ -78,7 +80,12 @@ else:
 
     bar = st.columns([4, 1.6, 1.2, 1.2, 1.6], vertical_alignment="bottom")
     bar[0].selectbox(
-        "PDF", options, format_func=titles.get, key="documents_pdf", on_change=_picked, placeholder="Pick a PDF"
+        "PDF",
+        options,
+        format_func=lambda i: neutralise_bidi(titles.get(i) or ""),
+        key="documents_pdf",
+        on_change=_picked,
+        placeholder="Pick a PDF",
     )
     if rendered is not None:
         bar[1].number_input(
@@ -125,7 +132,7 @@ else:
             + (" with the cited passage highlighted" if rendered.highlighted else ""),
         )
         view.caption(
-            f"{rendered.title} · page {rendered.page} of {rendered.page_count} · "
+            f"{escape_markdown(rendered.title)} · page {rendered.page} of {rendered.page_count} · "
             f"rendered in {rendered.render_ms:.0f} ms"
         )
         with side:
@@ -171,7 +178,9 @@ else:
             elif cited is None:
                 st.caption("Open a citation from the Chat page to see its passage highlighted here.")
             if rendered.room != room:
-                st.info(f"This PDF is in the data room {rendered.room!r}, not {room!r}.")
+                st.info(
+                    f"This PDF is in the data room {escape_markdown(repr(rendered.room))}, not {escape_markdown(repr(room))}."
+                )
 
 st.subheader("Files in this room")
 if not docs:
@@ -180,7 +189,7 @@ if not docs:
 table = pd.DataFrame(
     [
         {
-            "Title": d.title,
+            "Title": neutralise_bidi(d.title),
             "Kind": d.kind or "—",
             "Status": d.status,
             "Pages / rows": d.page_count if d.kind == "pdf" else d.n_rows,
@@ -195,21 +204,25 @@ table = pd.DataFrame(
 st.dataframe(table, hide_index=True, width="stretch")
 sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
 for d in sheets:
-    st.page_link(PAGES["sheet"][0], label=f"Open {d.title} on the Sheet page", query_params={"doc": str(d.id)})
+    st.page_link(
+        PAGES["sheet"][0], label=f"Open {escape_markdown(d.title)} on the Sheet page", query_params={"doc": str(d.id)}
+    )
 
 if wb.my_role(room) == "owner":
     with st.expander("Delete a document"):
-        doomed = st.selectbox("Document", docs, format_func=lambda d: f"{d.title} ({d.status})", key="delete_doc")
+        doomed = st.selectbox(
+            "Document", docs, format_func=lambda d: neutralise_bidi(f"{d.title} ({d.status})"), key="delete_doc"
+        )
         sure = st.checkbox("Delete it, with its pages, rows and everything cited from it", key="delete_sure")
         if st.button("Delete", key="delete_go", disabled=not sure, type="primary"):
             try:
                 title = wb.delete_document(room, doomed.id)
             except WorkbenchError as exc:
-                st.error(str(exc))
+                st.error(escape_markdown(str(exc)))
             else:
                 st.session_state.pop("delete_sure", None)
                 if st.query_params.get("doc") == str(doomed.id):
                     st.query_params.clear()  # the viewer was showing it: show the room's first PDF instead
                 st.session_state.pop("documents_pdf", None)
-                st.toast(f"Deleted {title}.")
+                st.toast(f"Deleted {escape_markdown(title)}.")
                 st.rerun()

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core.errors import WorkbenchError
+from core.workbench import escape_markdown
 from views._shared.common import page_room
 
 wb, room = page_room("Members")
@@ -25,7 +26,9 @@ people = wb.members(room)
 owners = [p for p in people if p.role == "owner"]
 for person in people:
     cols = st.columns([4, 2, 1])
-    cols[0].markdown(f"**{person.display_name}**" + (f" · {person.email}" if person.email else ""))
+    cols[0].markdown(
+        f"**{escape_markdown(person.display_name)}**" + (f" · {escape_markdown(person.email)}" if person.email else "")
+    )
     # An owner manages everyone, except that the last owner stays an owner (a room always has one).
     if role == "owner" and not (person.role == "owner" and len(owners) == 1):
         new_role = cols[1].selectbox(
@@ -38,7 +41,7 @@ for person in people:
             wb.remove_member(room, person.user_id)
             st.rerun()
     else:
-        cols[1].write(person.role)
+        cols[1].text(person.role)
 
 if role == "owner" and wb.settings.auth_mode != "none":
     with st.form("add_member", clear_on_submit=True):
@@ -48,10 +51,10 @@ if role == "owner" and wb.settings.auth_mode != "none":
         if st.form_submit_button("Add"):
             account = wb.find_user(email, room)
             if account is None:
-                st.error(f"No account for {email!r}: create it first (`workbench user add {email}`).")
+                st.error(escape_markdown(f"No account for {email!r}: create it first (workbench user add {email})."))
             else:
                 try:
                     wb.set_member(room, account.id, new_role)
-                    st.success(f"{account.display_name} is now {new_role} of {room}.")
+                    st.success(escape_markdown(f"{account.display_name} is now {new_role} of {room}."))
                 except WorkbenchError as exc:
-                    st.error(str(exc))
+                    st.error(escape_markdown(str(exc)))

@@ -53,8 +53,8 @@ def hit_card(n: int, hit: SearchHit, words: list[str]) -> None:
         st.markdown(text)
         missing = [w for w in words if w not in found]
         st.caption(
-            ("Matches: " + ", ".join(found) if found else "No query word verbatim: matched by meaning")
-            + (f" · not in this passage: {', '.join(missing)}" if found and missing else "")
+            ("Matches: " + escape_markdown(", ".join(found)) if found else "No query word verbatim: matched by meaning")
+            + (f" · not in this passage: {escape_markdown(', '.join(missing))}" if found and missing else "")
         )
 
 
@@ -66,7 +66,7 @@ with hits_column:
         try:
             hits = wb.search(query, room, k=k)
         except WorkbenchError as exc:
-            st.error(str(exc))
+            st.error(escape_markdown(str(exc)))
             hits = []
         if not hits:
             st.info("No hits. Try other words.")

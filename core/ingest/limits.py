@@ -4,11 +4,28 @@ from __future__ import annotations
 
 from core.errors import TooMuchContent
 
+# The widest sheet read: Excel's own limit (columns A to XFD). A wider CSV is not a table a person made (a
+# million columns in two rows is one row's text too large to search); an XLSX cannot be wider in Excel.
+MAX_COLUMNS = 16_384
 
-def too_much_content(name: str, *, cells: int, chars: int, max_cells: int, max_chars: int) -> TooMuchContent:
-    """The error for a sheet past its cell or character cap."""
+
+def too_wide(name: str, columns: int, row: int) -> TooMuchContent:
+    """The error for a sheet whose row `row` has more than MAX_COLUMNS columns."""
+    return TooMuchContent(
+        f"{name}: row {row:,} has {columns:,} columns, over the limit of {MAX_COLUMNS:,} (Excel's own: A to XFD). "
+        "Check the delimiter or the export (one record per line); if the data is genuine, transpose it so the "
+        "many values run down the rows, or split it into narrower files."
+    )
+
+
+def too_much_content(
+    name: str, *, cells: int, chars: int, max_cells: int, max_chars: int, merged: bool = False
+) -> TooMuchContent:
+    """The error for a sheet past its cell or character cap (`merged`: counted with its merged ranges filled)."""
     if cells > max_cells:
-        what = f"more than {max_cells:,} cells"
+        what = f"more than {max_cells:,} cells" + (
+            " once its merged ranges are filled (each cell of a merged range holds its value)" if merged else ""
+        )
         setting = "WORKBENCH_MAX_CELLS"
     else:
         what = f"more than {max_chars:,} characters of cell text"

@@ -15,15 +15,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import pickle
 import re
 import resource
 import sys
+import tempfile
 import threading
+import time
 import traceback
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from core.config import Settings
@@ -39,6 +43,7 @@ _MB = 1024 * 1024
 _START_LOCK = threading.Lock()
 _last = threading.local()
 # How MuPDF reports an allocation refused under the limit ("code=2: realloc (1060082208 bytes) failed").
+_INPUT, _OUTPUT = "input", "output.pickle"
 _ALLOC_FAILED = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 
 
@@ -79,24 +84,65 @@ def _out_of_memory(exc: BaseException) -> bool:
     return False
 
 
-def _child(conn: Connection, data: bytes, filename: str, settings: Settings, limit: int) -> None:
+def _child(conn: Connection, folder: str, filename: str, settings: Settings, limit: int) -> None:
+    """Read the file the parent wrote to `folder`, parse it, write the result there, then say so on `conn`."""
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     message: tuple[str, Any]
     try:
+        data = (Path(folder) / _INPUT).read_bytes()
         message = ("ok", parse_file(data, filename, settings))
+        del data
     except MemoryError:
         message = ("memory", None)
     except IngestError as exc:
         message = ("memory", None) if _out_of_memory(exc) else ("error", exc)
     except Exception:
         message = ("bug", traceback.format_exc())
-    del data
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    kind = message[0]
     try:
-        conn.send((*message, peak))
+        # Written to a file, not the pipe: the parent reads it back object by object (pickle.load), never
+        # holding the whole pickle and its objects at once.
+        with (Path(folder) / _OUTPUT).open("wb") as out:
+            pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
     except MemoryError:  # pickling a huge result needs memory too
-        conn.send(("memory", None, peak))
+        kind = "memory"
+    peak = max(peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    conn.send((kind, peak))
     conn.close()
+
+
+def _run_child(folder: str, filename: str, settings: Settings, limit: int) -> tuple[str, int]:
+    """Run the child on `folder` until it reports (kind, peak) or the timeout, counted from its start, passes.
+
+    A child killed by a signal reports ("died", exit code)."""
+    receive, send = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(
+        target=_child, args=(send, folder, filename, settings, limit), name=f"parse {filename}", daemon=True
+    )
+    deadline = time.monotonic() + settings.parse_timeout
+    with _START_LOCK, _main_hidden():
+        child.start()
+    send.close()
+    try:
+        if not receive.poll(max(0.0, deadline - time.monotonic())):
+            child.kill()
+            raise ParserLimit(
+                f"{filename} took over {settings.parse_timeout:g} s to read and was stopped (it may be built to "
+                "stall a parser). Split it into smaller files, or raise WORKBENCH_PARSE_TIMEOUT if it is genuine."
+            )
+        try:
+            kind, peak = receive.recv()
+        except EOFError:
+            child.join(10)
+            return "died", int(child.exitcode or 0)
+    finally:
+        receive.close()
+        child.join(10)
+        if child.is_alive():
+            child.kill()
+            child.join()
+    return str(kind), int(peak)
 
 
 def start_forkserver() -> None:
@@ -108,33 +154,25 @@ def start_forkserver() -> None:
 
 
 def parse_isolated(data: bytes, filename: str, settings: Settings) -> Isolated:
-    """Parse a file in a memory- and time-limited child; its IngestError (or ParserLimit) is raised here."""
+    """Parse a file in a memory- and time-limited child; its IngestError (or ParserLimit) is raised here.
+
+    The bytes go to the child through a private temporary file (written from `data` without a copy; handing them
+    as an argument pickled a second copy in this process), and the result comes back the same way. The timeout
+    covers the whole parse: reading, parsing, building the tables and writing the result."""
     limit = settings.parse_memory_mb * _MB
-    receive, send = _CONTEXT.Pipe(duplex=False)
-    child = _CONTEXT.Process(
-        target=_child, args=(send, data, filename, settings, limit), name=f"parse {filename}", daemon=True
-    )
-    with _START_LOCK, _main_hidden():
-        child.start()
-    send.close()
-    try:
-        if not receive.poll(settings.parse_timeout):
-            child.kill()
-            raise ParserLimit(
-                f"{filename} took over {settings.parse_timeout:g} s to read and was stopped (it may be built to "
-                "stall a parser). Split it into smaller files, or raise WORKBENCH_PARSE_TIMEOUT if it is genuine."
-            )
-        try:
-            kind, value, peak = receive.recv()
-        except EOFError:
-            child.join(10)
-            kind, value, peak = "died", child.exitcode, 0
-    finally:
-        receive.close()
-        child.join(10)
-        if child.is_alive():
-            child.kill()
-            child.join()
+    scratch = settings.home / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="parse-", dir=scratch) as folder:
+        with (Path(folder) / _INPUT).open("wb") as f:
+            f.write(data)
+        kind, peak = _run_child(folder, filename, settings, limit)
+        value: Any = None
+        if kind == "ok" or kind == "error" or kind == "bug":
+            with (Path(folder) / _OUTPUT).open("rb") as f:
+                kind, value = pickle.load(f)
+        elif kind == "died":
+            kind, value = "died", peak
+            peak = 0
     _last.peak = peak
     log.info("parsed %s in a child: peak %.0f MB (%s)", filename, peak / _MB, kind)
     if kind == "ok":

@@ -61,8 +61,24 @@ _CARD_GROUPS = re.compile(r"^(?:4,4,4,4(?:,[1-3])?|4,6,[45]|4,4,4,[1-3])$")
 # Upper or lower case, groups joined by a space, line break, dash or dot (the checksum decides).
 _IBAN = re.compile(r"(?i)\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?:[ \n.-][A-Z0-9]{1,4}){3,8})\b")
 
-# US SSN: never 000, 666 or 9xx in the area, never 00 in the group, never 0000 in the serial.
-_SSN = re.compile(r"(?<![\w.-])(?!000|666|9\d\d)\d{3}([-.])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-]|\.\d)")
+# US SSN: never 000, 666 or 9xx in the area, never 00 in the group, never 0000 in the serial. Joined by
+# spaces ("123 45 6789") too, unless the last group reads as a year ("450 12 2023" is three numbers in a row).
+_SSN = re.compile(
+    r"(?<![\w.,-])(?!000|666|9\d\d)\d{3}([-. ])(?!00)\d{2}\1(?!0000)(?!(?<= )(?:19|20)\d\d)\d{4}(?![\w-]|[.,]\d)"
+)
+# An e-mail address written to dodge a filter: "jane (at) example (dot) com", "jane [at] example [dot] com",
+# "jane at example dot com" (the bare word "at" only with a "dot" word: "sold at auction.com" stays).
+_AT, _DOT = r"\s*[(\[{]\s*at\s*[)\]}]\s*", r"\s*(?:[(\[{]\s*dot\s*[)\]}]|\.)\s*"
+_OBFUSCATED_EMAIL = re.compile(
+    rf"(?i)(?<![\w.+-])[\w.+-]+(?:{_AT}[\w-]+(?:{_DOT}[\w-]+)+"
+    r"|\s+at\s+(?!(?:the|a|an|this|that)\b)[\w-]+(?:\s+dot\s+[\w-]+)+)(?![\w-])"
+)
+# A US number written as one run of digits ("2125550143", "12125550143") after a word that says it is one:
+# a bare ten-digit run is otherwise an amount ("4200000000"), which stays.
+_LABELLED_US_PHONE = re.compile(
+    r"(?i)\b((?:phone|tel|telephone|call|mobile|cell|cellphone|fax|contact|reach|text|sms|whatsapp|ph|dial)"
+    r"(?:\s*(?:no\.?|number|nr\.?|#))?\b[\s:#.=-]*(?:(?:me|him|her|them|us|at|on)\s+)*)(\+?1?\d{10})(?![\w]|[.,]\d)"
+)
 # UK NINO (HMRC rules): the first letter is not D, F, I, Q, U or V; the second not those nor O;
 # the prefixes BG, GB, KN, NK, NT, TN and ZZ are never issued; the suffix is A-D.
 # Upper or lower case, the groups joined by one kind of space, dash or dot.
@@ -193,7 +209,19 @@ def _is_phone(found: str) -> bool:
         return False
 
 
+def _us_run(match: re.Match[str]) -> str:
+    digits = match.group(2).lstrip("+")
+    if len(digits) == 11 and digits[0] != "1":
+        return match.group(0)
+    try:
+        valid = phonenumbers.is_valid_number(phonenumbers.parse(digits[-10:], "US"))
+    except phonenumbers.NumberParseException:
+        valid = False
+    return match.group(1) + "[phone]" if valid else match.group(0)
+
+
 def _phones(text: str) -> str:
+    text = _LABELLED_US_PHONE.sub(_us_run, text)
     return _PHONE.sub(lambda m: "[phone]" if _is_phone(m.group(0)) else m.group(0), text)
 
 
@@ -203,6 +231,7 @@ def redact(text: str) -> str:
         return text
     text = text.translate(_FOLD)
     text = _EMAIL.sub("[email]", text)
+    text = _OBFUSCATED_EMAIL.sub("[email]", text)
     text = _ibans(text)
     text = _cards(text)
     text = _SSN.sub("[national id]", text)

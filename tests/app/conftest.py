@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from core.config import get_settings
@@ -31,7 +32,11 @@ def app_test(script: Path, settings, monkeypatch) -> Iterator[AppTest]:
     monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
     get_settings.cache_clear()
     st.cache_resource.clear()
+    # As `workbench serve` starts it: local mode refuses any other address (app.py's guard).
+    previous = config.get_option("server.address")
+    config.set_option("server.address", "127.0.0.1")
     yield AppTest.from_file(str(script), default_timeout=120)
+    config.set_option("server.address", previous)
     st.cache_resource.clear()
     get_settings.cache_clear()
 

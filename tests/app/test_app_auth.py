@@ -45,3 +45,25 @@ def test_sign_in_then_only_your_rooms_and_the_members_page(app: AppTest, setting
     bo_wb = Workbench(settings, db=db.as_user(bo.id))
     assert [r.name for r in bo_wb.rooms()] == ["Ann's deal"]
     db.close()
+
+
+def test_viewers_get_no_upload_box(app: AppTest, settings, monkeypatch) -> None:
+    """A viewer reads and asks: the sidebar offers no upload (the database would refuse their files anyway)."""
+    from tests.app.conftest import APP
+
+    monkeypatch.setenv("WORKBENCH_AUTH", "accounts")
+    db = Database(settings.database_url, max_size=2)
+    ann = create_account(db, "ann@example.com", "Ann", "a long password")
+    vic = create_account(db, "vic@example.com", "Vic", "another password")
+    ann_wb = Workbench(settings, db=db.as_user(ann.id))
+    ann_wb.ingest_upload(b"Company,Amount\nAcme,5\n", "a.csv", "Ann's deal", embed=False)
+    ann_wb.set_member("Ann's deal", vic.id, "viewer")
+    try:
+        for user, uploads in ((vic, 0), (ann, 1)):
+            test = app if user is vic else AppTest.from_file(str(APP), default_timeout=120)
+            test.session_state["user"] = {"id": user.id, "display_name": user.display_name, "email": user.email}
+            test.run()
+            assert not test.exception and test.session_state["room"] == "Ann's deal"
+            assert len(test.sidebar.file_uploader) == uploads, user.display_name
+    finally:
+        db.close()

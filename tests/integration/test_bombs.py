@@ -73,3 +73,32 @@ def test_a_parse_past_its_time_limit_is_stopped(settings_: Settings) -> None:
 def test_an_ordinary_file_parses_in_the_child(settings_: Settings) -> None:
     parsed = parse_isolated(FUNDING_CSV, "funding.csv", settings_).parsed
     assert parsed.kind == "sheet" and len(parsed.sheets[0].rows) == 4
+
+
+def test_the_parent_holds_no_second_copy_of_the_file(settings_: Settings) -> None:
+    """A 64 MB upload (here one field that runs on, refused in the child): the bytes reach the child through a
+    file, so the process that asked allocates nothing near their size (pickled as an argument, they were a
+    second copy: one 190 MB field took a worker to 1.85 GB)."""
+    import tracemalloc
+
+    data = b'a,b\n1,"' + b"x" * (64 * MB)
+    tracemalloc.start()
+    try:
+        with pytest.raises(Exception, match="runs on for over"):
+            parse_isolated(data, "field.csv", settings_)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * MB, f"the parent allocated {peak / MB:.0f} MB around a {len(data) / MB:.0f} MB file"
+
+
+def test_a_merged_range_over_every_column_is_refused_in_seconds(settings_: Settings) -> None:
+    """`A1:XFD3000` merged: 49 M cells once filled. It ran 420 s past a 300 s timeout; it is refused when counted."""
+    import time
+
+    from tests.unit.test_sheets import _merge_bomb
+
+    started = time.perf_counter()
+    with pytest.raises(TooMuchContent, match=r"once its merged ranges are filled.*WORKBENCH_MAX_CELLS"):
+        parse_isolated(_merge_bomb(3_000), "merged.xlsx", settings_)
+    assert time.perf_counter() - started < 30

@@ -90,10 +90,33 @@ def test_batch_forms_answer_line_by_line(run, files, tmp_path: Path) -> None:
     )
     code, out = run("search", "--batch", str(search_batch))
     lines = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(lines) == 3
+    assert code == 1 and len(lines) == 3  # a line failed: every line answered, the exit code says so
     assert len(lines[0]) == 2 and lines[0][0]["kind"] == "cell"
     assert lines[1][0]["page"] == 2
-    assert "No data room named 'Nope'" in lines[2]["error"]
+    assert "No data room named 'Nope'" in lines[2]["error"] and lines[2]["line"] == 3
+
+
+def test_a_malformed_batch_line_is_reported_and_every_other_line_runs(run, files, tmp_path: Path) -> None:
+    """`ask --batch` stopped at the first malformed line (18 of 20 later lines never answered); `ingest --batch`
+    refused the whole file for one bad line. Each bad line is now an error object on its own output line."""
+    ingest_batch = tmp_path / "ingest.jsonl"
+    good = [json.dumps({"room": "A", "path": str(files["csv"])}), json.dumps({"room": "B", "path": str(files["pdf"])})]
+    ingest_batch.write_text("\n".join([good[0], "{not json", '["a list"]', json.dumps({"room": "B"}), good[1]]) + "\n")
+    code, out = run("ingest", "--batch", str(ingest_batch), "--wait", "--no-embed")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(lines) == 5
+    assert [line.get("title") for line in lines] == ["funding.csv", None, None, None, "memo.pdf"]
+    assert [line.get("line") for line in lines[1:4]] == [2, 3, 4]
+    assert "is not JSON" in lines[1]["error"] and "must be a JSON object" in lines[2]["error"]
+    assert 'has no "path"' in lines[3]["error"]
+    questions = tmp_path / "ask.jsonl"
+    asked = [json.dumps({"room": "A", "question": f"Which company raised the most? ({n})"}) for n in range(4)]
+    questions.write_text("\n".join([asked[0], "{oops", asked[1], "42", asked[2], "", asked[3]]) + "\n")
+    code, out = run("ask", "--batch", str(questions))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(lines) == 6  # the blank line is no line
+    assert ["answer" in line for line in lines] == [True, False, True, False, True, True]
+    assert (lines[1]["line"], lines[3]["line"]) == (2, 4)
 
 
 def test_unknown_room_is_a_clear_error(run) -> None:

@@ -83,17 +83,19 @@ def test_the_command_line_answers_every_bad_line_with_a_message(demo, settings, 
     results = [json.loads(line) for line in run.stdout.splitlines()]
     attempts += len(lines) - 1
     got_through += sum(not (isinstance(r, dict) and r.get("error")) for r in results[:-1]) + ("Traceback" in run.stderr)
-    search_ok = run.returncode == 0 and len(results) == len(lines) and isinstance(results[-1], list) and results[-1]
+    search_ok = run.returncode == 1 and len(results) == len(lines) and isinstance(results[-1], list) and results[-1]
     attempts_missing = len(lines) - len(results)  # lines never answered (the run stopped)
     got_through += max(0, attempts_missing - 1)
     run = _cli(settings, "ask", "--batch", str(questions))
     results = [json.loads(line) for line in run.stdout.splitlines()]
     attempts += len(asks) - 1
     got_through += sum("error" not in r for r in results[:-1]) + ("Traceback" in run.stderr)
-    ask_ok = run.returncode == 0 and len(results) == len(asks) and "answer" in results[-1]
+    ask_ok = run.returncode == 1 and len(results) == len(asks) and "answer" in results[-1]
     got_through += max(0, len(asks) - len(results) - 1)
+    run = _cli(settings, "ingest", "--batch", str(jobs))  # a bad line: its error on its own line, exit 1
+    attempts += 1
+    got_through += run.returncode != 1 or "Traceback" in run.stderr or "error" not in json.loads(run.stdout)
     for args in (
-        ("ingest", "--batch", str(jobs)),
         ("ask", "q" * (MAX_QUESTION_CHARS + 1), "--room", "Demo"),
         ("search", "Acme", "--room", "   "),
         ("search", "Acme", "--room", "Demo", "--k", "0"),

@@ -266,3 +266,34 @@ def test_evasions_of_the_detectors_are_redacted() -> None:
             missed.append((item, out))
     print(f"PII written to evade the detectors: {len(EVASIONS)} attempts, {len(missed)} got through")
     assert missed == []
+
+
+# Issue 25: formats that reached the query log.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("write to jane (at) example (dot) com", "write to [email]"),
+        ("write to jane.doe [at] example [dot] co [dot] uk.", "write to [email]."),
+        ("write to jane at example dot com", "write to [email]"),
+        ("jane{at}example.com", "[email]"),
+        ("Jane Roe 123 45 6789, born 1980", "Jane Roe [national id], born 1980"),
+        ("call 2125550143", "call [phone]"),
+        ("Phone: 2125550143.", "Phone: [phone]."),
+        ("reach me at 12125550143", "reach me at [phone]"),
+    ],
+)
+def test_dodged_formats_are_redacted(text: str, expected: str) -> None:
+    assert redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Funding 4200000000, 2125550143 in total",  # a bare ten-digit run is an amount
+        "the dot com bubble; sold at auction.com; meet at the dot com office",
+        "Rounds 450 12 2023; 123 45 1999",  # three numbers in a row, the last a year
+        "call 1234567890",  # not a valid US number
+    ],
+)
+def test_lookalikes_of_the_dodged_formats_stay(text: str) -> None:
+    assert redact(text) == text

@@ -39,3 +39,27 @@ def test_the_command_says_so_and_starts_nothing(monkeypatch: pytest.MonkeyPatch)
         get_settings.cache_clear()
     assert result.exit_code == 1
     assert "serves this computer only" in result.output
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", "::", "192.168.1.5", "", None, "example.com"])
+def test_the_app_itself_refuses_to_serve_local_mode_beyond_loopback(address: str | None) -> None:
+    """`streamlit run app.py --server.address 0.0.0.0` (or no address: Streamlit's every interface) in local
+    mode: app.py shows this and stops (tests/app/test_app_serve.py runs it)."""
+    from core.workbench import Workbench
+
+    refusal = Workbench.exposure_refusal(Settings.from_env({}), address)
+    assert refusal is not None and "WORKBENCH_AUTH=accounts" in refusal and "workbench serve" in refusal
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost"])
+def test_the_app_serves_local_mode_on_loopback(address: str) -> None:
+    from core.workbench import Workbench
+
+    assert Workbench.exposure_refusal(Settings.from_env({}), address) is None
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", None])
+def test_the_team_modes_serve_where_streamlit_is_told(address: str | None) -> None:
+    from core.workbench import Workbench
+
+    assert Workbench.exposure_refusal(Settings.from_env({"WORKBENCH_AUTH": "accounts"}), address) is None

@@ -1231,3 +1231,77 @@ def test_a_csv_mixing_encodings_is_read_with_a_warning_and_a_clean_one_without()
     assert "Re-save the file as UTF-8" in sheet.warning
     for clean in ("Company,City\nSociété Générale,Zürich\n".encode(), "Company,City\nCrédit,Genève\n".encode("cp1252")):
         assert parse_csv(clean, "banks").warning is None
+
+
+# ---------------------------------------------------------------------------------------------
+# caps counted on what is stored: merged ranges filled, columns (issue 25)
+# ---------------------------------------------------------------------------------------------
+
+
+def _merge_bomb(rows: int) -> bytes:
+    """5 KB of XML: a value in A1, one in XFD1, and A1:XFD`rows` merged (16,384 x `rows` cells once filled)."""
+    data = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c><c r="XFD1" t="inlineStr"><is><t>y</t></is></c></row>'
+        f'<row r="{rows}"><c r="A{rows}" t="inlineStr"><is><t>z</t></is></c></row>'
+    )
+    merges = f'<mergeCells count="1"><mergeCell ref="A1:XFD{rows}"/></mergeCells>'
+    return raw_xlsx([("M", sheet_xml(data, merges))])
+
+
+def test_a_merged_range_is_counted_filled_before_it_is_filled() -> None:
+    """`<mergeCell ref="A1:XFD500"/>` in a 5 KB file is 8.2 M stored cells: refused under a 3 M cap, by its cause."""
+    import time
+
+    from core.errors import TooMuchContent
+
+    data = _merge_bomb(500)
+    assert len(data) < 6_000
+    started = time.perf_counter()
+    with pytest.raises(TooMuchContent, match=r"more than 3,000,000 cells once its merged ranges are filled"):
+        parse_xlsx(data, name="bomb.xlsx", max_cells=3_000_000)
+    assert time.perf_counter() - started < 5  # counted, not filled
+    # Under a cap it fits, it is filled as before.
+    sheet = parse_xlsx(_merge_bomb(3), max_cells=100_000)[0]
+    assert sheet.rows[0] == ("x",) * 16_384 and len(sheet.rows) == 2
+
+
+def test_merged_text_counts_against_the_character_cap_too() -> None:
+    from core.errors import TooMuchContent
+
+    long = "w" * 1_000
+    rows = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>h</t></is></c><c r="J1" t="inlineStr"><is><t>h2</t></is></c></row>'
+    )
+    rows += (
+        f'<row r="2"><c r="A2" t="inlineStr"><is><t>{long}</t></is></c></row><row r="99"><c r="A99"><v>1</v></c></row>'
+    )
+    data = raw_xlsx([("M", sheet_xml(rows, '<mergeCells count="1"><mergeCell ref="A2:J98"/></mergeCells>'))])
+    with pytest.raises(TooMuchContent, match="characters of cell text"):
+        parse_xlsx(data, name="long.xlsx", max_chars=500_000)
+    assert parse_xlsx(data, name="long.xlsx", max_chars=2_000_000)[0].rows[1][9] == long
+
+
+def test_a_csv_wider_than_excel_is_refused_at_once_by_its_cause() -> None:
+    """1 M columns x 2 rows failed after 91 s with 'cell too large to index': the width is the problem."""
+    import time
+
+    from core.errors import TooMuchContent
+
+    data = (",".join(f"c{i}" for i in range(1_000_000)) + "\n" + ",".join("1" * 1_000_000) + "\n").encode()
+    started = time.perf_counter()
+    with pytest.raises(TooMuchContent, match=r"row 1 has 1,000,000 columns, over the limit of 16,384"):
+        parse_csv(data, "wide", max_cells=3_000_000)
+    assert time.perf_counter() - started < 30
+    ok = (",".join(f"c{i}" for i in range(16_384)) + "\n" + ",".join("1" * 16_384) + "\n").encode()
+    assert len(parse_csv(ok, "ok").columns) == 16_384
+
+
+def test_an_xlsx_cell_past_column_xfd_is_refused() -> None:
+    from core.errors import TooMuchContent
+
+    rows = '<row r="1"><c r="A1"><v>1</v></c><c r="XFE1"><v>2</v></c></row><row r="2"><c r="A2"><v>1</v></c></row>'
+    with pytest.raises(TooMuchContent, match="16,384"):
+        parse_xlsx(raw_xlsx([("W", sheet_xml(rows))]), name="w.xlsx")
+    headless = "<row>" + "<c><v>1</v></c>" * 16_385 + "</row>"
+    with pytest.raises(TooMuchContent, match="16,384"):
+        parse_xlsx(raw_xlsx([("W", sheet_xml(headless))]), name="w.xlsx")

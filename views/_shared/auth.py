@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import AuthError
-from core.workbench import LOCAL, User, Workbench
+from core.workbench import LOCAL, User, Workbench, escape_markdown
 
 
 def session_user(wb: Workbench) -> User | None:
@@ -41,7 +41,7 @@ def _sign_in_form(wb: Workbench) -> None:
         try:
             user = wb.sign_in(email, password)
         except AuthError as exc:
-            st.error(str(exc))
+            st.error(escape_markdown(str(exc)))
             return
         st.session_state["user"] = {"id": user.id, "display_name": user.display_name, "email": user.email}
         st.session_state.pop("room", None)
@@ -53,7 +53,7 @@ def sign_out_button(wb: Workbench) -> None:
     user = session_user(wb)
     if wb.settings.auth_mode == "none" or user is None:
         return
-    st.caption(f"Signed in as {user.display_name}" + (f" ({user.email})" if user.email else ""))
+    st.caption(escape_markdown(f"Signed in as {user.display_name}" + (f" ({user.email})" if user.email else "")))
     if st.button("Sign out", key="sign_out"):
         for key in ("user", "room", "conversation_id"):
             st.session_state.pop(key, None)

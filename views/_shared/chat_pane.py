@@ -59,7 +59,7 @@ def load_turns(wb: Workbench, room: str) -> list[Turn]:
             elsewhere = wb.conversation_room(conversation)
             if elsewhere and elsewhere != room:
                 switch_room(elsewhere, f"conversation {conversation} was asked there")
-            st.warning(str(exc))
+            st.warning(escape_markdown(str(exc)))
             conversation = None
     set_conversation(conversation)
     return turns
@@ -79,7 +79,7 @@ def chip(turn: Turn, index: int, key: str) -> None:
     params = citation_params(citation)
     if citation.kind == "page" and turn.query_id is not None:
         params["ans"] = str(turn.query_id)  # the pane lights the passage's lines that this answer quotes
-    st.button(citation.label, key=f"{key}_{index}", help=tooltip(citation), icon="⚠️" if stale else None,
+    st.button(escape_markdown(citation.label), key=f"{key}_{index}", help=tooltip(citation), icon="⚠️" if stale else None,
               on_click=show_view, args=(params,))  # fmt: skip
 
 
@@ -110,7 +110,7 @@ def chips(turn: Turn, key: str) -> None:
             if cells >= MANY_CELLS and turn.query_id is not None:
                 st.button(
                     f"Show all {len(rows)} cited rows", key=f"{key}_all_{doc}_{sheet}", type="tertiary",
-                    help=f"Filter {sheet} to the rows this answer cites and highlight its {cells} cells",
+                    help=f"Filter {escape_markdown(sheet)} to the rows this answer cites and highlight its {cells} cells",
                     on_click=show_view, args=({"doc": str(doc), "sheet": sheet, "all": str(turn.query_id)},),
                 )  # fmt: skip
 
@@ -137,13 +137,13 @@ def feedback(wb: Workbench, room: str, turn: Turn, key: str) -> None:
     changed = vote is not None and helpful != turn.helpful
     if helpful is None or not (changed or (send and (comment or None) != turn.comment)):
         if turn.helpful is not None:
-            said = f" — “{escape(turn.comment)}”" if turn.comment else ""
+            said = f" — “{escape_markdown(turn.comment)}”" if turn.comment else ""
             st.caption(f"Feedback saved: {'helpful' if turn.helpful else 'not helpful'}{said}")
         return
     try:
         wb.record_feedback(turn.query_id, helpful, comment)
     except WorkbenchError as exc:
-        st.error(str(exc))
+        st.error(escape_markdown(str(exc)))
         return
     st.rerun()  # redraw from the store, so what is shown is what was saved
 
@@ -182,7 +182,7 @@ def answer(wb: Workbench, room: str, turn: Turn) -> None:
     else:
         st.text(turn.answer)
         if turn.stale:
-            st.warning(f"Stale: {', '.join(turn.stale)} changed after this answer was written. "
+            st.warning(f"Stale: {escape_markdown(', '.join(turn.stale))} changed after this answer was written. "
                        "Ask again for current figures.", icon="⚠️")  # fmt: skip
         chips(turn, key)
     feedback(wb, room, turn, key)
@@ -230,7 +230,7 @@ def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int 
             slot.text(written)  # plain text as it streams, like the answer drawn afterwards
     except WorkbenchError as exc:
         status.update(label="Stopped", state="error")
-        slot.error(str(exc))
+        slot.error(escape_markdown(str(exc)))
         return None
     waited_ms = (time.perf_counter() - asked_at) * 1000
     event = finished.get("event")
@@ -240,7 +240,7 @@ def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int 
     try:
         wb.record_wait(query_id, waited_ms)
     except WorkbenchError as exc:
-        st.error(str(exc))
+        st.error(escape_markdown(str(exc)))
     st.session_state.setdefault("chat_markers", {})[query_id] = event.answer.markers
     st.session_state.setdefault("chat_trace", {})[query_id] = (
         f"Answered in {waited_ms / 1000:.1f} s · show the plan",
@@ -286,7 +286,7 @@ def chat_pane(wb: Workbench, room: str, turns: list[Turn], *, height: int | None
     box = st.container(height=height, border=height is not None)
     with box:
         if not turns:
-            st.caption(f"Ask about the spreadsheets and PDFs in **{escape(room)}**. Every answer cites the cells or "
+            st.caption(f"Ask about the spreadsheets and PDFs in **{escape_markdown(room)}**. Every answer cites the cells or "
                        "pages it rests on: click a citation to see it highlighted beside the chat.")  # fmt: skip
         for turn in turns:
             with st.chat_message("user"):

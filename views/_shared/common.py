@@ -8,7 +8,7 @@ import logging
 import streamlit as st
 
 from core.models import Citation
-from core.workbench import Workbench
+from core.workbench import Workbench, neutralise_bidi
 from views._shared.auth import session_workbench, sign_out_button
 from views._shared.state import citation_params, resolve_room, set_room, show_notes
 from views._shared.uploads import embed_demo_when_needed, queue_uploads, room_status
@@ -96,13 +96,14 @@ def sidebar(wb: Workbench) -> str | None:
         if names and room:
             # The picker shows the session's room (the URL's), whatever the widget kept from an earlier page.
             st.session_state["sidebar_room"] = room
-            st.selectbox("Data room", names, key="sidebar_room", on_change=_picked_room)
+            st.selectbox("Data room", names, key="sidebar_room", on_change=_picked_room, format_func=neutralise_bidi)
         with st.popover("New data room"):
             st.text_input("Name", key="sidebar_new_room")
             # A callback: it runs before the room selectbox exists, the only time its value may be set.
             st.button("Create", key="sidebar_create_room", on_click=_create_room, args=(wb,))
         if room:
-            queue_uploads(wb, room)
+            if wb.can_edit(room):  # viewers read and ask: no upload box (the database refuses their files too)
+                queue_uploads(wb, room)
             room_status(wb, room)
         sign_out_button(wb)
         mode = wb.settings.llm_provider

@@ -169,12 +169,16 @@ def _save_edits(wb: Workbench, sheet: SheetInfo, grid: Grid, grid_key: str, sent
             refused.add((row_id, name, new))
             # Same data as last run: without a changed argument the grid would not be updated, and keep the bad text.
             st.session_state["sheet_revision"] = st.session_state.get("sheet_revision", 0) + 1
-            st.error(f"{exc} The cell keeps {old!r}." if old is not None else f"{exc} The cell stays empty.")
+            st.error(
+                escape_markdown(f"{exc} The cell keeps {old!r}." if old is not None else f"{exc} The cell stays empty.")
+            )
             continue
         if edit.changed:
             shown = "(empty)" if edit.new is None else edit.new
             st.toast(
-                f"Saved {edit.ref} = {shown} (was {edit.old or '(empty)'}); answers citing it are now marked stale."
+                escape_markdown(
+                    f"Saved {edit.ref} = {shown} (was {edit.old or '(empty)'}); answers citing it are now marked stale."
+                )
             )
     return tried
 
@@ -224,7 +228,7 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
     edits are written back (tables read from PDFs are read-only)."""
     position = wb.row_position(sheet.sheet_id, target.row) if target.row is not None else None
     if target.row is not None and position is None:
-        st.warning(f"The cited cell is no longer in {sheet.name!r} (its row was removed).")
+        st.warning(escape_markdown(f"The cited cell is no longer in {sheet.name!r} (its row was removed)."))
         target = Target(cited=target.cited, only_cited=target.only_cited, nonce=target.nonce)
 
     window_key, find_key = f"{key}_window_{sheet.sheet_id}", f"{key}_find_{sheet.sheet_id}"
@@ -260,14 +264,16 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
                 format_func=lambda w: f"{what} {w * WINDOW + 1:,}–{min((w + 1) * WINDOW, n_matching):,} of {n_matching:,}",
             )  # fmt: skip
         elif grid.find:
-            right.caption(f"{grid.n_matching:,} of {sheet.n_rows:,} rows hold {grid.find!r}.")
+            right.caption(escape_markdown(f"{grid.n_matching:,} of {sheet.n_rows:,} rows hold {grid.find!r}."))
         if grid.find and not grid.n_matching:
-            st.info(f"No cell of {sheet.name!r} holds {grid.find!r}. Clear the search to see every row.")
+            st.info(
+                escape_markdown(f"No cell of {sheet.name!r} holds {grid.find!r}. Clear the search to see every row.")
+            )
             return
     columns = {c.name: c for c in grid.columns}
     target_col = columns.get(target.column or "") if target.row is not None else None
     if target.row is not None and target.column and target_col is None:
-        st.warning(f"The cited column {target.column!r} is not in {sheet.name!r}: showing its row.")
+        st.warning(escape_markdown(f"The cited column {target.column!r} is not in {sheet.name!r}: showing its row."))
 
     frame = _frame(grid, only)
     if target.row is not None:

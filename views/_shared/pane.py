@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, passage_lines
+from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, neutralise_bidi, passage_lines
 from views._shared.chat_pane import cited_rows
 from views._shared.common import PAGES
 from views._shared.grid import Target, sheet_grid
@@ -22,7 +22,7 @@ def _int(name: str, digits: int = 12) -> int | None:
     if not raw:
         return None
     if not re.fullmatch(rf"\d{{1,{digits}}}", raw):
-        st.error(f"The link's `{name}` should be a number, not {raw!r}: it is left out.")
+        st.error(f"The link's `{name}` should be a number, not {escape_markdown(repr(raw))}: it is left out.")
         return None
     return int(raw)
 
@@ -38,11 +38,13 @@ def _linked_sheet(wb: Workbench, room: str, sheets: list[SheetInfo]) -> SheetInf
         elsewhere = wb.document_room(doc)
         if elsewhere and elsewhere != room:
             switch_room(elsewhere, "the linked sheet is there")
-        st.error(f"Document {doc} is not a sheet of the data room {room!r} (it may have been deleted).")
+        st.error(
+            f"Document {doc} is not a sheet of the data room {escape_markdown(repr(room))} (it may have been deleted)."
+        )
         return None
     match = [s for s in in_doc if s.name == name] or [s for s in in_doc if s.name.casefold() == name.casefold()]
     if name and not match:
-        st.warning(f"{in_doc[0].title} has no sheet called {name!r}: showing {in_doc[0].name!r}.")
+        st.warning(escape_markdown(f"{in_doc[0].title} has no sheet called {name!r}: showing {in_doc[0].name!r}."))
     return (match or in_doc)[0]
 
 
@@ -63,7 +65,7 @@ def sheet_view(wb: Workbench, room: str, turns: list[Turn], *, key: str, height:
     if picker:
         st.session_state[f"{key}_pick"] = sheet.sheet_id
         st.selectbox(
-            "Sheet", list(by_id), format_func=lambda i: f"{by_id[i].label} — {by_id[i].n_rows:,} rows",
+            "Sheet", list(by_id), format_func=lambda i: neutralise_bidi(f"{by_id[i].label} — {by_id[i].n_rows:,} rows"),
             key=f"{key}_pick", on_change=_picked, args=(f"{key}_pick", by_id),
         )  # fmt: skip
     else:
@@ -76,7 +78,14 @@ def sheet_view(wb: Workbench, room: str, turns: list[Turn], *, key: str, height:
     if sheet.sheet_title:
         st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
     if sheet.uncalculated:
-        listed = ", ".join(f"{escape_markdown(ref)} `{formula}`" for ref, formula in sheet.uncalculated[:5])
+        listed = ", ".join(
+            (
+                f"{escape_markdown(ref)} `{formula}`"
+                if "`" not in formula
+                else f"{escape_markdown(ref)} {escape_markdown(formula)}"
+            )
+            for ref, formula in sheet.uncalculated[:5]
+        )
         more = f" and {len(sheet.uncalculated) - 5:,} more" if len(sheet.uncalculated) > 5 else ""
         st.warning(
             f"{len(sheet.uncalculated):,} formula cell(s) have no value saved in the file ({listed}{more}): "
@@ -144,7 +153,7 @@ def pdf_view(wb: Workbench, room: str, turns: list[Turn], *, key: str) -> None:
     try:
         rendered = wb.render_page(doc, page, chunk, cell, quoting=_quoting(turns, doc, chunk))
     except WorkbenchError as exc:
-        st.error(str(exc))
+        st.error(escape_markdown(str(exc)))
         return
     if rendered.room != room:
         switch_room(rendered.room, "the linked PDF is there")

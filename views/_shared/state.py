@@ -18,7 +18,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.models import Citation
-from core.workbench import Workbench
+from core.workbench import Workbench, escape_markdown
 
 VIEW_PARAMS = ("doc", "sheet", "cell", "row", "col", "page", "chunk", "all", "ans")
 _NOTES = "workspace_notes"
@@ -30,9 +30,9 @@ def note(text: str, kind: str = "info") -> None:
 
 
 def show_notes() -> None:
-    """Draw (once) the messages left by note()."""
+    """Draw (once) the messages left by note(), as plain text (they carry room names and link values)."""
     for kind, text in st.session_state.pop(_NOTES, []):
-        (st.error if kind == "error" else st.info)(text)
+        (st.error if kind == "error" else st.info)(escape_markdown(text))
 
 
 def resolve_room(wb: Workbench) -> str | None:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import SUPPORTED_SUFFIXES, IngestJob, Workbench
+from core.workbench import SUPPORTED_SUFFIXES, IngestJob, Workbench, escape_markdown, neutralise_bidi, neutralise_links
 
 # While a job of the room is unfinished, the job list and the document list refresh this often (seconds).
 REFRESH_SECONDS = 1.0
@@ -63,7 +63,7 @@ def _busy(wb: Workbench, room: str) -> bool:
 
 def _room_status(wb: Workbench, room: str) -> None:
     for message in st.session_state.pop("upload_refused", []):
-        st.error(message)
+        st.error(escape_markdown(message))
     ids = st.session_state.get("upload_jobs", {}).get(room, [])
     mine = sorted(wb.jobs(room, ids=ids), key=lambda job: job.id) if ids else []
     for job in mine:
@@ -83,7 +83,7 @@ def _bar(label: str, fraction: float, status: str) -> None:
     color = _COLORS[status]
     st.markdown(
         f'<div class="wb-job" data-status="{status}">'
-        f'<div style="font-size:0.85rem">{html.escape(label)}</div>'
+        f'<div style="font-size:0.85rem">{html.escape(neutralise_links(neutralise_bidi(label)))}</div>'
         f'<div class="wb-track" style="background:rgba(128,128,128,0.2);border-radius:4px;height:6px">'
         f'<div class="wb-fill" style="width:{fraction * 100:.0f}%;background:{color};height:6px;border-radius:4px"></div></div></div>',
         unsafe_allow_html=True,
@@ -95,8 +95,8 @@ def _job_line(job: IngestJob) -> None:
     if job.status == "failed":
         _bar(job.label, 1.0, "failed")
         if job.document_id is None:  # else the document list below holds the failure and its reason
-            with st.expander(f"✗ {job.filename or job.room} — failed"):
-                st.write(job.error or "The job failed.")
+            with st.expander(f"✗ {escape_markdown(job.filename or job.room)} — failed"):
+                st.markdown(escape_markdown(job.error or "The job failed."))
         return
     if job.status == "done":
         result = job.result or {}
@@ -109,7 +109,7 @@ def _job_line(job: IngestJob) -> None:
             label = job.label
         _bar(label, 1.0, "done")
         if job.error:  # stored, but with a warning (not embedded: the model failed)
-            st.caption(job.error)
+            st.caption(escape_markdown(job.error))
         return
     _bar(job.label, job.fraction, job.status)
     waited = (datetime.now(UTC) - job.created_at).total_seconds()
@@ -123,12 +123,12 @@ def documents(wb: Workbench, room: str) -> None:
     st.markdown(f"**Documents** ({len(docs)})")
     for doc in docs:
         if doc.status == "failed":
-            with st.expander(f"✗ {doc.title} — failed"):
-                st.write(doc.error or "It could not be ingested.")
+            with st.expander(f"✗ {escape_markdown(doc.title)} — failed"):
+                st.markdown(escape_markdown(doc.error or "It could not be ingested."))
             continue
         size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
         state = "" if doc.embedded else f" · embedding {doc.embedded_chunks} of {doc.n_chunks} chunks"
-        st.caption(f"✓ {doc.title} — {size}{state}")
+        st.caption(f"✓ {escape_markdown(doc.title)} — {size}{state}")
 
 
 def embed_demo_when_needed(wb: Workbench) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from core.cells import ParsedSheet, gc_paused
 from core.errors import EmptyFile, MalformedSheet
-from core.ingest.limits import too_much_content
+from core.ingest.limits import MAX_COLUMNS, too_much_content, too_wide
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------
@@ -230,18 +230,17 @@ def _read_records(
     def parse(escaped: bool, strict: bool) -> list[list[str]]:
         records: list[list[str]] = []
         try:
-            if max_cells is None and max_chars is None:
-                records.extend(_csv_reader(text, delimiter, escaped, strict))
-            else:
-                cells = chars = 0
-                cell_cap, char_cap = max_cells or sys.maxsize, max_chars or sys.maxsize
-                # Counted while reading, so a hostile file is refused before its rows fill memory.
-                for record in _csv_reader(text, delimiter, escaped, strict):
-                    cells += len(record)
-                    chars += sum(map(len, record))
-                    if cells > cell_cap or chars > char_cap:
-                        raise too_much_content(name, cells=cells, chars=chars, max_cells=cell_cap, max_chars=char_cap)
-                    records.append(record)
+            cells = chars = 0
+            cell_cap, char_cap = max_cells or sys.maxsize, max_chars or sys.maxsize
+            # Counted while reading, so a hostile file is refused before its rows fill memory.
+            for record in _csv_reader(text, delimiter, escaped, strict):
+                if len(record) > MAX_COLUMNS:
+                    raise too_wide(name, len(record), len(records) + 1)
+                cells += len(record)
+                chars += sum(map(len, record))
+                if cells > cell_cap or chars > char_cap:
+                    raise too_much_content(name, cells=cells, chars=chars, max_cells=cell_cap, max_chars=char_cap)
+                records.append(record)
         except csv.Error as exc:
             if "field larger than field limit" in str(exc):
                 raise _csv_problem(

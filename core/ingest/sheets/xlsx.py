@@ -10,12 +10,13 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Literal, NoReturn
 
 from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
 from core.errors import EmptyFile, MalformedSheet, TooMuchContent
-from core.ingest.limits import too_much_content
+from core.ingest.limits import MAX_COLUMNS, too_much_content, too_wide
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------
@@ -339,8 +340,12 @@ class _SheetReader:
                             col = column_of.get(letters, -1)
                             if col < 0:
                                 col = column_of[letters] = col_index(letters)
+                                if col >= MAX_COLUMNS:
+                                    raise too_wide(workbook.name, col + 1, row_number)
                         else:  # some generators leave out r=: cells then follow each other
                             col += 1
+                            if col >= MAX_COLUMNS:
+                                raise too_wide(workbook.name, col + 1, row_number)
                         t = c.get("t")
                         if len(c) == 1 and c[0].tag == v_tag and (t is None or t == "n" or t == "s"):
                             v = c[0].text
@@ -382,11 +387,21 @@ class _SheetReader:
                     except ValueError:
                         continue
                     merges.append((min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)))
+                    if len(merges) > max_cells:
+                        workbook.over_cap(len(merges))
         finally:
             source.close()
         workbook.cells, workbook.chars = cells, chars
 
         if merges and records:
+            # Counted before the ranges are filled: what is stored is every cell of each range, not its one value.
+            added_cells, added_chars = _merged_cells(records, row_numbers, merges)
+            workbook.cells, workbook.chars = cells + added_cells, chars + added_chars
+            if workbook.cells > max_cells or workbook.chars > max_chars:
+                raise too_much_content(
+                    workbook.name, cells=workbook.cells, chars=workbook.chars, max_cells=max_cells,
+                    max_chars=max_chars, merged=True,
+                )  # fmt: skip
             records, row_numbers = _fill_merges(records, row_numbers, merges)
         sheet = build_table(title, records, row_numbers, self.currency_formatted)
         if sheet is None or not self.uncalculated:
@@ -474,6 +489,33 @@ class _SheetReader:
             return None
 
 
+def _merge_spans(
+    records: list[list[str]], row_numbers: list[int], merges: list[tuple[int, int, int, int]]
+) -> Iterator[tuple[str, int, int, int, int]]:
+    """Each merged range that has a value: (value, first row, first column, last row, last column), clipped to the
+    rows and columns that hold data (as `_fill_merges` fills them)."""
+    by_row = dict(zip(row_numbers, records, strict=False))
+    last_row = max(row_numbers)
+    last_col = max(len(rec) for rec in records) - 1
+    for r1, c1, r2, c2 in merges:
+        top = by_row.get(r1)
+        value = top[c1] if top is not None and c1 < len(top) else ""
+        if value and r1 <= last_row and c1 <= last_col:
+            yield value, r1, c1, min(r2, last_row), min(c2, last_col)
+
+
+def _merged_cells(
+    records: list[list[str]], row_numbers: list[int], merges: list[tuple[int, int, int, int]]
+) -> tuple[int, int]:
+    """The cells and characters that filling the merged ranges adds (the top-left cell is already counted)."""
+    cells = chars = 0
+    for value, r1, c1, r2, c2 in _merge_spans(records, row_numbers, merges):
+        added = (r2 - r1 + 1) * (c2 - c1 + 1) - 1
+        cells += added
+        chars += added * len(value)
+    return cells, chars
+
+
 def _fill_merges(
     records: list[list[str]],
     row_numbers: list[int],
@@ -487,15 +529,8 @@ def _fill_merges(
     nothing.
     """
     by_row = dict(zip(row_numbers, records, strict=False))
-    last_row = max(row_numbers)
-    last_col = max(len(rec) for rec in records) - 1
-    for r1, c1, r2, c2 in merges:
-        top = by_row.get(r1)
-        value = top[c1] if top is not None and c1 < len(top) else ""
-        if not value:
-            continue
-        right = min(c2, last_col)
-        for r in range(r1, min(r2, last_row) + 1):
+    for value, r1, c1, last, right in list(_merge_spans(records, row_numbers, merges)):
+        for r in range(r1, last + 1):
             cells = by_row.setdefault(r, [])
             if len(cells) <= right:
                 cells.extend([""] * (right + 1 - len(cells)))
