@@ -17,7 +17,8 @@ import contextlib
 import json
 import math
 import threading
-from functools import cached_property, lru_cache
+from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -71,14 +72,36 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-@lru_cache(maxsize=1)
-def _blas() -> ThreadpoolController:
-    return ThreadpoolController()
+class _OneBlasThread:
+    """OpenBLAS on one thread while any attention runs: its threads cost more than a small (tokens x 32) product
+    gains, 10x and more on a busy CPU. Counted, so that concurrent encoders restore the thread count once, last."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._limiter: object | None = None
+
+    @cached_property
+    def _controller(self) -> ThreadpoolController:
+        return ThreadpoolController()
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._users == 0:
+                self._limiter = self._controller.limit(limits=1, user_api="blas")
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0 and self._limiter is not None:
+                    self._limiter.restore_original_limits()  # type: ignore[attr-defined]
+                    self._limiter = None
 
 
-def _one_blas_thread() -> contextlib.AbstractContextManager[object]:
-    """OpenBLAS on one thread: its threads cost more than a small (tokens x 32) product gains, ~10x on a busy CPU."""
-    return _blas().limit(limits=1, user_api="blas")
+_one_blas_thread = _OneBlasThread()
 
 
 class MiniLMEncoder:
