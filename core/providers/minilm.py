@@ -7,8 +7,9 @@ Why: importing torch, transformers and sentence-transformers takes 4-6 s on this
 BERT's forward pass (config.json of the wheel: 6 layers, 12 heads, GELU, post-layer norm), mean-pools over
 the tokens and normalises, as sentence-transformers does (modules.json: Transformer, mean Pooling,
 Normalize; 256 tokens at most). tests/unit/test_minilm.py checks its vectors against sentence-transformers'.
-Documents are still embedded by sentence-transformers (batched, torch's kernels): this is for the few
-texts of a question.
+`encode_batch` embeds documents the same way, batched (BENCHMARKS.md, issue 26: within 1.4x of torch's
+throughput, vectors 1e-7 apart), so the default install needs no torch; sentence-transformers stays available
+behind WORKBENCH_LOCAL_EMBEDDER=torch (the `torch` extra).
 """
 
 from __future__ import annotations

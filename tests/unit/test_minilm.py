@@ -26,7 +26,9 @@ DOCUMENTS = [
     "driven by expansion in the enterprise segment and lower churn among mid-market customers.",
     "Risk factors",
     "funding_rounds.csv, row 17\ncompany: Acme Robotics | country: Canada | year: 2021 | amount_usd: 12,500,000",
-    " ".join(f"Clause {i}: the lessee shall maintain the premises and report any damage within {i} days." for i in range(40)),
+    " ".join(
+        f"Clause {i}: the lessee shall maintain the premises and report any damage within {i} days." for i in range(40)
+    ),
     "The board approved a dividend of $0.42 per share, payable on 15 March to holders of record on 1 March.",
     "x",
     "Management's discussion: gross margin fell 2.1 points to 38.4% as freight and component costs rose; "
