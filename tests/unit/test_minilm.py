@@ -1,8 +1,13 @@
-"""The numpy query encoder gives sentence-transformers' vectors (what the room's documents were embedded with)."""
+"""The numpy encoder gives sentence-transformers' vectors: for a query, and for a batch of documents.
+
+Rooms embedded by either path (WORKBENCH_LOCAL_EMBEDDER=numpy, the default, or torch) are searched with the other
+path's vectors, so the two must agree to float32 rounding. sentence-transformers comes with the `test` extra.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from core.providers.embeddings import LocalEmbedder
 
@@ -15,12 +20,76 @@ TEXTS = [
     "",
 ]
 
+# Documents of mixed lengths, as a batch of chunks is: a heading, passages, a table row, one past 256 tokens.
+DOCUMENTS = [
+    "portfolio_memo.pdf, page 3\nNet revenue retention was 118% in fiscal 2023, up from 111% a year earlier, "
+    "driven by expansion in the enterprise segment and lower churn among mid-market customers.",
+    "Risk factors",
+    "funding_rounds.csv, row 17\ncompany: Acme Robotics | country: Canada | year: 2021 | amount_usd: 12,500,000",
+    " ".join(
+        f"Clause {i}: the lessee shall maintain the premises and report any damage within {i} days." for i in range(40)
+    ),
+    "The board approved a dividend of $0.42 per share, payable on 15 March to holders of record on 1 March.",
+    "x",
+    "Management's discussion: gross margin fell 2.1 points to 38.4% as freight and component costs rose; "
+    "operating expenses were flat at 21% of revenue. " * 3,
+]
 
-def test_query_vectors_are_the_model_s_own() -> None:
-    embedder = LocalEmbedder()
-    ours = np.stack([embedder.embed_query(text) for text in TEXTS])
-    theirs = embedder.embed(TEXTS)  # sentence-transformers on torch
+
+@pytest.fixture(scope="module")
+def torch_embedder() -> LocalEmbedder:
+    pytest.importorskip("sentence_transformers", reason="the `torch` extra (pulled by `test`) is not installed")
+    return LocalEmbedder("torch")
+
+
+@pytest.fixture(scope="module")
+def numpy_embedder() -> LocalEmbedder:
+    return LocalEmbedder("numpy")
+
+
+def test_query_vectors_are_the_model_s_own(numpy_embedder: LocalEmbedder, torch_embedder: LocalEmbedder) -> None:
+    ours = np.stack([numpy_embedder.embed_query(text) for text in TEXTS])
+    theirs = torch_embedder.embed(TEXTS)  # sentence-transformers on torch
     assert ours.dtype == np.float32 and ours.shape == (len(TEXTS), 384)
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
     assert np.abs(ours - theirs).max() < 1e-5
     assert (np.sum(ours * theirs, axis=1) > 0.99999).all()
+
+
+def test_batched_document_vectors_are_the_model_s_own(
+    numpy_embedder: LocalEmbedder, torch_embedder: LocalEmbedder
+) -> None:
+    assert len(numpy_embedder._encoder.tokenizer.encode(DOCUMENTS[3]).ids) == 256  # truncated: was longer
+    texts = DOCUMENTS + TEXTS
+    ours = numpy_embedder._encoder.encode_batch(texts, batch_size=4)  # several batches, each padded
+    theirs = torch_embedder.embed(texts)
+    assert ours.dtype == np.float32 and ours.shape == (len(texts), 384)
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    assert np.abs(ours - theirs).max() < 1e-5
+    # What a search compares: each text's cosine with every other, the same whichever path made the vectors.
+    assert np.abs(ours @ ours.T - theirs @ theirs.T).max() < 1e-5
+    assert np.array_equal(numpy_embedder.embed(texts), numpy_embedder._encoder.encode_batch(texts))
+
+
+def test_padding_does_not_change_a_text_s_vector(numpy_embedder: LocalEmbedder) -> None:
+    encoder = numpy_embedder._encoder
+    batched = encoder.encode_batch(DOCUMENTS, batch_size=len(DOCUMENTS))  # all padded to the longest
+    alone = np.stack([encoder.encode_batch([text])[0] for text in DOCUMENTS])
+    assert np.abs(batched - alone).max() < 1e-6
+    assert np.abs(alone - np.stack([encoder.encode(text) for text in DOCUMENTS])).max() < 1e-6
+    assert encoder.encode_batch([]).shape == (0, 384)
+
+
+def test_the_numpy_path_never_imports_torch() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from core.providers.embeddings import LocalEmbedder; e = LocalEmbedder(); "
+        "v = e.embed(['a passage', 'another, longer passage of the document']); q = e.embed_query('a question'); "
+        "assert v.shape == (2, 384) and q.shape == (384,); "
+        "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[]"
