@@ -52,6 +52,8 @@ def test_viewers_get_no_upload_box(app: AppTest, settings, monkeypatch) -> None:
     from tests.app.conftest import APP
 
     monkeypatch.setenv("WORKBENCH_AUTH", "accounts")
+    for name, url in team_urls(settings.database_url).items():  # the team modes connect as their own logins
+        monkeypatch.setenv(name, url)
     db = Database(settings.database_url, max_size=2)
     ann = create_account(db, "ann@example.com", "Ann", "a long password")
     vic = create_account(db, "vic@example.com", "Vic", "another password")

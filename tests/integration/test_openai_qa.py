@@ -154,7 +154,9 @@ def test_model_plan_runs_exactly_and_the_answer_streams_with_citations(demo: Wor
     server.chat_default = model()
     events = events_of(demo, CANADA)
     plan = next(e.plan for e in events if e.type == "plan")
-    assert plan.planner == MODEL and plan.reasoning == "Sum the amounts of the Canada rounds dated 2021."
+    # The model's reasoning, then how the product read each word of the question (checked like an offline plan).
+    assert plan.planner == MODEL and plan.reasoning.startswith("Sum the amounts of the Canada rounds dated 2021. ")
+    assert "Words read:" in plan.reasoning
     [step] = plan.steps
     assert isinstance(step, TableStep) and step.op.aggregate.column == "Amount Raised (USD)"  # the sheet's spelling
     assert step.reason.startswith("Sum of Amount Raised (USD) where Country = Canada and Date in 2021")
