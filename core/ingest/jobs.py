@@ -227,7 +227,8 @@ def run_job(db: Database, settings: Settings, embedder: Embedder | None, job_id:
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         started = cur.execute(q("start_job"), {"id": job_id}).fetchone()
         job_row = cur.execute(q("get_job"), {"id": job_id}).fetchone()
-        data_row = cur.execute(q("job_data"), {"id": job_id}).fetchone() if started else None
+        # In binary: the upload's bytes as they are, not as hex text twice their size decoded into a third copy.
+        data_row = cur.execute(q("job_data"), {"id": job_id}, binary=True).fetchone() if started else None
     if job_row is None or started is None:
         # Gone (its room deleted), no longer the user's to run, or already finished by an earlier attempt.
         log.info("job %s: nothing to run", job_id)
