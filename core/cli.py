@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from core.config import Settings
     from core.rooms.access import Role
+    from core.rooms.store import DocumentInfo
     from core.workbench import Workbench
 
 
@@ -431,6 +432,54 @@ def serve(streamlit_options: tuple[str, ...]) -> int:
     sys.stdout.flush()
     os.execv(argv[0], argv)  # the server takes this process's place (and pid): signals reach it directly
     return 0  # not reached
+
+
+@cli.command("documents")
+@click.option("--room", required=True, help="The room whose documents to list.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of documents, with company, form and period.")
+@click.option(
+    "--edit", "edit_id", type=int, help="Correct this document (editors and owners) with the --set-* options."
+)
+@click.option("--set-company", help="The company the document is of (with --edit).")
+@click.option("--set-form", help="10-K, 10-Q, 8-K, earnings release, annual report or other (with --edit).")
+@click.option("--set-period", help='The fiscal period: "FY2022", "Q3 FY2023" (with --edit).')
+@click.option("--set-period-end", help="The period's last day, YYYY-MM-DD (with --edit).")
+def documents_command(
+    room: str,
+    as_json: bool,
+    edit_id: int | None,
+    set_company: str | None,
+    set_form: str | None,
+    set_period: str | None,
+    set_period_end: str | None,
+) -> int:
+    """A room's documents with what each is (company, form, fiscal period read from a PDF's cover); --edit ID
+    corrects one ("" clears a field)."""
+    wb = _workbench()
+    changes = (set_company, set_form, set_period, set_period_end)
+    if edit_id is None and any(c is not None for c in changes):
+        raise click.UsageError("Give --edit DOCUMENT_ID with the --set-* options.")
+    if edit_id is not None:
+        edited = wb.edit_document(
+            room, edit_id, company=set_company, form=set_form, period=set_period, period_end=set_period_end
+        )
+        click.echo(_dump(edited) if as_json else f"{edited.id:>6}  {_document_line(edited)}")
+        return 0
+    listed = wb.documents(room)
+    if as_json:
+        click.echo(_dump(listed))
+        return 0
+    if not listed:
+        click.echo(f"No documents in {room}.")
+    for doc in listed:
+        click.echo(f"{doc.id:>6}  {_document_line(doc)}")
+    return 0
+
+
+def _document_line(doc: DocumentInfo) -> str:
+    what = " · ".join(str(v) for v in (doc.company, doc.form, doc.period) if v)
+    ended = f" (ended {doc.period_end.isoformat()})" if doc.period_end else ""
+    return f"{doc.title} [{doc.status}]" + (f" — {what}{ended}" if what else "")
 
 
 @cli.command()

@@ -16,9 +16,10 @@ from pathlib import Path
 from core.cells import cell_ref
 from core.config import Settings, get_settings
 from core.db import Database, q, refusal
-from core.errors import IngestError, WorkbenchError
+from core.errors import DocumentNotFound, IngestError, WorkbenchError
 from core.ingest import edits, jobs
 from core.ingest.edits import Column, Grid, SheetInfo, field_of
+from core.ingest.filing import FORMS, filing_changes
 from core.ingest.jobs import IngestJob
 from core.ingest.parse import SUPPORTED_SUFFIXES
 from core.ingest.pipeline import Progress, embed_pending, ingest_bytes, ingest_path, read_file
@@ -44,12 +45,14 @@ from core.rooms.store import (
     get_room,
     list_documents,
     list_rooms,
+    set_filing,
 )
 from core.text import STOP_WORDS
 
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
 # (with core.models, core.errors and core.config): values they show and pure helpers that format them.
 __all__ = [
+    "FORMS",
     "LOCAL",
     "STOP_WORDS",
     "SUPPORTED_SUFFIXES",
@@ -121,6 +124,27 @@ class Workbench:
     def documents(self, room: str) -> list[DocumentInfo]:
         """A room's documents."""
         return list_documents(self.db, self.room(room).id)
+
+    def edit_document(
+        self,
+        room: str,
+        document_id: int,
+        *,
+        company: str | None = None,
+        form: str | None = None,
+        period: str | None = None,
+        period_end: str | date | None = None,
+    ) -> DocumentInfo:
+        """Correct what a document is (editors and owners): its company, its form (one of FORMS), its period
+        ("FY2022", "Q3 FY2023") or its period end (an ISO date); fields not given are kept, "" clears one."""
+        ref = self.room(room)
+        access.require_writer(self.db, ref.id, ref.name)
+        current = next((d for d in list_documents(self.db, ref.id) if d.id == document_id), None)
+        if current is None:
+            raise DocumentNotFound(f"Room {ref.name!r} has no document {document_id}: see `workbench documents`.")
+        changes = filing_changes(company=company, form=form, period=period, period_end=period_end)
+        set_filing(self.db, ref.id, document_id, current.filing().model_copy(update=changes))
+        return next(d for d in list_documents(self.db, ref.id) if d.id == document_id)
 
     def ingest(
         self, paths: Iterable[Path], room: str, *, embed: bool = True, progress: Progress = _quiet

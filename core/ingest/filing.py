@@ -18,7 +18,7 @@ columns of `documents`; an editor corrects them (`workbench documents --edit`). 
   name's ("2024Q2"); an annual filing has none.
 * **company**: the cover line above "(Exact name of registrant as specified in its charter)", else the name
   before a release's "reports"/"announces", else a first-page line ending in a corporate suffix ("Inc."),
-  else the file name's words before its year.
+  else (a filing's) file name's words before its year.
 
 Examples in tests/unit/test_filing.py use invented companies.
 """
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+from core.errors import BadInput
 from core.lexicon.filings import (
     COMPANY_SUFFIXES,
     FORM_NAME_WORDS,
@@ -40,6 +40,19 @@ from core.lexicon.filings import (
     SEC_FORMS,
 )
 from core.lexicon.periods import MONTH_NUMBERS, YEAR_DIGITS
+from core.models import Filing, period_label
+
+__all__ = [
+    "FORMS",
+    "Filing",
+    "filing_changes",
+    "name_words",
+    "parse_period",
+    "period_label",
+    "read_company",
+    "read_filing",
+    "read_form",
+]
 
 # How much of the first pages is read: covers and headlines are at the top.
 FIRST_PAGES = 3
@@ -98,30 +111,6 @@ _RELEASE_NAME = re.compile(
 )
 _FILE_QUARTER = re.compile(rf"(?:(?<=[\W_])|^|(?<=\d))q(?P<q>[1-4])(?:(?=[\W_])|$|(?={YEAR_DIGITS}))", re.IGNORECASE)
 _FILE_YEAR = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?!\d)")
-
-
-@dataclass(frozen=True)
-class Filing:
-    """What a document is, as far as its cover and name tell: every field None when unknown."""
-
-    company: str | None = None
-    form: str | None = None  # one of core.lexicon.filings.FORMS
-    fiscal_year: int | None = None
-    fiscal_quarter: int | None = None  # 1-4; None for a whole year
-    period_end: date | None = None
-    fiscal_convention: str | None = None  # the cover's words: "fiscal 2022 ended January 28, 2023"
-
-    @property
-    def period(self) -> str | None:
-        """The period as analysts write it: "FY2022", "Q3 FY2023" (None when no fiscal year is known)."""
-        return period_label(self.fiscal_year, self.fiscal_quarter)
-
-
-def period_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str | None:
-    """ "FY2022", "Q3 FY2023"; None without a year."""
-    if fiscal_year is None:
-        return None
-    return f"Q{fiscal_quarter} FY{fiscal_year}" if fiscal_quarter else f"FY{fiscal_year}"
 
 
 _LABEL = re.compile(
@@ -217,9 +206,10 @@ def _file_period(filename: str) -> tuple[int | None, int | None]:
     return (int(year.group(1)) if year else None), (int(quarter.group("q")) if quarter else None)
 
 
-def read_company(text: str, filename: str, *, release: bool = False) -> str | None:
+def read_company(text: str, filename: str, *, release: bool = False, filing: bool = True) -> str | None:
     """The company: the registrant's line, a release's subject, a first-page line with a corporate suffix, or the
-    file name's words before its first figure. A release's subject is read only when `release`."""
+    file name's words before its first figure (only when the document is a `filing`: a memo's name names no
+    company). A release's subject is read only when `release`."""
     lines = [line.strip() for line in text[:4000].splitlines() if line.strip()]
     for i, line in enumerate(lines):
         if _REGISTRANT.search(line):
@@ -234,7 +224,7 @@ def read_company(text: str, filename: str, *, release: bool = False) -> str | No
         if (m := _COMPANY_LINE.match(line)) and not _NOT_COMPANY.search(line):
             return m.group("name").rstrip(" ,")
     words: list[str] = []
-    for word in name_words(filename, case=True):
+    for word in name_words(filename, case=True) if filing else ():
         if re.search(r"\d", word) or word.lower() in _FORM_WORDS:
             break
         words.append(word)
@@ -266,16 +256,55 @@ def read_filing(pages: Sequence[str], filename: str) -> Filing:
     stated_year, stated_quarter = _stated_period(text, form)
     file_year, file_quarter = _file_period(filename)
     quarterly = form not in ("10-K", "annual report")
-    filing = Filing(
-        company=read_company(text, filename, release=form == "earnings release"), form=form, period_end=period_end
-    )
+    convention_words = None
     if convention is not None:
-        fiscal_year, end, words = convention
-        filing = replace(filing, fiscal_year=fiscal_year, fiscal_convention=words, period_end=period_end or end)
+        fiscal_year, end, convention_words = convention
+        period_end = period_end or end
     else:
-        filing = replace(filing, fiscal_year=_fiscal_year(quarterly, period_end, stated_year, file_year))
+        fiscal_year = _fiscal_year(quarterly, period_end, stated_year, file_year)
     quarter = stated_quarter or file_quarter
-    if quarterly and quarter is not None and filing.fiscal_year is not None:
-        filing = replace(filing, fiscal_quarter=quarter)
-    assert filing.form in FORMS
-    return filing
+    assert form in FORMS
+    return Filing(
+        company=read_company(text, filename, release=form == "earnings release", filing=form != "other"),
+        form=form,
+        fiscal_year=fiscal_year,
+        fiscal_quarter=quarter if quarterly and fiscal_year is not None else None,
+        period_end=period_end,
+        fiscal_convention=convention_words,
+    )
+
+
+def filing_changes(
+    *,
+    company: str | None = None,
+    form: str | None = None,
+    period: str | None = None,
+    period_end: str | date | None = None,
+) -> dict[str, object]:
+    """An editor's corrections as the fields of a `Filing` (None: keep; "": clear); BadInput names what is wrong."""
+    changes: dict[str, object] = {}
+    if company is not None:
+        changes["company"] = " ".join(company.split())[:200] or None
+    if form is not None:
+        folded = form.strip().lower()
+        known = {f.lower(): f for f in FORMS}
+        if folded and folded not in known:
+            raise BadInput(f"{form!r} is not a form the workbench knows: use one of {', '.join(FORMS)}.")
+        changes["form"] = known.get(folded)
+    if period is not None:
+        read = parse_period(period) if period.strip() else (None, None)
+        if read is None:
+            raise BadInput(f"{period!r} is not a period: write it as FY2022, Q3 FY2023 or fiscal 2022.")
+        changes["fiscal_year"], changes["fiscal_quarter"] = read
+    if period_end is not None:
+        changes["period_end"] = _iso_date(period_end)
+    return changes
+
+
+def _iso_date(value: str | date) -> date | None:
+    if isinstance(value, date) or not value.strip():
+        return value if isinstance(value, date) else None
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise BadInput(f"{value!r} is not a date: write the period end as YYYY-MM-DD (2023-01-28).") from None

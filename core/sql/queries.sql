@@ -25,7 +25,8 @@ UPDATE rooms SET embedding_model = %(model)s
 WHERE id = %(room_id)s AND embedding_model IS NULL
 
 -- name: find_document_by_checksum
-SELECT id, status, kind, title, page_count, n_rows, n_chunks, embedded_at
+SELECT id, status, kind, title, page_count, n_rows, n_chunks, embedded_at,
+       company, form, fiscal_year, fiscal_quarter, period_end, fiscal_convention
 FROM documents WHERE room_id = %(room_id)s AND checksum = %(checksum)s
 
 -- name: delete_document
@@ -36,6 +37,14 @@ INSERT INTO documents (room_id, kind, title, filename, mime_type, checksum, size
                        page_count, n_rows, n_chunks)
 VALUES (%(room_id)s, %(kind)s, %(title)s, %(filename)s, %(mime_type)s, %(checksum)s, %(size_bytes)s,
         %(status)s, %(error)s, %(page_count)s, %(n_rows)s, %(n_chunks)s)
+RETURNING id
+
+-- name: set_document_filing
+-- What a filing is (core/ingest/filing.py): written at ingestion, and when an editor corrects it.
+UPDATE documents
+SET company = %(company)s, form = %(form)s, fiscal_year = %(fiscal_year)s, fiscal_quarter = %(fiscal_quarter)s,
+    period_end = %(period_end)s, fiscal_convention = %(fiscal_convention)s
+WHERE id = %(document_id)s AND room_id = %(room_id)s
 RETURNING id
 
 -- name: insert_document_file
@@ -53,6 +62,7 @@ SELECT id, row_index FROM sheet_rows WHERE sheet_id = %(sheet_id)s ORDER BY row_
 -- name: list_documents
 SELECT d.id, d.kind, d.title, d.filename, d.status, d.error, d.page_count, d.n_rows, d.n_chunks, d.size_bytes,
        d.embedded_at IS NOT NULL AS embedded, d.created_at,
+       d.company, d.form, d.fiscal_year, d.fiscal_quarter, d.period_end, d.fiscal_convention,
        -- Counted only while a document is being embedded ("embedding 128 of 512 chunks").
        CASE WHEN d.embedded_at IS NOT NULL THEN d.n_chunks
             ELSE (SELECT count(*) FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id WHERE c.document_id = d.id)

@@ -111,10 +111,10 @@ def test_annual_report_with_a_stated_convention_after_the_date() -> None:
         ("NORTHWIND_2019_10K.pdf", "10-K", "NORTHWIND", 2019, None),
         ("Elmstead_Pharma_2023Q2_EARNINGS.pdf", "earnings release", "Elmstead Pharma", 2023, 2),
         ("corran-10-q-2021.pdf", "10-Q", "corran", 2021, None),
-        ("minutes.pdf", "other", "minutes", None, None),
+        ("minutes.pdf", "other", None, None, None),
     ],
 )
-def test_file_name_alone(filename: str, form: str, company: str, year: int | None, quarter: int | None) -> None:
+def test_file_name_alone(filename: str, form: str, company: str | None, year: int | None, quarter: int | None) -> None:
     filing = read_filing(["A page with nothing on it that names a form."], filename)
     assert (filing.form, filing.company, filing.fiscal_year, filing.fiscal_quarter) == (form, company, year, quarter)
 

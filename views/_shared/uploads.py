@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import SUPPORTED_SUFFIXES, IngestJob, Workbench
+from core.workbench import SUPPORTED_SUFFIXES, IngestJob, Workbench, escape_markdown
 
 # While a job of the room is unfinished, the job list and the document list refresh this often (seconds).
 REFRESH_SECONDS = 1.0
@@ -128,7 +128,9 @@ def documents(wb: Workbench, room: str) -> None:
             continue
         size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
         state = "" if doc.embedded else f" · embedding {doc.embedded_chunks} of {doc.n_chunks} chunks"
-        st.caption(f"✓ {doc.title} — {size}{state}")
+        # a filing's form and period ("10-K · FY2022"); a PDF that is no filing says nothing more
+        what = " · ".join(escape_markdown(v) for v in (doc.form, doc.period) if v and v != "other")
+        st.caption(f"✓ {doc.title} — {size}{f' · {what}' if what else ''}{state}")
 
 
 def embed_demo_when_needed(wb: Workbench) -> None:
