@@ -43,9 +43,11 @@ class Citation(BaseModel):
 
 
 class SearchHit(Citation):
-    """A search result: a citation plus a preview of the matched text."""
+    """A search result: a citation plus a preview of the matched text, and its document's fiscal period
+    ("FY2022", "Q3 FY2023"; None when not known)."""
 
     preview: str = ""
+    period: str | None = None
 
 
 def period_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str | None:

@@ -117,6 +117,8 @@ WITH vec AS (
         LIMIT %(candidates)s
     ) nearest
     JOIN chunks c ON c.id = nearest.id
+    -- Only these documents when given (a question scoped to a filing or a period: core/qa/planner/periods.py).
+    WHERE cardinality(%(only_documents)s::bigint[]) = 0 OR c.document_id = ANY(%(only_documents)s::bigint[])
 ),
 terms AS (
     SELECT t.lexeme::tsquery AS query, t.idf
@@ -131,6 +133,7 @@ kw AS (
                (SELECT sum(t.idf * ts_rank(c.tsv, t.query, 1)) FROM terms t WHERE c.tsv @@ t.query) AS score
         FROM chunks c
         WHERE c.room_id = %(room_id)s AND %(use_keywords)s
+          AND (cardinality(%(only_documents)s::bigint[]) = 0 OR c.document_id = ANY(%(only_documents)s::bigint[]))
           AND c.id IN (SELECT workbench_keyword_candidates(%(room_id)s, %(filter)s::tsquery, %(room_token)s::tsquery))
         ORDER BY score DESC, c.id
         LIMIT %(candidates)s
@@ -146,7 +149,7 @@ ORDER BY score DESC, id
 LIMIT %(limit)s
 
 -- name: chunk_details
-SELECT c.id, c.document_id, d.title, d.kind, c.chunk_index, c.page_number, c.start_char, c.end_char,
+SELECT c.id, c.document_id, d.title, d.kind, d.fiscal_year, d.fiscal_quarter, c.chunk_index, c.page_number, c.start_char, c.end_char,
        c.content, c.row_id, r.row_number, r.values, r.sheet_id, s.name AS sheet_name,
        e.embedding
 FROM chunks c
@@ -197,6 +200,11 @@ LEFT JOIN term_stats s ON s.room_id = r.id AND s.lexeme = t.lexeme
 
 -- name: room_document_names
 SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+
+-- name: room_filing_periods
+-- The room's ready documents with their stored fiscal period (core/qa/planner/periods.py scopes questions by it).
+SELECT id AS document_id, fiscal_year, fiscal_quarter FROM documents
+WHERE room_id = %(room_id)s AND status = 'ready' ORDER BY id
 
 -- name: create_conversation
 INSERT INTO conversations (room_id, user_id, title) VALUES (%(room_id)s, %(user_id)s, %(title)s) RETURNING id
