@@ -268,8 +268,19 @@ def worker(concurrency: int, burst: bool, no_embed: bool, heartbeat: float) -> i
 @click.option("--k", default=10, show_default=True, help="Number of hits.")
 @click.option("--mmr", is_flag=True, help="Diversify hits with maximal marginal relevance.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of hits.")
+@click.option("--doc", "docs", type=int, multiple=True, help="Only this document (its id: workbench documents).")
+@click.option("--period", help='Only the filings of this fiscal period: "FY2022", "Q3 FY2023".')
 @_batch_option('JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.')
-def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> int:
+def search_command(
+    query: str | None,
+    room: str | None,
+    k: int,
+    mmr: bool,
+    as_json: bool,
+    docs: tuple[int, ...],
+    period: str | None,
+    batch: Path | None,
+) -> int:
     """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
     wb = _workbench()
     if batch:
@@ -286,7 +297,7 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
         )
     if not query or not room:
         raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
-    hits = wb.search(query, room, k=k, mmr=mmr)
+    hits = wb.search(query, room, k=k, mmr=mmr, documents=docs, period=period)
     if as_json:
         click.echo(_dump(hits))
         return 0
@@ -303,15 +314,23 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
 @click.option("--room", help="Data room to ask.")
 @click.option("--conversation", type=int, help="Continue this conversation (its id is in the --json output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, values, citations, steps, timings.")
+@click.option("--doc", "docs", type=int, multiple=True, help="Passages only from this document (its id).")
+@click.option("--period", help='Passages only from the filings of this fiscal period: "FY2022", "Q3 FY2023".')
 @_batch_option('JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.')
 def ask_command(
-    question: str | None, room: str | None, conversation: int | None, as_json: bool, batch: Path | None
+    question: str | None,
+    room: str | None,
+    conversation: int | None,
+    as_json: bool,
+    docs: tuple[int, ...],
+    period: str | None,
+    batch: Path | None,
 ) -> int:
     """Answer a question from the room's documents, citing cells and pages (or say it cannot)."""
 
     def answer(wb: Workbench, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:
         done = None
-        for event in wb.ask(text, room_name, conversation_id=conversation_id):
+        for event in wb.ask(text, room_name, conversation_id=conversation_id, documents=docs, period=period):
             if event.type == "done":
                 done = event.result
         assert done is not None

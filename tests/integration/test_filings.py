@@ -102,3 +102,66 @@ def test_an_editor_corrects_the_period_and_a_viewer_cannot(run, workbench: Workb
     with pytest.raises(AccessDenied):
         workbench.as_user(viewer).edit_document("R", doc, period="FY2020")
     assert workbench.documents("R")[0].period == "Q3 FY2022"
+
+
+YEARS = {
+    2021: "Net sales increased 4% in fiscal 2021, primarily due to higher demand for garden tools.",
+    2022: "Net sales increased 7% in fiscal 2022, primarily due to new store openings in the north.",
+    2023: "Net sales increased 2% in fiscal 2023, primarily due to higher prices on power tools.",
+}
+
+
+@pytest.fixture
+def filings_room(workbench: Workbench) -> dict[int, int]:
+    """A room of three annual filings of one invented company: fiscal year -> document id."""
+    ids = {}
+    for year, sentence in YEARS.items():
+        body = f"Management's discussion and analysis. {sentence} Gross margin was stable."
+        result = workbench.ingest_upload(
+            ten_k("Kestrel Mills Inc.", year, body), f"kestrel-{year}.pdf", "K", embed=False
+        )
+        assert result.document_id is not None and result.period == f"FY{year}"
+        ids[year] = result.document_id
+    return ids
+
+
+def answer(workbench: Workbench, question: str, **scope) -> dict:
+    done = [e for e in workbench.ask(question, "K", **scope) if e.type == "done"]
+    assert done and done[0].result is not None
+    return done[0].result
+
+
+def test_a_question_of_one_fiscal_year_answers_from_that_filing_alone(workbench, filings_room) -> None:
+    result = answer(workbench, "What drove the increase in net sales in FY2022?")
+    assert not result["abstained"], result["answer"]
+    assert "new store openings" in result["answer"]
+    assert "garden tools" not in result["answer"] and "power tools" not in result["answer"]
+    assert {c["document_id"] for c in result["citations"]} == {filings_room[2022]}
+    steps = [s for s in result["steps"] if s["kind"] == "search"]
+    assert steps and all(s["document_ids"] == [filings_room[2022]] for s in steps)
+
+
+def test_without_a_period_the_latest_filing_answers_and_says_so(workbench, filings_room) -> None:
+    result = answer(workbench, "What drove the increase in net sales?")
+    assert not result["abstained"], result["answer"]
+    assert "FY2023 (latest)" in result["answer"] and "power tools" in result["answer"]
+    assert {c["document_id"] for c in result["citations"]} == {filings_room[2023]}
+
+
+def test_a_period_the_room_lacks_abstains_naming_the_periods_it_holds(workbench, filings_room) -> None:
+    result = answer(workbench, "What drove the increase in net sales in fiscal 2017?")
+    assert result["abstained"] and result["citations"] == []
+    assert "Its filings cover FY2021, FY2022, FY2023, not FY2017." in result["answer"]
+
+
+def test_search_and_ask_take_document_and_period_filters(run, workbench, filings_room) -> None:
+    code, out = run("search", "net sales increased", "--room", "K", "--period", "FY2021", "--json")
+    hits = json.loads(out)
+    assert code == 0 and hits and {h["document_id"] for h in hits} == {filings_room[2021]}
+    assert {h["period"] for h in hits} == {"FY2021"}
+    code, out = run("search", "net sales increased", "--room", "K", "--doc", str(filings_room[2023]), "--json")
+    assert {h["document_id"] for h in json.loads(out)} == {filings_room[2023]}
+    code, out = run("ask", "What drove the increase in net sales?", "--room", "K", "--period", "FY2021", "--json")
+    result = json.loads(out)
+    assert code == 0 and "garden tools" in result["answer"]
+    assert {c["document_id"] for c in result["citations"]} == {filings_room[2021]}
