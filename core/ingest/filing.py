@@ -256,7 +256,8 @@ def read_filing(pages: Sequence[str], filename: str) -> Filing:
     stated_year, stated_quarter = _stated_period(text, form)
     file_year, file_quarter = _file_period(filename)
     quarterly = form not in ("10-K", "annual report")
-    convention_words = None
+    convention_words: str | None = None
+    fiscal_year: int | None
     if convention is not None:
         fiscal_year, end, convention_words = convention
         period_end = period_end or end

@@ -202,7 +202,7 @@ def one_period(question: str, passages: Sequence[Evidence]) -> tuple[list[Eviden
     if not answering:
         return kept, {}
     if asked is not None:  # the best passage of the period asked decides which of its filings speaks
-        period = max(answering, key=lambda e: coverage(question, e.content)).period
+        period = max(answering, key=lambda e: coverage(question, e.content)).period or ""
         label = period
     else:
         period = max((e.period for e in answering if e.period), key=_period_key)
