@@ -16,6 +16,8 @@ columns of `documents`; an editor corrects them (`workbench documents --edit`). 
   year ending the next calendar year); else the period end's calendar year; without a period end, the named year.
 * **fiscal quarter**: a quarterly filing's or release's words ("second quarter", "Q2 2023"), else the file
   name's ("2024Q2"); an annual filing has none.
+* A document that is no filing (form "other") takes its period from its file name alone, and no company: the
+  years its prose names are not periods of its own.
 * **company**: the cover line above "(Exact name of registrant as specified in its charter)", else the name
   before a release's "reports"/"announces", else a first-page line ending in a corporate suffix ("Inc."),
   else (a filing's) file name's words before its year.
@@ -258,6 +260,9 @@ def read_filing(pages: Sequence[str], filename: str) -> Filing:
     quarterly = form not in ("10-K", "annual report")
     convention_words: str | None = None
     fiscal_year: int | None
+    if form == "other":  # no filing: a year its prose names is no period of its own; only its name's
+        fiscal_year, quarter = file_year, file_quarter if file_year else None
+        return Filing(form=form, fiscal_year=fiscal_year, fiscal_quarter=quarter, period_end=period_end)
     if convention is not None:
         fiscal_year, end, convention_words = convention
         period_end = period_end or end

@@ -140,3 +140,10 @@ def test_company_line_in_capitals_not_the_exchange_listed_below_it() -> None:
         "State of Incorporation: Delaware\nTitle of each class\nNew York Stock Exchange, Inc.\n"
     )
     assert read_filing([cover], "k.pdf").company == "KESTREL COMPANY"
+
+
+def test_a_document_that_is_no_filing_takes_no_period_from_its_prose() -> None:
+    memo = "Board memo\nRevenue for the year ended December 31, 2019 rose; fiscal 2018 was flat.\n"
+    filing = read_filing([memo], "memo.pdf")
+    assert (filing.form, filing.fiscal_year, filing.company) == ("other", None, None)
+    assert read_filing([memo], "memo-2021.pdf").fiscal_year == 2021
