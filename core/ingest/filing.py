@@ -16,6 +16,8 @@ columns of `documents`; an editor corrects them (`workbench documents --edit`). 
   year ending the next calendar year); else the period end's calendar year; without a period end, the named year.
 * **fiscal quarter**: a quarterly filing's or release's words ("second quarter", "Q2 2023"), else the file
   name's ("2024Q2"); an annual filing has none.
+* A current report (8-K) has a period only when its words name one ("second-quarter 2023 results"): the year of
+  its file name dates the event it reports.
 * A document that is no filing (form "other") takes its period from its file name alone, and no company: the
   years its prose names are not periods of its own.
 * **company**: the cover line above "(Exact name of registrant as specified in its charter)", else the name
@@ -258,6 +260,8 @@ def read_filing(pages: Sequence[str], filename: str) -> Filing:
     stated_year, stated_quarter = _stated_period(text, form)
     file_year, file_quarter = _file_period(filename)
     quarterly = form not in ("10-K", "annual report")
+    if form == "8-K":  # a current report's name dates the event it reports, not a fiscal period
+        file_year, file_quarter = None, None
     convention_words: str | None = None
     fiscal_year: int | None
     if form == "other":  # no filing: a year its prose names is no period of its own; only its name's

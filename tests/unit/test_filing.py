@@ -89,14 +89,16 @@ def test_earnings_release_headline() -> None:
     assert filing.company == "Elmstead Pharma" and filing.period_end == date(2023, 1, 1)
 
 
-def test_eight_k_is_a_current_report_without_a_period_but_its_name_year() -> None:
+def test_eight_k_is_a_current_report_whose_name_dates_an_event_not_a_period() -> None:
     filing = read_filing([EIGHT_K], "CORRAN_2023_8K_dated-2023-08-30.pdf")
     assert (filing.form, filing.company, filing.fiscal_year, filing.period_end) == (
         "8-K",
         "Corran Health Group",
-        2023,
+        None,
         None,
     )
+    release = EIGHT_K + "\nExhibit 99.1 Corran Health Group Reports Second-Quarter 2023 Results\n"
+    assert read_filing([release], "CORRAN_2023_8K.pdf").period == "Q2 FY2023"
 
 
 def test_annual_report_with_a_stated_convention_after_the_date() -> None:
