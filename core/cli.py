@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from core.config import Settings
     from core.rooms.access import Role
+    from core.rooms.store import DocumentInfo
     from core.workbench import Workbench
 
 
@@ -324,8 +325,19 @@ def worker(concurrency: int, burst: bool, no_embed: bool, heartbeat: float) -> i
 @click.option("--k", default=10, show_default=True, help="Number of hits.")
 @click.option("--mmr", is_flag=True, help="Diversify hits with maximal marginal relevance.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of hits.")
+@click.option("--doc", "docs", type=int, multiple=True, help="Only this document (its id: workbench documents).")
+@click.option("--period", help='Only the filings of this fiscal period: "FY2022", "Q3 FY2023".')
 @_batch_option('JSONL file of {"room": ..., "query": ..., "k": ...} lines; one JSON list per line.')
-def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_json: bool, batch: Path | None) -> int:
+def search_command(
+    query: str | None,
+    room: str | None,
+    k: int,
+    mmr: bool,
+    as_json: bool,
+    docs: tuple[int, ...],
+    period: str | None,
+    batch: Path | None,
+) -> int:
     """Hybrid (semantic + keyword) search in a room; every hit cites a page or a cell."""
     wb = _workbench()
     if batch:
@@ -342,7 +354,7 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
         )
     if not query or not room:
         raise click.UsageError("Give QUERY and --room NAME (or --batch FILE.jsonl).")
-    hits = wb.search(query, room, k=k, mmr=mmr)
+    hits = wb.search(query, room, k=k, mmr=mmr, documents=docs, period=period)
     if as_json:
         click.echo(_dump(hits))
         return 0
@@ -359,15 +371,23 @@ def search_command(query: str | None, room: str | None, k: int, mmr: bool, as_js
 @click.option("--room", help="Data room to ask.")
 @click.option("--conversation", type=int, help="Continue this conversation (its id is in the --json output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, values, citations, steps, timings.")
+@click.option("--doc", "docs", type=int, multiple=True, help="Passages only from this document (its id).")
+@click.option("--period", help='Passages only from the filings of this fiscal period: "FY2022", "Q3 FY2023".')
 @_batch_option('JSONL file of {"room": ..., "question": ..., "conversation": ...} lines; one JSON per line.')
 def ask_command(
-    question: str | None, room: str | None, conversation: int | None, as_json: bool, batch: Path | None
+    question: str | None,
+    room: str | None,
+    conversation: int | None,
+    as_json: bool,
+    docs: tuple[int, ...],
+    period: str | None,
+    batch: Path | None,
 ) -> int:
     """Answer a question from the room's documents, citing cells and pages (or say it cannot)."""
 
     def answer(wb: Workbench, text: str, room_name: str, conversation_id: int | None) -> dict[str, Any]:
         done = None
-        for event in wb.ask(text, room_name, conversation_id=conversation_id):
+        for event in wb.ask(text, room_name, conversation_id=conversation_id, documents=docs, period=period):
             if event.type == "done":
                 done = event.result
         assert done is not None
@@ -488,6 +508,54 @@ def serve(streamlit_options: tuple[str, ...]) -> int:
     sys.stdout.flush()
     os.execv(argv[0], argv)  # the server takes this process's place (and pid): signals reach it directly
     return 0  # not reached
+
+
+@cli.command("documents")
+@click.option("--room", required=True, help="The room whose documents to list.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of documents, with company, form and period.")
+@click.option(
+    "--edit", "edit_id", type=int, help="Correct this document (editors and owners) with the --set-* options."
+)
+@click.option("--set-company", help="The company the document is of (with --edit).")
+@click.option("--set-form", help="10-K, 10-Q, 8-K, earnings release, annual report or other (with --edit).")
+@click.option("--set-period", help='The fiscal period: "FY2022", "Q3 FY2023" (with --edit).')
+@click.option("--set-period-end", help="The period's last day, YYYY-MM-DD (with --edit).")
+def documents_command(
+    room: str,
+    as_json: bool,
+    edit_id: int | None,
+    set_company: str | None,
+    set_form: str | None,
+    set_period: str | None,
+    set_period_end: str | None,
+) -> int:
+    """A room's documents with what each is (company, form, fiscal period read from a PDF's cover); --edit ID
+    corrects one ("" clears a field)."""
+    wb = _workbench()
+    changes = (set_company, set_form, set_period, set_period_end)
+    if edit_id is None and any(c is not None for c in changes):
+        raise click.UsageError("Give --edit DOCUMENT_ID with the --set-* options.")
+    if edit_id is not None:
+        edited = wb.edit_document(
+            room, edit_id, company=set_company, form=set_form, period=set_period, period_end=set_period_end
+        )
+        click.echo(_dump(edited) if as_json else f"{edited.id:>6}  {_document_line(edited)}")
+        return 0
+    listed = wb.documents(room)
+    if as_json:
+        click.echo(_dump(listed))
+        return 0
+    if not listed:
+        click.echo(f"No documents in {room}.")
+    for doc in listed:
+        click.echo(f"{doc.id:>6}  {_document_line(doc)}")
+    return 0
+
+
+def _document_line(doc: DocumentInfo) -> str:
+    what = " · ".join(str(v) for v in (doc.company, doc.form, doc.period) if v)
+    ended = f" (ended {doc.period_end.isoformat()})" if doc.period_end else ""
+    return f"{doc.title} [{doc.status}]" + (f" — {what}{ended}" if what else "")
 
 
 @cli.command()

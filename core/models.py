@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 
 class Citation(BaseModel):
@@ -42,13 +43,50 @@ class Citation(BaseModel):
 
 
 class SearchHit(Citation):
-    """A search result: a citation plus a preview of the matched text."""
+    """A search result: a citation plus a preview of the matched text, and its document's fiscal period
+    ("FY2022", "Q3 FY2023"; None when not known)."""
 
     preview: str = ""
+    period: str | None = None
 
 
-class IngestResult(BaseModel):
-    """What ingesting one file did (the `workbench ingest --json` object)."""
+def period_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str | None:
+    """A fiscal period as analysts write it: "FY2022", "Q3 FY2023"; None without a year."""
+    if fiscal_year is None:
+        return None
+    return f"Q{fiscal_quarter} FY{fiscal_year}" if fiscal_quarter else f"FY{fiscal_year}"
+
+
+class Filing(BaseModel):
+    """What a document is (core/ingest/filing.py reads it from a PDF's cover and name): every field None when
+    unknown. `form` is one of core.lexicon.filings.FORMS; `fiscal_quarter` is None for a whole year;
+    `fiscal_convention` is the cover's words when it states one ("fiscal 2022 ended January 28, 2023")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    company: str | None = None
+    form: str | None = None
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+    period_end: date | None = None
+    fiscal_convention: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def period(self) -> str | None:
+        """ "FY2022", "Q3 FY2023" (None when no fiscal year is known)."""
+        return period_label(self.fiscal_year, self.fiscal_quarter)
+
+    def filing(self) -> Filing:
+        """Only the filing's fields (of a document row or an ingestion result that carries them)."""
+        return Filing(**{name: getattr(self, name) for name in Filing.model_fields})
+
+
+class IngestResult(Filing):
+    """What ingesting one file did (the `workbench ingest --json` object), with what the file is (a PDF's company,
+    form and period)."""
+
+    model_config = ConfigDict(frozen=False)
 
     document_id: int | None
     title: str

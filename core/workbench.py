@@ -17,9 +17,10 @@ from pathlib import Path
 from core.cells import cell_ref
 from core.config import Settings, get_settings
 from core.db import APP_ROLE, LOGIN_ROLE, Database, RoleSetup, database_url, q, refusal, setup_roles
-from core.errors import IngestError, WorkbenchError
+from core.errors import BadInput, DocumentNotFound, IngestError, WorkbenchError
 from core.ingest import edits, jobs
 from core.ingest.edits import Column, Grid, SheetInfo, field_of
+from core.ingest.filing import FORMS, filing_changes, parse_period
 from core.ingest.jobs import IngestJob
 from core.ingest.parse import SUPPORTED_SUFFIXES
 from core.ingest.pipeline import Progress, embed_pending, ingest_bytes, ingest_path, read_file
@@ -45,12 +46,14 @@ from core.rooms.store import (
     get_room,
     list_documents,
     list_rooms,
+    set_filing,
 )
 from core.text import STOP_WORDS
 
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
 # (with core.models, core.errors and core.config): values they show and pure helpers that format them.
 __all__ = [
+    "FORMS",
     "LOCAL",
     "STOP_WORDS",
     "SUPPORTED_SUFFIXES",
@@ -169,6 +172,27 @@ class Workbench:
         """A room's documents."""
         return list_documents(self.db, self.room(room).id)
 
+    def edit_document(
+        self,
+        room: str,
+        document_id: int,
+        *,
+        company: str | None = None,
+        form: str | None = None,
+        period: str | None = None,
+        period_end: str | date | None = None,
+    ) -> DocumentInfo:
+        """Correct what a document is (editors and owners): its company, its form (one of FORMS), its period
+        ("FY2022", "Q3 FY2023") or its period end (an ISO date); fields not given are kept, "" clears one."""
+        ref = self.room(room)
+        access.require_writer(self.db, ref.id, ref.name)
+        current = next((d for d in list_documents(self.db, ref.id) if d.id == document_id), None)
+        if current is None:
+            raise DocumentNotFound(f"Room {ref.name!r} has no document {document_id}: see `workbench documents`.")
+        changes = filing_changes(company=company, form=form, period=period, period_end=period_end)
+        set_filing(self.db, ref.id, document_id, current.filing().model_copy(update=changes))
+        return next(d for d in list_documents(self.db, ref.id) if d.id == document_id)
+
     def ingest(
         self, paths: Iterable[Path], room: str, *, embed: bool = True, progress: Progress = _quiet
     ) -> Iterator[IngestResult]:
@@ -251,17 +275,39 @@ class Workbench:
         access.require_writer(self.db, ref.id, ref.name)
         return embed_pending(self.db, ref, self.embedder, progress=progress)
 
-    def search(self, query: str, room: str, *, k: int = 10, mmr: bool = False) -> list[SearchHit]:
-        """Hybrid search in a room."""
+    def search(
+        self,
+        query: str,
+        room: str,
+        *,
+        k: int = 10,
+        mmr: bool = False,
+        documents: Sequence[int] = (),
+        period: str | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid search in a room; only in `documents` (ids) or in the filings of `period` ("FY2022",
+        "Q3 FY2023": every document of the room with that stored period) when given."""
         query = checked_text(query, "search", max_chars=MAX_QUERY_CHARS)
         k = checked_int(k, "number of hits (k)", low=1, high=MAX_HITS)
         ref = self.room(room)
+        documents = list(documents)
+        if period is not None:
+            documents += self._period_documents(ref, period)
+            if not documents:
+                return []
         # A room with no vectors yet is searched by keywords alone: no need to load a model for it.
         embedder = self.embedder if ref.embedding_model else None
         if embedder is not None and self.settings.embeddings == "openai":
             # Each search is then a paid call to the embedding server: counted like questions.
             ratelimit.check_and_count(self.db, self.settings.search_rate_limit_per_hour, kind="search")
-        return search(self.db, ref, query, k=k, embedder=embedder, mmr=mmr)
+        return search(self.db, ref, query, k=k, embedder=embedder, mmr=mmr, documents=documents)
+
+    def _period_documents(self, ref: RoomRef, period: str) -> list[int]:
+        """The room's documents whose stored period is `period` (BadInput when it is no period)."""
+        read = parse_period(period)
+        if read is None:
+            raise BadInput(f"{period!r} is not a period: write it as FY2022, Q3 FY2023 or fiscal 2022.")
+        return [d.id for d in list_documents(self.db, ref.id) if (d.fiscal_year, d.fiscal_quarter) == read]
 
     def ensure_demo(self, *, embed: bool = True) -> list[IngestResult]:
         """Load the bundled demo data room (a no-op for files already there)."""
@@ -278,10 +324,20 @@ class Workbench:
         conversation_id: int | None = None,
         planner: Planner | None = None,
         synthesizer: Synthesizer | None = None,
+        documents: Sequence[int] = (),
+        period: str | None = None,
     ) -> Iterator[service.Event]:
-        """Answer `question` from the room's documents alone, as a stream of events; the last is `done`."""
+        """Answer `question` from the room's documents alone, as a stream of events; the last is `done`. Passages
+        come only from `documents` (ids), or from the filings of `period` ("FY2022"), when given."""
         return service.ask(
-            self, question, room, conversation_id=conversation_id, planner=planner, synthesizer=synthesizer
+            self,
+            question,
+            room,
+            conversation_id=conversation_id,
+            planner=planner,
+            synthesizer=synthesizer,
+            documents=documents,
+            period=period,
         )
 
     def conversation_history(self, room: str, conversation_id: int) -> list[feedback.Turn]:

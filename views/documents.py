@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import escape_markdown, neutralise_bidi
+from core.workbench import FORMS, escape_markdown, neutralise_bidi
 from views._shared.common import PAGES, page_room
 from views._shared.state import switch_room
 
@@ -191,6 +191,10 @@ table = pd.DataFrame(
         {
             "Title": neutralise_bidi(d.title),
             "Kind": d.kind or "—",
+            "Company": d.company or "",
+            "Form": d.form or "",
+            "Period": d.period or "",
+            "Period end": d.period_end,
             "Status": d.status,
             "Pages / rows": d.page_count if d.kind == "pdf" else d.n_rows,
             "Chunks": d.n_chunks,
@@ -202,6 +206,29 @@ table = pd.DataFrame(
     ]
 )
 st.dataframe(table, hide_index=True, width="stretch")
+if wb.my_role(room) in ("owner", "editor") and pdfs:
+    with st.expander("Correct a filing's company, form or period"):
+        fixed = pdfs[st.selectbox("PDF", list(pdfs), format_func=lambda i: pdfs[i].title, key="filing_doc")]
+        forms = ["", *FORMS]
+        with st.form(f"filing_edit_{fixed.id}"):
+            company = st.text_input("Company", value=fixed.company or "", key=f"filing_company_{fixed.id}")
+            form = st.selectbox("Form", forms, index=forms.index(fixed.form) if fixed.form in forms else 0)
+            period = st.text_input(
+                "Period (FY2022, Q3 FY2023)", value=fixed.period or "", key=f"filing_period_{fixed.id}"
+            )
+            ended = st.text_input(
+                "Period end (YYYY-MM-DD)",
+                value=fixed.period_end.isoformat() if fixed.period_end else "",
+                key=f"filing_period_end_{fixed.id}",
+            )
+            if st.form_submit_button("Save"):
+                try:
+                    wb.edit_document(room, fixed.id, company=company, form=form, period=period, period_end=ended)
+                except WorkbenchError as exc:
+                    st.error(str(exc))
+                else:
+                    st.toast(f"Saved what {escape_markdown(fixed.title)} is.")
+                    st.rerun()
 sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
 for d in sheets:
     st.page_link(

@@ -26,12 +26,13 @@ from core.errors import (
     WorkbenchError,
 )
 from core.ingest import pdf
+from core.ingest.filing import read_filing
 from core.ingest.parse import Parsed, TableSheet, check_size
 from core.ingest.pdf_tables import Box
 from core.ingest.sandbox import parse_isolated
-from core.models import IngestResult
+from core.models import Filing, IngestResult
 from core.providers.embeddings import Embedder
-from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model
+from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model, write_filing
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,8 @@ def _store(
     filename: str,
     checksum: str,
     progress: Progress,
-) -> tuple[int, int | None, int | None, int]:
-    """Write one parsed file in the caller's transaction; return (document id, pages, rows, chunks)."""
+) -> tuple[int, int | None, int | None, int, Filing]:
+    """Write one parsed file in the caller's transaction; return (document id, pages, rows, chunks, what it is)."""
     title = title_for(filename)
     pages = parsed.pdf.page_count if parsed.pdf else None
     n_rows = sum(len(s.rows) for s in parsed.sheets) if parsed.kind == "sheet" else None
@@ -103,7 +104,10 @@ def _store(
         assert row is not None
         document_id: int = row["id"]
         cur.execute(q("insert_document_file"), {"document_id": document_id, "data": data})
+        filing = Filing()
         if parsed.pdf is not None:
+            filing = read_filing([page.text for page in parsed.pdf.pages], filename)
+            write_filing(cur, room.id, document_id, filing)
             _store_pdf(cur, room, document_id, context_for(filename), parsed.pdf, progress)
         base = 0
         for position, sheet in enumerate(parsed.sheets):
@@ -114,7 +118,7 @@ def _store(
         for position, table in enumerate(parsed.tables):
             _store_sheet(cur, room, document_id, "", position, table.sheet, len(parsed.tables), 0, progress, table)
         cur.execute(q("add_term_stats"), {"room_id": room.id, "document_id": document_id, "n_chunks": n_chunks})
-    return document_id, pages, n_rows, n_chunks
+    return document_id, pages, n_rows, n_chunks, filing
 
 
 @contextmanager
@@ -285,6 +289,7 @@ def ingest_bytes(
             embed_pending(db, room, embedder, document_id=existing["id"], progress=progress)
             embedded = True
         return IngestResult(
+            **{name: existing[name] for name in Filing.model_fields},
             document_id=existing["id"],
             title=existing["title"],
             kind=existing["kind"],
@@ -303,7 +308,7 @@ def ingest_bytes(
         kind = parsed.kind
         progress("parsing", 1, 1)
         with db.connection() as conn:
-            document_id, pages, rows, chunks = _store(
+            document_id, pages, rows, chunks, filing = _store(
                 conn, room, parsed, data=data, filename=filename, checksum=checksum, progress=progress
             )
     except pg_errors.UniqueViolation as exc:
@@ -354,6 +359,7 @@ def ingest_bytes(
                 )
             )
     return IngestResult(
+        **filing.model_dump(exclude={"period"}),
         document_id=document_id,
         title=title,
         kind=parsed.kind,  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Literal, Protocol
 
 import psycopg
@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict
 
 from core.config import Settings
 from core.db import Database, q, returned
-from core.errors import ConversationNotFound, ModelError
+from core.errors import BadInput, ConversationNotFound, ModelError
+from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
@@ -21,8 +22,9 @@ from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
+from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
-from core.qa.synth import Answer, OfflineSynthesizer, Synthesizer
+from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import Plan, SearchStep, TableStep
 from core.retrieval.retriever import Evidence, retrieve
@@ -240,6 +242,39 @@ def _evidence(
     return focused
 
 
+def _period_asked(question: str, period: str | None) -> PeriodAsked | None:
+    """The period a question is scoped to: `period` when given ("FY2022", "Q3 FY2023"), else its own words."""
+    if period:
+        read = parse_period(period)
+        if read is None:
+            raise BadInput(f"{period!r} is not a period: write it as FY2022, Q3 FY2023 or fiscal 2022.")
+        return PeriodAsked((read[0],), quarter=read[1])
+    return read_period(question)
+
+
+def _scoped(
+    wb: Context, ref: RoomRef, plan: Plan, documents: Sequence[int], period: str | None
+) -> tuple[Plan, FilingScope | None]:
+    """`plan` with its search steps limited to the documents given, else to the filings of the period asked
+    (core/qa/planner/periods.py); and that scope (its `missing` says the room lacks the period asked)."""
+    asked = _period_asked(plan.standalone_question, period)
+    scope: FilingScope | None = None
+    if asked is not None:
+        with wb.db.connection() as conn:
+            rows = conn.execute(q("room_filing_periods"), {"room_id": ref.id}).fetchall()
+        scope = filings_for(asked, [FilingPeriod(*row) for row in rows])
+    only = list(documents) or (list(scope.documents) if scope is not None else [])
+    if not only:
+        return plan, scope
+    steps = [
+        s.model_copy(update={"document_ids": [d for d in s.document_ids if d in only] or only})
+        if isinstance(s, SearchStep)
+        else s
+        for s in plan.steps
+    ]
+    return plan.model_copy(update={"steps": steps}), scope
+
+
 def ask(
     wb: Context,
     question: str,
@@ -248,11 +283,15 @@ def ask(
     conversation_id: int | None = None,
     planner: Planner | None = None,
     synthesizer: Synthesizer | None = None,
+    documents: Sequence[int] = (),
+    period: str | None = None,
 ) -> Iterator[Event]:
     """Answer `question` in `room` from its documents alone, yielding events; the last is `done`.
 
     When the model fails while writing the answer, the answer is written offline from the same evidence and
-    says so (result "note", qa_queries.error): a model outage is not a dead chat.
+    says so (result "note", qa_queries.error): a model outage is not a dead chat. `documents` and `period`
+    ("FY2022") limit the passages searched to those documents, or to the filings of that period; a question
+    naming a fiscal period the room's filings lack abstains naming the periods they cover.
     """
     started = time.perf_counter()
     question = checked_text(question, "question", max_chars=MAX_QUESTION_CHARS)
@@ -271,10 +310,18 @@ def ask(
     plan = planner.plan(question, schema, history)
     if plan.reasoning:
         trace.append(plan.reasoning)
+    plan, scope = _scoped(wb, ref, plan, documents, period)
     yield Event(type="plan", text=plan.reasoning, plan=plan)
     for planned in plan.steps:
         yield step(planned.reason or planned.kind)
-    evidence = yield from _evidence(wb, ref, plan, schema, step)
+    # A statement's cells step found the period in its columns: the room holds it, whatever its covers say.
+    computed = any(isinstance(s, CellsStep | TableStep) for s in plan.steps)
+    lacking = None if documents or computed or scope is None or scope.missing is None else scope
+    if lacking is not None:
+        yield step(f"This room's filings cover {', '.join(lacking.held)}: none covers {lacking.missing}")
+        evidence: list[Evidence] = []
+    else:
+        evidence = yield from _evidence(wb, ref, plan, schema, step)
     retrieval_ms = (time.perf_counter() - started) * 1000
     trace.append(f"- {len(evidence)} piece{'s' if len(evidence) != 1 else ''} of evidence found")
     yield Event(type="evidence", evidence=evidence)
@@ -285,7 +332,14 @@ def ask(
     parts: list[str] = []
     note: str | None = None
     try:
-        for item in synthesizer.stream(plan.standalone_question, evidence, asked=question):
+        if lacking is not None:  # said here, not by a model: the room lacks the period asked
+            held = ", ".join(lacking.held)
+            answer = Answer(text=f"{ABSTAIN} Its filings cover {held}, not {lacking.missing}.", abstained=True)
+            parts.append(answer.text)
+            yield Event(type="token", text=answer.text)
+        for item in (
+            () if lacking is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question)
+        ):
             if isinstance(item, Answer):
                 answer = item
                 continue

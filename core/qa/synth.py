@@ -8,9 +8,11 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from core.ingest.filing import parse_period
 from core.models import Citation
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_spans import passage_span
+from core.qa.planner.periods import FilingPeriod, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
 
@@ -115,7 +117,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     (in retrieval order, other pages, each covering at least MIN_COVERAGE) give one sentence each, so
     the reader sees every place the room discusses it.
     """
-    passages = [e for e in evidence if e.kind != "table"]
+    passages, labels = one_period(question, [e for e in evidence if e.kind != "table"])
     best = max(passages, key=lambda e: coverage(question, e.content), default=None)
     passage_coverage = coverage(question, best.content) if best else 0.0
     # A result whose cells are all empty (blank cells, formulas Excel never calculated) holds no figure
@@ -137,8 +139,17 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
         lead = _figure_of(question, best)
+        said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
+
+        def labelled(n: int, text: str) -> str:
+            label = labels.get(n)
+            if label is None or label == said[0]:
+                return text
+            said[0] = label
+            return f"{label}: {text}"
+
         if lead is not None:
-            parts.append(lead[0])
+            parts.append(labelled(best.n, lead[0]))
             values.extend(lead[1])
         used: set[str] = set()
         places = {_place(best)}
@@ -155,7 +166,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
                     continue
                 used.add(sentence)
                 body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
-                parts.append(f"{body} [{item.n}]{end}")
+                parts.append(labelled(item.n, f"{body} [{item.n}]{end}"))
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
     answer = checked_answer(" ".join(parts), values, evidence)
@@ -163,6 +174,40 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         # The figure's sentence did not survive the check: no value without the claim that gives it.
         return answer.model_copy(update={"values": []})
     return answer
+
+
+def _period_key(label: str) -> tuple[int, int]:
+    read = parse_period(label) or (0, None)
+    return read[0], read[1] or 5  # a whole year after its quarters
+
+
+def one_period(question: str, passages: Sequence[Evidence]) -> tuple[list[Evidence], dict[int, str]]:
+    """Passages of one period, never stitched: when they come from filings of several periods, those of the
+    period the question asks (core/qa/planner/periods.py), else of the latest period that answers, with the
+    label each quoted sentence carries ("FY2022", "Q4 FY2023 (latest)"); a question comparing periods keeps
+    them all, each sentence labelled with its period. Passages of documents of no known period stay."""
+    dated = {e.period for e in passages if e.period}
+    if len(dated) < 2:
+        return list(passages), {}
+    asked = read_period(question)
+    if asked is not None and asked.compares:
+        return list(passages), {e.n: e.period for e in passages if e.period}
+    kept = list(passages)
+    if asked is not None:
+        periods = [FilingPeriod(e.n, *(parse_period(e.period) or (None, None))) for e in passages if e.period]
+        scope = filings_for(asked, periods)
+        if scope is not None and scope.documents:
+            kept = [e for e in passages if e.n in scope.documents or not e.period]
+    answering = [e for e in kept if e.period and coverage(question, e.content) >= MIN_COVERAGE]
+    if not answering:
+        return kept, {}
+    if asked is not None:  # the best passage of the period asked decides which of its filings speaks
+        period = max(answering, key=lambda e: coverage(question, e.content)).period or ""
+        label = period
+    else:
+        period = max((e.period for e in answering if e.period), key=_period_key)
+        label = f"{period} (latest)"
+    return [e for e in kept if e.period in (period, None)], {e.n: label for e in kept if e.period == period}
 
 
 def _figure_of(question: str, best: Evidence) -> tuple[str, list[str]] | None:

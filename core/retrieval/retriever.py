@@ -27,6 +27,7 @@ class Evidence(BaseModel):
     score: float = 0.0
     values: list[str] = []  # a table step's exact answer values
     description: str = ""  # a table step's one-line account of what was computed
+    period: str | None = None  # a passage's document's fiscal period ("FY2022", "Q3 FY2023"), when known
 
 
 def _computed(n: int, result: TableResult | CellsResult, body: str) -> Evidence:
@@ -62,7 +63,8 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):
-            for hit in search(db, room, step.query, k=step.k, embedder=embedder, within=within):
+            hits = search(db, room, step.query, k=step.k, embedder=embedder, within=within, documents=step.document_ids)
+            for hit in hits:
                 if (step.document_ids and hit.document_id not in step.document_ids) or (
                     not step.rows and hit.row_id is not None
                 ):
@@ -71,7 +73,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
                 if key in seen:
                     continue
                 seen.add(key)
-                citation = Citation(**hit.model_dump(exclude={"preview"}))
+                citation = Citation(**hit.model_dump(exclude={"preview", "period"}))
                 evidence.append(
                     Evidence(
                         n=len(evidence) + 1,
@@ -79,6 +81,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
                         content=hit.quote if hit.kind == "page" and hit.quote else hit.preview,
                         citations=[citation],
                         score=hit.score,
+                        period=hit.period,
                     )
                 )
         elif isinstance(step, LookupStep):

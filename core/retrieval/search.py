@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -15,7 +16,7 @@ from psycopg.rows import dict_row
 
 from core.cells import cell_ref
 from core.db import Database, q
-from core.models import SearchHit
+from core.models import SearchHit, period_label
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model
 from core.text import YEAR
@@ -123,12 +124,14 @@ def search(
     keyword_weight: float = 1.0,
     one_per_page: bool = True,
     within: str = "",
+    documents: Sequence[int] = (),
 ) -> list[SearchHit]:
     """The room's best `k` passages and rows for `query`, each a citation with a preview.
 
     With `one_per_page`, a PDF page appears once (its best passage), so k hits show k places. With `within` (a
     tsquery's text), only passages and rows matching it, ranked by the query's keywords: the passages naming a
-    metric the question asks (core.qa.service), however far down the plain ranking they fall.
+    metric the question asks (core.qa.service), however far down the plain ranking they fall. With `documents`,
+    only those documents' passages and rows (a question scoped to filings or a period).
     """
     if within:
         embedder, query_vector = None, None  # nearest vectors ignore the filter
@@ -151,7 +154,9 @@ def search(
             "idfs": terms.idfs if terms else [],
             "filter": terms.filter if terms else "",
             "room_token": _tsquery_literal(f"room:{room.id}"),
-            "candidates": max(candidates, pool),
+            # a scoped search filters the nearest vectors after their cut: take more of them
+            "candidates": max(candidates, pool) * (4 if documents else 1),
+            "only_documents": list(documents),
             "rrf_k": RRF_K,
             "vector_weight": vector_weight,
             "keyword_weight": keyword_weight,
@@ -269,5 +274,10 @@ def _hit(row: dict[str, Any], score: float, columns: dict[int, list[dict[str, An
             "value": values[position] if position < len(values) else None,
         }
     return SearchHit(
-        document_id=row["document_id"], title=row["title"], score=score, preview=row["content"][:400], **where
+        document_id=row["document_id"],
+        title=row["title"],
+        score=score,
+        preview=row["content"][:400],
+        period=period_label(row["fiscal_year"], row["fiscal_quarter"]),
+        **where,
     )

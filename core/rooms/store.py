@@ -7,11 +7,11 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from core.db import Database, q
 from core.errors import AccessDenied, DocumentNotFound, EmbeddingMismatch, RoomNotFound
-from core.models import Room
+from core.models import Filing, Room
 
 
 class RoomRef(BaseModel):
@@ -22,8 +22,10 @@ class RoomRef(BaseModel):
     embedding_model: str | None = None
 
 
-class DocumentInfo(BaseModel):
-    """A row of a room's document list."""
+class DocumentInfo(Filing):
+    """A row of a room's document list, with what the document is (a PDF's company, form and period)."""
+
+    model_config = ConfigDict(frozen=False)
 
     id: int
     kind: str | None
@@ -81,6 +83,22 @@ def list_documents(db: Database, room_id: int) -> list[DocumentInfo]:
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(q("list_documents"), {"room_id": room_id}).fetchall()
     return [DocumentInfo(**row) for row in rows]
+
+
+def write_filing(cur: psycopg.Cursor[Any], room_id: int, document_id: int, filing: Filing) -> bool:
+    """Store what a document is (its company, form and period); False when the room holds no such document."""
+    params = filing.model_dump(exclude={"period"}) | {"room_id": room_id, "document_id": document_id}
+    return cur.execute(q("set_document_filing"), params).fetchone() is not None
+
+
+def set_filing(db: Database, room_id: int, document_id: int, filing: Filing) -> None:
+    """Correct what a document is (editors and owners; row-level security refuses viewers);
+    DocumentNotFound when the room holds no such document."""
+    with db.connection() as conn, conn.cursor() as cur:
+        if not write_filing(cur, room_id, document_id, filing):
+            raise DocumentNotFound(
+                f"This room has no document {document_id}: list them with `workbench documents --room NAME`."
+            )
 
 
 def check_embedding_model(room: RoomRef, model: str) -> None:

@@ -25,7 +25,8 @@ UPDATE rooms SET embedding_model = %(model)s
 WHERE id = %(room_id)s AND embedding_model IS NULL
 
 -- name: find_document_by_checksum
-SELECT id, status, kind, title, page_count, n_rows, n_chunks, embedded_at
+SELECT id, status, kind, title, page_count, n_rows, n_chunks, embedded_at,
+       company, form, fiscal_year, fiscal_quarter, period_end, fiscal_convention
 FROM documents WHERE room_id = %(room_id)s AND checksum = %(checksum)s
 
 -- name: delete_document
@@ -36,6 +37,14 @@ INSERT INTO documents (room_id, kind, title, filename, mime_type, checksum, size
                        page_count, n_rows, n_chunks)
 VALUES (%(room_id)s, %(kind)s, %(title)s, %(filename)s, %(mime_type)s, %(checksum)s, %(size_bytes)s,
         %(status)s, %(error)s, %(page_count)s, %(n_rows)s, %(n_chunks)s)
+RETURNING id
+
+-- name: set_document_filing
+-- What a filing is (core/ingest/filing.py): written at ingestion, and when an editor corrects it.
+UPDATE documents
+SET company = %(company)s, form = %(form)s, fiscal_year = %(fiscal_year)s, fiscal_quarter = %(fiscal_quarter)s,
+    period_end = %(period_end)s, fiscal_convention = %(fiscal_convention)s
+WHERE id = %(document_id)s AND room_id = %(room_id)s
 RETURNING id
 
 -- name: insert_document_file
@@ -53,6 +62,7 @@ SELECT id, row_index FROM sheet_rows WHERE sheet_id = %(sheet_id)s ORDER BY row_
 -- name: list_documents
 SELECT d.id, d.kind, d.title, d.filename, d.status, d.error, d.page_count, d.n_rows, d.n_chunks, d.size_bytes,
        d.embedded_at IS NOT NULL AS embedded, d.created_at,
+       d.company, d.form, d.fiscal_year, d.fiscal_quarter, d.period_end, d.fiscal_convention,
        -- Counted only while a document is being embedded ("embedding 128 of 512 chunks").
        CASE WHEN d.embedded_at IS NOT NULL THEN d.n_chunks
             ELSE (SELECT count(*) FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id WHERE c.document_id = d.id)
@@ -107,6 +117,8 @@ WITH vec AS (
         LIMIT %(candidates)s
     ) nearest
     JOIN chunks c ON c.id = nearest.id
+    -- Only these documents when given (a question scoped to a filing or a period: core/qa/planner/periods.py).
+    WHERE cardinality(%(only_documents)s::bigint[]) = 0 OR c.document_id = ANY(%(only_documents)s::bigint[])
 ),
 terms AS (
     SELECT t.lexeme::tsquery AS query, t.idf
@@ -121,6 +133,7 @@ kw AS (
                (SELECT sum(t.idf * ts_rank(c.tsv, t.query, 1)) FROM terms t WHERE c.tsv @@ t.query) AS score
         FROM chunks c
         WHERE c.room_id = %(room_id)s AND %(use_keywords)s
+          AND (cardinality(%(only_documents)s::bigint[]) = 0 OR c.document_id = ANY(%(only_documents)s::bigint[]))
           AND c.id IN (SELECT workbench_keyword_candidates(%(room_id)s, %(filter)s::tsquery, %(room_token)s::tsquery))
         ORDER BY score DESC, c.id
         LIMIT %(candidates)s
@@ -136,7 +149,7 @@ ORDER BY score DESC, id
 LIMIT %(limit)s
 
 -- name: chunk_details
-SELECT c.id, c.document_id, d.title, d.kind, c.chunk_index, c.page_number, c.start_char, c.end_char,
+SELECT c.id, c.document_id, d.title, d.kind, d.fiscal_year, d.fiscal_quarter, c.chunk_index, c.page_number, c.start_char, c.end_char,
        c.content, c.row_id, r.row_number, r.values, r.sheet_id, s.name AS sheet_name,
        e.embedding
 FROM chunks c
@@ -187,6 +200,11 @@ LEFT JOIN term_stats s ON s.room_id = r.id AND s.lexeme = t.lexeme
 
 -- name: room_document_names
 SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+
+-- name: room_filing_periods
+-- The room's ready documents with their stored fiscal period (core/qa/planner/periods.py scopes questions by it).
+SELECT id AS document_id, fiscal_year, fiscal_quarter FROM documents
+WHERE room_id = %(room_id)s AND status = 'ready' ORDER BY id
 
 -- name: create_conversation
 INSERT INTO conversations (room_id, user_id, title) VALUES (%(room_id)s, %(user_id)s, %(title)s) RETURNING id

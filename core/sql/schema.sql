@@ -1228,7 +1228,16 @@ CREATE TABLE public.documents (
     n_chunks integer DEFAULT 0 NOT NULL,
     embedded_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    company text,
+    form text,
+    fiscal_year integer,
+    fiscal_quarter smallint,
+    period_end date,
+    fiscal_convention text,
     CONSTRAINT documents_check CHECK (((status = 'failed'::text) OR (kind IS NOT NULL))),
+    CONSTRAINT documents_fiscal_quarter_check CHECK (((fiscal_quarter >= 1) AND (fiscal_quarter <= 4))),
+    CONSTRAINT documents_fiscal_year_check CHECK (((fiscal_year >= 1900) AND (fiscal_year <= 2099))),
+    CONSTRAINT documents_form_check CHECK ((form = ANY (ARRAY['10-K'::text, '10-Q'::text, '8-K'::text, 'earnings release'::text, 'annual report'::text, 'other'::text]))),
     CONSTRAINT documents_kind_check CHECK ((kind = ANY (ARRAY['pdf'::text, 'sheet'::text]))),
     CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['ingesting'::text, 'ready'::text, 'failed'::text])))
 );

@@ -128,7 +128,9 @@ def documents(wb: Workbench, room: str) -> None:
             continue
         size = f"{doc.page_count} p." if doc.kind == "pdf" else f"{doc.n_rows} row{'' if doc.n_rows == 1 else 's'}"
         state = "" if doc.embedded else f" · embedding {doc.embedded_chunks} of {doc.n_chunks} chunks"
-        st.caption(f"✓ {escape_markdown(doc.title)} — {size}{state}")
+        # a filing's form and period ("10-K · FY2022"); a PDF that is no filing says nothing more
+        what = " · ".join(escape_markdown(v) for v in (doc.form, doc.period) if v and v != "other")
+        st.caption(f"✓ {escape_markdown(doc.title)} — {size}{f' · {what}' if what else ''}{state}")
 
 
 def embed_demo_when_needed(wb: Workbench) -> None:

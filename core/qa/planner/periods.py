@@ -1,0 +1,171 @@
+"""The fiscal period a question asks about, and the room's filings that answer for it.
+
+`read_period` reads the period words of a question: "FY2023", "fiscal 2022", "FY23", "Q4 2023", "the fourth
+quarter of fiscal 2023", "as of FY2022", "the three years to FY2018", "from FY2016 to FY2018", or a bare year
+("in 2022"). `filings_for` picks the room's filings of that period by their stored period (core/ingest/filing.py
+read it from each cover, the fiscal convention included):
+
+* a year Y: the filings of fiscal year Y that cover the whole year (an annual filing, a fourth-quarter release);
+  else the quarterly filings of Y; else the next annual filing (Y+1, then Y+2), whose statements print Y as
+  their prior-year column;
+* a quarter Q of Y: the filings of that quarter (and, for the fourth, the annual filing of Y);
+* a span: the filings of each of its years.
+
+A room whose filings all have a period and none answers for a period asked in fiscal words ("FY2019", not a bare
+"2019", which may be a maturity or a founding year) lacks that period: the question abstains naming the periods
+the room holds. Examples are invented.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.lexicon.filings import QUARTER_ORDINALS
+from core.lexicon.numbers import NUMBER_WORDS
+from core.lexicon.periods import YEAR_DIGITS
+from core.models import period_label
+
+_YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
+_FISCAL = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?|f)"
+_QUARTER_WORD = "|".join(QUARTER_ORDINALS)
+_QUARTER = re.compile(
+    rf"\b(?:q(?P<q>[1-4])|(?P<ord>{_QUARTER_WORD})[-\s]quarter)(?:\s+of)?\s*(?:the\s+)?(?P<fiscal>{_FISCAL})?"
+    rf"(?:\s*year\s+)?(?P<year>{YEAR_DIGITS}|(?<=[\sy'])\d\d)\b",
+    re.IGNORECASE,
+)
+_FISCAL_YEAR = re.compile(rf"(?<![\w-])(?P<fiscal>{_FISCAL})(?P<year>{YEAR_DIGITS}|\d\d)\b", re.IGNORECASE)
+_BARE_YEAR = re.compile(rf"(?<![\w$.,-])(?P<year>{YEAR_DIGITS})(?![\w%]|[.,]\d)")
+_COUNT = "|".join([*NUMBER_WORDS, r"\d"])
+# "the three years to FY2018", "three fiscal years ended 2018"
+_SPAN_TO = re.compile(
+    rf"\b(?P<n>{_COUNT})[-\s](?:fiscal\s+)?years?\s+(?:to|ended|ending|through|until|up\s+to)\s+"
+    rf"(?:(?:the\s+)?end\s+of\s+)?(?P<fiscal>{_FISCAL})?(?P<year>{YEAR_DIGITS}|\d\d)\b",
+    re.IGNORECASE,
+)
+# "from FY2016 to FY2018", "between 2016 and 2018", "FY2016-FY2018", "FY2016 - FY2018"
+_SPAN_FROM = re.compile(
+    rf"(?:\bfrom\s+|\bbetween\s+)?(?P<f1>{_FISCAL})?(?P<y1>{YEAR_DIGITS})\s*(?:to|through|and|-|–)\s*"
+    rf"(?P<f2>{_FISCAL})?(?P<y2>{YEAR_DIGITS})\b",
+    re.IGNORECASE,
+)
+_COMPARE = re.compile(r"\b(?:compare[ds]?|comparing|comparison|versus|vs\.?|relative\s+to)\b", re.IGNORECASE)
+
+
+def _full_year(digits: str) -> int:
+    digits = digits.lstrip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+@dataclass(frozen=True)
+class PeriodAsked:
+    """The fiscal period(s) a question names: its years (in order), a quarter (of its only year), whether they
+    form a span or a comparison, and whether fiscal words named them ("FY2022", not a bare "2022")."""
+
+    years: tuple[int, ...]
+    quarter: int | None = None
+    span: bool = False
+    compared: bool = False
+    fiscal: bool = True
+
+    @property
+    def compares(self) -> bool:
+        """Several periods asked together ("from FY2021 to FY2022", "compare Q1 and Q2 2023")."""
+        return self.span or self.compared or len(self.years) > 1
+
+    @property
+    def label(self) -> str:
+        """ "FY2022", "Q3 FY2023", "FY2016-FY2018", "FY2021 and FY2022"."""
+        if self.span and len(self.years) > 1:
+            return f"FY{self.years[0]}-FY{self.years[-1]}"
+        return " and ".join(period_label(y, self.quarter) or "" for y in self.years)
+
+
+def read_period(question: str) -> PeriodAsked | None:
+    """The fiscal period(s) `question` names, None when it names none."""
+    if m := _SPAN_TO.search(question):
+        n = NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+        last = _full_year(m.group("year"))
+        if 1 < n <= 10:
+            return PeriodAsked(tuple(range(last - n + 1, last + 1)), span=True, fiscal=bool(m.group("fiscal")))
+    for m in _SPAN_FROM.finditer(question):
+        first, last = int(m.group("y1")), int(m.group("y2"))
+        separator = m.group(0)[m.end("y1") - m.start() : m.start("y2") - m.start()].strip().lower()
+        if 0 < last - first <= 10 and (separator != "and" or m.group(0).lower().startswith("between")):
+            return PeriodAsked(tuple(range(first, last + 1)), span=True, fiscal=bool(m.group("f1") or m.group("f2")))
+    quarters = list(_QUARTER.finditer(question))
+    if quarters:
+        m = quarters[0]
+        number = int(m.group("q")) if m.group("q") else QUARTER_ORDINALS[m.group("ord").lower()]
+        years = tuple(dict.fromkeys(_full_year(q.group("year")) for q in quarters))
+        return PeriodAsked(years, quarter=number if len(quarters) == 1 else None, compared=len(quarters) > 1)
+    fiscal = [_full_year(m.group("year")) for m in _FISCAL_YEAR.finditer(question)]
+    bare = [int(m.group("year")) for m in _BARE_YEAR.finditer(_FISCAL_YEAR.sub(" ", question))]
+    years = tuple(dict.fromkeys(fiscal + bare))
+    if not years:
+        return None
+    return PeriodAsked(years, compared=bool(_COMPARE.search(question)), fiscal=bool(fiscal))
+
+
+@dataclass(frozen=True)
+class FilingPeriod:
+    """A ready document of the room with its stored period (None when not known, as for a spreadsheet)."""
+
+    document_id: int
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+
+    @property
+    def label(self) -> str | None:
+        return period_label(self.fiscal_year, self.fiscal_quarter)
+
+
+def _of_year(year: int, filings: Sequence[FilingPeriod]) -> list[int]:
+    whole = [f.document_id for f in filings if f.fiscal_year == year and f.fiscal_quarter in (None, 4)]
+    if whole:
+        return whole
+    quarters = [f.document_id for f in filings if f.fiscal_year == year]
+    if quarters:
+        return quarters
+    for later in (year + 1, year + 2):  # an annual filing prints the years before it as comparatives
+        annual = [f.document_id for f in filings if f.fiscal_year == later and f.fiscal_quarter is None]
+        if annual:
+            return annual
+    return []
+
+
+def _of_quarter(year: int, quarter: int, filings: Sequence[FilingPeriod]) -> list[int]:
+    return [
+        f.document_id
+        for f in filings
+        if f.fiscal_year == year and (f.fiscal_quarter == quarter or (quarter == 4 and f.fiscal_quarter is None))
+    ]
+
+
+@dataclass(frozen=True)
+class FilingScope:
+    """The filings a question is scoped to (`documents`, with the room's documents of no known period), or
+    `missing`: the room lacks the period asked, and `held` lists the periods it holds."""
+
+    documents: tuple[int, ...] = ()
+    missing: str | None = None
+    held: tuple[str, ...] = ()
+
+
+def filings_for(asked: PeriodAsked, filings: Sequence[FilingPeriod]) -> FilingScope | None:
+    """The room's filings of the period asked (see the module); None when the room's documents have no period
+    (nothing to scope) or a bare year matches none (it may not be a fiscal period)."""
+    dated = [f for f in filings if f.fiscal_year is not None]
+    if not dated:
+        return None
+    found: list[int] = []
+    for year in asked.years:
+        found += _of_quarter(year, asked.quarter, dated) if asked.quarter else _of_year(year, dated)
+    if found:
+        undated = [f.document_id for f in filings if f.fiscal_year is None]
+        return FilingScope(documents=tuple(dict.fromkeys(found + undated)))
+    if not asked.fiscal or len(dated) < len(filings):
+        return None  # a bare year, or documents of unknown period that may hold it
+    held = sorted({(f.fiscal_year or 0, f.fiscal_quarter or 0, f.label or "") for f in dated})
+    return FilingScope(missing=asked.label, held=tuple(label for *_, label in held))

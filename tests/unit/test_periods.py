@@ -1,0 +1,69 @@
+"""core.qa.planner.periods: the period a question asks, and the filings of the room that answer for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
+
+
+@pytest.mark.parametrize(
+    ("question", "years", "quarter", "compares", "fiscal"),
+    [
+        ("What was Kestrel's capex in FY2023?", (2023,), None, False, True),
+        ("Net sales in fiscal 2022, in USD millions", (2022,), None, False, True),
+        ("Inventory as of FY22 for Hartwell", (2022,), None, False, True),
+        ("What drove margins in Q4 2023?", (2023,), 4, False, True),
+        ("Revenue in the fourth quarter of fiscal 2023", (2023,), 4, False, True),
+        ("the second-quarter 2022 dividend", (2022,), 2, False, True),
+        ("the average gross margin over the three years to FY2018", (2016, 2017, 2018), None, True, True),
+        ("How did revenue change from FY2016 to FY2018?", (2016, 2017, 2018), None, True, True),
+        ("Compare net income in 2021 and 2022", (2021, 2022), None, True, False),
+        ("What was revenue in 2022?", (2022,), None, False, False),
+    ],
+)
+def test_read_period(question: str, years: tuple, quarter: int | None, compares: bool, fiscal: bool) -> None:
+    asked = read_period(question)
+    assert asked is not None
+    assert (asked.years, asked.quarter, asked.compares, asked.fiscal) == (years, quarter, compares, fiscal)
+
+
+def test_no_period() -> None:
+    assert read_period("Who chairs the audit committee?") is None
+    assert read_period("What share of revenue is 20.5% of $2,023 million?") is None
+
+
+ROOM = [
+    FilingPeriod(1, 2021, None),  # 10-K FY2021
+    FilingPeriod(2, 2022, None),  # 10-K FY2022
+    FilingPeriod(3, 2023, 1),  # Q1 FY2023 release
+    FilingPeriod(4, 2023, 2),  # Q2 FY2023 10-Q
+    FilingPeriod(5, 2022, 4),  # Q4 FY2022 release
+]
+
+
+def test_a_year_takes_its_whole_year_filings() -> None:
+    assert filings_for(PeriodAsked((2022,)), ROOM) == FilingScope(documents=(2, 5))
+    assert filings_for(PeriodAsked((2023,)), ROOM) == FilingScope(documents=(3, 4))
+    assert filings_for(PeriodAsked((2020,)), ROOM) == FilingScope(documents=(1,))  # FY2021's prior-year column
+
+
+def test_a_quarter_takes_its_quarter() -> None:
+    assert filings_for(PeriodAsked((2023,), quarter=2), ROOM) == FilingScope(documents=(4,))
+    assert filings_for(PeriodAsked((2022,), quarter=4), ROOM) == FilingScope(documents=(2, 5))
+
+
+def test_a_missing_fiscal_period_names_the_periods_held() -> None:
+    scope = filings_for(PeriodAsked((2018,)), ROOM)
+    assert scope is not None and scope.missing == "FY2018"
+    assert scope.held == ("FY2021", "FY2022", "Q4 FY2022", "Q1 FY2023", "Q2 FY2023")
+    # a bare year may be a maturity: not a period the room lacks
+    assert filings_for(PeriodAsked((2018,), fiscal=False), ROOM) is None
+    # documents of no known period may hold it
+    assert filings_for(PeriodAsked((2018,)), [*ROOM, FilingPeriod(9, None, None)]) is None
+
+
+def test_documents_without_periods_are_kept_in_scope() -> None:
+    room = [FilingPeriod(1, 2021, None), FilingPeriod(2, 2022, None), FilingPeriod(7, None, None)]
+    assert filings_for(PeriodAsked((2022,)), room) == FilingScope(documents=(2, 7))
+    assert filings_for(PeriodAsked((2022,)), [FilingPeriod(7, None, None)]) is None
