@@ -250,3 +250,16 @@ def test_markdown_in_a_question_is_shown_as_plain_text(chat: AppTest) -> None:
     assert chat.chat_message[0].text[0].value == question  # literally, not an image and a link
     drawn = [m.value for m in chat.markdown] + [s.label for s in chat.status] + [b.label for b in chat.button]
     assert not any("](http://example.invalid" in text and "\\]" not in text for text in drawn)
+
+
+def test_a_new_conversation_starts_with_an_empty_pane_and_a_clean_url(chat: AppTest, workbench) -> None:
+    ask(chat, PAGE_QUESTION)
+    [turn] = history(workbench, chat)
+    chips(chat, turn.query_id)[0].click().run()
+    assert [img.alt for el in chat.image for img in el.proto.imgs]  # the cited page is in the pane
+    chat.button(key="chat_new").click().run()
+    assert not chat.exception
+    assert not chat.chat_message
+    assert chat.query_params == {"room": "Demo"}  # no conversation, doc, page, chunk, ans, cite, row...
+    assert not chat.image  # the pane is empty: its hint only
+    assert any(c.value.startswith("Click a citation") for c in chat.caption)

@@ -261,7 +261,9 @@ def conversation_bar(wb: Workbench, room: str, turns: list[Turn]) -> None:
     """New conversation, and recent conversations (titled by their first question and room), of this room or all."""
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         if st.button("New conversation", key="chat_new", disabled=not turns):
+            # The evidence on screen was the old conversation's: the URL keeps the room alone.
             set_conversation(None)
+            st.query_params.from_dict({"room": room})
             st.rerun()
         with st.popover("Recent conversations"):
             scope = st.segmented_control(
