@@ -85,3 +85,17 @@ def test_the_document_list_shows_embedding_progress(sidebar_app: AppTest) -> Non
     app.run()
     captions = " ".join(c.value for c in app.sidebar.caption)
     assert "✓ portfolio_memo.pdf — 7 p." in captions and "embedding" not in captions
+
+
+def test_documents_and_failed_files_are_counted_apart(sidebar_app: AppTest) -> None:
+    app = sidebar_app
+    app.run()
+    app.sidebar.file_uploader[0].set_value([("broken.pdf", b"%PDF-1.7\nthis is not really a PDF\n", "application/pdf")])
+    app.run()
+    app.sidebar.button(key="sidebar_ingest").click().run()
+    wait_for_background_embedding()
+    app.run()
+    assert not app.exception
+    assert [e.label for e in app.sidebar.expander] == ["✗ broken.pdf — failed"]
+    heads = [m.value for m in app.sidebar.markdown if m.value.startswith("**Documents**")]
+    assert heads == ["**Documents** (3) · 1 failed"]  # the demo's three; the broken file apart

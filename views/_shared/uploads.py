@@ -120,7 +120,8 @@ def _job_line(job: IngestJob) -> None:
 def documents(wb: Workbench, room: str) -> None:
     """The room's documents: ready ones with their size (and embedding progress), failed ones collapsed."""
     docs = wb.documents(room)
-    st.markdown(f"**Documents** ({len(docs)})")
+    failed = sum(doc.status == "failed" for doc in docs)  # files that never became documents: counted apart
+    st.markdown(f"**Documents** ({len(docs) - failed})" + (f" · {failed} failed" if failed else ""))
     for doc in docs:
         if doc.status == "failed":
             with st.expander(f"✗ {escape_markdown(doc.title)} — failed"):
