@@ -99,3 +99,29 @@ def test_documents_and_failed_files_are_counted_apart(sidebar_app: AppTest) -> N
     assert [e.label for e in app.sidebar.expander] == ["✗ broken.pdf — failed"]
     heads = [m.value for m in app.sidebar.markdown if m.value.startswith("**Documents**")]
     assert heads == ["**Documents** (3) · 1 failed"]  # the demo's three; the broken file apart
+
+
+def test_an_embedding_job_shows_the_time_left_from_its_measured_rate(sidebar_app: AppTest, db) -> None:
+    app = sidebar_app
+    app.run()
+    app.sidebar.file_uploader[0].set_value([("funding.csv", FUNDING_CSV, "text/csv")])
+    app.run()
+    app.sidebar.button(key="sidebar_ingest").click().run()
+
+    def at(done: int, seconds_ago: float) -> None:  # what the worker's progress writes, `seconds_ago` back
+        with db.connection() as conn:
+            conn.execute(
+                "UPDATE ingest_jobs SET status = 'running', stage = 'embedding', done = %s, total = 478,"
+                " updated_at = now() - make_interval(secs => %s)",
+                (done, seconds_ago),
+            )
+
+    at(32, 4.0)
+    app.run()
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert "funding.csv: embedding 32 of 478 chunks" in bars[0] and "left" not in bars[0]  # no rate yet
+    at(96, 0.0)  # 64 chunks in 4 s: 16 a second, 382 to go
+    app.run()
+    assert not app.exception
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert "funding.csv: embedding 96 of 478 chunks · about 24 s left" in bars[0]
