@@ -46,7 +46,7 @@ from core.rooms.store import (
     list_documents,
     list_rooms,
 )
-from core.text import STOP_WORDS
+from core.text import STOP_WORDS, excerpt, word_pattern
 
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
 # (with core.models, core.errors and core.config): values they show and pure helpers that format them.
@@ -67,11 +67,13 @@ __all__ = [
     "cell_ref",
     "claims_citing",
     "escape_markdown",
+    "excerpt",
     "field_of",
     "neutralise_bidi",
     "neutralise_links",
     "passage_lines",
     "refusal",
+    "word_pattern",
 ]
 
 log = logging.getLogger(__name__)

@@ -414,7 +414,10 @@ def _store_vectors(db: Database, room: RoomRef, rows: list[dict], vectors: Any) 
     with db.connection() as conn, conn.cursor() as cur:
         cur.executemany(
             q("insert_embedding"),
-            [{"chunk_id": r["id"], "room_id": room.id, "embedding": vector} for r, vector in zip(rows, vectors, strict=True)],
+            [
+                {"chunk_id": r["id"], "room_id": room.id, "embedding": vector}
+                for r, vector in zip(rows, vectors, strict=True)
+            ],
         )
         if cur.rowcount == 0:
             # Every chunk of the step already has a vector this user cannot see: asking again would

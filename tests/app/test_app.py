@@ -125,3 +125,25 @@ def test_an_embedding_job_shows_the_time_left_from_its_measured_rate(sidebar_app
     assert not app.exception
     bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
     assert "funding.csv: embedding 96 of 478 chunks · about 24 s left" in bars[0]
+
+
+def test_a_search_preview_is_centred_on_the_matching_sentence(app: AppTest, workbench) -> None:
+    from tests.factories import make_pdf
+
+    def filler(n: int) -> str:
+        return " ".join(
+            f"Paragraph {i} of the review covers staffing, leases and the outlook of the group." for i in range(n)
+        )
+
+    # One passage (under the 1,200 characters of a chunk) whose matching sentence is past its first 400.
+    page = filler(8) + " The Zorblax warehouse in Quillford was sold in March for 12 million. " + filler(3)
+    assert 400 < page.index("Zorblax") and len(page) < 1150
+    workbench.ingest_upload(make_pdf([page]), "review.pdf", "Demo", embed=False)
+    app.run()
+    app.switch_page("views/search.py").run()
+    app.text_input(key="search_query").input("Zorblax warehouse Quillford").run()
+    assert not app.exception
+    shown = [m.value for m in app.markdown if "**Zorblax**" in m.value]
+    assert shown and "**Quillford**" in shown[0] and "**warehouse**" in shown[0]
+    notes = [c.value for c in app.caption if c.value.startswith("Matches: ")]
+    assert notes and "zorblax" in notes[0] and "not in this passage" not in notes[0]

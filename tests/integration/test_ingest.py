@@ -197,16 +197,20 @@ def test_reingest_with_a_model_embeds_what_was_stored_without(workbench, db) -> 
 def test_embedding_progress_moves_in_small_steps_with_vectors_stored_at_each(workbench, db) -> None:
     """A 100-row sheet is 100 chunks: progress (and the stored vectors the document list counts) moves every
     EMBED_STEP chunks, not once per 128-chunk fetch."""
+    import itertools
+
     import numpy as np
 
-    EMBED_STEP = 32  # noqa: N806 (core.ingest.pipeline's)
+    EMBED_STEP = 32
 
     rows = "\n".join(f"Company {i},{i * 1000},Canada" for i in range(100))
     workbench.ingest_upload(f"name,raised,country\n{rows}\n".encode(), "many.csv", "R", embed=False)
 
     class Fake:
         name = workbench.embedder.name
-        sizes: list[int] = []
+
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
 
         def embed(self, texts: list[str]) -> np.ndarray:
             self.sizes.append(len(texts))
@@ -225,6 +229,6 @@ def test_embedding_progress_moves_in_small_steps_with_vectors_stored_at_each(wor
     assert total >= 100
     dones = [done for done, _, _ in seen]
     assert dones[0] == 0 and dones[-1] == total
-    assert all(0 < b - a <= EMBED_STEP for a, b in zip(dones, dones[1:], strict=False))
+    assert all(0 < b - a <= EMBED_STEP for a, b in itertools.pairwise(dones))
     assert all(stored == done for done, _, stored in seen)  # each step's vectors are stored when it is reported
     assert max(fake.sizes) <= EMBED_STEP

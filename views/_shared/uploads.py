@@ -118,7 +118,7 @@ def _job_line(job: IngestJob) -> None:
 
 
 def time_left(job: IngestJob) -> str:
-    """" · about 1 min 20 s left" while a job embeds, from the rate measured since this page first saw it
+    """ " · about 1 min 20 s left" while a job embeds, from the rate measured since this page first saw it
     embedding (its progress times are the worker's, written with each step); "" until there is a rate."""
     seen: dict[int, tuple[datetime, int]] = st.session_state.setdefault("job_rates", {})
     if job.stage != "embedding" or job.status != "running" or not job.total:
