@@ -8,8 +8,12 @@ from core.errors import WorkbenchError
 from core.workbench import Workbench, escape_markdown, refusal
 from views._shared.auth import session_workbench
 from views._shared.common import DEFAULT_PAGE, PAGES, get_workbench, sidebar
+from views._shared.state import mark_run_start
 
 st.set_page_config(page_title="Analyst Workbench", page_icon="📊", layout="wide")
+# A question's wait runs from here (the run its Enter started) to its last word drawn: the sidebar, the page and
+# its earlier turns, drawn before the question box, are part of what the user waited.
+mark_run_start()
 
 # Local mode has no sign-in: served beyond this computer (`--server.address 0.0.0.0`, or no address at all,
 # which Streamlit takes as every interface), it would give every room to whoever reaches the port.

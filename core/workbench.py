@@ -48,7 +48,7 @@ from core.rooms.store import (
     list_rooms,
     set_filing,
 )
-from core.text import STOP_WORDS
+from core.text import STOP_WORDS, excerpt, word_pattern
 
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
 # (with core.models, core.errors and core.config): values they show and pure helpers that format them.
@@ -70,11 +70,13 @@ __all__ = [
     "cell_ref",
     "claims_citing",
     "escape_markdown",
+    "excerpt",
     "field_of",
     "neutralise_bidi",
     "neutralise_links",
     "passage_lines",
     "refusal",
+    "word_pattern",
 ]
 
 log = logging.getLogger(__name__)

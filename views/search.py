@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.errors import WorkbenchError
 from core.models import SearchHit
-from core.workbench import STOP_WORDS, escape_markdown
+from core.workbench import STOP_WORDS, escape_markdown, excerpt, word_pattern
 from views._shared.common import page_room
 from views._shared.pane import evidence_pane
 from views._shared.state import citation_params, show_view
@@ -26,9 +26,9 @@ def query_words(query: str) -> list[str]:
 def marked(text: str, words: list[str]) -> tuple[str, list[str]]:
     """`text` as Markdown with the query's words in bold (a word's longer forms too: 'round' marks 'rounds'),
     and the words found."""
-    if not words:
+    pattern = word_pattern(words)
+    if pattern is None:
         return escape_markdown(text), []
-    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in words) + r")\w*", re.IGNORECASE)
     parts, found, last = [], [], 0
     for match in pattern.finditer(text):
         parts.append(escape_markdown(text[last : match.start()]))
@@ -49,11 +49,17 @@ def hit_card(n: int, hit: SearchHit, words: list[str]) -> None:
         if hit.kind == "cell":
             cell, _ = marked(f"{hit.column} = {hit.value}", words)
             st.markdown(cell)
-        text, found = marked(" ".join(hit.preview.split()), words)
+        # The passage whole (a page hit's quote) cut around its sentence with the most query words; the note is
+        # on what is shown, and a word only the unshown part holds is said to be further in, not missing.
+        passage = hit.quote if hit.kind == "page" and hit.quote else hit.preview
+        text, found = marked(excerpt(passage, words), words)
         st.markdown(text)
-        missing = [w for w in words if w not in found]
+        _, anywhere = marked(passage, words)
+        further = [w for w in words if w not in found and w in anywhere]
+        missing = [w for w in words if w not in found and w not in anywhere]
         st.caption(
             ("Matches: " + escape_markdown(", ".join(found)) if found else "No query word verbatim: matched by meaning")
+            + (f" · further in the passage: {escape_markdown(', '.join(further))}" if further else "")
             + (f" · not in this passage: {escape_markdown(', '.join(missing))}" if found and missing else "")
         )
 

@@ -85,3 +85,65 @@ def test_the_document_list_shows_embedding_progress(sidebar_app: AppTest) -> Non
     app.run()
     captions = " ".join(c.value for c in app.sidebar.caption)
     assert "✓ portfolio_memo.pdf — 7 p." in captions and "embedding" not in captions
+
+
+def test_documents_and_failed_files_are_counted_apart(sidebar_app: AppTest) -> None:
+    app = sidebar_app
+    app.run()
+    app.sidebar.file_uploader[0].set_value([("broken.pdf", b"%PDF-1.7\nthis is not really a PDF\n", "application/pdf")])
+    app.run()
+    app.sidebar.button(key="sidebar_ingest").click().run()
+    wait_for_background_embedding()
+    app.run()
+    assert not app.exception
+    assert [e.label for e in app.sidebar.expander] == ["✗ broken.pdf — failed"]
+    heads = [m.value for m in app.sidebar.markdown if m.value.startswith("**Documents**")]
+    assert heads == ["**Documents** (3) · 1 failed"]  # the demo's three; the broken file apart
+
+
+def test_an_embedding_job_shows_the_time_left_from_its_measured_rate(sidebar_app: AppTest, db) -> None:
+    app = sidebar_app
+    app.run()
+    app.sidebar.file_uploader[0].set_value([("funding.csv", FUNDING_CSV, "text/csv")])
+    app.run()
+    app.sidebar.button(key="sidebar_ingest").click().run()
+
+    def at(done: int, seconds_ago: float) -> None:  # what the worker's progress writes, `seconds_ago` back
+        with db.connection() as conn:
+            conn.execute(
+                "UPDATE ingest_jobs SET status = 'running', stage = 'embedding', done = %s, total = 478,"
+                " updated_at = now() - make_interval(secs => %s)",
+                (done, seconds_ago),
+            )
+
+    at(32, 4.0)
+    app.run()
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert "funding.csv: embedding 32 of 478 chunks" in bars[0] and "left" not in bars[0]  # no rate yet
+    at(96, 0.0)  # 64 chunks in 4 s: 16 a second, 382 to go
+    app.run()
+    assert not app.exception
+    bars = [m.value for m in app.sidebar.markdown if "wb-job" in m.value]
+    assert "funding.csv: embedding 96 of 478 chunks · about 24 s left" in bars[0]
+
+
+def test_a_search_preview_is_centred_on_the_matching_sentence(app: AppTest, workbench) -> None:
+    from tests.factories import make_pdf
+
+    def filler(n: int) -> str:
+        return " ".join(
+            f"Paragraph {i} of the review covers staffing, leases and the outlook of the group." for i in range(n)
+        )
+
+    # One passage (under the 1,200 characters of a chunk) whose matching sentence is past its first 400.
+    page = filler(8) + " The Zorblax warehouse in Quillford was sold in March for 12 million. " + filler(3)
+    assert 400 < page.index("Zorblax") and len(page) < 1150
+    workbench.ingest_upload(make_pdf([page]), "review.pdf", "Demo", embed=False)
+    app.run()
+    app.switch_page("views/search.py").run()
+    app.text_input(key="search_query").input("Zorblax warehouse Quillford").run()
+    assert not app.exception
+    shown = [m.value for m in app.markdown if "**Zorblax**" in m.value]
+    assert shown and "**Quillford**" in shown[0] and "**warehouse**" in shown[0]
+    notes = [c.value for c in app.caption if c.value.startswith("Matches: ")]
+    assert notes and "zorblax" in notes[0] and "not in this passage" not in notes[0]

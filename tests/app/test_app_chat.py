@@ -250,3 +250,46 @@ def test_markdown_in_a_question_is_shown_as_plain_text(chat: AppTest) -> None:
     assert chat.chat_message[0].text[0].value == question  # literally, not an image and a link
     drawn = [m.value for m in chat.markdown] + [s.label for s in chat.status] + [b.label for b in chat.button]
     assert not any("](http://example.invalid" in text and "\\]" not in text for text in drawn)
+
+
+def test_a_new_conversation_starts_with_an_empty_pane_and_a_clean_url(chat: AppTest, workbench) -> None:
+    ask(chat, PAGE_QUESTION)
+    [turn] = history(workbench, chat)
+    chips(chat, turn.query_id)[0].click().run()
+    assert [img.alt for el in chat.image for img in el.proto.imgs]  # the cited page is in the pane
+    chat.button(key="chat_new").click().run()
+    assert not chat.exception
+    assert not chat.chat_message
+    assert chat.query_params == {"room": "Demo"}  # no conversation, doc, page, chunk, ans, cite, row...
+    assert not chat.image  # the pane is empty: its hint only
+    assert any(c.value.startswith("Click a citation") for c in chat.caption)
+
+
+def test_the_time_shown_is_from_the_run_that_got_the_question(chat: AppTest, workbench, monkeypatch) -> None:
+    """What the page drew before the question box (sidebar, room, earlier turns) is part of the wait."""
+    import time
+
+    from core.workbench import Workbench
+
+    rooms, ask_ = Workbench.rooms, Workbench.ask
+    slept: list[float] = []
+    asked: list[float] = []
+
+    def slow_rooms(self):
+        time.sleep(0.4)
+        slept.append(0.4)
+        return rooms(self)
+
+    def timed_ask(self, *args, **kwargs):
+        started = time.perf_counter()
+        yield from ask_(self, *args, **kwargs)
+        asked.append(time.perf_counter() - started)
+
+    monkeypatch.setattr(Workbench, "rooms", slow_rooms)
+    monkeypatch.setattr(Workbench, "ask", timed_ask)
+    ask(chat, CELL_QUESTION)
+    [turn] = history(workbench, chat)
+    # The run that got the question slept (0.4 s a call) before its question box was drawn, then asked.
+    assert slept and asked and turn.waited_ms is not None
+    assert turn.waited_ms / 1000 >= 0.4 + asked[0]
+    assert [s.label for s in chat.status if s.label.startswith("Answered in")]

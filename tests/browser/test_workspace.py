@@ -390,3 +390,20 @@ def test_show_all_cited_rows_filters_the_grid_to_them(page, app_url: str, acme, 
     assert 1 <= grid.locator(CITED_CELL).count() <= len(cells)
     assert "all=" in page.url and sidebar_room(page) == ROOM
     shot(page, "workspace_show_all_cited_rows")
+
+
+def test_the_new_room_popover_closes_after_create(page, app_url: str) -> None:
+    """Created, the new room is the sidebar's and the popover is out of the way of the controls under it."""
+    room = f"Closing {int(time.time())}"
+    page.goto(f"{app_url}/documents")
+    wait_idle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("New data room").click()
+    body = page.locator('[data-testid="stPopoverBody"]')
+    body.get_by_label("Name").fill(room)
+    body.get_by_label("Name").press("Enter")
+    body.get_by_role("button", name="Create").click()
+    sidebar.get_by_text("Documents (0)").wait_for()
+    wait_idle(page)
+    body.wait_for(state="hidden", timeout=5_000)  # no Escape, no click elsewhere
+    assert room in sidebar.locator('[data-testid="stSelectbox"]').inner_html()

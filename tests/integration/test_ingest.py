@@ -192,3 +192,43 @@ def test_reingest_with_a_model_embeds_what_was_stored_without(workbench, db) -> 
     assert again.duplicate and again.embedded and again.document_id == first.document_id
     with db.connection() as conn:
         assert conn.execute("SELECT count(*) FROM chunk_embeddings").fetchone()[0] == first.chunks
+
+
+def test_embedding_progress_moves_in_small_steps_with_vectors_stored_at_each(workbench, db) -> None:
+    """A 100-row sheet is 100 chunks: progress (and the stored vectors the document list counts) moves every
+    EMBED_STEP chunks, not once per 128-chunk fetch."""
+    import itertools
+
+    import numpy as np
+
+    EMBED_STEP = 32
+
+    rows = "\n".join(f"Company {i},{i * 1000},Canada" for i in range(100))
+    workbench.ingest_upload(f"name,raised,country\n{rows}\n".encode(), "many.csv", "R", embed=False)
+
+    class Fake:
+        name = workbench.embedder.name
+
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
+
+        def embed(self, texts: list[str]) -> np.ndarray:
+            self.sizes.append(len(texts))
+            vectors = np.random.default_rng(len(texts)).random((len(texts), 384), dtype=np.float32)
+            return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    seen: list[tuple[int, int, int]] = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        with db.connection() as conn:
+            stored = conn.execute("SELECT count(*) FROM chunk_embeddings").fetchone()[0]
+        seen.append((done, total, stored))
+
+    fake = Fake()
+    total = embed_pending(db, workbench.room("R"), fake, progress=progress)
+    assert total >= 100
+    dones = [done for done, _, _ in seen]
+    assert dones[0] == 0 and dones[-1] == total
+    assert all(0 < b - a <= EMBED_STEP for a, b in itertools.pairwise(dones))
+    assert all(stored == done for done, _, stored in seen)  # each step's vectors are stored when it is reported
+    assert max(fake.sizes) <= EMBED_STEP

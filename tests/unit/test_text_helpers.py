@@ -43,3 +43,16 @@ def test_years_read_in_every_spelling_reports_use() -> None:
     assert years_in("FY2022 and 2021-22, not 120219 or F-150") == ["2022", "2021"]
     assert years_in("December 31 2 0 1 8") == ["2018"]
     assert year_mentions("F19 53 WEEKS") == [("2019", "F19")]
+
+
+def test_an_excerpt_is_centred_on_the_sentence_with_the_most_query_words() -> None:
+    from core.text import excerpt
+
+    before = " ".join(f"Line {i} says nothing of use here." for i in range(20))
+    after = " ".join(f"Tail {i} says nothing either." for i in range(20))
+    text = f"{before} The   Zorblax warehouse\nwas sold. {after}"
+    shown = excerpt(text, ["zorblax", "warehouse"], width=200)
+    assert "The Zorblax warehouse was sold." in shown and shown.startswith("…") and shown.endswith("…")
+    assert len(shown) <= 202 and not shown[1:].startswith(" ")
+    assert excerpt(text, ["absent"], width=50).startswith("Line 0 says")
+    assert excerpt("Short.", ["short"]) == "Short."

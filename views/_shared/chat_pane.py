@@ -16,7 +16,7 @@ import streamlit as st
 from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
 from core.workbench import ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
-from views._shared.state import citation_params, note, show_view, switch_room
+from views._shared.state import citation_params, note, run_started, show_view, switch_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).
 SHOWN_CHIPS = 8
@@ -191,7 +191,8 @@ def answer(wb: Workbench, room: str, turn: Turn) -> None:
 def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int | None, asked_at: float) -> int | None:
     """Ask, showing the planner's steps in a collapsed status and the answer as it streams; the conversation id.
 
-    `asked_at` is when the page got the question: the time shown and logged is from then to the last token drawn.
+    `asked_at` is when the run the question started began: the time shown and logged is from then to the last
+    token drawn (not the server's total_ms, which leaves out the page drawn around it).
     """
     status = st.status("Planning…", expanded=False)
     slot = st.empty()
@@ -261,7 +262,9 @@ def conversation_bar(wb: Workbench, room: str, turns: list[Turn]) -> None:
     """New conversation, and recent conversations (titled by their first question and room), of this room or all."""
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         if st.button("New conversation", key="chat_new", disabled=not turns):
+            # The evidence on screen was the old conversation's: the URL keeps the room alone.
             set_conversation(None)
+            st.query_params.from_dict({"room": room})
             st.rerun()
         with st.popover("Recent conversations"):
             scope = st.segmented_control(
@@ -295,7 +298,7 @@ def chat_pane(wb: Workbench, room: str, turns: list[Turn], *, height: int | None
                 answer(wb, room, turn)
     question = st.chat_input("Ask a question about this data room", key="chat_input")
     if question and question.strip():
-        asked_at = time.perf_counter()
+        asked_at = run_started()  # the run the question started: what was drawn before this box is waited too
         with box:
             with st.chat_message("user"):
                 st.text(question.strip())

@@ -26,6 +26,7 @@ PAGES: dict[str, tuple[str, str]] = {
 }
 # The default page is served at "/" (Streamlit answers "Page not found" at its own path).
 DEFAULT_PAGE = "chat"
+NEW_ROOM_POPOVER = "sidebar_new_room_popover"
 
 
 def citation_link(citation: Citation) -> tuple[str, dict[str, str]]:
@@ -97,7 +98,8 @@ def sidebar(wb: Workbench) -> str | None:
             # The picker shows the session's room (the URL's), whatever the widget kept from an earlier page.
             st.session_state["sidebar_room"] = room
             st.selectbox("Data room", names, key="sidebar_room", on_change=_picked_room, format_func=neutralise_bidi)
-        with st.popover("New data room"):
+        # Stateful (a key and on_change): Create's callback closes it, out of the way of the controls under it.
+        with st.popover("New data room", key=NEW_ROOM_POPOVER, on_change="rerun"):
             st.text_input("Name", key="sidebar_new_room")
             # A callback: it runs before the room selectbox exists, the only time its value may be set.
             st.button("Create", key="sidebar_create_room", on_click=_create_room, args=(wb,))
@@ -121,3 +123,4 @@ def _create_room(wb: Workbench) -> None:
         wb.room(name, create=True)
         set_room(name)
         st.session_state["sidebar_new_room"] = ""
+        st.session_state[NEW_ROOM_POPOVER] = False

@@ -15,6 +15,8 @@ can see switches to that room and says so; a room the user cannot see gets an er
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from core.models import Citation
@@ -22,6 +24,18 @@ from core.workbench import Workbench, escape_markdown
 
 VIEW_PARAMS = ("doc", "sheet", "cell", "row", "col", "page", "chunk", "all", "ans")
 _NOTES = "workspace_notes"
+_RUN_STARTED = "run_started_at"
+
+
+def mark_run_start() -> None:
+    """Note when this script run began (app.py's first line of work): a question's wait is timed from it."""
+    st.session_state[_RUN_STARTED] = time.perf_counter()
+
+
+def run_started() -> float:
+    """When this script run began (now, when app.py did not note it: a page run alone)."""
+    started = st.session_state.get(_RUN_STARTED)
+    return float(started) if started is not None else time.perf_counter()
 
 
 def note(text: str, kind: str = "info") -> None:

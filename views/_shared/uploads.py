@@ -111,16 +111,32 @@ def _job_line(job: IngestJob) -> None:
         if job.error:  # stored, but with a warning (not embedded: the model failed)
             st.caption(escape_markdown(job.error))
         return
-    _bar(job.label, job.fraction, job.status)
+    _bar(job.label + time_left(job), job.fraction, job.status)
     waited = (datetime.now(UTC) - job.created_at).total_seconds()
     if job.status == "queued" and waited > NO_WORKER_HINT_SECONDS:
         st.caption("Waiting for a worker: start one with `workbench worker` (`make run` starts one).")
 
 
+def time_left(job: IngestJob) -> str:
+    """ " · about 1 min 20 s left" while a job embeds, from the rate measured since this page first saw it
+    embedding (its progress times are the worker's, written with each step); "" until there is a rate."""
+    seen: dict[int, tuple[datetime, int]] = st.session_state.setdefault("job_rates", {})
+    if job.stage != "embedding" or job.status != "running" or not job.total:
+        seen.pop(job.id, None)
+        return ""
+    first = seen.setdefault(job.id, (job.updated_at, job.done))
+    seconds = (job.updated_at - first[0]).total_seconds()
+    if job.done <= first[1] or seconds <= 0:
+        return ""
+    left = round(max(job.total - job.done, 0) / ((job.done - first[1]) / seconds))
+    return f" · about {left // 60} min {left % 60} s left" if left >= 60 else f" · about {left} s left"
+
+
 def documents(wb: Workbench, room: str) -> None:
     """The room's documents: ready ones with their size (and embedding progress), failed ones collapsed."""
     docs = wb.documents(room)
-    st.markdown(f"**Documents** ({len(docs)})")
+    failed = sum(doc.status == "failed" for doc in docs)  # files that never became documents: counted apart
+    st.markdown(f"**Documents** ({len(docs) - failed})" + (f" · {failed} failed" if failed else ""))
     for doc in docs:
         if doc.status == "failed":
             with st.expander(f"✗ {escape_markdown(doc.title)} — failed"):
