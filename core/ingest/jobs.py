@@ -307,17 +307,23 @@ def ingest_task(job_id: int, user_id: str) -> None:
     run_job(_state.db, _state.settings, _state.embedder, job_id, user_id)
 
 
+# Seconds without a heartbeat after which a worker is taken for dead and forgotten (at least).
+FORGET_AFTER = 120.0
+
+
 async def requeue_stalled(seconds_since_heartbeat: float) -> int:
-    """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job), then forget those
-    workers (procrastinate prunes them only when a worker starts, so a dead one stayed listed while any other
-    ran); returns how many jobs went back. Jobs first: a pruned worker's jobs are still found (worker_id NULL)."""
+    """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job), then forget the workers
+    silent for FORGET_AFTER (or ten times the stall time) and more (procrastinate prunes them only when a worker
+    starts, so a dead one stayed listed while any other ran); returns how many jobs went back."""
     stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=seconds_since_heartbeat)
     count = 0
     for job in stalled:
         log.warning("job %s of a stopped worker goes back to the queue", job.id)
         await app.job_manager.retry_job(job)
         count += 1
-    pruned = await app.job_manager.prune_stalled_workers(seconds_since_heartbeat)
+    # A worker is forgotten only long after it stalled: a live one whose heartbeat lags a few seconds under load
+    # (its job requeued above) must keep its row, or its job, its worker gone, would be requeued again mid-run.
+    pruned = await app.job_manager.prune_stalled_workers(max(FORGET_AFTER, 10 * seconds_since_heartbeat))
     if pruned:
         log.info("forgot %d stopped worker(s): %s", len(pruned), ", ".join(map(str, pruned)))
     return count
