@@ -7,6 +7,7 @@ and an owner that is not a superuser (WORKBENCH_TEST_DATABASE_URL)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import uuid
 from collections.abc import Iterator
 
@@ -215,7 +216,9 @@ def test_stopped_workers_are_forgotten_by_the_running_ones(db_url: str) -> None:
             async with jobs.app.open_async():
                 return await jobs.requeue_stalled(30)
 
-    asyncio.run(sweep())
+    # In a thread of its own: an earlier test of the session may leave this thread's event loop running.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(sweep())).result()
     with psycopg.connect(db_url) as conn:
         left = {r[0] for r in conn.execute("SELECT id FROM procrastinate_workers")}
     assert dead not in left and alive in left
