@@ -7,6 +7,10 @@ from core.errors import TooMuchContent
 # The widest sheet read: Excel's own limit (columns A to XFD). A wider CSV is not a table a person made (a
 # million columns in two rows is one row's text too large to search); an XLSX cannot be wider in Excel.
 MAX_COLUMNS = 16_384
+# The longest text one cell may hold: the csv module's own field limit, which a CSV meets first ("a field runs
+# on for over 131,072 characters": a quote never closed). Excel stops at 32,767; an XLSX built by hand can hold
+# megabytes in one cell, which Postgres cannot index (a row's words past 1 MB): refused at parse, in the child.
+MAX_CELL_CHARS = 131_072
 
 
 def too_wide(name: str, columns: int, row: int) -> TooMuchContent:
@@ -15,6 +19,14 @@ def too_wide(name: str, columns: int, row: int) -> TooMuchContent:
         f"{name}: row {row:,} has {columns:,} columns, over the limit of {MAX_COLUMNS:,} (Excel's own: A to XFD). "
         "Check the delimiter or the export (one record per line); if the data is genuine, transpose it so the "
         "many values run down the rows, or split it into narrower files."
+    )
+
+
+def cell_too_long(name: str, where: str, chars: int) -> TooMuchContent:
+    """The error for a cell (`where`: "row 3, column 2" or "cell B7") holding more than MAX_CELL_CHARS characters."""
+    return TooMuchContent(
+        f"{name}: {where} holds {chars:,} characters, over the limit of {MAX_CELL_CHARS:,} for one cell. "
+        "Split that text into smaller cells (or put it in a PDF) and upload again."
     )
 
 

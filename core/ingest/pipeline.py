@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,19 @@ from core.ingest.sandbox import parse_isolated
 from core.models import Filing, IngestResult
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model, write_filing
+
+
+@dataclass(frozen=True)
+class JobUpload:
+    """An upload the job queue holds (`ingest_jobs.data`), copied to a file a piece at a time by the worker
+    (core.ingest.jobs): its bytes are never all in the worker's memory. The parse child reads the file, and
+    Postgres copies the bytes into `document_files` itself."""
+
+    job_id: int
+    path: Path
+    size: int
+    checksum: str
+
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +91,7 @@ def _store(
     room: RoomRef,
     parsed: Parsed,
     *,
-    data: bytes,
+    data: bytes | JobUpload,
     filename: str,
     checksum: str,
     progress: Progress,
@@ -97,7 +111,7 @@ def _store(
                 "filename": filename,
                 "mime_type": parsed.mime_type,
                 "checksum": checksum,
-                "size_bytes": len(data),
+                "size_bytes": _size(data),
                 "status": "ready",
                 "error": None,
                 "page_count": pages,
@@ -107,7 +121,10 @@ def _store(
         ).fetchone()
         assert row is not None
         document_id: int = row["id"]
-        cur.execute(q("insert_document_file"), {"document_id": document_id, "data": data})
+        if isinstance(data, JobUpload):
+            cur.execute(q("insert_document_file_from_job"), {"document_id": document_id, "job_id": data.job_id})
+        else:
+            cur.execute(q("insert_document_file"), {"document_id": document_id, "data": data})
         filing = Filing()
         if parsed.pdf is not None:
             filing = read_filing([page.text for page in parsed.pdf.pages], filename)
@@ -266,20 +283,25 @@ def _record_failure(
     return row["id"] if row else None
 
 
+def _size(data: bytes | JobUpload) -> int:
+    return data.size if isinstance(data, JobUpload) else len(data)
+
+
 def ingest_bytes(
     db: Database,
     room: RoomRef,
-    data: bytes,
+    data: bytes | JobUpload,
     filename: str,
     settings: Settings,
     *,
     embedder: Embedder | None = None,
     progress: Progress = _no_progress,
 ) -> IngestResult:
-    """Ingest one file into `room`: all of it or nothing, failures recorded with the fix; then embed it."""
+    """Ingest one file into `room` (its bytes, or a queued upload's file): all of it or nothing, failures recorded
+    with the fix; then embed it."""
     started = time.perf_counter()
     title = title_for(filename)
-    checksum = hashlib.sha256(data).hexdigest()
+    checksum = data.checksum if isinstance(data, JobUpload) else hashlib.sha256(data).hexdigest()
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         existing = cur.execute(q("find_document_by_checksum"), {"room_id": room.id, "checksum": checksum}).fetchone()
         if existing and existing["status"] == "failed":
@@ -308,7 +330,7 @@ def ingest_bytes(
     kind: str | None = None
     try:
         progress("parsing", 0, 1)
-        parsed = parse_isolated(data, filename, settings).parsed
+        parsed = parse_isolated(data.path if isinstance(data, JobUpload) else data, filename, settings).parsed
         kind = parsed.kind
         progress("parsing", 1, 1)
         with db.connection() as conn:
@@ -334,7 +356,7 @@ def ingest_bytes(
                 f"{filename} could not be stored: {exc}. Check the file for unusual characters and upload it again."
             )
         document_id_failed = _record_failure(
-            db, room, filename=filename, checksum=checksum, size=len(data), kind=kind, error=message
+            db, room, filename=filename, checksum=checksum, size=_size(data), kind=kind, error=message
         )
         return IngestResult(
             document_id=document_id_failed,

@@ -15,9 +15,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import pickle
 import re
 import resource
+import shutil
 import sys
 import tempfile
 import threading
@@ -153,18 +155,26 @@ def start_forkserver() -> None:
         forkserver.ensure_running()
 
 
-def parse_isolated(data: bytes, filename: str, settings: Settings) -> Isolated:
-    """Parse a file in a memory- and time-limited child; its IngestError (or ParserLimit) is raised here.
+def parse_isolated(data: bytes | Path, filename: str, settings: Settings) -> Isolated:
+    """Parse a file (its bytes, or a file holding them) in a memory- and time-limited child; its IngestError (or
+    ParserLimit) is raised here.
 
-    The bytes go to the child through a private temporary file (written from `data` without a copy; handing them
-    as an argument pickled a second copy in this process), and the result comes back the same way. The timeout
-    covers the whole parse: reading, parsing, building the tables and writing the result."""
+    The bytes go to the child through a private temporary file (written from `data` without a copy, or linked to
+    the file `data` names: handing them as an argument pickled a second copy in this process), and the result
+    comes back the same way. The timeout covers the whole parse: reading, parsing, building the tables and
+    writing the result."""
     limit = settings.parse_memory_mb * _MB
     scratch = settings.home / "tmp"
     scratch.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="parse-", dir=scratch) as folder:
-        with (Path(folder) / _INPUT).open("wb") as f:
-            f.write(data)
+        if isinstance(data, Path):
+            try:
+                os.link(data, Path(folder) / _INPUT)
+            except OSError:  # another file system
+                shutil.copyfile(data, Path(folder) / _INPUT)
+        else:
+            with (Path(folder) / _INPUT).open("wb") as f:
+                f.write(data)
         kind, peak = _run_child(folder, filename, settings, limit)
         value: Any = None
         if kind == "ok" or kind == "error" or kind == "bug":

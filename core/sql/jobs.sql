@@ -34,8 +34,12 @@ WHERE j.room_id = %(room_id)s AND (%(ids)s::bigint[] IS NULL OR j.id = ANY(%(ids
       WHERE %(active)s AND a.room_id = %(room_id)s AND a.status NOT IN ('done', 'failed'))
 ORDER BY j.id DESC;
 
--- name: job_data
-SELECT data FROM ingest_jobs WHERE id = %(id)s;
+-- name: job_data_size
+SELECT octet_length(data) AS size FROM ingest_jobs WHERE id = %(id)s;
+
+-- name: job_data_piece
+-- One piece of an upload's bytes (1-based): the worker copies them to a file a piece at a time, never all at once.
+SELECT substring(data FROM %(from)s FOR %(for)s) AS piece FROM ingest_jobs WHERE id = %(id)s;
 
 -- name: start_job
 -- A run begins (the first, or a retry after an error or a worker that died mid-job).

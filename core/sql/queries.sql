@@ -50,6 +50,10 @@ RETURNING id
 -- name: insert_document_file
 INSERT INTO document_files (document_id, data) VALUES (%(document_id)s, %(data)s)
 
+-- name: insert_document_file_from_job
+-- The bytes of a queued upload, copied by Postgres itself (the worker never holds them).
+INSERT INTO document_files (document_id, data) SELECT %(document_id)s, data FROM ingest_jobs WHERE id = %(job_id)s
+
 -- name: insert_sheet
 INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated, page_number)
 VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s, %(title)s,

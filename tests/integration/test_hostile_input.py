@@ -214,9 +214,11 @@ def _xlsx_with_cell(text: str) -> bytes:
 
 def test_a_one_megabyte_xlsx_cell_is_refused_with_a_clear_message_and_nothing_stored(workbench: Workbench) -> None:
     # Found by this test: Postgres refused to index the row's text (tsvector over 1 MB) and ingestion
-    # raised ProgramLimitExceeded; the file is now recorded as failed with a message, nothing half-written.
+    # raised ProgramLimitExceeded; the cell is now refused at parse (in the child, before the worker reads the
+    # parsed result back), naming the cell, and nothing is half-written.
     result = workbench.ingest_upload(_xlsx_with_cell(_megabyte_of_words()), "notes.xlsx", "Deal", embed=False)
-    assert result.status == "failed" and "has a cell too large to index" in result.error
+    assert result.status == "failed" and "sheet 'Notes', cell B2 holds" in result.error
+    assert "over the limit of 131,072 for one cell" in result.error
     assert "Split that text into smaller cells" in result.error
     counts = _counts(workbench)
     assert counts["documents"] == 1 and counts["sheets"] == counts["sheet_rows"] == counts["chunks"] == 0

@@ -1305,3 +1305,22 @@ def test_an_xlsx_cell_past_column_xfd_is_refused() -> None:
     headless = "<row>" + "<c><v>1</v></c>" * 16_385 + "</row>"
     with pytest.raises(TooMuchContent, match="16,384"):
         parse_xlsx(raw_xlsx([("W", sheet_xml(headless))]), name="w.xlsx")
+
+
+def test_an_xlsx_cell_longer_than_a_cell_may_hold_is_refused_at_parse_naming_it() -> None:
+    """One hand-built cell of megabytes was caught only when Postgres could not index its row, after the worker had
+    read the parsed sheet back; it is refused at parse, with the sheet and cell named. A cell at the cap is kept."""
+    from core.errors import TooMuchContent
+    from core.ingest.limits import MAX_CELL_CHARS
+
+    def book(text: str, inline: bool) -> bytes:
+        cell = f'<c r="B2" t="inlineStr"><is><t>{text}</t></is></c>' if inline else '<c r="B2" t="s"><v>0</v></c>'
+        head = '<row r="1"><c r="A1" t="inlineStr"><is><t>Company</t></is></c><c r="B1" t="inlineStr"><is><t>Notes</t></is></c></row>'
+        rows = f'{head}<row r="2"><c r="A2" t="inlineStr"><is><t>Acme</t></is></c>{cell}</row>'
+        strings = None if inline else [f"<si><t>{text}</t></si>"]
+        return raw_xlsx([("Notes", sheet_xml(rows))], shared_strings=strings)
+
+    for inline in (True, False):
+        with pytest.raises(TooMuchContent, match=r"sheet 'Notes', cell B2 holds 131,073 characters, over the limit"):
+            parse_xlsx(book("w" * (MAX_CELL_CHARS + 1), inline), name="notes.xlsx")
+        assert parse_xlsx(book("w" * MAX_CELL_CHARS, inline), name="notes.xlsx")[0].rows[-1][1] == "w" * MAX_CELL_CHARS

@@ -134,9 +134,31 @@ def _decode(data: bytes, name: str) -> str:
     raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
 
 
+# The lines of a text as the csv module wants them (newline="": "\r\n", "\r" and "\n" kept, so a quoted field
+# keeps its line breaks), for a block that runs on without a "\n" ("\r" line ends, or one line of megabytes).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+_BLOCK = 1 << 20  # characters read through one io.StringIO (it holds 4 bytes per character)
+_LONG_BLOCK = 8 * _BLOCK
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text`, a block at a time, each block cut after a "\n": one io.StringIO over a whole file of
+    190 MB held four copies of it (760 MB) and took the parser past its memory limit, which then named memory,
+    not the file's real fault (a field that runs on, too much text). A block that runs on for more than 8 M
+    characters without a "\n" is split by a pattern instead, a copy of each line and no more."""
+    start, n = 0, len(text)
+    while start < n:
+        cut = text.find("\n", start + _BLOCK)
+        end = n if cut < 0 else cut + 1
+        if end - start > _LONG_BLOCK:
+            yield from (m.group() for m in _LINE.finditer(text, start, end))
+        else:
+            yield from io.StringIO(text[start:end], newline="")
+        start = end
+
+
 def _csv_reader(text: str, delimiter: str, escaped: bool, strict: bool) -> Iterator[list[str]]:
-    # newline="" keeps "\r\n" inside quoted fields intact, as the csv module requires.
-    source = io.StringIO(text, newline="")
+    source = _lines(text)
     if escaped:
         return csv.reader(
             source,

@@ -16,7 +16,7 @@ from typing import Literal, NoReturn
 
 from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
 from core.errors import EmptyFile, MalformedSheet, TooMuchContent
-from core.ingest.limits import MAX_COLUMNS, too_much_content, too_wide
+from core.ingest.limits import MAX_CELL_CHARS, MAX_COLUMNS, cell_too_long, too_much_content, too_wide
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------
@@ -365,6 +365,9 @@ class _SheetReader:
                             continue
                         cells += 1
                         chars += len(text)
+                        if len(text) > MAX_CELL_CHARS:
+                            where = f"cell {ref}" if ref else f"row {row_number:,}, column {col + 1:,}"
+                            raise cell_too_long(workbook.name, f"sheet {title!r}, {where}", len(text))
                         if cells > max_cells or chars > max_chars:
                             workbook.chars = chars
                             workbook.over_cap(cells)
