@@ -59,7 +59,8 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
         if isinstance(step, TableStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
         elif isinstance(step, CellsStep):
-            result = run_cells(load_sheet(db, step.sheet_id), step)
+            other = load_sheet(db, step.other_sheet_id) if step.other_sheet_id is not None else None
+            result = run_cells(load_sheet(db, step.sheet_id), step, other)
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):

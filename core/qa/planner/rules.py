@@ -16,7 +16,7 @@ from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
-from core.qa.planner.sheets import choose_sheets
+from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
 from core.retrieval.plan import Plan, SearchStep, Step, TableStep
 
@@ -91,6 +91,9 @@ class OfflinePlanner:
         side = _side_by_side(question, schema, choice.each) if choice.each else None
         if side is not None:
             return side
+        versus = _variance(question, schema, *choice.versus) if choice.versus else None
+        if versus is not None:
+            return versus
         if choice.refused:
             # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
             search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
@@ -167,6 +170,28 @@ def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]
         steps.append(found[0].model_copy(update={"row_label": f"{sheet.name} {found[0].row_label}"}))
     reasons = [f"{step.reason} ({sheet.label})." for step, sheet in zip(steps, sheets, strict=True)]
     return steps, "The sheets the question sets side by side, each read alike: " + " ".join(reasons), CELLS
+
+
+def _variance(
+    question: str, schema: RoomSchema, measured: SheetInfo, reference: SheetInfo
+) -> tuple[list[Step], str, str] | None:
+    """ "The variance of revenue against plan in May": the same line's figure of one period read on each sheet,
+    the first's minus the second's (and as a percentage of it); None unless each sheet gives one figure of the
+    same line and period."""
+    neutral = without_difference(question)
+    found = [statement_cells(neutral, replace(schema, sheets=(sheet,))) for sheet in (measured, reference)]
+    steps = [f[0] for f in found if f is not None and f[0].operation == "value" and len(f[0].columns) == 1]
+    if len(steps) != 2 or steps[0].cells or steps[1].cells:
+        return None
+    a, b = steps
+    if a.row_label != b.row_label or a.columns != b.columns:
+        return None
+    reason = (f"The variance of {a.row_label} in {a.column_labels[0]}: {measured.label} against {reference.label}, "
+              "each sheet's cell read alike.")  # fmt: skip
+    step = a.model_copy(update={"operation": "variance", "row_label": f"{measured.name} {a.row_label}",
+                                "other_label": f"{reference.name} {b.row_label}", "reason": reason,
+                                "other_sheet_id": reference.sheet_id, "other_cells": [(b.row_id, b.columns[0])]})  # fmt: skip
+    return [step], reason, CELLS
 
 
 def account_plan(plan: Plan, schema: RoomSchema) -> Plan:

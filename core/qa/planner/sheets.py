@@ -40,6 +40,12 @@ _DIFFERENCE = re.compile(
 )
 
 
+def without_difference(question: str) -> str:
+    """The question with its words asking a difference left out ("the variance of revenue against plan in May" ->
+    "the of revenue against plan in May"): what remains reads each sheet's figure."""
+    return " ".join(_DIFFERENCE.sub(" ", question).split())
+
+
 def _name_pattern(sheet: SheetInfo) -> str:
     """The tab's name as a question writes it (any ending: "plan", "planned")."""
     return r"\W+".join(re.escape(w) + r"\w*" for w in words_of(sheet.name))
@@ -84,10 +90,28 @@ class SheetChoice:
     # Sheets of one layout set side by side ("actual vs plan revenue in March"): the same reading of each, when
     # every one of them gives a figure (else `refused` says why).
     each: tuple[SheetInfo, ...] = ()
+    # Two sheets of one layout, the first against the second ("actual revenue against plan", "the variance of
+    # marketing vs plan"): the difference of the same reading of each, when both give one figure.
+    versus: tuple[SheetInfo, SheetInfo] | None = None
 
 
 def _layout(sheet: SheetInfo) -> tuple[str, ...]:
     return tuple(c.name.lower() for c in sheet.columns)
+
+
+def _versus(question: str, tabs: Sequence[SheetInfo], named: Sequence[SheetInfo]) -> tuple[SheetInfo, SheetInfo] | None:
+    """ "Actual revenue against plan", "marketing variance vs budget": (the sheet measured, the sheet it is measured
+    against), when the question asks their difference and one sheet is named after "against", "vs", "differ from"
+    and exactly one other of its layout is the other side (named, or the only other one)."""
+    if not _DIFFERENCE.search(question):
+        return None
+    against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
+    if len(against) != 1:
+        return None
+    reference = against[0]
+    same = [s for s in tabs if s.sheet_id != reference.sheet_id and _layout(s) == _layout(reference)]
+    measured = [s for s in same if s in named] or same
+    return (measured[0], reference) if len(measured) == 1 else None
 
 
 def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
@@ -99,11 +123,13 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
         why = (f"The question names {len(named)} sheets of one layout ({', '.join(labels)}); "
                "no single sheet's figure answers it.")  # fmt: skip
         side_by_side = _SIDE_BY_SIDE.search(question) and not _DIFFERENCE.search(question)
-        return SheetChoice(schema, why, labels, each=tuple(named) if side_by_side else ())
+        versus = None if side_by_side else _versus(question, tabs, named)
+        return SheetChoice(schema, why, labels, each=tuple(named) if side_by_side else (), versus=versus)
     against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
     if against and len(tabs) > 1:
         return SheetChoice(schema, f"The question compares sheets ({', '.join(labels)} against the other); "
-                                   "one sheet's figure does not answer it.", labels)  # fmt: skip
+                                   "one sheet's figure does not answer it.", labels,
+                           versus=_versus(question, tabs, named))  # fmt: skip
     if named:
         keep = {s.sheet_id for s in named}
         others = tuple(s for s in schema.sheets if s.sheet_id in keep or s.page is not None)
