@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.tables import TableOp
+from core.retrieval.tables import Combine, TableOp
 
 
 class SearchStep(BaseModel):
@@ -45,7 +45,21 @@ class TableStep(BaseModel):
     reason: str = ""
 
 
-Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep, Field(discriminator="kind")]
+class AcrossStep(BaseModel):
+    """One exact operation run on each of several sheets of one layout (a tab per site), their figures added up
+    ("sum") or each given, named by its sheet ("each")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["across"] = "across"
+    op: TableOp  # as planned on the first sheet; run on each of `sheet_ids`
+    sheet_ids: list[int] = Field(min_length=2)
+    labels: list[str]  # each sheet's name, in the order of `sheet_ids`
+    combine: Combine = "each"
+    reason: str = ""
+
+
+Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep | AcrossStep, Field(discriminator="kind")]
 
 
 class Plan(BaseModel):

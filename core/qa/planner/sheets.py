@@ -93,6 +93,9 @@ class SheetChoice:
     # Two sheets of one layout, the first against the second ("actual revenue against plan", "the variance of
     # marketing vs plan"): the difference of the same reading of each, when both give one figure.
     versus: tuple[SheetInfo, SheetInfo] | None = None
+    # Every sheet of one layout, when the question asks across them ("across both sites"): one operation on each,
+    # combined (`refused` says why no single sheet answers when they cannot be).
+    across: tuple[SheetInfo, ...] = ()
 
 
 def _layout(sheet: SheetInfo) -> tuple[str, ...]:
@@ -140,6 +143,8 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
             return SheetChoice(schema, f"“{m.group(0)}”: no sheet of this room is named “{m.group(1)}”.")
     layouts = [_layout(s) for s in tabs]
     if _ACROSS.search(question) and any(layouts.count(lay) > 1 for lay in layouts):
-        return SheetChoice(schema, "The question asks across sheets of one layout; each sheet is read on its own, "
-                                   "and their figures are not combined.")  # fmt: skip
+        largest = max(layouts, key=layouts.count)
+        across = tuple(s for s in tabs if _layout(s) == largest) if layouts.count(largest) * 2 > len(tabs) else ()
+        return SheetChoice(schema, "The question asks across sheets of one layout; their figures could not be "
+                                   "combined.", across=across)  # fmt: skip
     return SheetChoice(schema)

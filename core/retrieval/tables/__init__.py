@@ -19,12 +19,14 @@ This package only re-exports; each module has one job (imports flow down this li
 - ``masks``: the rows each filter picks.  ``context``: an operation with its filters applied.
 - ``rows``, ``grouping``: running row listings, comparisons and distinct values; aggregates and groups.
 - ``run``: run_table_op, which applies the filters and picks one of those.
+- ``across``: run_across, one operation on each sheet of one layout, the figures added up or set side by side.
 """
 
 from __future__ import annotations
 
 from core.cells import Column
 from core.errors import SheetNotFound, TableError, UnknownColumn
+from core.retrieval.tables.across import Combine, run_across
 from core.retrieval.tables.aggregates import AGGREGATES, Aggregation
 from core.retrieval.tables.cache import CACHE_SIZE, clear_sheet_cache, invalidate_sheet, load_sheet, sheet_cache_info
 from core.retrieval.tables.cite import MAX_CITATIONS, cite
@@ -47,6 +49,7 @@ __all__ = [
     "Aggregate",
     "Aggregation",
     "Column",
+    "Combine",
     "Filter",
     "Func",
     "Op",
@@ -65,6 +68,7 @@ __all__ = [
     "load_sheet",
     "measure_unit",
     "resolve_column",
+    "run_across",
     "run_table_op",
     "sheet_cache_info",
 ]
