@@ -59,7 +59,18 @@ class AcrossStep(BaseModel):
     reason: str = ""
 
 
-Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep | AcrossStep, Field(discriminator="kind")]
+class ShareStep(BaseModel):
+    """A share of a total on one sheet: `op` (a sum of one column over the rows its filters pick) as a percentage
+    of the same column's total over every row, both figures cited."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["share"] = "share"
+    op: TableOp
+    reason: str = ""
+
+
+Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep, Field(discriminator="kind")]
 
 
 class Plan(BaseModel):

@@ -9,9 +9,9 @@ from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
-from core.retrieval.plan import AcrossStep, LookupStep, Plan, SearchStep, TableStep
+from core.retrieval.plan import AcrossStep, LookupStep, Plan, SearchStep, ShareStep, TableStep
 from core.retrieval.search import search
-from core.retrieval.tables import TableResult, load_sheet, run_across, run_table_op
+from core.retrieval.tables import TableResult, load_sheet, run_across, run_share, run_table_op
 from core.rooms.store import RoomRef
 
 
@@ -58,6 +58,8 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
     for step in plan.steps:
         if isinstance(step, TableStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, ShareStep):
+            evidence.append(_table_evidence(len(evidence) + 1, run_share(load_sheet(db, step.op.sheet_id), step.op)))
         elif isinstance(step, AcrossStep):
             frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
             result = run_across(frames, step.labels, step.op, step.combine)

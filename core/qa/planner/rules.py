@@ -12,6 +12,7 @@ from typing import Protocol
 
 from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
+from core.qa.planner.derived import share_step
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
@@ -19,7 +20,7 @@ from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, re
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
-from core.retrieval.plan import AcrossStep, Plan, SearchStep, Step, TableStep
+from core.retrieval.plan import AcrossStep, Plan, SearchStep, ShareStep, Step, TableStep
 from core.retrieval.tables import Combine, TableOp
 
 # ---------------------------------------------------------------------------------------------
@@ -103,6 +104,9 @@ class OfflinePlanner:
             # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
             search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
             return [search], search.reason, SEARCH
+        share = share_step(question, choice.schema)
+        if share is not None:
+            return [share], share.reason, "share"
         steps, reasoning, intent = self._sheet_steps(question, choice.schema)
         if choice.named and intent != SEARCH:
             reasoning = f"Read the sheet the question names ({', '.join(choice.named)}). {reasoning}"
@@ -118,7 +122,7 @@ class OfflinePlanner:
         intent = SEARCH
         for sheet in sheets:
             one = replace(schema, sheets=(sheet,))
-            steps, reasoning, intent = _accounted(question, one, *self._sheet_steps(question, one))
+            steps, _, intent = _accounted(question, one, *self._sheet_steps(question, one))
             tables = [s for s in steps if isinstance(s, TableStep)]
             if len(tables) != 1:
                 return None
@@ -256,7 +260,7 @@ def _accounted(
     word naming something the sheet could hold unread (core.qa.planner.binding) gives way to the passages."""
     sheets = {s.sheet_id: s for s in schema.sheets}
     for step in steps:
-        if isinstance(step, AcrossStep):  # each sheet's operation was accounted for when it was planned
+        if isinstance(step, AcrossStep | ShareStep):  # each sheet's operation was accounted for when it was planned
             return steps, reasoning, intent
         sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
         sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
