@@ -62,8 +62,7 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             evidence.append(_table_evidence(len(evidence) + 1, run_share(load_sheet(db, step.op.sheet_id), step.op)))
         elif isinstance(step, AcrossStep):
             frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
-            result = run_across(frames, step.labels, step.op, step.combine)
-            evidence.append(_table_evidence(len(evidence) + 1, result))
+            evidence.append(_table_evidence(len(evidence) + 1, run_across(frames, step.labels, step.op, step.combine)))
         elif isinstance(step, CellsStep):
             other = load_sheet(db, step.other_sheet_id) if step.other_sheet_id is not None else None
             result = run_cells(load_sheet(db, step.sheet_id), step, other)

@@ -25,12 +25,7 @@ def run_share(sheet: SheetFrame, op: TableOp) -> TableResult:
     pct = (Decimal(repr(a)) / Decimal(repr(b)) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     text = f"{_plain(pct)}%"
     description = f"{part.description.rstrip('.')}, of {whole.description.rstrip('.')}: {text}"
-    seen: set[str] = set()
-    citations = [
-        c
-        for c in [*part.citations, *whole.citations]
-        if not (c.model_dump_json() in seen or seen.add(c.model_dump_json()))
-    ]
+    citations = list({c.model_dump_json(): c for c in [*part.citations, *whole.citations]}.values())
     return TableResult(
         op, part.columns, part.rows, [text], citations, whole.cited_range, whole.n_rows_used, description
     )
