@@ -22,7 +22,8 @@ _NAMED_BEFORE = re.compile(rf"\b([\w-]+)\s+(?:{'|'.join(sorted(SHEET_WORDS))})\b
 # "across both sites", "all sheets", "across sites", "in total across the tabs".
 _ACROSS = re.compile(
     rf"\b(?:across|both|all|each|every|combined)\s+(?:(?:of\s+)?(?:the|our|my)\s+)?(?:\w+\s+)?"
-    rf"(?:{'|'.join(sorted(w for w in SHEET_WORDS if w.endswith('s')))})\b",
+    rf"(?:{'|'.join(sorted(w for w in SHEET_WORDS if w.endswith('s')))})\b"
+    rf"|\b(?:each|every|per)\s+(?:{'|'.join(sorted(w for w in SHEET_WORDS if not w.endswith('s')))})\b",
     re.I,
 )
 
@@ -102,6 +103,11 @@ def _layout(sheet: SheetInfo) -> tuple[str, ...]:
     return tuple(c.name.lower() for c in sheet.columns)
 
 
+def _position(question: str, sheet: SheetInfo) -> int:
+    found = re.search(rf"\b{_name_pattern(sheet)}", question, re.I)
+    return found.start() if found else len(question)
+
+
 def _versus(question: str, tabs: Sequence[SheetInfo], named: Sequence[SheetInfo]) -> tuple[SheetInfo, SheetInfo] | None:
     """ "Actual revenue against plan", "marketing variance vs budget": (the sheet measured, the sheet it is measured
     against), when the question asks their difference and one sheet is named after "against", "vs", "differ from"
@@ -109,6 +115,10 @@ def _versus(question: str, tabs: Sequence[SheetInfo], named: Sequence[SheetInfo]
     if not _DIFFERENCE.search(question):
         return None
     against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
+    if not against and len(named) == 2 and re.search(r"\bbetween\b", question, re.I):
+        # "the gap between actual and plan revenue": the first named against the second
+        first, second = sorted(named, key=lambda s: _position(question, s))
+        return (first, second) if _layout(first) == _layout(second) else None
     if len(against) != 1:
         return None
     reference = against[0]
