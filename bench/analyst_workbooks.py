@@ -299,7 +299,7 @@ def sheet_questions(b: Books, rng: random.Random) -> list[Item]:
         text = (f"What is the unit cost of {item} at each site?",
                 f"Compare the unit cost of {item} across both sites.")[i % 2]  # fmt: skip
         out.append(Item("across sheets", "stock", text, costs))
-    for i, site in enumerate(SITES):
+    for i in range(2):
         total = sum(u for s in SITES for _, u, _, _ in b.stock[s])
         text = ("What is the combined number of units in all sites?", "How many units are held across both sites?")[i]
         out.append(Item("across sheets", "stock", text, [str(total)]))

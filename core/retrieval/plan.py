@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.tables import Combine, TableOp
+from core.retrieval.tables import Combine, RowMath, TableOp
 
 
 class SearchStep(BaseModel):
@@ -70,7 +70,25 @@ class ShareStep(BaseModel):
     reason: str = ""
 
 
-Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep, Field(discriminator="kind")]
+class RowMathStep(BaseModel):
+    """Two numeric columns of one sheet in each row its filters pick: multiplied ("product", their total over
+    several rows) or compared ("below": the rows whose `first` is below their `second`, named by `op.select`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["rowmath"] = "rowmath"
+    op: TableOp  # its filters pick the rows; select: the column naming them
+    operation: RowMath
+    first: str
+    second: str
+    reason: str = ""
+    # The question's words the step reads as its operation besides the columns ("stock value": stock, value).
+    reads: list[str] = []
+
+
+Step = Annotated[
+    SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep | RowMathStep, Field(discriminator="kind")
+]
 
 
 class Plan(BaseModel):

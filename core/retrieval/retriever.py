@@ -9,9 +9,9 @@ from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
-from core.retrieval.plan import AcrossStep, LookupStep, Plan, SearchStep, ShareStep, TableStep
+from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.search import search
-from core.retrieval.tables import TableResult, load_sheet, run_across, run_share, run_table_op
+from core.retrieval.tables import TableResult, load_sheet, run_across, run_row_math, run_share, run_table_op
 from core.rooms.store import RoomRef
 
 
@@ -60,6 +60,10 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
         elif isinstance(step, ShareStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_share(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, RowMathStep):
+            frame = load_sheet(db, step.op.sheet_id)
+            worked = run_row_math(frame, step.op, step.operation, step.first, step.second)
+            evidence.append(_table_evidence(len(evidence) + 1, worked))
         elif isinstance(step, AcrossStep):
             frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
             evidence.append(_table_evidence(len(evidence) + 1, run_across(frames, step.labels, step.op, step.combine)))

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
-from core.qa.planner.derived import share_step
+from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
@@ -20,7 +20,7 @@ from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, re
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
-from core.retrieval.plan import AcrossStep, Plan, SearchStep, ShareStep, Step, TableStep
+from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
 from core.retrieval.tables import Combine, TableOp
 
 # ---------------------------------------------------------------------------------------------
@@ -104,9 +104,13 @@ class OfflinePlanner:
             # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
             search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
             return [search], search.reason, SEARCH
-        share = share_step(question, choice.schema)
-        if share is not None:
-            return [share], share.reason, "share"
+        derived = share_step(question, choice.schema) or row_math_step(question, choice.schema)
+        if derived is not None:
+            return [derived], derived.reason, derived.kind
+        unread = own_comparison_unread(question, choice.schema)
+        if unread:
+            search = SearchStep(query=question, reason=f"{unread} Search the documents' passages.", rows=False)
+            return [search], search.reason, SEARCH
         steps, reasoning, intent = self._sheet_steps(question, choice.schema)
         if choice.named and intent != SEARCH:
             reasoning = f"Read the sheet the question names ({', '.join(choice.named)}). {reasoning}"
@@ -260,7 +264,9 @@ def _accounted(
     word naming something the sheet could hold unread (core.qa.planner.binding) gives way to the passages."""
     sheets = {s.sheet_id: s for s in schema.sheets}
     for step in steps:
-        if isinstance(step, AcrossStep | ShareStep):  # each sheet's operation was accounted for when it was planned
+        if isinstance(
+            step, AcrossStep | ShareStep | RowMathStep
+        ):  # each sheet's operation was accounted for when it was planned
             return steps, reasoning, intent
         sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
         sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
