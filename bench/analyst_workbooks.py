@@ -401,6 +401,14 @@ def derived_questions(b: Books, rng: random.Random) -> list[Item]:
         text = (f"Which items at {site} are below their reorder level?",
                 f"Which items are under the reorder level at the {site} site?")[i]  # fmt: skip
         out.append(Item("derived value", "stock", text, below))
+    for i, site in enumerate(SITES):
+        below = sum(1 for _, u, _, r in b.stock[site] if u < r)
+        above = [it for it, u, _, r in b.stock[site] if u > r]
+        value = sum(u * c for _, u, c, _ in b.stock[site])
+        out += [Item("derived value", "stock", f"How many items at {site} are below their reorder level?", [str(below)]),
+                Item("derived value", "stock", f"Which items at the {site} site are above their reorder level?", above),
+                Item("derived value", "stock", (f"What is the total stock value at {site}?",
+                     f"What is the total value of the stock held at {site}?")[i], [_n(round(value, 2))])]  # fmt: skip
     total = sum(s for _, _, s in b.cap)
     for i, share_class in enumerate(("Common", "Series A", "Series B")):
         part = sum(s for _, c, s in b.cap if c == share_class)
@@ -525,6 +533,13 @@ def absent_questions(b: Books, rng: random.Random, used: set[str]) -> list[Item]
         Item("absent value", "pnl", "What was revenue in the Forecast sheet for March?"),
         Item("absent value", "pnl", "What was actual marketing in Q5?"),
         Item("absent value", "pnl", "What was actual insurance in June?"),
+        Item("absent value", "stock", f"Which items at {SITES[0]} are below their safety stock?"),
+        Item("absent value", "stock", f"What is the stock value of {ghost_item} at {SITES[1]}?"),
+        Item("absent value", "cap", "What percentage of shares does Series D hold?"),
+        Item("absent value", "pnl", "What was the variance of travel against plan in May?"),
+        Item("absent value", "pnl", "What was the variance of revenue against forecast in May?"),
+        Item("absent value", "pnl", "What was actual revenue in month 13?"),
+        Item("absent value", "customers", "How many Mid-market customers did not renew?"),
     ]
 
 

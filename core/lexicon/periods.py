@@ -69,6 +69,10 @@ MONTH_ABBREVIATIONS = tuple(a for m in MONTHS for a in ((m[:3], "sept") if m == 
 MONTH_NUMBERS = {name: i for i, month in enumerate(MONTHS, 1) for name in (month, month[:3])} | {"sept": 9}
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 QUARTERS = ("q1", "q2", "q3", "q4")
+# Words naming a period relative to another ("against last year", "vs the prior month", "the same quarter").
+RELATIVE_PERIOD_WORDS = frozenset(
+    "last prior previous next same year years month months quarter quarters week weeks period periods".split()
+)
 HALVES = ("h1", "h2")
 
 # Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from core.lexicon.periods import RELATIVE_PERIOD_WORDS, month_of
 from core.lexicon.questions import SHEET_QUANTIFIERS, SHEET_WORDS
 from core.lexicon.stop import QUESTION_GLUE
 from core.qa.planner.lexicon import stem_of, words_of
@@ -103,6 +104,31 @@ def _layout(sheet: SheetInfo) -> tuple[str, ...]:
     return tuple(c.name.lower() for c in sheet.columns)
 
 
+_AGAINST_WORD = re.compile(rf"\b(?:{_AGAINST})\s+(?:the\s+|our\s+)?([a-z][\w-]*)", re.I)
+
+
+def _against_unnamed(question: str, tabs: Sequence[SheetInfo]) -> str:
+    """ "Revenue against budget" in a workbook of tabs of one layout (Actual, Plan) none named "budget": the words
+    of the comparison with a sheet the room does not have ("" when none)."""
+    layouts = [_layout(s) for s in tabs]
+    if not any(layouts.count(lay) > 1 for lay in layouts):
+        return ""
+    names = set().union(*(_name_words(s) for s in tabs))
+    held = {stem_of(w) for s in tabs for label in _labels(s) for w in words_of(label)}
+    for m in _AGAINST_WORD.finditer(question):
+        word = m.group(1).lower()
+        if word in QUESTION_GLUE or word in SHEET_QUANTIFIERS or month_of(word) or not word.isalpha():
+            continue
+        if not _forms(word) & names and stem_of(word) not in held and word not in RELATIVE_PERIOD_WORDS:
+            return m.group(0)
+    return ""
+
+
+def _labels(sheet: SheetInfo) -> list[str]:
+    """A tab's column names and the labels down its first column (a grid's line items)."""
+    return [c.name for c in sheet.columns] + [row.values[0] for row in sheet.grid if row.values and row.values[0]]
+
+
 def _position(question: str, sheet: SheetInfo) -> int:
     found = re.search(rf"\b{_name_pattern(sheet)}", question, re.I)
     return found.start() if found else len(question)
@@ -143,6 +169,10 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
         return SheetChoice(schema, f"The question compares sheets ({', '.join(labels)} against the other); "
                                    "one sheet's figure does not answer it.", labels,
                            versus=_versus(question, tabs, named))  # fmt: skip
+    unnamed = _against_unnamed(question, tabs)
+    if unnamed:
+        return SheetChoice(schema, f"“{unnamed}”: no sheet of this room is named so; one sheet's figure does not "
+                                   "answer a comparison with it.")  # fmt: skip
     if named:
         keep = {s.sheet_id for s in named}
         others = tuple(s for s in schema.sheets if s.sheet_id in keep or s.page is not None)
