@@ -452,6 +452,6 @@ def _run_variance(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None) 
     shown = f"{both}: a variance of {_grouped(difference)}"
     if b != 0:
         pct = _round2(difference / abs(b) * 100)
-        values.append(f"{_plain(pct)}%")
+        values.append(_plain(pct))
         shown += f" ({_plain(pct)}% of {step.other_label})"
     return CellsResult(values=values, description=shown, citations=[citation, other_citation])

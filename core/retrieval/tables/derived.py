@@ -30,8 +30,8 @@ def run_share(sheet: SheetFrame, op: TableOp) -> TableResult:
     if a is None or b is None or b == 0:
         raise TableError(f"No share: {part.description}; {whole.description}")
     pct = (Decimal(repr(a)) / Decimal(repr(b)) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    text = f"{_plain(pct)}%"
-    description = f"{part.description.rstrip('.')}, of {whole.description.rstrip('.')}: {text}"
+    text = _plain(pct)
+    description = f"{part.description.rstrip('.')}, of {whole.description.rstrip('.')}: {text}%"
     citations = list({c.model_dump_json(): c for c in [*part.citations, *whole.citations]}.values())
     return TableResult(
         op, part.columns, part.rows, [text], citations, whole.cited_range, whole.n_rows_used, description
