@@ -14,6 +14,7 @@ import re
 from core.lexicon.comparison import SHARE_WORDS
 from core.lexicon.questions import QUANTITY_COLUMNS, SHEET_WORDS, UNIT_PRICE_COLUMNS, VALUE_WORDS
 from core.qa.planner.binding import bind
+from core.qa.planner.drafting import SUMMARY_ROW
 from core.qa.planner.lexicon import stem_of, words_of
 from core.qa.planner.linking import link_sheet, read_question
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
@@ -40,7 +41,17 @@ def share_step(question: str, schema: RoomSchema) -> ShareStep | None:
     return None
 
 
+def _summary_rows(sheet: SheetInfo, filtered: set[str]) -> list[Filter]:
+    """A "Total" row under the data is no row of the part nor of the whole: left out (as `skip_summary_rows`)."""
+    texts = [c for c in sheet.columns if c.dtype == "text" and c.name not in filtered][:2]
+    return [
+        Filter(column=c.name, op="ne", value=v) for c in texts for v in c.values if SUMMARY_ROW.fullmatch(v.strip())
+    ]
+
+
 def _share_on(question: str, noun: str, sheet: SheetInfo) -> ShareStep | None:
+    if any(c.dtype == "percent" or "%" in c.name for c in sheet.columns):
+        return None  # the sheet's own percentages answer it (the table path reads them)
     column = next((c for c in sheet.columns if c.numeric and {stem_of(w) for w in words_of(c.name)} == {noun}), None)
     if column is None:
         return None
@@ -49,6 +60,7 @@ def _share_on(question: str, noun: str, sheet: SheetInfo) -> ShareStep | None:
     if not mentions:
         return None
     filters = [Filter(column=m.column.name, op="eq", value=m.values[0]) for m in mentions]
+    filters += _summary_rows(sheet, {f.column for f in filters})
     op = TableOp(sheet_id=sheet.sheet_id, filters=filters, aggregate=Aggregate(func="sum", column=column.name))
     binding = bind(question, TableStep(op=op), sheet)
     if binding is None:
@@ -147,6 +159,7 @@ def _row_math_on(question: str, sheet: SheetInfo) -> RowMathStep | None:
     link = link_sheet(read_question(question), sheet)
     mentions = [m for m in link.values if m.exact and not m.column.numeric]
     filters = [Filter(column=m.column.name, op="eq", value=m.values[0]) for m in mentions]
+    filters += _summary_rows(sheet, {f.column for f in filters})
     key = next((c for c in sheet.columns if not c.numeric), sheet.columns[0])
     op = TableOp(sheet_id=sheet.sheet_id, filters=filters, select=[key.name])
     binding = bind(question, TableStep(op=op.model_copy(update={"select": [key.name, first.name, second.name]})), sheet)

@@ -21,11 +21,17 @@ from core.retrieval.tables.run import run_table_op
 
 
 def run_share(sheet: SheetFrame, op: TableOp) -> TableResult:
-    """`op` (a sum of one column over the rows its filters pick) as a percentage of the same sum over every row."""
-    if op.aggregate is None or op.aggregate.func != "sum" or not op.filters or op.group_by is not None:
+    """`op` (a sum of one column over the rows its filters pick) as a percentage of the same sum over every row
+    (but those its "ne" filters leave out: a "Total" row)."""
+    if (
+        op.aggregate is None
+        or op.aggregate.func != "sum"
+        or op.group_by is not None
+        or all(f.op == "ne" for f in op.filters)
+    ):
         raise TableError("A share of a total is a filtered sum of one column over its total.")
     part = run_table_op(sheet, op)
-    whole = run_table_op(sheet, op.model_copy(update={"filters": []}))
+    whole = run_table_op(sheet, op.model_copy(update={"filters": [f for f in op.filters if f.op == "ne"]}))
     a, b = (parse_number(r.values[0]) if len(r.values) == 1 else None for r in (part, whole))
     if a is None or b is None or b == 0:
         raise TableError(f"No share: {part.description}; {whole.description}")
