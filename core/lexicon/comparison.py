@@ -82,3 +82,6 @@ POST_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("or", "highe
                      ("plus",): "ge", ("or", "later"): "ge", ("or", "earlier"): "le"}  # fmt: skip
 # Words a figure follows in a limit ("less than 15,000", "over 5%").
 LIMIT_WORDS = frozenset("than over under above below exceed exceeds exceeded".split())
+
+# Words asking what part of a total something is ("what percentage of shares", "as a share of total units").
+SHARE_WORDS = ("percentage", "percent", "share", "proportion", "fraction")

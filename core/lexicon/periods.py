@@ -8,7 +8,9 @@ A year is four digits from a century start up to 2099.  Reports and filings are 
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 
 # The first year the table planner reads as a year in a question or a cell ("in 1648").
 HISTORIC_SINCE = 1500
@@ -67,6 +69,10 @@ MONTH_ABBREVIATIONS = tuple(a for m in MONTHS for a in ((m[:3], "sept") if m == 
 MONTH_NUMBERS = {name: i for i, month in enumerate(MONTHS, 1) for name in (month, month[:3])} | {"sept": 9}
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 QUARTERS = ("q1", "q2", "q3", "q4")
+# Words naming a period relative to another ("against last year", "vs the prior month", "the same quarter").
+RELATIVE_PERIOD_WORDS = frozenset(
+    "last prior previous next same year years month months quarter quarters week weeks period periods".split()
+)
 HALVES = ("h1", "h2")
 
 # Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").
@@ -91,6 +97,25 @@ _QUESTION_MONTH = re.compile(
 )
 
 
+# A month written as a number where a period is meant: "2026-09", "2026/9", "09/2026", "month 09", "month 9".
+_NUMBERED_MONTH = re.compile(
+    rf"(?<![\d/-])(?P<y>{YEAR_DIGITS})[-/](?P<a>0?[1-9]|1[0-2])(?![\d/-])"
+    rf"|(?<![\d/-])(?P<b>0?[1-9]|1[0-2])[-/](?:{YEAR_DIGITS})(?![\d/-])"
+    r"|\bmonth\s+(?:no\.?\s*)?(?P<c>0?[1-9]|1[0-2])\b",
+    re.I,
+)
+
+
+def fiscal_start(labels: Sequence[str]) -> int:
+    """The month a sheet's year starts in, as its header says: twelve month columns in order from April ("Apr",
+    "May" … "Mar") are a fiscal year starting in April; any other header (or none) is the calendar year: 1."""
+    months = [m[0] for label in labels if (m := header_month(label)) is not None]
+    if len(months) != 12 or months[0] == 1:
+        return 1
+    in_order = all(b == a % 12 + 1 for a, b in itertools.pairwise(months))
+    return months[0] if in_order else 1
+
+
 def month_of(word: str) -> int | None:
     """The month a word names (1-12): "March", "mar", "Mar.", "Sept"; None."""
     found = _MONTH_WORD.match(word.strip())
@@ -109,26 +134,32 @@ def header_month(label: str) -> tuple[int, str] | None:
     return (month, found.group("year") or "") if month else None
 
 
-def span_months(kind: str, n: int) -> tuple[int, ...]:
-    """The months of a calendar quarter or half: ("q", 3) -> (7, 8, 9), ("h", 1) -> 1..6."""
+def span_months(kind: str, n: int, start: int = 1) -> tuple[int, ...]:
+    """The months of a quarter or half of a year starting in month `start`: ("q", 3) -> (7, 8, 9), ("h", 1) ->
+    1..6; of a fiscal year starting in April, ("q", 1, 4) -> (4, 5, 6)."""
     size = 3 if kind == "q" else 6
-    return tuple(range(size * (n - 1) + 1, size * n + 1))
+    return tuple((start - 1 + m - 1) % 12 + 1 for m in range(size * (n - 1) + 1, size * n + 1))
 
 
-def months_asked(question: str) -> tuple[list[int], bool]:
+def months_asked(question: str, start: int = 1) -> tuple[list[int], bool]:
     """The months a question names, in order, and whether it named a span of them (a quarter or a half: Q1 is
-    January to March, H2 July to December): "Q3 revenue" -> ([7, 8, 9], True), "in Sept" -> ([9], False)."""
+    January to March, H2 July to December; of a year starting in month `start`, its months from then):
+    "Q3 revenue" -> ([7, 8, 9], True), "in Sept" -> ([9], False), "in 2026-09" -> ([9], False)."""
     found: list[tuple[int, list[int]]] = []
     spanned = False
     for m in _SPAN.finditer(question):
         spanned = True
         if m.group("q") or m.group("h"):
             code = (m.group("q") or m.group("h")).lower()
-            found.append((m.start(), list(span_months(code[0], int(code[1])))))
+            found.append((m.start(), list(span_months(code[0], int(code[1]), start))))
         else:
             kind = "q" if m.group("kind").lower() == "quarter" else "h"
-            found.append((m.start(), list(span_months(kind, _ORDINALS[m.group("ord").lower()]))))
+            found.append((m.start(), list(span_months(kind, _ORDINALS[m.group("ord").lower()], start))))
     for m in _QUESTION_MONTH.finditer(question):
         found.append((m.start(), [MONTH_NUMBERS[(m.group("name") or "may").lower()]]))
+    for m in _NUMBERED_MONTH.finditer(question):
+        if m.group("y") and int(m.group("y")[-2:]) + 1 == int(m.group("a")):
+            continue  # "2011-12" is a split fiscal year, not December 2011
+        found.append((m.start(), [int(m.group("a") or m.group("b") or m.group("c"))]))
     months = [month for _, ms in sorted(found) for month in ms]
     return list(dict.fromkeys(months)), spanned

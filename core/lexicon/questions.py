@@ -135,3 +135,9 @@ YES_CELLS = frozenset("yes y true t x ✓ ✔".split())
 NO_CELLS = frozenset("no n false f".split())
 # Words that turn a yes/no column's word into its no rows ("did not renew", "never churned", "non-renewed").
 NEGATIONS = frozenset("not never no non without didn doesn don isn wasn weren hasn haven un".split())
+
+# A row's value as the product of two of its columns ("the stock value of X", "what is X worth"): the words asking
+# it, the quantity column's words and the price-per-unit column's names.
+VALUE_WORDS = frozenset("value worth".split())
+QUANTITY_COLUMNS = ("units", "quantity", "qty", "units on hand", "on hand", "stock on hand", "stock", "count")
+UNIT_PRICE_COLUMNS = ("unit cost", "unit price", "cost per unit", "price per unit", "price", "cost")

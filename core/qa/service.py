@@ -26,7 +26,7 @@ from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, fili
 from core.qa.planner.sheets import naming_words
 from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import Plan, SearchStep, TableStep
+from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
@@ -109,7 +109,11 @@ def _table_labels(plan: Plan, schema: RoomSchema) -> list[str]:
     sheets = {sheet.sheet_id: sheet for sheet in schema.sheets}
     labels = []
     for step in plan.steps:
-        if not isinstance(step, TableStep):
+        if isinstance(step, RowMathStep):  # the two columns and the words read as their product or comparison
+            sheet = sheets.get(step.op.sheet_id)
+            where = [sheet.name, sheet.title] if sheet is not None else []
+            labels.append(" ".join([step.first, step.second, *step.reads, *where]))
+        if not isinstance(step, TableStep | AcrossStep | ShareStep):
             continue
         op = step.op
         named = [
@@ -315,7 +319,7 @@ def ask(
     for planned in plan.steps:
         yield step(planned.reason or planned.kind)
     # A statement's cells step found the period in its columns: the room holds it, whatever its covers say.
-    computed = any(isinstance(s, CellsStep | TableStep) for s in plan.steps)
+    computed = any(isinstance(s, CellsStep | TableStep | AcrossStep | ShareStep | RowMathStep) for s in plan.steps)
     lacking = None if documents or computed or scope is None or scope.missing is None else scope
     if lacking is not None:
         yield step(f"This room's filings cover {', '.join(lacking.held)}: none covers {lacking.missing}")

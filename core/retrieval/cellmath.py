@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.cells import parse_number
+from core.errors import TableError
 from core.lexicon.numbers import SCALE_WORDS
 from core.lexicon.periods import YEAR_DIGITS
 from core.models import Citation
@@ -46,6 +47,7 @@ Operation = Literal[
     "periods",
     "line_items",
     "count_items",
+    "variance",
 ]
 # Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
 # B ("the respective rents and wages for 2016"), their total and their average.
@@ -87,6 +89,10 @@ class CellsStep(BaseModel):
     # period's cell, and of the second line item's cell; `columns` then name each cell's column.
     cells: list[tuple[int, str]] = []
     other_cells: list[tuple[int, str]] = []
+    # "variance": the second cell is on another sheet of the same layout (the Plan tab against the Actual tab):
+    # `other_cells[0]` is read there; the answer is the difference (this sheet's figure minus that one) and it as
+    # a percentage of that one.
+    other_sheet_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -206,10 +212,13 @@ def _grouped(d: Decimal, scale: str = "") -> str:
     return f"{text} {scale}" if scale else text
 
 
-def run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
+def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = None) -> CellsResult:
     """Read the step's cells from the stored sheet and compute its answer exactly; the description names the
     line item, the periods as the header names them and the figures in the statement's unit, and the answer in
-    the unit the question asks ("in USD billions") when the statement states its own."""
+    the unit the question asks ("in USD billions") when the statement states its own. `other`: the sheet of
+    `step.other_sheet_id` (a variance against another tab)."""
+    if step.operation == "variance":
+        return _run_variance(sheet, step, other)
     result = _run_cells(sheet, step)
     scale = _stated_scale(sheet.caption)
     amounts = all(parse_number(v) is not None and "%" not in v for v in result.values)
@@ -414,3 +423,35 @@ def _run_items(
     ratio = _round2(quotient) if abs(quotient) >= Decimal("0.1") or quotient == 0 else Decimal(f"{quotient:.4g}")
     return CellsResult(values=[_plain(ratio)], citations=citations,
                        description=f"the ratio of {both} is {_plain(ratio)}")  # fmt: skip
+
+
+def _one_cell(sheet: SheetFrame, row_id: int, name: str) -> tuple[str, Citation]:
+    """The text of one cell (by row id and column name) and its citation."""
+    rows = {int(rid): i for i, rid in enumerate(sheet.row_ids())}
+    column = next((c for c in sheet.columns if c.name == name), None)
+    if row_id not in rows or column is None:
+        raise LookupError(f"the cell ({row_id}, {name}) is no longer in sheet {sheet.sheet}")
+    text = sheet.texts(column.position)[rows[row_id]] or ""
+    if parse_number(text) is None:
+        raise TableError(f"{sheet.sheet} {name} holds no figure ({text or 'empty'})")
+    return text, cite(sheet, rows[row_id], column)
+
+
+def _run_variance(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None) -> CellsResult:
+    """One line's figure on this sheet against the same line's on another tab of the same layout (actual against
+    plan): both figures, the difference and the difference as a percentage of the other tab's, each cell cited."""
+    if other is None or not step.other_cells or len(step.columns) != 1:
+        raise LookupError("a variance reads one cell of each of two sheets")
+    text, citation = _one_cell(sheet, step.row_id, step.columns[0])
+    other_text, other_citation = _one_cell(other, *step.other_cells[0])
+    a, b = _decimal(text), _decimal(other_text)
+    difference = a - b
+    period = column_period(step.column_labels[0])
+    both = f"{step.row_label} was {_figure(text, '')} and {step.other_label} {_figure(other_text, '')} in {period}"
+    values = [_plain(difference)]
+    shown = f"{both}: a variance of {_grouped(difference)}"
+    if b != 0:
+        pct = _round2(difference / abs(b) * 100)
+        values.append(_plain(pct))
+        shown += f" ({_plain(pct)}% of {step.other_label})"
+    return CellsResult(values=values, description=shown, citations=[citation, other_citation])

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.tables import TableOp
+from core.retrieval.tables import Combine, RowMath, TableOp
 
 
 class SearchStep(BaseModel):
@@ -45,7 +45,50 @@ class TableStep(BaseModel):
     reason: str = ""
 
 
-Step = Annotated[SearchStep | LookupStep | TableStep | CellsStep, Field(discriminator="kind")]
+class AcrossStep(BaseModel):
+    """One exact operation run on each of several sheets of one layout (a tab per site), their figures added up
+    ("sum") or each given, named by its sheet ("each")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["across"] = "across"
+    op: TableOp  # as planned on the first sheet; run on each of `sheet_ids`
+    sheet_ids: list[int] = Field(min_length=2)
+    labels: list[str]  # each sheet's name, in the order of `sheet_ids`
+    combine: Combine = "each"
+    reason: str = ""
+
+
+class ShareStep(BaseModel):
+    """A share of a total on one sheet: `op` (a sum of one column over the rows its filters pick) as a percentage
+    of the same column's total over every row, both figures cited."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["share"] = "share"
+    op: TableOp
+    reason: str = ""
+
+
+class RowMathStep(BaseModel):
+    """Two numeric columns of one sheet in each row its filters pick: multiplied ("product", their total over
+    several rows) or compared ("below": the rows whose `first` is below their `second`, named by `op.select`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["rowmath"] = "rowmath"
+    op: TableOp  # its filters pick the rows; select: the column naming them
+    operation: RowMath
+    first: str
+    second: str
+    reason: str = ""
+    # The question's words the step reads as its operation besides the columns ("stock value": stock, value).
+    reads: list[str] = []
+
+
+Step = Annotated[
+    SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep | RowMathStep, Field(discriminator="kind")
+]
 
 
 class Plan(BaseModel):

@@ -9,9 +9,9 @@ from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
-from core.retrieval.plan import LookupStep, Plan, SearchStep, TableStep
+from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.search import search
-from core.retrieval.tables import TableResult, load_sheet, run_table_op
+from core.retrieval.tables import TableResult, load_sheet, run_across, run_row_math, run_share, run_table_op
 from core.rooms.store import RoomRef
 
 
@@ -58,8 +58,18 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
     for step in plan.steps:
         if isinstance(step, TableStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, ShareStep):
+            evidence.append(_table_evidence(len(evidence) + 1, run_share(load_sheet(db, step.op.sheet_id), step.op)))
+        elif isinstance(step, RowMathStep):
+            frame = load_sheet(db, step.op.sheet_id)
+            worked = run_row_math(frame, step.op, step.operation, step.first, step.second)
+            evidence.append(_table_evidence(len(evidence) + 1, worked))
+        elif isinstance(step, AcrossStep):
+            frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
+            evidence.append(_table_evidence(len(evidence) + 1, run_across(frames, step.labels, step.op, step.combine)))
         elif isinstance(step, CellsStep):
-            result = run_cells(load_sheet(db, step.sheet_id), step)
+            other = load_sheet(db, step.other_sheet_id) if step.other_sheet_id is not None else None
+            result = run_cells(load_sheet(db, step.sheet_id), step, other)
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):

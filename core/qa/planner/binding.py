@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.lexicon.comparison import COMPARATORS, POST_COMPARATORS, SUPERLATIVES
-from core.lexicon.periods import month_of, months_asked
+from core.lexicon.periods import fiscal_start, month_of, months_asked
 from core.lexicon.stop import CARRY_NOTHING
 from core.qa.planner.cells import OPERATION_WORDS
 from core.qa.planner.cells.grid import month_columns
@@ -147,7 +147,7 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
     """The binding of `question`'s words to a table or cells step over `sheet` (None for other steps)."""
     named = {w: f"sheet {sheet.name}" for w in naming_words(question, sheet)}
     months = _month_columns(sheet)
-    asked_months, _ = months_asked(question)
+    asked_months, _ = months_asked(question, fiscal_start([c.name for c in sheet.columns]))
     if isinstance(step, CellsStep):
         targets = {stem_of(w): f"line {step.row_label}" for w in words_of(step.row_label)}
         targets |= {stem_of(w): f"line {step.other_label}" for w in words_of(step.other_label)}

@@ -302,7 +302,7 @@ def sort_descending(word: str, col: ColumnInfo) -> bool:
     return descending
 
 
-_SUMMARY_RE = re.compile(r"(?:(?:grand|team|overall)\s+)?totals?\b.{0,20}|sum|overall|all", re.IGNORECASE)
+SUMMARY_ROW = _SUMMARY_RE = re.compile(r"(?:(?:grand|team|overall)\s+)?totals?\b.{0,20}|sum|overall|all", re.IGNORECASE)
 
 
 def skip_summary_rows(draft: Draft) -> None:

@@ -4,6 +4,7 @@ rewrite follow-ups into standalone questions."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -11,14 +12,16 @@ from typing import Protocol
 
 from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
+from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
-from core.qa.planner.sheets import choose_sheets
+from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
-from core.retrieval.plan import Plan, SearchStep, Step, TableStep
+from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
+from core.retrieval.tables import Combine, TableOp
 
 # ---------------------------------------------------------------------------------------------
 # Planners
@@ -91,14 +94,53 @@ class OfflinePlanner:
         side = _side_by_side(question, schema, choice.each) if choice.each else None
         if side is not None:
             return side
+        versus = _variance(question, schema, *choice.versus) if choice.versus else None
+        if versus is not None:
+            return versus
+        across = self._across(question, schema, choice.across) if choice.across else None
+        if across is not None:
+            return across
         if choice.refused:
             # no figure from the wrong sheet, nor from one sheet of several asked: the passages only
             search = SearchStep(query=question, reason=f"{choice.refused} Search the documents' passages.", rows=False)
+            return [search], search.reason, SEARCH
+        derived = share_step(question, choice.schema) or row_math_step(question, choice.schema)
+        if derived is not None:
+            return [derived], derived.reason, derived.kind
+        unread = own_comparison_unread(question, choice.schema)
+        if unread:
+            search = SearchStep(query=question, reason=f"{unread} Search the documents' passages.", rows=False)
             return [search], search.reason, SEARCH
         steps, reasoning, intent = self._sheet_steps(question, choice.schema)
         if choice.named and intent != SEARCH:
             reasoning = f"Read the sheet the question names ({', '.join(choice.named)}). {reasoning}"
         return steps, reasoning, intent
+
+    def _across(
+        self, question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]
+    ) -> tuple[list[Step], str, str] | None:
+        """ "How many units of X across both sites": the one operation each sheet of the layout reads alike, run on
+        each; their figures added up when the question asks an amount in total (a sum or a count), else each one
+        named by its sheet when it asks a listing or a comparison; None when the sheets are not read alike."""
+        ops: list[TableOp] = []
+        intent = SEARCH
+        for sheet in sheets:
+            one = replace(schema, sheets=(sheet,))
+            steps, _, intent = _accounted(question, one, *self._sheet_steps(question, one))
+            tables = [s for s in steps if isinstance(s, TableStep)]
+            if len(tables) != 1:
+                return None
+            ops.append(tables[0].op)
+        shapes = {json.dumps(op.model_dump(exclude={"sheet_id"}), sort_keys=True) for op in ops}
+        combine = _combining(question, ops[0])
+        if len(shapes) != 1 or combine is None:
+            return None
+        labels = [s.name for s in sheets]
+        reason = f"{describe_op(ops[0], sheets[0]).rstrip('.')}, on each of {', '.join(labels)}"
+        reason += ", added up." if combine == "sum" else ", each sheet's answer given."
+        step = AcrossStep(op=ops[0], sheet_ids=[s.sheet_id for s in sheets], labels=labels, combine=combine,
+                          reason=reason)  # fmt: skip
+        return [step], f"The question asks across the sheets of one layout: {reason}", intent
 
     def _sheet_steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The steps over the sheets the question reads."""
@@ -169,6 +211,44 @@ def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]
     return steps, "The sheets the question sets side by side, each read alike: " + " ".join(reasons), CELLS
 
 
+# A question asking the sheets' figures listed or compared, not added up ("each site", "per site", "which").
+_EACH = re.compile(r"\b(?:each|per|by|respective(?:ly)?|compare[sd]?|versus|vs|which|list|side by side)\b", re.I)
+
+
+def _combining(question: str, op: TableOp) -> Combine | None:
+    """How an operation's figures on several sheets combine: "sum" for a total or a count the question does not ask
+    per sheet, "each" for a listing or a comparison; None when neither answers (an average across sheets is not
+    the sum or the list of each sheet's average)."""
+    additive = op.aggregate is not None and op.aggregate.func in ("sum", "count") and op.group_by is None
+    if additive and not _EACH.search(question):
+        return "sum"
+    if _EACH.search(question) or (op.aggregate is None and op.group_by is None):
+        return "each"
+    return None
+
+
+def _variance(
+    question: str, schema: RoomSchema, measured: SheetInfo, reference: SheetInfo
+) -> tuple[list[Step], str, str] | None:
+    """ "The variance of revenue against plan in May": the same line's figure of one period read on each sheet,
+    the first's minus the second's (and as a percentage of it); None unless each sheet gives one figure of the
+    same line and period."""
+    neutral = without_difference(question)
+    found = [statement_cells(neutral, replace(schema, sheets=(sheet,))) for sheet in (measured, reference)]
+    steps = [f[0] for f in found if f is not None and f[0].operation == "value" and len(f[0].columns) == 1]
+    if len(steps) != 2 or steps[0].cells or steps[1].cells:
+        return None
+    a, b = steps
+    if a.row_label != b.row_label or a.columns != b.columns:
+        return None
+    reason = (f"The variance of {a.row_label} in {a.column_labels[0]}: {measured.label} against {reference.label}, "
+              "each sheet's cell read alike.")  # fmt: skip
+    step = a.model_copy(update={"operation": "variance", "row_label": f"{measured.name} {a.row_label}",
+                                "other_label": f"{reference.name} {b.row_label}", "reason": reason,
+                                "other_sheet_id": reference.sheet_id, "other_cells": [(b.row_id, b.columns[0])]})  # fmt: skip
+    return [step], reason, CELLS
+
+
 def account_plan(plan: Plan, schema: RoomSchema) -> Plan:
     """Any planner's plan checked as the offline plans are: the binding of the question's words in its reasoning,
     and no sheet step whose reading leaves a word naming something the sheet could hold unread."""
@@ -184,6 +264,10 @@ def _accounted(
     word naming something the sheet could hold unread (core.qa.planner.binding) gives way to the passages."""
     sheets = {s.sheet_id: s for s in schema.sheets}
     for step in steps:
+        if isinstance(
+            step, AcrossStep | ShareStep | RowMathStep
+        ):  # each sheet's operation was accounted for when it was planned
+            return steps, reasoning, intent
         sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
         sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
         binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from core.lexicon.periods import RELATIVE_PERIOD_WORDS, month_of
 from core.lexicon.questions import SHEET_QUANTIFIERS, SHEET_WORDS
 from core.lexicon.stop import QUESTION_GLUE
 from core.qa.planner.lexicon import stem_of, words_of
@@ -22,7 +23,8 @@ _NAMED_BEFORE = re.compile(rf"\b([\w-]+)\s+(?:{'|'.join(sorted(SHEET_WORDS))})\b
 # "across both sites", "all sheets", "across sites", "in total across the tabs".
 _ACROSS = re.compile(
     rf"\b(?:across|both|all|each|every|combined)\s+(?:(?:of\s+)?(?:the|our|my)\s+)?(?:\w+\s+)?"
-    rf"(?:{'|'.join(sorted(w for w in SHEET_WORDS if w.endswith('s')))})\b",
+    rf"(?:{'|'.join(sorted(w for w in SHEET_WORDS if w.endswith('s')))})\b"
+    rf"|\b(?:each|every|per)\s+(?:{'|'.join(sorted(w for w in SHEET_WORDS if not w.endswith('s')))})\b",
     re.I,
 )
 
@@ -38,6 +40,12 @@ _DIFFERENCE = re.compile(
     r"percent\w*|change|more|less|higher|lower|beat|miss\w*)\b",
     re.I,
 )
+
+
+def without_difference(question: str) -> str:
+    """The question with its words asking a difference left out ("the variance of revenue against plan in May" ->
+    "the of revenue against plan in May"): what remains reads each sheet's figure."""
+    return " ".join(_DIFFERENCE.sub(" ", question).split())
 
 
 def _name_pattern(sheet: SheetInfo) -> str:
@@ -84,10 +92,65 @@ class SheetChoice:
     # Sheets of one layout set side by side ("actual vs plan revenue in March"): the same reading of each, when
     # every one of them gives a figure (else `refused` says why).
     each: tuple[SheetInfo, ...] = ()
+    # Two sheets of one layout, the first against the second ("actual revenue against plan", "the variance of
+    # marketing vs plan"): the difference of the same reading of each, when both give one figure.
+    versus: tuple[SheetInfo, SheetInfo] | None = None
+    # Every sheet of one layout, when the question asks across them ("across both sites"): one operation on each,
+    # combined (`refused` says why no single sheet answers when they cannot be).
+    across: tuple[SheetInfo, ...] = ()
 
 
 def _layout(sheet: SheetInfo) -> tuple[str, ...]:
     return tuple(c.name.lower() for c in sheet.columns)
+
+
+_AGAINST_WORD = re.compile(rf"\b(?:{_AGAINST})\s+(?:the\s+|our\s+)?([a-z][\w-]*)", re.I)
+
+
+def _against_unnamed(question: str, tabs: Sequence[SheetInfo]) -> str:
+    """ "Revenue against budget" in a workbook of tabs of one layout (Actual, Plan) none named "budget": the words
+    of the comparison with a sheet the room does not have ("" when none)."""
+    layouts = [_layout(s) for s in tabs]
+    if not any(layouts.count(lay) > 1 for lay in layouts):
+        return ""
+    names = set().union(*(_name_words(s) for s in tabs))
+    held = {stem_of(w) for s in tabs for label in _labels(s) for w in words_of(label)}
+    for m in _AGAINST_WORD.finditer(question):
+        word = m.group(1).lower()
+        if word in QUESTION_GLUE or word in SHEET_QUANTIFIERS or month_of(word) or not word.isalpha():
+            continue
+        if not _forms(word) & names and stem_of(word) not in held and word not in RELATIVE_PERIOD_WORDS:
+            return m.group(0)
+    return ""
+
+
+def _labels(sheet: SheetInfo) -> list[str]:
+    """A tab's column names and the labels down its first column (a grid's line items)."""
+    return [c.name for c in sheet.columns] + [row.values[0] for row in sheet.grid if row.values and row.values[0]]
+
+
+def _position(question: str, sheet: SheetInfo) -> int:
+    found = re.search(rf"\b{_name_pattern(sheet)}", question, re.I)
+    return found.start() if found else len(question)
+
+
+def _versus(question: str, tabs: Sequence[SheetInfo], named: Sequence[SheetInfo]) -> tuple[SheetInfo, SheetInfo] | None:
+    """ "Actual revenue against plan", "marketing variance vs budget": (the sheet measured, the sheet it is measured
+    against), when the question asks their difference and one sheet is named after "against", "vs", "differ from"
+    and exactly one other of its layout is the other side (named, or the only other one)."""
+    if not _DIFFERENCE.search(question):
+        return None
+    against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
+    if not against and len(named) == 2 and re.search(r"\bbetween\b", question, re.I):
+        # "the gap between actual and plan revenue": the first named against the second
+        first, second = sorted(named, key=lambda s: _position(question, s))
+        return (first, second) if _layout(first) == _layout(second) else None
+    if len(against) != 1:
+        return None
+    reference = against[0]
+    same = [s for s in tabs if s.sheet_id != reference.sheet_id and _layout(s) == _layout(reference)]
+    measured = [s for s in same if s in named] or same
+    return (measured[0], reference) if len(measured) == 1 else None
 
 
 def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
@@ -99,11 +162,17 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
         why = (f"The question names {len(named)} sheets of one layout ({', '.join(labels)}); "
                "no single sheet's figure answers it.")  # fmt: skip
         side_by_side = _SIDE_BY_SIDE.search(question) and not _DIFFERENCE.search(question)
-        return SheetChoice(schema, why, labels, each=tuple(named) if side_by_side else ())
+        versus = None if side_by_side else _versus(question, tabs, named)
+        return SheetChoice(schema, why, labels, each=tuple(named) if side_by_side else (), versus=versus)
     against = [s for s in named if re.search(rf"\b(?:{_AGAINST})\s+(?:the\s+)?{_name_pattern(s)}", question, re.I)]
     if against and len(tabs) > 1:
         return SheetChoice(schema, f"The question compares sheets ({', '.join(labels)} against the other); "
-                                   "one sheet's figure does not answer it.", labels)  # fmt: skip
+                                   "one sheet's figure does not answer it.", labels,
+                           versus=_versus(question, tabs, named))  # fmt: skip
+    unnamed = _against_unnamed(question, tabs)
+    if unnamed:
+        return SheetChoice(schema, f"“{unnamed}”: no sheet of this room is named so; one sheet's figure does not "
+                                   "answer a comparison with it.")  # fmt: skip
     if named:
         keep = {s.sheet_id for s in named}
         others = tuple(s for s in schema.sheets if s.sheet_id in keep or s.page is not None)
@@ -114,6 +183,8 @@ def choose_sheets(question: str, schema: RoomSchema) -> SheetChoice:
             return SheetChoice(schema, f"“{m.group(0)}”: no sheet of this room is named “{m.group(1)}”.")
     layouts = [_layout(s) for s in tabs]
     if _ACROSS.search(question) and any(layouts.count(lay) > 1 for lay in layouts):
-        return SheetChoice(schema, "The question asks across sheets of one layout; each sheet is read on its own, "
-                                   "and their figures are not combined.")  # fmt: skip
+        largest = max(layouts, key=layouts.count)
+        across = tuple(s for s in tabs if _layout(s) == largest) if layouts.count(largest) * 2 > len(tabs) else ()
+        return SheetChoice(schema, "The question asks across sheets of one layout; their figures could not be "
+                                   "combined.", across=across)  # fmt: skip
     return SheetChoice(schema)

@@ -19,16 +19,21 @@ This package only re-exports; each module has one job (imports flow down this li
 - ``masks``: the rows each filter picks.  ``context``: an operation with its filters applied.
 - ``rows``, ``grouping``: running row listings, comparisons and distinct values; aggregates and groups.
 - ``run``: run_table_op, which applies the filters and picks one of those.
+- ``derived``: run_share, a filtered sum as a percentage of the column's total; run_row_math, two columns
+  multiplied or compared in each row.
+- ``across``: run_across, one operation on each sheet of one layout, the figures added up or set side by side.
 """
 
 from __future__ import annotations
 
 from core.cells import Column
 from core.errors import SheetNotFound, TableError, UnknownColumn
+from core.retrieval.tables.across import Combine, run_across
 from core.retrieval.tables.aggregates import AGGREGATES, Aggregation
 from core.retrieval.tables.cache import CACHE_SIZE, clear_sheet_cache, invalidate_sheet, load_sheet, sheet_cache_info
 from core.retrieval.tables.cite import MAX_CITATIONS, cite
 from core.retrieval.tables.context import FILTER_CELLS_MAX_ROWS, MAX_LISTED_ROWS
+from core.retrieval.tables.derived import RowMath, run_row_math, run_share
 from core.retrieval.tables.exact import SIGNIFICANT_DIGITS
 from core.retrieval.tables.frame import SheetFrame, measure_unit, resolve_column
 from core.retrieval.tables.model import Aggregate, Filter, Func, Op, SameAs, TableOp, TableResult
@@ -47,10 +52,12 @@ __all__ = [
     "Aggregate",
     "Aggregation",
     "Column",
+    "Combine",
     "Filter",
     "Func",
     "Op",
     "Operator",
+    "RowMath",
     "SameAs",
     "Scalar",
     "SheetFrame",
@@ -65,6 +72,9 @@ __all__ = [
     "load_sheet",
     "measure_unit",
     "resolve_column",
+    "run_across",
+    "run_row_math",
+    "run_share",
     "run_table_op",
     "sheet_cache_info",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.periods import months_asked
+from core.lexicon.periods import fiscal_start, months_asked
 from core.qa.planner.cells.grid import (
     Grid,
     GridRow,
@@ -176,7 +176,7 @@ def read_question(
     named = _word_columns(question, labels, label_pos, wanted, strict=strict)
     span, asked_months = False, list[int]()
     if months:
-        asked_months, span = months_asked(question)
+        asked_months, span = months_asked(question, fiscal_start(labels))
         if {month_key(m) for m in asked_months} - set(months):
             return None  # a month the header does not have: no column of this grid holds it
         years = months
