@@ -89,6 +89,18 @@ class Settings(BaseModel):
     openai_max_retries: int = Field(
         2, alias="WORKBENCH_OPENAI_MAX_RETRIES", description="Retries of a failed model call."
     )
+    rerank: Literal["auto", "heuristic", "off"] = Field(
+        "auto",
+        alias="WORKBENCH_RERANK",
+        description="Rerank the search's first pages (docs/answering.md): auto = the chat model scores them when "
+        "WORKBENCH_LLM is openai, else the heuristic; heuristic = the heuristic only; off = the fused ranking as is.",
+    )
+    rerank_timeout: float = Field(
+        10.0,
+        gt=0,
+        alias="WORKBENCH_RERANK_TIMEOUT",
+        description="Seconds the chat model may take to score the search's pages; then the heuristic order stands.",
+    )
     max_file_mb: float = Field(
         200.0, alias="WORKBENCH_MAX_FILE_MB", description="Uploads larger than this many MB are refused."
     )
