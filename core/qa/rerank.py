@@ -1,7 +1,7 @@
 """The rerank stage's inputs for a question: what it asks of a page (core.qa.planner.pages) and, with a chat
 model configured, the model that scores the candidate pages (core.retrieval.rerank runs the stage).
 
-The model gets one request: the question and each candidate page's first characters, numbered; it answers with
+The model (WORKBENCH_RERANK_MODEL, on the server OPENAI_BASE_URL names) gets one request: the question and each candidate page's first characters, numbered; it answers with
 one score per page (0 to 10) as JSON. The request has its own timeout (WORKBENCH_RERANK_TIMEOUT) and no retries:
 when it fails, times out or answers something else, the heuristic order stands (logged) and the answer is given.
 Text sent to the model is redacted as the synthesizer's is (WORKBENCH_REDACT_PII).
@@ -47,8 +47,9 @@ def parse_scores(text: str, n: int) -> list[float]:
 
 def model_scorer(settings: Settings) -> Scorer | None:
     """The configured chat model as the rerank stage's scorer; None when the settings use no model for it."""
-    if settings.rerank != "auto" or settings.llm_provider != "openai" or not settings.openai_api_key:
+    if settings.rerank != "on" or not settings.rerank_model or not settings.openai_api_key:
         return None
+    model = settings.rerank_model
     quick = settings.model_copy(update={"openai_timeout": settings.rerank_timeout, "openai_max_retries": 0})
 
     def score(question: str, pages: Sequence[str]) -> list[float]:
@@ -57,7 +58,7 @@ def model_scorer(settings: Settings) -> Scorer | None:
         try:
             reply = llm.create_chat(
                 llm.client(quick),
-                model=settings.chat_model,
+                model=model,
                 messages=[
                     {"role": "system", "content": SYSTEM},
                     {"role": "user", "content": f"Question: {clean(question)}\n\nPages:\n\n{listed}"},

@@ -12,8 +12,8 @@ even when its words rank them low), each page is scored (`page_score`, docs/answ
 * + NAMED_STATEMENT_BONUS when it is a statement page (a heading such as "Consolidated Balance Sheets" at its
   top and a page of figures) of a statement the question names, IMPLIED_STATEMENT_BONUS when the question names
   a line item that statement prints ("capex": the cash-flow statement);
-* + ITEM_BONUS when a statement page prints a line-item wording the question asks ("Purchases of property,
-  plant and equipment" for capex);
+* + ITEM_BONUS when the question asks for an amount and a statement page prints its line item ("Purchases of
+  property, plant and equipment" for "What was the capex ..."): the statement page comes before the prose;
 * + COVERAGE_WEIGHT times the share of the question's content words found on the page (each weighed by its
   rarity among the candidates: a word every page holds tells nothing).
 
@@ -49,7 +49,7 @@ PERIOD_BONUS = 1.0
 LATEST_BONUS = 0.5
 NAMED_STATEMENT_BONUS = 1.5
 IMPLIED_STATEMENT_BONUS = 0.6
-ITEM_BONUS = 0.4
+ITEM_BONUS = 1.0
 COVERAGE_WEIGHT = 1.0
 RANK_SCALE = 5  # the fused rank at which a page's rank score halves
 
@@ -89,7 +89,7 @@ class RerankHints:
     latest: tuple[int, ...] = ()  # when it names no period: the filings of the room's latest fiscal year
     statements: tuple[str, ...] = ()  # the statements the question names (keys of STATEMENT_HEADINGS)
     implied: tuple[str, ...] = ()  # the statements that print a line item it names
-    items: tuple[str, ...] = ()  # the line-item wordings it asks (lower-case words joined by a space)
+    items: tuple[str, ...] = ()  # the line-item wordings of the amount it asks (lower-case words, space-joined)
     words: tuple[str, ...] = ()  # its content words (lower-case, a plural's ending dropped)
 
     @property

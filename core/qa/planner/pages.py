@@ -19,7 +19,15 @@ from core.retrieval.rerank import RerankHints
 
 _TOKEN = re.compile(r"[a-z0-9&]+")  # as core.retrieval.rerank reads a page
 _PERIOD_WORD = re.compile(r"\b(?:fy|q[1-4])\s?'?\d{2,4}\b|\b(?:19|20)\d\d\b")
+# "What was the FY2022 capex", "How much did ... spend": an amount asked; "What drove ...", "why": a reason.
+_FIGURE_ASKED = re.compile(r"\b(?:what\s+(?:is|was|were|are)|how\s+much)\b", re.IGNORECASE)
+_REASON_ASKED = re.compile(r"\b(?:why|drove|drive[sn]?|driving|reasons?|due\s+to|explain)\b", re.IGNORECASE)
 _GLUE = QUESTION_GLUE | SENTENCE_OPENERS
+
+
+def asks_figure(question: str) -> bool:
+    """Whether `question` asks for an amount ("What was ...", "How much ..."), not why or whether."""
+    return bool(_FIGURE_ASKED.search(question)) and not _REASON_ASKED.search(question)
 
 
 def _named(text: str, wordings: Sequence[str]) -> bool:
@@ -38,7 +46,7 @@ def rerank_hints(question: str, filings: Sequence[FilingPeriod] = ()) -> RerankH
     items = tuple(
         " ".join(_TOKEN.findall(w.lower()))
         for wordings in FIGURE_WORDINGS.values()
-        if _named(text, wordings)
+        if asks_figure(question) and _named(text, wordings)
         for w in wordings
     )
     # The period's words are read as its filings; a page prints "2022", not "FY2022".
