@@ -123,6 +123,21 @@ def bm25_baseline(wb: Workbench, company: str) -> tuple[bm25s.BM25, list[tuple[s
     return retriever, keys
 
 
+def ask_latency(settings: Settings, db: Database, questions: list[dict]) -> None:
+    """Offline `ask` of every question in its room, with the rerank stage and without: p50 and p95 in ms."""
+    for mode in ("on", "off", "on", "off"):  # interleaved: the machine's load weighs on both alike
+        wb = Workbench(settings.model_copy(update={"rerank": mode, "llm": "offline"}), db=db)
+        times = []
+        for question in questions:
+            started = time.perf_counter()
+            for _ in wb.ask(question["question"], question["company"]):
+                pass
+            times.append((time.perf_counter() - started) * 1000)
+        times.sort()
+        p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+        print(f"  offline ask, rerank {mode:<3}: p50 {statistics.median(times):.0f} ms, p95 {p95:.0f} ms")
+
+
 def main() -> None:
     """Run the evaluation and print page-hit@k per method."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -133,6 +148,7 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path(".workbench/eval"))
     parser.add_argument("--database-url", help="server to use instead of the embedded one")
     parser.add_argument("--verbose", action="store_true", help="print each question's outcome")
+    parser.add_argument("--ask", action="store_true", help="also time offline ask per question, rerank on and off")
     args = parser.parse_args()
 
     questions = load_questions(args.eval_dir)
@@ -200,6 +216,8 @@ def main() -> None:
                 f"{sorted(pages['hybrid+rerank'])} | {question['question'][:70]}"
             )
 
+    if args.ask:
+        ask_latency(settings, wb.db, questions)
     n = len(questions)
     print(f"\nFinanceBench dev: {n} questions, chunk_chars={args.chunk_chars} overlap={args.overlap}, k={args.k}")
     print("ingest (parse+store+embed) seconds per room: " + ", ".join(f"{c} {s:.0f}" for c, s in ingest_s.items()))

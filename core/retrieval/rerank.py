@@ -49,7 +49,7 @@ PERIOD_BONUS = 1.0
 LATEST_BONUS = 0.5
 NAMED_STATEMENT_BONUS = 1.5
 IMPLIED_STATEMENT_BONUS = 0.6
-ITEM_BONUS = 1.0
+ITEM_BONUS = 1.5
 COVERAGE_WEIGHT = 1.0
 RANK_SCALE = 5  # the fused rank at which a page's rank score halves
 

@@ -140,6 +140,7 @@ def search(
     """
     if within:
         embedder, query_vector = None, None  # nearest vectors ignore the filter
+        rerank = None  # the pages it would add need not match the filter
     if query_vector is None and embedder is not None and room.embedding_model:
         check_embedding_model(room, embedder.name)
         query_vector = embedder.embed_query(query)
@@ -180,7 +181,7 @@ def search(
         if one_per_page:
             order = _best_per_page(order, details)
         if rerank is not None:
-            order = _reranked(cur, room.id, order, details, rerank, scorer, documents if not within else ())
+            order = _reranked(cur, room.id, order, details, rerank, scorer, documents)
         sheet_ids = sorted({row["sheet_id"] for row in details.values() if row["sheet_id"] is not None})
         columns: dict[int, list[dict[str, Any]]] = {}
         if sheet_ids:
