@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import time
@@ -76,6 +77,8 @@ def main() -> None:
     migrate(url)
     # No rate limit: a benchmark asks far more than a person's 60 questions an hour.
     env = {"DATABASE_URL": url, "WORKBENCH_LOAD_DEMO": "false", "WORKBENCH_RATE_LIMIT": "0"}
+    # WORKBENCH_RERANK=off measures ask without the rerank stage (docs/answering.md), for comparison.
+    env["WORKBENCH_RERANK"] = os.environ.get("WORKBENCH_RERANK", "on")
     wb = Workbench(Settings.from_env(env), db=Database(url))
     room = room_name(args.seed, 0)
     with wb.db.connection() as conn:

@@ -89,6 +89,24 @@ class Settings(BaseModel):
     openai_max_retries: int = Field(
         2, alias="WORKBENCH_OPENAI_MAX_RETRIES", description="Retries of a failed model call."
     )
+    rerank: Literal["on", "off"] = Field(
+        "on",
+        alias="WORKBENCH_RERANK",
+        description="Rerank the search's first pages (docs/answering.md): on (by WORKBENCH_RERANK_MODEL when set, "
+        "else by the heuristic) or off (the fused ranking as is).",
+    )
+    rerank_model: str | None = Field(
+        None,
+        alias="WORKBENCH_RERANK_MODEL",
+        description="Chat model on the OpenAI-compatible server (OPENAI_BASE_URL, OPENAI_API_KEY) that scores the "
+        "search's first pages; unset = the heuristic scores them.",
+    )
+    rerank_timeout: float = Field(
+        10.0,
+        gt=0,
+        alias="WORKBENCH_RERANK_TIMEOUT",
+        description="Seconds the chat model may take to score the search's pages; then the heuristic order stands.",
+    )
     max_file_mb: float = Field(
         200.0, alias="WORKBENCH_MAX_FILE_MB", description="Uploads larger than this many MB are refused."
     )

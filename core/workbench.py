@@ -31,6 +31,7 @@ from core.qa import feedback, service
 from core.qa.exports import escape_markdown, neutralise_bidi, neutralise_links
 from core.qa.feedback import ConversationSummary, Turn, answer_memo
 from core.qa.planner import Planner
+from core.qa.rerank import hints_for, model_scorer
 from core.qa.synth import Synthesizer
 from core.retrieval import viewer
 from core.retrieval.quoted import claims_citing, passage_lines
@@ -302,7 +303,18 @@ class Workbench:
         if embedder is not None and self.settings.embeddings == "openai":
             # Each search is then a paid call to the embedding server: counted like questions.
             ratelimit.check_and_count(self.db, self.settings.search_rate_limit_per_hour, kind="search")
-        return search(self.db, ref, query, k=k, embedder=embedder, mmr=mmr, documents=documents)
+        hints = hints_for(self.db, ref.id, query) if self.settings.rerank != "off" else None
+        return search(
+            self.db,
+            ref,
+            query,
+            k=k,
+            embedder=embedder,
+            mmr=mmr,
+            documents=documents,
+            rerank=hints,
+            scorer=model_scorer(self.settings),
+        )
 
     def _period_documents(self, ref: RoomRef, period: str) -> list[int]:
         """The room's documents whose stored period is `period` (BadInput when it is no period)."""

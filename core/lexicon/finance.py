@@ -118,3 +118,36 @@ FINANCE_ABBREVIATIONS = frozenset(
     """usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e roa roe roic yoy qoq ttm ltm
     ppne fy dpo dso dio ccc fcf ocf cfo ceo cfo coo cto ipo etf llc inc corp ltd plc co us u.s usa""".split()
 )
+
+# The primary financial statements: the words a question names each by ("in the balance sheet")...
+STATEMENTS: dict[str, tuple[str, ...]] = {
+    "balance sheet": ("balance sheet", "balance sheets", "statement of financial position", "financial position"),
+    "income statement": ("income statement", "income statements", "statement of income", "statements of income",
+                         "statement of operations", "statements of operations", "statement of earnings",
+                         "statements of earnings", "profit and loss", "p&l"),
+    "cash flow statement": ("cash flow statement", "cash flow statements", "statement of cash flows",
+                            "statements of cash flows", "cash flows statement"),
+}  # fmt: skip
+# ... the headings a filing prints above each (matched with spaces removed: extracted text splits words, as in
+# "Balance Shee t"; "statement"/"statements" and an inserted "consolidated" are read as the same heading) ...
+STATEMENT_HEADINGS: dict[str, tuple[str, ...]] = {
+    "balance sheet": ("balance sheet", "statement of financial position", "statement of financial condition"),
+    "income statement": ("statement of income", "statement of operations", "statement of earnings"),
+    "cash flow statement": ("statement of cash flows", "statement of cash flow"),
+}  # fmt: skip
+# ... and the line items and measures read from each: a question naming one is answered from that statement.
+STATEMENT_ITEMS: dict[str, tuple[str, ...]] = {
+    "balance sheet": ("total assets", "total liabilities", "liability", "liabilities", "shareholders' equity",
+                      "stockholders' equity", "inventory", "inventories", "accounts receivable", "receivables",
+                      "accounts payable", "payables", "total debt", "long-term debt", "pp&e", "ppne",
+                      "property, plant and equipment", "working capital", "current ratio", "quick ratio",
+                      "debt-to-equity", "book value"),
+    "income statement": ("revenue", "revenues", "net sales", "total revenue", "gross margin", "gross margins",
+                         "gross profit", "operating margin", "operating income", "operating profit", "net income",
+                         "net earnings", "net profit", "profit margin", "net profit margin", "eps",
+                         "earnings per share", "cost of goods sold", "cost of sales", "cogs", "sg&a",
+                         "selling, general and administrative", "operating expenses"),
+    "cash flow statement": ("capital expenditure", "capital expenditures", "capex", "free cash flow",
+                            "cash from operations", "operating cash flow", "cash provided by operating activities",
+                            "dividends paid", "share repurchases", "buybacks"),
+}  # fmt: skip

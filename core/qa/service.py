@@ -24,6 +24,7 @@ from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
+from core.qa.rerank import hints_for, model_scorer
 from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
@@ -229,7 +230,8 @@ def _evidence(
     if unlinked:
         yield step(f"{UNLINKED} {', '.join(unlinked)}")
         return []
-    evidence = retrieve(wb.db, ref, plan, embedder=embedder)
+    hints = hints_for(wb.db, ref.id, plan.standalone_question) if wb.settings.rerank != "off" else None
+    evidence = retrieve(wb.db, ref, plan, embedder=embedder, rerank=hints, scorer=model_scorer(wb.settings))
     if not evidence or any(e.kind == "table" for e in evidence):
         return evidence
     # The room holding a metric somewhere ("cost of funding" in a risk factor) does not make the passages

@@ -10,6 +10,7 @@ from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
 from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
+from core.retrieval.rerank import RerankHints, Scorer
 from core.retrieval.search import search
 from core.retrieval.tables import TableResult, load_sheet, run_across, run_row_math, run_share, run_table_op
 from core.rooms.store import RoomRef
@@ -50,9 +51,19 @@ def _table_evidence(n: int, result: TableResult) -> Evidence:
     return _computed(n, result, f"{header}\n{body}{more}")
 
 
-def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | None, within: str = "") -> list[Evidence]:
+def retrieve(
+    db: Database,
+    room: RoomRef,
+    plan: Plan,
+    *,
+    embedder: Embedder | None,
+    within: str = "",
+    rerank: RerankHints | None = None,
+    scorer: Scorer | None = None,
+) -> list[Evidence]:
     """Execute every step of `plan` in the room; evidence is numbered from 1 in step order. `within`: a tsquery's
-    text every search step's passages and rows must match (core.retrieval.search)."""
+    text every search step's passages and rows must match; `rerank` and `scorer`: the rerank stage of each search
+    step (core.retrieval.search)."""
     evidence: list[Evidence] = []
     seen: set[tuple[int, int | None, int | None, int | None]] = set()
     for step in plan.steps:
@@ -73,7 +84,17 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):
-            hits = search(db, room, step.query, k=step.k, embedder=embedder, within=within, documents=step.document_ids)
+            hits = search(
+                db,
+                room,
+                step.query,
+                k=step.k,
+                embedder=embedder,
+                within=within,
+                documents=step.document_ids,
+                rerank=rerank,
+                scorer=scorer,
+            )
             for hit in hits:
                 if (step.document_ids and hit.document_id not in step.document_ids) or (
                     not step.rows and hit.row_id is not None

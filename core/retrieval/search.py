@@ -18,6 +18,7 @@ from core.cells import cell_ref
 from core.db import Database, q
 from core.models import SearchHit, period_label
 from core.providers.embeddings import Embedder
+from core.retrieval import rerank as rr
 from core.rooms.store import RoomRef, check_embedding_model
 from core.text import YEAR
 
@@ -125,20 +126,27 @@ def search(
     one_per_page: bool = True,
     within: str = "",
     documents: Sequence[int] = (),
+    rerank: rr.RerankHints | None = None,
+    scorer: rr.Scorer | None = None,
 ) -> list[SearchHit]:
     """The room's best `k` passages and rows for `query`, each a citation with a preview.
 
     With `one_per_page`, a PDF page appears once (its best passage), so k hits show k places. With `within` (a
     tsquery's text), only passages and rows matching it, ranked by the query's keywords: the passages naming a
     metric the question asks (core.qa.service), however far down the plain ranking they fall. With `documents`,
-    only those documents' passages and rows (a question scoped to filings or a period).
+    only those documents' passages and rows (a question scoped to filings or a period). With `rerank` (what
+    the question asks of a page, core.qa.planner.pages), the first pages are reranked (core.retrieval.rerank),
+    by `scorer` (a model) when given, else (or when it fails) by the heuristic.
     """
     if within:
         embedder, query_vector = None, None  # nearest vectors ignore the filter
+        rerank = None  # the pages it would add need not match the filter
     if query_vector is None and embedder is not None and room.embedding_model:
         check_embedding_model(room, embedder.name)
         query_vector = embedder.embed_query(query)
     pool = max(k * 3, 30) if (mmr or one_per_page) else k
+    if rerank is not None:
+        pool = max(pool, 2 * rr.RERANK_PAGES)
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         terms = keyword_terms(cur, room.id, query)
         if within:
@@ -169,18 +177,66 @@ def search(
             return []
         ids = [row["id"] for row in fused]
         details = {row["id"]: row for row in cur.execute(q("chunk_details"), {"ids": ids})}
+        order = [i for i in ids if i in details]
+        if one_per_page:
+            order = _best_per_page(order, details)
+        if rerank is not None:
+            order = _reranked(cur, room.id, order, details, rerank, scorer, documents)
         sheet_ids = sorted({row["sheet_id"] for row in details.values() if row["sheet_id"] is not None})
         columns: dict[int, list[dict[str, Any]]] = {}
         if sheet_ids:
             for col in cur.execute(q("sheet_columns"), {"sheet_ids": sheet_ids}):
                 columns.setdefault(col["sheet_id"], []).append(col)
     scores = {row["id"]: float(row["score"]) for row in fused}
-    order = [i for i in ids if i in details]
-    if one_per_page:
-        order = _best_per_page(order, details)
+    scores.update({i: 0.0 for i in order if i not in scores})  # a statement page the rerank added
     if mmr and query_vector is not None:
         order = _mmr(order, scores, details, query_vector, k, mmr_lambda)
     return [_hit(details[i], scores[i], columns, query) for i in order[:k]]
+
+
+def _reranked(
+    cur: psycopg.Cursor[Any],
+    room_id: int,
+    order: list[int],
+    details: dict[int, dict[str, Any]],
+    hints: rr.RerankHints,
+    scorer: rr.Scorer | None,
+    documents: Sequence[int],
+) -> list[int]:
+    """`order` with its first pages reranked (core.retrieval.rerank); the statement pages the question asks for
+    join the candidates (their chunks added to `details`)."""
+    head = [i for i in order if details[i]["page_number"] is not None][: rr.RERANK_PAGES]
+    taken = set(head)
+    known = {(details[i]["document_id"], details[i]["page_number"]) for i in head}
+    added = [
+        r
+        for r in rr.statement_pages(cur, room_id, hints, documents)
+        if (r["document_id"], r["page_number"]) not in known
+    ]
+    if added:
+        for row in cur.execute(q("chunk_details"), {"ids": [r["id"] for r in added]}):
+            details[row["id"]] = row
+    texts = rr.page_texts(cur, [(details[i]["document_id"], details[i]["page_number"]) for i in head])
+    pages = [
+        rr.Page(i, details[i]["document_id"], texts.get((details[i]["document_id"], details[i]["page_number"]), ""), n)
+        for n, i in enumerate(head)
+    ] + [rr.Page(r["id"], r["document_id"], r["text"], rr.RERANK_PAGES) for r in added if r["id"] in details]
+    ranked = rr.heuristic_order(pages, hints)
+    if scorer is not None:
+        ranked = rr.model_order(ranked, hints, scorer)
+    # The reranked pages take the places the first pages held (a sheet's rows keep theirs); added pages follow.
+    queue = [p.key for p in ranked]
+    if not head:
+        return order + queue
+    out: list[int] = []
+    for i in order:
+        if i not in taken:
+            out.append(i)
+            continue
+        out.append(queue.pop(0))
+        if i == head[-1]:
+            out += queue
+    return out
 
 
 def _best_per_page(order: list[int], details: dict[int, dict[str, Any]]) -> list[int]:

@@ -258,6 +258,24 @@ SELECT d.id, d.title, p.page_number, p.text
 FROM pages p JOIN documents d ON d.id = p.document_id
 WHERE d.room_id = %(room_id)s AND (d.id, p.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]));
 
+-- name: statement_pages
+-- The first chunk of each PDF page of the room (of %(documents)s when given) whose first characters, spaces
+-- removed, match %(pattern)s: a statement's heading (core/retrieval/rerank.py adds them as candidates).
+SELECT DISTINCT ON (p.document_id, p.page_number) c.id, p.document_id, p.page_number, p.text
+FROM pages p
+JOIN documents d ON d.id = p.document_id
+JOIN chunks c ON c.document_id = p.document_id AND c.page_number = p.page_number
+WHERE d.room_id = %(room_id)s AND d.status = 'ready'
+  AND (cardinality(%(documents)s::bigint[]) = 0 OR d.id = ANY(%(documents)s::bigint[]))
+  AND lower(left(regexp_replace(left(p.text, 2 * %(chars)s), '\s+', '', 'g'), %(chars)s)) ~ %(pattern)s
+ORDER BY p.document_id, p.page_number, c.chunk_index
+LIMIT %(limit)s;
+
+-- name: page_texts
+-- The whole text of each page asked (pairs of document id and page number).
+SELECT document_id, page_number, text FROM pages
+WHERE (document_id, page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]));
+
 -- Bulk loads under row-level security (COPY FROM is refused there): COPY into an empty temporary twin of the
 -- table, then INSERT ... SELECT, which applies the policies.  {stage}, {table} and {cols} are identifiers
 -- filled by psycopg.sql (core/ingest/pipeline.py).

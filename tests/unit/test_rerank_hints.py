@@ -1,0 +1,53 @@
+"""What a question asks of a page (core.qa.planner.pages) and what a page is (core.retrieval.rerank). Invented."""
+
+from __future__ import annotations
+
+from core.qa.planner.pages import asks_figure, rerank_hints
+from core.qa.planner.periods import FilingPeriod
+from core.retrieval.rerank import Page, RerankHints, heuristic_order, statement_kind
+
+FILINGS = [FilingPeriod(1, 2021, None), FilingPeriod(2, 2022, None), FilingPeriod(3, 2023, 2)]
+
+
+def test_the_period_asked_scopes_and_no_period_means_the_latest_year() -> None:
+    assert rerank_hints("What drove Acme's margins in FY2021?", FILINGS).documents == (1,)
+    latest = rerank_hints("Does Acme pay a dividend?", FILINGS)
+    assert latest.documents == () and latest.latest == (2,)
+
+
+def test_statements_named_and_implied_and_the_amount_asked() -> None:
+    named = rerank_hints("Per the balance sheet, what was Acme's inventory at FY2022 year end?", FILINGS)
+    assert named.statements == ("balance sheet",) and "inventories" in named.items
+    implied = rerank_hints("What was the FY2022 capex of Acme?", FILINGS)
+    assert implied.implied == ("cash flow statement",)
+    assert "purchases of property and equipment" in implied.items
+    # a reason asked: the statement is still a candidate, its line item is no amount asked
+    why = rerank_hints("What drove the change in Acme's capex in FY2022?", FILINGS)
+    assert why.implied == ("cash flow statement",) and why.items == ()
+    assert asks_figure("How much did Acme spend on capex?") and not asks_figure("Why did capex rise?")
+    assert "fy2022" not in implied.words and "capex" in implied.words
+
+
+def statement(heading: str) -> str:
+    return heading + "\n(in millions)\n" + "\n".join(f"Line {n}  {n},{n:03d}  {n + 1},{n:03d}" for n in range(12))
+
+
+def test_a_statement_page_is_its_heading_at_the_top_and_a_page_of_figures() -> None:
+    assert statement_kind(statement("Consolidated Statements of Cash Flows")) == "cash flow statement"
+    assert statement_kind(statement("CONSOLIDATED BALANCE SHEE T")) == "balance sheet"  # split by extraction
+    assert statement_kind(statement("Acme Corp\nStatements of Consolidated Income")) == "income statement"
+    # a contents page names the statements but prints no figures; prose mentions one further down
+    assert statement_kind("Index\nConsolidated Balance Sheets 41\nConsolidated Statements of Income 42") is None
+    prose = "Note 7. Income taxes. " * 10 + "as included in the consolidated statements of income " + statement("")
+    assert statement_kind(prose) is None
+
+
+def test_the_period_and_the_statement_outrank_the_fused_order() -> None:
+    hints = RerankHints("What was the FY2022 capex?", documents=(2,), implied=("cash flow statement",),
+                        items=("purchases of property and equipment",), words=("capex",))  # fmt: skip
+    pages = [
+        Page(10, 1, "Capex rose in 2021. Capex capex.", 0),
+        Page(11, 2, "Capex rose in 2022.", 1),
+        Page(12, 2, statement("Consolidated Statements of Cash Flows") + "\nPurchases of property and equipment 5", 30),
+    ]
+    assert [p.key for p in heuristic_order(pages, hints)] == [12, 11, 10]
