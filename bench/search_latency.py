@@ -297,7 +297,10 @@ def load(conninfo: str, scenario: Scenario, args: argparse.Namespace) -> dict[st
         document_id = chunk_id = 0
         now = datetime.now(UTC)
         for r in range(scenario.rooms):
-            room_id = scalar(conn, q("create_room"), {"name": room_name(args.seed, r)})
+            # The owner's own insert (the app's create_room returns no row: a member reads it once the trigger ran).
+            room_id = scalar(
+                conn, "INSERT INTO rooms (name) VALUES (%(name)s) RETURNING id", {"name": room_name(args.seed, r)}
+            )
             conn.execute("UPDATE rooms SET embedding_model = %s WHERE id = %s", (EMBEDDING_MODEL, room_id))
             rng = np.random.default_rng([args.seed, 2, r])
             clusters = rng.choice(CENTROIDS, size=scenario.clusters_per_room, replace=False)
