@@ -24,6 +24,8 @@ from core.config import Settings
 from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
 from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
+from core.qa.planner.intents import MEASURE_MISSING
+from core.qa.planner.measures import Missing, measure_cells
 from core.qa.planner.rules import account_plan
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
@@ -363,8 +365,14 @@ class LLMPlanner:
 def with_statement_cells(plan: Plan, schema: RoomSchema) -> Plan:
     """The model's plan with the exact cell arithmetic the offline rules find for its question, first: a figure
     from a statement grid (a PDF filing's table included) is read from its cells under the same credibility
-    rules, whatever the model planned; the model's own steps follow as further evidence."""
-    found = statement_cells(plan.standalone_question, schema)
+    rules, whatever the model planned; the model's own steps follow as further evidence. A measure of the
+    registry (core.lexicon.measures) the question asks is computed from its input cells the same way, and when the
+    statements hold only some of its inputs the plan has no step: it abstains naming the missing one, rather than
+    let a passage give an ingredient as the measure."""
+    measured = measure_cells(plan.standalone_question, schema)
+    if isinstance(measured, Missing):
+        return plan.model_copy(update={"steps": [], "reasoning": measured.reason, "intent": MEASURE_MISSING})
+    found = measured or statement_cells(plan.standalone_question, schema)
     if found is None or any(isinstance(step, CellsStep) for step in plan.steps):
         return plan
     cells, sheet = found

@@ -9,6 +9,7 @@ from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
+from core.retrieval.measures import run_measure
 from core.retrieval.plan import LookupStep, Plan, SearchStep, TableStep
 from core.retrieval.search import search
 from core.retrieval.tables import TableResult, load_sheet, run_table_op
@@ -59,7 +60,11 @@ def retrieve(db: Database, room: RoomRef, plan: Plan, *, embedder: Embedder | No
         if isinstance(step, TableStep):
             evidence.append(_table_evidence(len(evidence) + 1, run_table_op(load_sheet(db, step.op.sheet_id), step.op)))
         elif isinstance(step, CellsStep):
-            result = run_cells(load_sheet(db, step.sheet_id), step)
+            if step.operation == "measure":
+                sheets = {i.sheet_id: load_sheet(db, i.sheet_id) for i in step.inputs}
+                result = run_measure(sheets, step)
+            else:
+                result = run_cells(load_sheet(db, step.sheet_id), step)
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):

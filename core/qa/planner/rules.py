@@ -12,9 +12,10 @@ from typing import Protocol
 from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
 from core.qa.planner.describe import describe_op
-from core.qa.planner.intents import CELLS, SEARCH, plan_table
+from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
+from core.qa.planner.measures import Missing, measure_cells
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets
 from core.qa.planner.statements import statement_cells
@@ -102,6 +103,12 @@ class OfflinePlanner:
 
     def _sheet_steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The steps over the sheets the question reads."""
+        measured = measure_cells(question, schema)
+        if isinstance(measured, Missing):
+            return [], measured.reason, MEASURE_MISSING
+        if measured is not None:
+            step, sheet = measured
+            return [step], f"{step.reason} ({sheet.label}).", MEASURE
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement

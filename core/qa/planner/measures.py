@@ -1,0 +1,409 @@
+"""A measure the question asks (a registered one, or one it defines itself), read from the cells of the room's
+statement grids: a `CellsStep` of operation "measure", or `Missing` naming the input no statement holds.
+
+What is asked (`asked_measure`):
+- a definition written in the question ("… defined as: cash from operations / total current liabilities") is
+  used as written: "divided by", "over", "plus", "minus", "less", "times" read as operators; each name is a
+  registered input when it is one of its wordings, else a line item of its own words;
+- else the registry's measure the question names by its longest wording ("the quick ratio", "ROE");
+- with "N-year average": the measure in each of the N periods ending with the latest asked, averaged; an
+  N-year average of "X as a share of revenue" is the measure X / revenue.
+
+Where its inputs are (`measure_cells`): in a workbook, one grid holds them all (the first that does); in a
+filing, any table of one document (a cash flow statement and a balance sheet), each input the one line whose
+whole label is a wording of it, in the column of the period asked (a prior balance from the prior column). A
+statement that prints the measure itself as a line is left to the cell rules, which read it.
+
+A measure whose inputs the room's statements hold in part is `Missing` (the answer abstains naming the input);
+one none of whose inputs any statement holds is None: the other rules (and their guards) decide.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.cells import parse_number
+from core.lexicon.measures import INPUTS, MEASURES, Measure, MeasureKind
+from core.lexicon.periods import months_asked
+from core.qa.grounding import question_names
+from core.qa.planner.cells.grid import (
+    Grid,
+    GridRow,
+    column_labels,
+    label_variants,
+    month_columns,
+    month_key,
+    row_label,
+    year_columns,
+)
+from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.qa.planner.statements import named_here
+from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
+from core.retrieval.formula import FormulaError, Node, parse, refs
+from core.text import NUMBER_WORDS, years_in
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The measure a question asks: its name, formulas (the first the statements hold is used), kind, convention,
+    the decimal places asked (None: two) and how many periods it is averaged over."""
+
+    name: str
+    formulas: tuple[str, ...]
+    kind: MeasureKind
+    convention: str
+    places: int | None = None
+    span: int = 1
+    # input name -> its line wordings, for names a written definition uses that the registry lacks
+    wordings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A measure whose inputs the room's statements hold in part: what is missing, in a sentence."""
+
+    reason: str
+
+
+_DEFINED = re.compile(
+    r"\b(?:defined|calculated|computed|measured)\s+as\s*:?\s*(?P<expr>.+?)\s*"
+    r"(?=[?;]|\.(?:\s|$)|,\s*(?:for|in|as\s+of|using|based|round|rounded|answer)\b|"
+    r"\s+(?:for|in)\s+(?:fy|fiscal|the\s+(?:fiscal\s+)?year|\d{4})|$)",
+    re.I,
+)
+_DEFINED_NAME = re.compile(
+    r"(?:\bthe|\bis|\bwas|\bcompute|\bcalculate|^)\s+(?:(?:fy|fiscal\s+)?\d{2,4}\s+)?(?P<name>[a-z][\w\s'&-]{2,60}?)"
+    r"\s*,?\s*\(?\s*(?:which\s+is\s+|as\s+)?(?:defined|calculated|computed|measured)\s+as\b",
+    re.I,
+)
+_WORDED_OPERATORS = (
+    (re.compile(r"\s+divided\s+by\s+|\s+over\s+", re.I), " / "),
+    (re.compile(r"\s+(?:multiplied\s+by|times)\s+", re.I), " * "),
+    (re.compile(r"\s+plus\s+", re.I), " + "),
+    (re.compile(r"\s+(?:minus|less)\s+", re.I), " - "),
+    (re.compile(r"\s*([/*+])\s*"), r" \1 "),
+)
+_AVERAGE_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+year\s+average\b", re.I)
+_SHARE_OF_REVENUE = re.compile(
+    r"\b(?:average\s+(?:of\s+)?)?(?:the\s+)?(?P<a>[a-z][a-z ,'&-]*?)\s+(?:as\s+an?\s+(?:percentage|percent|share|%|"
+    r"proportion)\s+of|over|to|relative\s+to)\s+(?:total\s+)?(?:net\s+)?(?:revenue|revenues|sales)\b",
+    re.I,
+)
+_ROUNDING = re.compile(r"\b(?P<n>\w+)\s+decimal(?:\s+place)?s?\b|\bnearest\s+(?P<word>whole|tenth|hundredth)", re.I)
+_NEAREST = {"whole": 0, "tenth": 1, "hundredth": 2}
+_DEFAULT_WORDING = "the line item of those words"
+
+
+def _places(question: str) -> int | None:
+    m = _ROUNDING.search(question)
+    if m is None:
+        return None
+    if m.group("word"):
+        return _NEAREST[m.group("word").lower()]
+    n = m.group("n").lower()
+    return int(n) if n.isdigit() else NUMBER_WORDS.get(n)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text))
+
+
+def input_named(phrase: str) -> str | None:
+    """The registered input a phrase names by one of its wordings ("cash from operations"), or None."""
+    words = _words(re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I))
+    return next((name for name, wordings in INPUTS.items() if any(_words(w) == words for w in wordings)), None)
+
+
+def _written(question: str) -> Asked | None:
+    """A definition the question writes ("defined as: A / B"), its names bound to inputs or to their own words."""
+    m = _DEFINED.search(question)
+    if m is None:
+        return None
+    expr = m.group("expr").strip().rstrip(".")
+    for pattern, operator in _WORDED_OPERATORS:
+        expr = pattern.sub(operator, expr)
+    try:
+        tree = parse(expr)
+    except FormulaError:
+        return None
+    names = refs(tree)
+    if len(names) < 2 or any(not _words(name) for name, _ in names):
+        return None
+    mapping: dict[str, str] = {}
+    own: list[tuple[str, tuple[str, ...]]] = []
+    for name, _ in names:
+        bound = input_named(name)
+        if bound is None:
+            bare = re.sub(r"^(?:the|a|an)\s+", "", name)
+            own.append((bare, (bare,)))
+            bound = bare
+        mapping[name] = bound
+    formula = _renamed(tree, mapping)
+    named = _DEFINED_NAME.search(question[: m.start() + 20])
+    title = _title(named.group("name")) if named else ""
+    title = title or "measure as defined in the question"
+    convention = f"as the question defines it: {m.group('expr').strip().rstrip('.')}"
+    return Asked(title, (formula,), "ratio", convention, _places(question), 1, tuple(own))
+
+
+def _title(name: str) -> str:
+    """A measure's name as the question writes it, without articles and periods ("the FY2022 current ratio")."""
+    words = [w for w in name.split() if not years_in(w) and w.lower() not in ("the", "a", "an", "fiscal", "fy")]
+    return " ".join(words)
+
+
+def _renamed(node: Node, mapping: dict[str, str]) -> str:
+    """The formula's text with each name replaced by its input's name."""
+    if node.number is not None:
+        return format(node.number, "f")
+    if not node.op:
+        name = mapping.get(node.name, node.name)
+        return f"prior({name})" if node.prior else name
+    assert node.left is not None and node.right is not None
+    return f"({_renamed(node.left, mapping)} {node.op} {_renamed(node.right, mapping)})"
+
+
+def _registered(question: str) -> Measure | None:
+    """The registry's measure the question names by its longest wording."""
+    text = " ".join(re.findall(r"[a-z0-9]+", question.lower().replace("-", " ")))
+    best: tuple[int, Measure] | None = None
+    for measure in MEASURES:
+        for wording in measure.wordings:
+            words = " ".join(re.findall(r"[a-z0-9]+", wording.lower().replace("-", " ")))
+            if re.search(rf"\b{re.escape(words)}\b", text) and (best is None or len(words) > best[0]):
+                best = (len(words), measure)
+    return best[1] if best else None
+
+
+def asked_measure(question: str) -> Asked | None:
+    """The measure the question asks (see the module docstring), or None."""
+    span_m = _AVERAGE_SPAN.search(question)
+    span = 1
+    if span_m:
+        n = span_m.group("n").lower()
+        span = int(n) if n.isdigit() else NUMBER_WORDS.get(n, 1)
+    written = _written(question)
+    if written is not None:
+        return Asked(written.name, written.formulas, written.kind, written.convention, written.places, span,
+                     written.wordings)  # fmt: skip
+    measure = _registered(question)
+    if measure is not None:
+        return Asked(measure.name, measure.formulas, measure.kind, measure.convention, _places(question), span)
+    if span > 1 and (share := _SHARE_OF_REVENUE.search(question[span_m.end() if span_m else 0 :])):
+        part = share.group("a").strip()
+        bound = input_named(part)
+        if bound is None or bound == "revenue":
+            return None
+        return Asked(f"{part} as a share of revenue", (f"{bound} / revenue",), "percent",
+                     f"{bound} over revenue, averaged over {span} periods", _places(question), span)  # fmt: skip
+    return None
+
+
+# -- the grids -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A statement grid as the measure reads it: its sheet, line items, and the column of each period key."""
+
+    sheet: SheetInfo
+    grid: Grid
+    periods: dict[str, list[int]]  # "2021" or "M03" -> columns
+    monthly: bool
+
+
+def _table(sheet: SheetInfo, question: str) -> _Table | None:
+    names = [c.name for c in sheet.columns]
+    if len(names) < 2 or not sheet.grid:
+        return None
+    labels, n_header = column_labels(names, sheet.grid, 0)
+    periods = year_columns(labels, 0)
+    monthly = False
+    if len(periods) < 2:
+        periods = month_columns(labels, 0)
+        monthly = bool(periods)
+        if not periods:
+            return None
+    columns = sorted({i for cols in periods.values() for i in cols})
+    grid = Grid(sheet.grid[n_header:], 0, columns, set(periods), set(), labels, question)
+    return _Table(sheet, grid, periods, monthly)
+
+
+def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None:
+    """The one line whose whole label is one of `wordings`, with an amount in `column`; None when none or two."""
+    wanted = [_words(w) for w in wordings]
+    found = []
+    for row in table.grid.rows:
+        label = row_label(row)
+        variants = [frozenset(v - table.grid.years) for v in label_variants(label)] if label else []
+        if any(v in wanted for v in variants if v):
+            found.append(row)
+    if len(found) != 1:
+        return None
+    row = found[0]
+    text = row.values[column] if column < len(row.values) else None
+    return row if text and parse_number(text) is not None and "%" not in text else None
+
+
+def _prior_key(key: str) -> str:
+    """The period before a period key: "2021" -> "2020", "M03" -> "M02"."""
+    return f"M{int(key[1:]) - 1:02d}" if key.startswith("M") else str(int(key) - 1)
+
+
+def _periods(question: str, table: _Table, span: int) -> list[str] | None:
+    """The period keys the measure is computed for: the one asked, or the `span` ending with the latest asked."""
+    if table.monthly:
+        months, spanned = months_asked(question)
+        asked = [month_key(m) for m in months]
+        if spanned:
+            return None
+    else:
+        asked = list(dict.fromkeys(years_in(question)))
+    if not asked:
+        return None
+    if span == 1:
+        return asked if len(asked) == 1 else None
+    last = max(asked)
+    keys = [last]
+    while len(keys) < span:
+        keys.insert(0, _prior_key(keys[0]))
+    return keys
+
+
+def _wordings(asked: Asked, name: str) -> tuple[str, ...]:
+    own = dict(asked.wordings)
+    return own.get(name) or INPUTS.get(name) or (name,)
+
+
+@dataclass(frozen=True)
+class _Found:
+    inputs: list[MeasureInput]
+    missing: list[tuple[str, str]]  # (input, period) not found
+    held: int  # how many inputs were found
+
+
+def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[str]) -> _Found:
+    """Each input of `formula` in each period: in the first of `tables` that holds its line in that column."""
+    tree = parse(formula)
+    inputs: list[MeasureInput] = []
+    missing: list[tuple[str, str]] = []
+    for key in keys:
+        for name, prior in refs(tree):
+            want = _prior_key(key) if prior else key
+            hit = None
+            for table in tables:
+                column = table.grid.year_column(want, table.periods) if want in table.periods else None
+                if column is None:
+                    continue
+                row = _line(table, _wordings(asked, name), column)
+                if row is not None:
+                    hit = (table, row, column)
+                    break
+            if hit is None:
+                missing.append((name, want))
+                continue
+            table, row, column = hit
+            inputs.append(MeasureInput(
+                name=name, prior=prior, sheet_id=table.sheet.sheet_id, row_id=row.row_id,
+                column=[c.name for c in table.sheet.columns][column], column_label=table.grid.labels[column],
+                label=row_label(row), period=_period_label(tables, key),
+            ))  # fmt: skip
+    return _Found(inputs, missing, len(inputs))
+
+
+def _period_label(tables: Sequence[_Table], key: str) -> str:
+    """How the headers name a period key ("Sep", "2021"): the first table holding it."""
+    for table in tables:
+        if key in table.periods:
+            return table.grid.labels[table.periods[key][0]]
+    return key
+
+
+def _printed(asked: Asked, tables: Sequence[_Table]) -> bool:
+    """Whether a statement prints the measure itself as a line ("Gross margin %", "Current ratio")."""
+    measure = next((m for m in MEASURES if m.name == asked.name), None)
+    wordings = [_words(w) for w in (measure.wordings if measure else (asked.name,))]
+    return any(
+        any(frozenset(v - t.grid.years) in wordings for v in label_variants(row_label(row)))
+        for t in tables
+        for row in t.grid.rows
+        if row_label(row)
+    )
+
+
+def _step(asked: Asked, formula: str, found: _Found, tables: Sequence[_Table], keys: Sequence[str]) -> CellsStep:
+    first = found.inputs[0]
+    labels = [_period_label(tables, key) for key in keys]
+    seen = list(dict.fromkeys(i.label for i in found.inputs))
+    return CellsStep(
+        sheet_id=first.sheet_id, operation="measure", row_id=first.row_id, row_label=asked.name,
+        other_label="; ".join(seen), columns=[first.column], column_labels=labels, formula=formula,
+        inputs=found.inputs, measure_kind=asked.kind, convention=asked.convention, places=asked.places,
+        reason=f"The {asked.name} = {formula}, from the cells of {', '.join(seen)} in {', '.join(labels)}",
+    )  # fmt: skip
+
+
+def _missing(asked: Asked, found: _Found, where: str) -> Missing:
+    gaps = ", ".join(dict.fromkeys(f"{name} ({period})" for name, period in found.missing))
+    return Missing(f"The {asked.name} is {asked.formulas[0]}: {where} holds no line of {gaps}, so it is not "
+                   f"computed (no ingredient is given as the measure).")  # fmt: skip
+
+
+def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str) -> CellsStep | Missing | None:
+    """The measure from `tables` (all of one workbook grid, or of one filing), Missing, or None (no input held)."""
+    if not tables or _printed(asked, tables):
+        return None
+    keys = _periods(question, tables[0], asked.span)
+    if keys is None:
+        return None
+    best: _Found | None = None
+    for formula in asked.formulas:
+        found = _find(asked, formula, tables, keys)
+        if not found.missing:
+            return _step(asked, formula, found, tables, keys)
+        best = found if best is None or found.held > best.held else best
+    if best is None or not best.held:
+        return None
+    return _missing(asked, best, where)
+
+
+def measure_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The measure the question asks, from the room's statement grids (see the module docstring)."""
+    asked = asked_measure(question)
+    if asked is None:
+        return None
+    by_id = {s.sheet_id: s for s in schema.sheets}
+    missing: Missing | None = None
+    for sheet in schema.sheets:
+        if sheet.page is not None or (table := _table(sheet, question)) is None:
+            continue
+        found = _in_tables(asked, [table], question, sheet.label)
+        if isinstance(found, CellsStep):
+            return found, by_id[found.sheet_id]
+        missing = missing or found
+    documents: dict[int, list[_Table]] = {}
+    for sheet in schema.sheets:
+        if sheet.page is not None and named_here_any(question, sheet) and (table := _table(sheet, question)):
+            documents.setdefault(sheet.document_id, []).append(table)
+    # the filing whose latest column is the period asked first (the filing of the period asked), then the latest
+    asked_years = years_in(question)
+    target = max(asked_years) if asked_years else ""
+
+    def order(tables: list[_Table]) -> tuple[bool, str]:
+        latest = max(max(t.periods) for t in tables)
+        return latest != target, "".join(chr(255 - ord(c)) for c in latest)
+
+    for tables in sorted(documents.values(), key=order):
+        found = _in_tables(asked, tables, question, f"{tables[0].sheet.title}'s statements")
+        if isinstance(found, CellsStep):
+            return found, by_id[found.sheet_id]
+        missing = missing or found
+    return missing
+
+
+def named_here_any(question: str, sheet: SheetInfo) -> bool:
+    """Whether the names the question gives are on the table's page or name its document (a question naming
+    no company reads any filing)."""
+    return not question_names(question) or named_here(question, sheet)
