@@ -131,12 +131,22 @@ def evaluate(node: Node, values: Mapping[Ref, Decimal]) -> Decimal:
     return _OPS[node.op](evaluate(node.left, values), right)
 
 
-def render(node: Node, shown: Mapping[Ref, str], top: bool = True) -> str:
-    """The formula written with each input's figure ("2,913 / 3,527")."""
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def render(node: Node, shown: Mapping[Ref, str]) -> str:
+    """The formula written with each input's figure ("2,913 / 3,527"), bracketed where its order needs it."""
     if node.number is not None:
         return format(node.number.normalize(), "f")
     if not node.op:
         return shown[(node.name, node.prior)]
     assert node.left is not None and node.right is not None
-    text = f"{render(node.left, shown, False)} {node.op} {render(node.right, shown, False)}"
-    return text if top or node.op in "*/" else f"({text})"
+    rank = _PRECEDENCE[node.op]
+    left, right = render(node.left, shown), render(node.right, shown)
+    if node.left.op and _PRECEDENCE[node.left.op] < rank:
+        left = f"({left})"
+    if node.right.op and (
+        _PRECEDENCE[node.right.op] < rank or (_PRECEDENCE[node.right.op] == rank and node.op in "-/")
+    ):
+        right = f"({right})"
+    return f"{left} {node.op} {right}"

@@ -93,7 +93,26 @@ _SHARE_OF_REVENUE = re.compile(
 )
 _ROUNDING = re.compile(r"\b(?P<n>\w+)\s+decimal(?:\s+place)?s?\b|\bnearest\s+(?P<word>whole|tenth|hundredth)", re.I)
 _NEAREST = {"whole": 0, "tenth": 1, "hundredth": 2}
-_DEFAULT_WORDING = "the line item of those words"
+# What the question asks of the measure besides its figure: a driver or reason, a yes/no, a change or a comparison
+# ("what drove the gross margin", "did the current ratio improve", "the change in operating margin"): its figure
+# in one period does not answer. Read in the asking part, before an "if …" or an instruction.
+_ASKING_END = re.compile(r"\bif\b", re.I)
+_SENTENCES = re.compile(r"(?<=[?.!])\s+")
+_NOT_ITS_FIGURE = re.compile(
+    r"\b(?:drove|drive|drives|driven|drivers?|why|caused?|causes|reasons?|due\s+to|explain\w*|"
+    r"chang\w*|increas\w*|decreas\w*|declin\w*|improv\w*|deteriorat\w*|compar\w*|differen\w*|trend\w*|"
+    r"versus|vs|higher|lower|better|worse|rise|rose|fall|fell)\b|"
+    r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can|could|should|will|would)\b",
+    re.I,
+)
+
+
+def _asking(question: str) -> str:
+    """The part of the question that asks: its sentence ending in "?" (else its first), after a lead-in ending in
+    a colon, before an "if …" clause."""
+    sentences = [s for s in _SENTENCES.split(question.strip()) if s]
+    asking = next((s for s in sentences if s.endswith("?")), sentences[0] if sentences else "")
+    return _ASKING_END.split(asking.rsplit(":", 1)[-1], 1)[0]
 
 
 def _places(question: str) -> int | None:
@@ -232,11 +251,19 @@ def _table(sheet: SheetInfo, question: str) -> _Table | None:
 
 
 def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None:
-    """The one line whose whole label is one of `wordings`, with an amount in `column`; None when none or two."""
+    """The one line whose whole label is one of `wordings`, with an amount in `column`; None when none or two. A
+    line under a heading of per-share figures, rates or statistics ("Per Share Data" over "Net earnings") is no
+    amount of the statement's."""
     wanted = [_words(w) for w in wordings]
     found = []
+    heading = ""
     for row in table.grid.rows:
         label = row_label(row)
+        if not any((row.values[i] or "").strip() for i in table.grid.value_columns if i < len(row.values)):
+            heading = label
+            continue
+        if _NOT_AMOUNTS.search(heading):
+            continue
         variants = [frozenset(v - table.grid.years) for v in label_variants(label)] if label else []
         if any(v in wanted for v in variants if v):
             found.append(row)
@@ -245,6 +272,10 @@ def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None
     row = found[0]
     text = row.values[column] if column < len(row.values) else None
     return row if text and parse_number(text) is not None and "%" not in text else None
+
+
+# Headings of lines that are not the statement's amounts.
+_NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
 
 
 def _prior_key(key: str) -> str:
@@ -347,7 +378,7 @@ def _step(asked: Asked, formula: str, found: _Found, tables: Sequence[_Table], k
 
 def _missing(asked: Asked, found: _Found, where: str) -> Missing:
     gaps = ", ".join(dict.fromkeys(f"{name} ({period})" for name, period in found.missing))
-    return Missing(f"The {asked.name} is {asked.formulas[0]}: {where} holds no line of {gaps}, so it is not "
+    return Missing(f"The {asked.name} is {asked.formulas[0]}: no line of {gaps} is in {where}, so it is not "
                    f"computed (no ingredient is given as the measure).")  # fmt: skip
 
 
@@ -372,7 +403,7 @@ def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str
 def measure_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
     """The measure the question asks, from the room's statement grids (see the module docstring)."""
     asked = asked_measure(question)
-    if asked is None:
+    if asked is None or _NOT_ITS_FIGURE.search(_asking(question)):
         return None
     by_id = {s.sheet_id: s for s in schema.sheets}
     missing: Missing | None = None
