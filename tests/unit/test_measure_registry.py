@@ -135,3 +135,19 @@ def test_a_per_share_line_is_no_amount_and_a_driver_question_no_figure() -> None
     for other in ("What drove the gross margin in 2022?", "Did the gross margin improve in 2022?",
                   "What was the change in gross margin in 2022?"):  # fmt: skip
         assert measure_cells(other, room) is None, other
+
+
+def test_the_model_planner_may_choose_a_measure_the_product_computes() -> None:
+    from core.qa.llm_planner import with_statement_cells
+    from core.retrieval.plan import Plan, SearchStep
+
+    question = "How liquid was the company at the 2022 year end, by the usual balance-sheet yardstick?"
+    search = SearchStep(query=question)
+    plan = Plan(question=question, standalone_question=question, steps=[search], reasoning="", planner="m")
+    room = RoomSchema(1, (BALANCE, CASH))
+    assert with_statement_cells(plan, room).steps == [search]  # the question's words name no measure
+    chosen = with_statement_cells(plan, room, "current ratio")
+    step = chosen.steps[0]
+    assert step.kind == "cells" and step.operation == "measure" and chosen.steps[1:] == [search]
+    assert {i.label for i in step.inputs} == {"Total current assets", "Total current liabilities"}
+    assert with_statement_cells(plan, room, "not a measure").steps == [search]

@@ -220,6 +220,17 @@ def asked_measure(question: str) -> Asked | None:
     return None
 
 
+def _chosen(question: str, name: str) -> Asked | None:
+    """The registered measure of that name (a model's choice), or None."""
+    measure = next((m for m in MEASURES if m.name == name.strip().lower()), None)
+    if measure is None:
+        return None
+    span_m = _AVERAGE_SPAN.search(question)
+    n = span_m.group("n").lower() if span_m else "1"
+    span = int(n) if n.isdigit() else NUMBER_WORDS.get(n, 1)
+    return Asked(measure.name, measure.formulas, measure.kind, measure.convention, _places(question), span)
+
+
 # -- the grids -----------------------------------------------------------------------------------------------
 
 
@@ -400,9 +411,12 @@ def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str
     return _missing(asked, best, where)
 
 
-def measure_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
-    """The measure the question asks, from the room's statement grids (see the module docstring)."""
-    asked = asked_measure(question)
+def measure_cells(
+    question: str, schema: RoomSchema, *, chosen: str = ""
+) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The measure the question asks, from the room's statement grids (see the module docstring). `chosen`: a
+    registered measure's name a model planner chose, read when the question's own words name none."""
+    asked = asked_measure(question) or _chosen(question, chosen)
     if asked is None or _NOT_ITS_FIGURE.search(_asking(question)):
         return None
     by_id = {s.sheet_id: s for s in schema.sheets}
