@@ -131,3 +131,21 @@ MEASURES: tuple[Measure, ...] = (
     Measure("payout ratio", ("payout ratio", "dividend payout ratio"), ("dividends paid / net income",), "percent",
             "dividends paid over net income"),
 )  # fmt: skip
+
+# Words a question asking for a measure may hold besides the measure's, its inputs', its periods' and the names it
+# gives: how it asks and how it wants the answer ("Calculate the FY2022 current ratio; round to two decimal places
+# using the balance sheet"). Any other word qualifies the measure ("of the Widgets segment", "adjusted"): no
+# whole-company statement line answers it.
+MEASURE_FRAME = frozenset(
+    """
+    what which how much is was were are be been the a an of for in on at as to by from per its their company s
+    calculate compute computed calculated give provide show state find determine estimate approximately roughly
+    value figure amount number ratio rate percentage percent margin measure metric total times x
+    year years fiscal fy annual end ending ended period quarter month months as-of average mean
+    round rounded rounding decimal decimals place places nearest whole tenth hundredth answer answers express
+    expressed term terms usd dollar dollars million millions billion billions thousand thousands
+    using use used based basis according relying rely shown reported stated statement statements balance sheet
+    cash flow flows income operations data information detail details line item items p l pnl
+    defined definition
+    """.split()
+)

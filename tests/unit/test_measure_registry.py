@@ -151,3 +151,13 @@ def test_the_model_planner_may_choose_a_measure_the_product_computes() -> None:
     assert step.kind == "cells" and step.operation == "measure" and chosen.steps[1:] == [search]
     assert {i.label for i in step.inputs} == {"Total current assets", "Total current liabilities"}
     assert with_statement_cells(plan, room, "not a measure").steps == [search]
+
+
+def test_a_word_qualifying_the_measure_leaves_it_to_the_other_rules() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Gross profit", "2,100", "1,900"]]
+    room = RoomSchema(1, (_sheet(8, rows),))
+    found = measure_cells("Calculate the gross margin for 2022, rounded to one decimal place.", room)
+    assert found is not None and not isinstance(found, Missing) and found[0].places == 1
+    for qualified in ("What was the gross margin of the Orchard segment in 2022?",
+                      "What was the adjusted gross margin in 2022?", "What was the Orchard gross margin in 2022?"):  # fmt: skip
+        assert measure_cells(qualified, room) is None, qualified

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.measures import INPUTS, MEASURES, Measure, MeasureKind
+from core.lexicon.measures import INPUTS, MEASURE_FRAME, MEASURES, Measure, MeasureKind
 from core.lexicon.periods import months_asked
 from core.qa.grounding import question_names
 from core.qa.planner.cells.grid import (
@@ -39,6 +39,7 @@ from core.qa.planner.cells.grid import (
     year_columns,
 )
 from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.qa.planner.sheets import naming_words
 from core.qa.planner.statements import named_here
 from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
 from core.retrieval.formula import FormulaError, Node, parse, refs
@@ -58,6 +59,8 @@ class Asked:
     span: int = 1
     # input name -> its line wordings, for names a written definition uses that the registry lacks
     wordings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # a model planner chose it (the question's words need not name it, so they are not checked against it)
+    chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,8 @@ def _chosen(question: str, name: str) -> Asked | None:
     span_m = _AVERAGE_SPAN.search(question)
     n = span_m.group("n").lower() if span_m else "1"
     span = int(n) if n.isdigit() else NUMBER_WORDS.get(n, 1)
-    return Asked(measure.name, measure.formulas, measure.kind, measure.convention, _places(question), span)
+    return Asked(measure.name, measure.formulas, measure.kind, measure.convention, _places(question), span,
+                 chosen=True)  # fmt: skip
 
 
 # -- the grids -----------------------------------------------------------------------------------------------
@@ -287,6 +291,52 @@ def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None
 
 # Headings of lines that are not the statement's amounts.
 _NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
+
+
+_MONTH_WORDS = frozenset(
+    "jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october "
+    "nov november dec december q1 q2 q3 q4 h1 h2".split()
+)
+
+
+def _unread(question: str, asked: Asked, tables: Sequence[_Table]) -> bool:
+    """Whether the part of the question asking the measure holds a word that is none of the measure's, its
+    inputs', a period, a name on the statements' pages (or, in a workbook, the tab's or its lines'), a word
+    naming the tab, nor a word of how it asks (MEASURE_FRAME): "the gross margin of the Widgets segment" is no
+    whole statement's gross margin."""
+    part = _measure_part(question, asked)
+    measure = next((m for m in MEASURES if m.name == asked.name), None)
+    known = set(MEASURE_FRAME) | set(_MONTH_WORDS) | set(NUMBER_WORDS) | _words(asked.name) | _words(asked.convention)
+    for wording in (*(measure.wordings if measure else ()), *asked.formulas):
+        known |= _words(wording.replace("(", " ").replace(")", " "))
+    for name in {n for f in asked.formulas for n, _ in refs(parse(f))}:
+        known |= set().union(*(_words(w) for w in _wordings(asked, name)))
+    places = " ".join(f"{t.sheet.title} {t.sheet.name} {t.sheet.page_text} {' '.join(t.grid.labels)} "
+                      + " ".join(row_label(r) for r in t.grid.rows) for t in tables)  # fmt: skip
+    held = _words(places)
+    for sheet in {t.sheet for t in tables}:
+        known |= {w for word in naming_words(part, sheet) for w in _words(word)}
+    for name in question_names(part):
+        if not _words(name) <= held | _MONTH_WORDS:
+            return True  # a name (a segment, a company) none of the statements holds
+        known |= _words(name)
+    rest = {w for w in _words(part) if not years_in(w) and not re.fullmatch(r"(?:fy|q[1-4]|h[12])?\d+", w)}
+    return bool(rest - known)
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("-", " ")))
+
+
+def _measure_part(question: str, asked: Asked) -> str:
+    """The sentence of the question that names the measure (or defines it), after a lead-in ending in a colon,
+    before an "if …" clause; the asking sentence when none does."""
+    measure = next((m for m in MEASURES if m.name == asked.name), None)
+    names = [_flat(n) for n in (asked.name, *(measure.wordings if measure else ()))]
+    for sentence in (s for s in _SENTENCES.split(question.strip()) if s):
+        if _DEFINED.search(sentence) or any(f" {n} " in f" {_flat(sentence)} " for n in names):
+            return _ASKING_END.split(sentence.rsplit(":", 1)[-1], 1)[0]
+    return _asking(question)
 
 
 def _prior_key(key: str) -> str:
@@ -395,7 +445,7 @@ def _missing(asked: Asked, found: _Found, where: str) -> Missing:
 
 def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str) -> CellsStep | Missing | None:
     """The measure from `tables` (all of one workbook grid, or of one filing), Missing, or None (no input held)."""
-    if not tables or _printed(asked, tables):
+    if not tables or _printed(asked, tables) or (not asked.chosen and _unread(question, asked, tables)):
         return None
     keys = _periods(question, tables[0], asked.span)
     if keys is None:
