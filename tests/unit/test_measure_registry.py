@@ -161,3 +161,16 @@ def test_a_word_qualifying_the_measure_leaves_it_to_the_other_rules() -> None:
     for qualified in ("What was the gross margin of the Orchard segment in 2022?",
                       "What was the adjusted gross margin in 2022?", "What was the Orchard gross margin in 2022?"):  # fmt: skip
         assert measure_cells(qualified, room) is None, qualified
+
+
+def test_a_share_of_revenue_of_one_period_when_asked_for_shares() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Cost of sales", "2,900", "2,800"]]
+    room = RoomSchema(1, (_sheet(9, rows),))
+    question = "What was cost of sales as a percentage of revenue in 2022?"
+    assert measure_cells(question, room) is None  # the cell rules' to read first
+    found = measure_cells(question, room, shares=True)
+    assert found is not None and not isinstance(found, Missing)
+    assert found[0].formula == "cost of sales / revenue" and found[0].measure_kind == "percent"
+    assert (
+        measure_cells("What was Orchard cost of sales as a percentage of revenue in 2022?", room, shares=True) is None
+    )

@@ -199,8 +199,10 @@ def _registered(question: str) -> Measure | None:
     return best[1] if best else None
 
 
-def asked_measure(question: str) -> Asked | None:
-    """The measure the question asks (see the module docstring), or None."""
+def asked_measure(question: str, *, shares: bool = False) -> Asked | None:
+    """The measure the question asks (see the module docstring), or None. `shares`: a share of revenue asked of
+    one period ("gross profit as a percentage of revenue in March") is a measure too (the caller asks it when
+    the cell rules found no two named lines)."""
     span_m = _AVERAGE_SPAN.search(question)
     span = 1
     if span_m:
@@ -213,14 +215,29 @@ def asked_measure(question: str) -> Asked | None:
     measure = _registered(question)
     if measure is not None:
         return Asked(measure.name, measure.formulas, measure.kind, measure.convention, _places(question), span)
-    if span > 1 and (share := _SHARE_OF_REVENUE.search(question[span_m.end() if span_m else 0 :])):
-        part = share.group("a").strip()
-        bound = input_named(part)
-        if bound is None or bound == "revenue":
-            return None
-        return Asked(f"{part} as a share of revenue", (f"{bound} / revenue",), "percent",
-                     f"{bound} over revenue, averaged over {span} periods", _places(question), span)  # fmt: skip
+    if span > 1 or shares:
+        return _share_of_revenue(question[span_m.end() if span_m else 0 :], span)
     return None
+
+
+def _share_of_revenue(question: str, span: int) -> Asked | None:
+    """ "X as a share of revenue" (averaged over `span` periods): X the longest run of the words before it, ending
+    with the last, that names an input ("actual gross profit": gross profit; "actual" is left for the reading of
+    every word to account for)."""
+    share = _SHARE_OF_REVENUE.search(question)
+    if share is None:
+        return None
+    words = share.group("a").split()
+    bound, part = None, ""
+    for start in range(len(words)):
+        part = " ".join(words[start:])
+        if (bound := input_named(part)) is not None:
+            break
+    if bound is None or bound == "revenue":
+        return None
+    over = f", averaged over {span} periods" if span > 1 else ""
+    return Asked(f"{part} as a share of revenue", (f"{bound} / revenue",), "percent", f"{bound} over revenue{over}",
+                 _places(question), span)  # fmt: skip
 
 
 def _chosen(question: str, name: str) -> Asked | None:
@@ -462,11 +479,12 @@ def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str
 
 
 def measure_cells(
-    question: str, schema: RoomSchema, *, chosen: str = ""
+    question: str, schema: RoomSchema, *, chosen: str = "", shares: bool = False
 ) -> tuple[CellsStep, SheetInfo] | Missing | None:
     """The measure the question asks, from the room's statement grids (see the module docstring). `chosen`: a
-    registered measure's name a model planner chose, read when the question's own words name none."""
-    asked = asked_measure(question) or _chosen(question, chosen)
+    registered measure's name a model planner chose, read when the question's own words name none; `shares`: a
+    share of revenue of one period is asked too (see `asked_measure`)."""
+    asked = asked_measure(question, shares=shares) or _chosen(question, chosen)
     if asked is None or _NOT_ITS_FIGURE.search(_asking(question)):
         return None
     by_id = {s.sheet_id: s for s in schema.sheets}

@@ -113,6 +113,11 @@ class OfflinePlanner:
         if statement is not None:
             cells, sheet = statement
             return [cells], f"{cells.reason} ({sheet.label}).", CELLS
+        # "X as a percentage of revenue" the cell rules did not read as two named lines: the share measure
+        share = measure_cells(question, schema, shares=True)
+        if share is not None and not isinstance(share, Missing):
+            step, sheet = share
+            return [step], f"{step.reason} ({sheet.label}).", MEASURE
         read = read_question(question)
         # A table read from a PDF is a statement grid, planned cell by cell above; as a list of records it would
         # answer passage questions from whichever of a filing's hundred tables shares a word with them.
