@@ -201,7 +201,7 @@ def _registered(question: str) -> Measure | None:
 
 def asked_measure(question: str, *, shares: bool = False) -> Asked | None:
     """The measure the question asks (see the module docstring), or None. `shares`: a share of revenue asked of
-    one period ("gross profit as a percentage of revenue in March") is a measure too (the caller asks it when
+    one period ("the cost of sales as a share of net sales for June") is a measure too (the caller asks it when
     the cell rules found no two named lines)."""
     span_m = _AVERAGE_SPAN.search(question)
     span = 1
