@@ -21,9 +21,12 @@ from openai.lib._pydantic import to_strict_json_schema  # the SDK's strict-schem
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import Settings
+from core.lexicon.measures import MEASURES
 from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
 from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
+from core.qa.planner.intents import MEASURE_MISSING
+from core.qa.planner.measures import Missing, measure_cells
 from core.qa.planner.rules import account_plan
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
@@ -73,6 +76,9 @@ Steps:
 - "search": hybrid keyword + semantic search of the passages and rows (fill "query"; document_ids
   limits it to some documents, [] for all). Use it for facts written in the documents.
 - "lookup": whole PDF pages by (document_id, page) when the question names a page.
+measure: when the question asks a measure computed from statement line items, its name from this list
+(else ""): {_one_of([m.name for m in MEASURES])}. The product reads its inputs from the statements' cells and
+computes it; a definition written in the question is used as written.
 Use one to three steps. When the question is a follow-up ("what about France?"), write
 standalone_question as the full question it stands for; otherwise repeat the question.
 reasoning: one or two sentences for the user on how the question will be answered."""
@@ -136,6 +142,13 @@ class PlanOut(BaseModel):
     standalone_question: str
     reasoning: str
     steps: list[StepOut]
+    # a measure of the registry (core.lexicon.measures) the question asks, chosen by the model; "" for none
+    # (a reply without it reads as none; the strict schema asks for it, without a default, which strict mode lacks)
+    measure: str = Field(
+        default="",
+        description="The measure's name from the list, or an empty string.",
+        json_schema_extra=lambda schema: schema.pop("default", None),  # type: ignore[arg-type]
+    )
 
 
 # The structured-output request: the strict JSON schema of PlanOut, made by the SDK's own converter
@@ -343,7 +356,7 @@ class LLMPlanner:
                     raise InvalidPlan(f"the model gave no plan ({message.refusal or 'an empty reply'}).")
                 parsed = PlanOut.model_validate_json(reply)
                 plan = to_plan(parsed, question, schema, planner=self.name, check_op=self._check_op)
-                return account_plan(with_statement_cells(plan, schema), schema)
+                return account_plan(with_statement_cells(plan, schema, parsed.measure), schema)
             except pydantic.ValidationError as exc:
                 problem = f"the reply was not a plan ({_first_error(exc)})."
             except InvalidPlan as exc:
@@ -360,11 +373,18 @@ class LLMPlanner:
         return plan.model_copy(update={"reasoning": f"{why.rstrip('.')}; planned offline instead. {plan.reasoning}"})
 
 
-def with_statement_cells(plan: Plan, schema: RoomSchema) -> Plan:
+def with_statement_cells(plan: Plan, schema: RoomSchema, measure: str = "") -> Plan:
     """The model's plan with the exact cell arithmetic the offline rules find for its question, first: a figure
     from a statement grid (a PDF filing's table included) is read from its cells under the same credibility
-    rules, whatever the model planned; the model's own steps follow as further evidence."""
-    found = statement_cells(plan.standalone_question, schema)
+    rules, whatever the model planned; the model's own steps follow as further evidence. A measure of the
+    registry (core.lexicon.measures) the question asks is computed from its input cells the same way, and when the
+    statements hold only some of its inputs the plan has no step: it abstains naming the missing one, rather than
+    let a passage give an ingredient as the measure. `measure`: the registry's measure the model chose (used when
+    the question's own words name none); its inputs and arithmetic are still the product's."""
+    measured = measure_cells(plan.standalone_question, schema, chosen=measure)
+    if isinstance(measured, Missing):
+        return plan.model_copy(update={"steps": [], "reasoning": measured.reason, "intent": MEASURE_MISSING})
+    found = measured or statement_cells(plan.standalone_question, schema)
     if found is None or any(isinstance(step, CellsStep) for step in plan.steps):
         return plan
     cells, sheet = found

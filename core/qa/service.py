@@ -22,6 +22,7 @@ from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
+from core.qa.planner.intents import MEASURE_MISSING
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
 from core.qa.rerank import hints_for, model_scorer
@@ -248,6 +249,19 @@ def _evidence(
     return focused
 
 
+def _said_abstention(plan: Plan, lacking: FilingScope | None) -> tuple[str, str] | None:
+    """The step shown and the sentence said after the abstention when the product itself abstains: the room's
+    filings lack the period asked, or a measure's input is in none of its statements (no ingredient is given as
+    the measure); None when the evidence is gathered and the synthesizer answers."""
+    if plan.intent == MEASURE_MISSING and not plan.steps:
+        return plan.reasoning, plan.reasoning
+    if lacking is not None:
+        held = ", ".join(lacking.held)
+        return (f"This room's filings cover {held}: none covers {lacking.missing}",
+                f"Its filings cover {held}, not {lacking.missing}.")  # fmt: skip
+    return None
+
+
 def _period_asked(question: str, period: str | None) -> PeriodAsked | None:
     """The period a question is scoped to: `period` when given ("FY2022", "Q3 FY2023"), else its own words."""
     if period:
@@ -323,8 +337,9 @@ def ask(
     # A statement's cells step found the period in its columns: the room holds it, whatever its covers say.
     computed = any(isinstance(s, CellsStep | TableStep | AcrossStep | ShareStep | RowMathStep) for s in plan.steps)
     lacking = None if documents or computed or scope is None or scope.missing is None else scope
-    if lacking is not None:
-        yield step(f"This room's filings cover {', '.join(lacking.held)}: none covers {lacking.missing}")
+    said = _said_abstention(plan, lacking)
+    if said is not None:  # said here, not by a model: the room lacks the period asked, or a measure's input
+        yield step(said[0])
         evidence: list[Evidence] = []
     else:
         evidence = yield from _evidence(wb, ref, plan, schema, step)
@@ -338,14 +353,11 @@ def ask(
     parts: list[str] = []
     note: str | None = None
     try:
-        if lacking is not None:  # said here, not by a model: the room lacks the period asked
-            held = ", ".join(lacking.held)
-            answer = Answer(text=f"{ABSTAIN} Its filings cover {held}, not {lacking.missing}.", abstained=True)
+        if said is not None:
+            answer = Answer(text=f"{ABSTAIN} {said[1]}", abstained=True)
             parts.append(answer.text)
             yield Event(type="token", text=answer.text)
-        for item in (
-            () if lacking is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question)
-        ):
+        for item in () if said is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question):
             if isinstance(item, Answer):
                 answer = item
                 continue

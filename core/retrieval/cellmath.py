@@ -48,6 +48,7 @@ Operation = Literal[
     "line_items",
     "count_items",
     "variance",
+    "measure",
 ]
 # Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
 # B ("the respective rents and wages for 2016"), their total and their average.
@@ -58,6 +59,22 @@ ITEM_OPERATIONS = ("share", "ratio", "items_difference", *LISTED_OPERATIONS)
 WORD = re.compile(r"[a-z0-9]+")
 # ("s" is what is left of a possessive: "ACME’s total assets")
 STOP = STOP_WORDS | frozenset("would respectively year years fiscal during between end period s".split())
+
+
+class MeasureInput(BaseModel):
+    """One input cell of a measure: the input's name in the formula, the cell (sheet, row, column) and how the
+    statement labels it, the period as its header names it, and whether it is the prior period's figure."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    prior: bool = False
+    sheet_id: int
+    row_id: int
+    column: str
+    column_label: str  # the column's header text ("2021", "Sep")
+    label: str
+    period: str  # the period asked this input serves (a prior balance serves the period after its own)
 
 
 class CellsStep(BaseModel):
@@ -93,6 +110,15 @@ class CellsStep(BaseModel):
     # `other_cells[0]` is read there; the answer is the difference (this sheet's figure minus that one) and it as
     # a percentage of that one.
     other_sheet_id: int | None = None
+    # "measure" (core.lexicon.measures): the formula over the inputs' names, its inputs' cells (possibly in
+    # several sheets: a filing's cash flow statement and balance sheet), the kind of result, the convention said
+    # in the answer, and the decimal places asked (None: two). Each period of `column_labels` is computed and,
+    # with more than one ("the three-year average"), averaged.
+    formula: str = ""
+    inputs: list[MeasureInput] = []
+    measure_kind: str = ""
+    convention: str = ""
+    places: int | None = None
 
 
 @dataclass(frozen=True)

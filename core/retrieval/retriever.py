@@ -9,6 +9,7 @@ from core.db import Database, q
 from core.models import Citation
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
+from core.retrieval.measures import run_measure
 from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.rerank import RerankHints, Scorer
 from core.retrieval.search import search
@@ -79,8 +80,12 @@ def retrieve(
             frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
             evidence.append(_table_evidence(len(evidence) + 1, run_across(frames, step.labels, step.op, step.combine)))
         elif isinstance(step, CellsStep):
-            other = load_sheet(db, step.other_sheet_id) if step.other_sheet_id is not None else None
-            result = run_cells(load_sheet(db, step.sheet_id), step, other)
+            if step.operation == "measure":
+                sheets = {i.sheet_id: load_sheet(db, i.sheet_id) for i in step.inputs}
+                result = run_measure(sheets, step)
+            else:
+                other = load_sheet(db, step.other_sheet_id) if step.other_sheet_id is not None else None
+                result = run_cells(load_sheet(db, step.sheet_id), step, other)
             cells = "\n".join(f"{c.ref}: {c.value}" for c in result.citations)
             evidence.append(_computed(len(evidence) + 1, result, cells))
         elif isinstance(step, SearchStep):

@@ -227,7 +227,7 @@ def test_request_bodies_carry_the_model_key_schema_and_stream(demo: Workbench, s
     fmt = planned["body"]["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
-    assert set(schema["required"]) == {"standalone_question", "reasoning", "steps"}
+    assert set(schema["required"]) == {"standalone_question", "reasoning", "steps", "measure"}
     assert schema["additionalProperties"] is False
     assert all(
         d["additionalProperties"] is False and set(d["required"]) == set(d["properties"])

@@ -72,6 +72,9 @@ from core.qa.planner.schema import LOOKUP_LIMIT, ColumnInfo
 from core.retrieval.tables import AGGREGATES, Filter
 
 CELLS = "cells"  # a figure of a statement grid, or arithmetic on its cells (core.retrieval.cellmath)
+# a measure (core.lexicon.measures) computed from statement cells; or abstained, an input not held
+MEASURE = "measure"
+MEASURE_MISSING = "measure_missing"
 SEARCH = "search"  # no table step: the passages (and rows) are searched
 
 

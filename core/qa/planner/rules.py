@@ -14,9 +14,10 @@ from core.qa.planner.binding import bind, unread_reason
 from core.qa.planner.cells import periods_across
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.intents import CELLS, SEARCH, plan_table
+from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
+from core.qa.planner.measures import Missing, measure_cells
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
@@ -144,10 +145,21 @@ class OfflinePlanner:
 
     def _sheet_steps(self, question: str, schema: RoomSchema) -> tuple[list[Step], str, str]:
         """The steps over the sheets the question reads."""
+        measured = measure_cells(question, schema)
+        if isinstance(measured, Missing):
+            return [], measured.reason, MEASURE_MISSING
+        if measured is not None:
+            step, sheet = measured
+            return [step], f"{step.reason} ({sheet.label}).", MEASURE
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement
             return [cells], f"{cells.reason} ({sheet.label}).", CELLS
+        # "X as a percentage of revenue" the cell rules did not read as two named lines: the share measure
+        share = measure_cells(question, schema, shares=True)
+        if share is not None and not isinstance(share, Missing):
+            step, sheet = share
+            return [step], f"{step.reason} ({sheet.label}).", MEASURE
         read = read_question(question)
         # A table read from a PDF is a statement grid, planned cell by cell above; as a list of records it would
         # answer passage questions from whichever of a filing's hundred tables shares a word with them.

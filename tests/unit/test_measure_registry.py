@@ -1,0 +1,176 @@
+"""The registry of measures (core.lexicon.measures): formulas parsed and evaluated exactly, the measure a
+question asks (registered or written in it) read, and its inputs found in a room's statement grids, or the
+missing one named. The wordings here are invented."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from core.lexicon.measures import INPUTS, MEASURES
+from core.qa.planner.cells import GridRow
+from core.qa.planner.measures import Missing, asked_measure, measure_cells
+from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
+from core.retrieval.formula import FormulaError, evaluate, parse, refs, render
+
+
+def test_a_formula_is_parsed_and_evaluated_exactly() -> None:
+    tree = parse("(current assets - inventory) / current liabilities")
+    assert refs(tree) == [("current assets", False), ("inventory", False), ("current liabilities", False)]
+    values = {("current assets", False): Decimal("5.5"), ("inventory", False): Decimal("1.2"),
+              ("current liabilities", False): Decimal("2")}  # fmt: skip
+    assert evaluate(tree, values) == Decimal("2.15")
+    shown = {k: str(v) for k, v in values.items()}
+    assert render(tree, shown) == "(5.5 - 1.2) / 2"
+
+
+def test_average_and_prior_balances_and_hyphenated_names() -> None:
+    tree = parse("cost of sales / avg(inventory)")
+    assert refs(tree) == [("cost of sales", False), ("inventory", False), ("inventory", True)]
+    values = {
+        ("cost of sales", False): Decimal(300),
+        ("inventory", False): Decimal(70),
+        ("inventory", True): Decimal(50),
+    }
+    assert evaluate(tree, values) == Decimal(5)
+    assert render(tree, {k: str(v) for k, v in values.items()}) == "300 / ((70 + 50) / 2)"
+    assert refs(parse("debt-to-equity / 2")) == [("debt-to-equity", False)]  # a hyphen inside a name
+    assert evaluate(parse("a - b * 2"), {("a", False): Decimal(9), ("b", False): Decimal(2)}) == Decimal(5)
+    with pytest.raises(ZeroDivisionError):
+        evaluate(parse("a / b"), {("a", False): Decimal(1), ("b", False): Decimal(0)})
+    for bad in ("a / ", "(a + b", "prior(a + b)"):
+        with pytest.raises(FormulaError):
+            parse(bad)
+
+
+def test_every_registered_formula_parses_over_registered_inputs() -> None:
+    for measure in MEASURES:
+        for formula in measure.formulas:
+            assert {name for name, _ in refs(parse(formula))} <= set(INPUTS), (measure.name, formula)
+
+
+def test_a_definition_written_in_the_question_is_used_as_written() -> None:
+    asked = asked_measure("What is the FY2021 liquidity gauge of Norwick Ltd, defined as: cash from operations "
+                          "divided by total current liabilities? Round to three decimal places.")  # fmt: skip
+    assert asked is not None
+    assert asked.formulas == ("(operating cash flow / current liabilities)",)
+    assert asked.name == "liquidity gauge of Norwick Ltd" and asked.places == 3
+    # a name the registry does not know is a line item of its own words
+    own = asked_measure("What was the plant yield in 2020, calculated as widgets shipped / widgets started?")
+    assert own is not None and own.formulas == ("(widgets shipped / widgets started)",)
+    assert dict(own.wordings) == {"widgets shipped": ("widgets shipped",), "widgets started": ("widgets started",)}
+
+
+def test_the_longest_registered_wording_names_the_measure() -> None:
+    conversion = asked_measure("What was the free cash flow conversion in 2022?")
+    assert conversion is not None and conversion.name == "free cash flow conversion"
+    quick = asked_measure("Compute the acid-test ratio for fiscal 2020")
+    assert quick is not None and quick.name == "quick ratio" and quick.kind == "ratio"
+    assert asked_measure("What was the revenue in 2022?") is None
+
+
+def test_a_multi_year_average_of_a_share_of_revenue() -> None:
+    asked = asked_measure("What is the three-year average of cost of sales as a share of revenue to FY2019?")
+    assert asked is not None and asked.span == 3
+    assert asked.formulas == ("cost of sales / revenue",) and asked.kind == "percent"
+
+
+def _sheet(sheet_id: int, rows: list[list[str]], page: int | None = None, document_id: int = 1) -> SheetInfo:
+    names = ["Column A", "2022", "2021"]
+    columns = tuple(
+        ColumnInfo(name=n, letter="ABC"[i], dtype="text" if i == 0 else "number", position=i)
+        for i, n in enumerate(names)
+    )
+    grid = tuple(GridRow(row_id=sheet_id * 100 + i, values=tuple(r)) for i, r in enumerate(rows))
+    return SheetInfo(sheet_id, document_id, "Tarn_2022.pdf", f"p{page}", len(rows), columns, grid, page)
+
+
+CASH = _sheet(1, [["Net cash provided by operating activities", "1,410", "1,202"],
+                  ["Purchases of property and equipment", "(310)", "(295)"]], page=5)  # fmt: skip
+BALANCE = _sheet(2, [["Total current assets", "2,950", "2,700"], ["Inventories", "800", "760"],
+                     ["Total current liabilities", "1,700", "1,650"]], page=3)  # fmt: skip
+
+
+def test_inputs_from_two_tables_of_one_filing() -> None:
+    found = measure_cells("What was the operating cash flow ratio in 2022?", RoomSchema(1, (BALANCE, CASH)))
+    assert not isinstance(found, Missing) and found is not None
+    step, _ = found
+    assert step.operation == "measure" and step.formula == "operating cash flow / current liabilities"
+    cells = {(i.sheet_id, i.label, i.column) for i in step.inputs}
+    assert cells == {(1, "Net cash provided by operating activities", "2022"), (2, "Total current liabilities", "2022")}
+
+
+def test_a_prior_balance_comes_from_the_prior_column() -> None:
+    rows = [["Cost of sales", "3,000", "2,800"], ["Inventories", "800", "760"]]
+    found = measure_cells("What was the inventory turnover in 2022?", RoomSchema(1, (_sheet(3, rows),)))
+    assert not isinstance(found, Missing) and found is not None
+    step, _ = found
+    assert {(i.name, i.prior, i.column) for i in step.inputs} == {
+        ("cost of sales", False, "2022"), ("inventory", False, "2022"), ("inventory", True, "2021")}  # fmt: skip
+
+
+def test_a_missing_input_is_named_and_no_ingredient_answers() -> None:
+    found = measure_cells("What was the interest coverage ratio in 2022?", RoomSchema(1, (BALANCE, CASH)))
+    assert found is None  # neither input in any statement: the other rules (and their guards) decide
+    rows = [["Operating income", "900", "850"], ["Revenue", "5,000", "4,700"]]
+    found = measure_cells("What was the interest coverage ratio in 2022?", RoomSchema(1, (_sheet(4, rows),)))
+    assert isinstance(found, Missing)
+    assert "interest expense (2022)" in found.reason and "not computed" in found.reason
+
+
+def test_a_statement_printing_the_measure_is_left_to_the_cell_rules() -> None:
+    rows = [["Total current assets", "2,950", "2,700"], ["Total current liabilities", "1,700", "1,650"],
+            ["Current ratio", "1.74", "1.64"]]  # fmt: skip
+    assert measure_cells("What was the current ratio in 2022?", RoomSchema(1, (_sheet(5, rows),))) is None
+
+
+def test_a_per_share_line_is_no_amount_and_a_driver_question_no_figure() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Per share data", "", ""], ["Net income", "3.12", "2.95"]]
+    found = measure_cells("What was the net profit margin in 2022?", RoomSchema(1, (_sheet(6, rows),)))
+    assert isinstance(found, Missing) and "net income (2022)" in found.reason
+    rows = [["Revenue", "5,000", "4,700"], ["Gross profit", "2,100", "1,900"]]
+    room = RoomSchema(1, (_sheet(7, rows),))
+    assert measure_cells("What was the gross margin in 2022?", room) is not None
+    for other in ("What drove the gross margin in 2022?", "Did the gross margin improve in 2022?",
+                  "What was the change in gross margin in 2022?"):  # fmt: skip
+        assert measure_cells(other, room) is None, other
+
+
+def test_the_model_planner_may_choose_a_measure_the_product_computes() -> None:
+    from core.qa.llm_planner import with_statement_cells
+    from core.retrieval.plan import Plan, SearchStep
+
+    question = "How liquid was the company at the 2022 year end, by the usual balance-sheet yardstick?"
+    search = SearchStep(query=question)
+    plan = Plan(question=question, standalone_question=question, steps=[search], reasoning="", planner="m")
+    room = RoomSchema(1, (BALANCE, CASH))
+    assert with_statement_cells(plan, room).steps == [search]  # the question's words name no measure
+    chosen = with_statement_cells(plan, room, "current ratio")
+    step = chosen.steps[0]
+    assert step.kind == "cells" and step.operation == "measure" and chosen.steps[1:] == [search]
+    assert {i.label for i in step.inputs} == {"Total current assets", "Total current liabilities"}
+    assert with_statement_cells(plan, room, "not a measure").steps == [search]
+
+
+def test_a_word_qualifying_the_measure_leaves_it_to_the_other_rules() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Gross profit", "2,100", "1,900"]]
+    room = RoomSchema(1, (_sheet(8, rows),))
+    found = measure_cells("Calculate the gross margin for 2022, rounded to one decimal place.", room)
+    assert found is not None and not isinstance(found, Missing) and found[0].places == 1
+    for qualified in ("What was the gross margin of the Orchard segment in 2022?",
+                      "What was the adjusted gross margin in 2022?", "What was the Orchard gross margin in 2022?"):  # fmt: skip
+        assert measure_cells(qualified, room) is None, qualified
+
+
+def test_a_share_of_revenue_of_one_period_when_asked_for_shares() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Cost of sales", "2,900", "2,800"]]
+    room = RoomSchema(1, (_sheet(9, rows),))
+    question = "What was cost of sales as a percentage of revenue in 2022?"
+    assert measure_cells(question, room) is None  # the cell rules' to read first
+    found = measure_cells(question, room, shares=True)
+    assert found is not None and not isinstance(found, Missing)
+    assert found[0].formula == "cost of sales / revenue" and found[0].measure_kind == "percent"
+    assert (
+        measure_cells("What was Orchard cost of sales as a percentage of revenue in 2022?", room, shares=True) is None
+    )
