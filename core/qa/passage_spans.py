@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, REASON_ASKED
 from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.qa.passage_figures import MAX_WORDS, topic_share
 from core.text import STOP_WORDS
@@ -33,17 +34,15 @@ MIN_TOPIC = 0.75
 # Spans longer than this are a paragraph's worth, not an answer.
 MAX_SPAN_WORDS = 60
 
-_REASON_ASKED = re.compile(
-    r"^\s*why\b|\bwhat\s+(?:caused|causes|led\s+to|drove|drives|resulted\s+in|contributed\s+to)\b|"
-    r"\b(?:due\s+to|attributable\s+to|reasons?\s+for|primarily\s+due|driven\s+by)\s*\??\s*$|\breasons?\b",
-    re.IGNORECASE,
-)
-_CAUSE = re.compile(
-    r"\b(?:(?:primarily|mainly|largely|partially|partly|principally|mostly)\s+)?"
-    r"(?:due\s+to|because\s+of|because|as\s+a\s+result\s+of|driven\s+(?:primarily\s+|mainly\s+)?by|"
-    r"attributable\s+to|resulting\s+from|owing\s+to|reflect(?:s|ed|ing)?)\b",
-    re.IGNORECASE,
-)
+_REASON_ASKED = re.compile("|".join(REASON_ASKED), re.IGNORECASE)
+
+
+def phrases(words: tuple[str, ...]) -> str:
+    """An alternation of `words` (regular-expression parts) whose spaces match any whitespace."""
+    return "|".join(re.sub(" ", r"\\s+", w) for w in words)
+
+
+_CAUSE = re.compile(rf"\b(?:(?:{phrases(CAUSE_QUALIFIERS)})\s+)?(?:{phrases(CAUSE_PHRASES)})\b", re.IGNORECASE)
 _WHEN_ASKED = re.compile(
     r"^\s*when\b|\b(?:in|on|during)\s+(?:which|what)\s+(?:year|month|quarter|period|date|fiscal\s+year)\b",
     re.IGNORECASE,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from core.ingest.filing import parse_period
 from core.models import Citation
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
+from core.qa.passage_drivers import Quote, asks_driver, driver_quote, sentences, topic, yes_no
 from core.qa.passage_spans import passage_span
 from core.qa.planner.periods import FilingPeriod, filings_for, read_period
 from core.retrieval.retriever import Evidence
@@ -138,6 +139,9 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
     if not tables:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
+        read = _read_out(question, best, passages, labels, evidence)
+        if read is not None:
+            return read
         lead = _figure_of(question, best)
         said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
 
@@ -174,6 +178,40 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         # The figure's sentence did not survive the check: no value without the claim that gives it.
         return answer.model_copy(update={"values": []})
     return answer
+
+
+def _quoted(quote: Quote) -> str:
+    """A quote's sentences as the answer writes them, each cited: “Inventories rose 8%” [2]."""
+    return " ".join(f"“{s.rstrip('.')}” [{quote.n}]." for s in sentences(quote.text))
+
+
+def _read_out(
+    question: str, best: Evidence, passages: Sequence[Evidence], labels: dict[int, str], evidence: Sequence[Evidence]
+) -> Answer | None:
+    """A yes/no on a line's change, or what drove it, read from the one sentence of the period's passages that
+    states it (core.qa.passage_drivers); a driver question no sentence answers abstains saying so; None for other
+    questions, and for a yes/no no sentence states both figures of (the passages are quoted as usual)."""
+    ordered = [best, *(p for p in passages if p is not best)]
+    found = yes_no(question, ordered)
+    if found is not None:
+        label = labels.get(found.quote.n)
+        moved = "increased" if found.rose else "decreased"
+        word = found.word if found.word.lower() == moved else f"{found.word}, it {moved}"
+        figures = f"{found.current.text} against {found.prior.text} before"
+        text = f"{label + ': ' if label else ''}{word} — {figures}: {_quoted(found.quote)}"
+        return checked_answer(text, [found.word], evidence)
+    if not asks_driver(question):
+        return None
+    quote = driver_quote(question, ordered, _best_sentences(question, best, 2))
+    if quote is None:
+        asked = read_period(question)
+        where = f" of the {asked.label} filings" if asked is not None and not asked.compares else ""
+        what = topic(question) or "it"
+        return Answer(text=f"{ABSTAIN} No passage{where} states what drove {what}.", abstained=True)
+    label = labels.get(quote.n)
+    lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
+    text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
+    return checked_answer(text, [quote.span] if quote.span else [], evidence)
 
 
 def _period_key(label: str) -> tuple[int, int]:
