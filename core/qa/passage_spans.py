@@ -27,6 +27,7 @@ import re
 from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, REASON_ASKED
 from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.qa.passage_figures import MAX_WORDS, topic_share
+from core.qa.planner.changes import phrases
 from core.text import STOP_WORDS
 
 # The sentence must hold this share of the question's topic words: it restates the question, then answers it.
@@ -35,11 +36,6 @@ MIN_TOPIC = 0.75
 MAX_SPAN_WORDS = 60
 
 _REASON_ASKED = re.compile("|".join(REASON_ASKED), re.IGNORECASE)
-
-
-def phrases(words: tuple[str, ...]) -> str:
-    """An alternation of `words` (regular-expression parts) whose spaces match any whitespace."""
-    return "|".join(re.sub(" ", r"\\s+", w) for w in words)
 
 
 _CAUSE = re.compile(rf"\b(?:(?:{phrases(CAUSE_QUALIFIERS)})\s+)?(?:{phrases(CAUSE_PHRASES)})\b", re.IGNORECASE)

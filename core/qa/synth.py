@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict
 
 from core.ingest.filing import parse_period
 from core.models import Citation
+from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
-from core.qa.passage_drivers import Quote, asks_driver, driver_quote, sentences, topic, yes_no
 from core.qa.passage_spans import passage_span
+from core.qa.planner.changes import asks_driver, topic
 from core.qa.planner.periods import FilingPeriod, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
@@ -130,12 +131,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         and coverage(question, e.description) >= passage_coverage
         and (not e.values or any(v.strip() for v in e.values))
     ]
-    parts: list[str] = []
-    values: list[str] = []
-    for table in tables:
-        sentence = table.description[:1].upper() + table.description[1:]
-        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
-        values.extend(table.values)
+    parts, values = _table_parts(tables)
     if not tables:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
@@ -178,6 +174,17 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         # The figure's sentence did not survive the check: no value without the claim that gives it.
         return answer.model_copy(update={"values": []})
     return answer
+
+
+def _table_parts(tables: Sequence[Evidence]) -> tuple[list[str], list[str]]:
+    """The answer's sentences of computed results, each cited, and their values."""
+    parts: list[str] = []
+    values: list[str] = []
+    for table in tables:
+        sentence = table.description[:1].upper() + table.description[1:]
+        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
+        values.extend(table.values)
+    return parts, values
 
 
 def _quoted(quote: Quote) -> str:
