@@ -177,11 +177,15 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
 
 
 def _table_parts(tables: Sequence[Evidence]) -> tuple[list[str], list[str]]:
-    """The answer's sentences of computed results, each cited, and their values."""
+    """The answer's sentences of computed results, each cited, in plain words first (core.retrieval.tables.plain),
+    and their values."""
     parts: list[str] = []
     values: list[str] = []
     for table in tables:
-        sentence = table.description[:1].upper() + table.description[1:]
+        support = _numbers(table.content + " " + " ".join(c.value or "" for c in table.citations))
+        # the plain words when every figure they give is the result's (else the description, as computed)
+        text = table.lead if table.lead and not _numbers(table.lead) - support else table.description
+        sentence = text[:1].upper() + text[1:]
         parts.append(f"{sentence.rstrip('.')} [{table.n}].")
         values.extend(table.values)
     return parts, values
