@@ -58,9 +58,20 @@ _YES_NO = re.compile(
 _BOTH_WAYS = re.compile(rf"\s*\bor\s+(?:{phrases(UP_VERBS + DOWN_VERBS + _JUDGED)})\b", re.IGNORECASE)
 
 
+# What follows the question proper: a second sentence ("If X is not useful, say so."), the company asked about.
+_FIRST_SENTENCE = re.compile(r"^(.*?\?)(?:\s|$)", re.DOTALL)
+_FOR_NAME = re.compile(
+    r"\s+(?:(?:for|at)\s+(?:[A-Z][\w&.-]*\s*)+|of\s+(?:[A-Z][\w&.-]*\s*)+(?=[?.]?\s*$))|\b[A-Z][\w&.-]*['’]s\b"
+)
+
+
 def topic(question: str) -> str:
-    """What a driver or yes/no question asks about: its words less the asking, change and period words."""
-    text = REASON.sub(" ", question)
+    """What a driver or yes/no question asks about: its words less the asking, change and period words, the
+    company it is asked of ("… for Acme Tools?") and any sentence after the question."""
+    first = _FIRST_SENTENCE.match(question)
+    text = _FOR_NAME.sub(" ", first.group(1) if first else question)
+    text = re.sub(r"\bas\s+of\b", " ", text, flags=re.IGNORECASE)
+    text = REASON.sub(" ", text)
     text = PERIOD_WORDS.sub(" ", text)
     text = _CHANGE.sub(" ", text)
     text = _ASK_WORDS.sub(" ", text)
