@@ -10,6 +10,7 @@ the answer, as before.
 from __future__ import annotations
 
 from core.lexicon.questions import TOTAL_WORDS
+from core.retrieval.tables.exact import _describe_value
 from core.retrieval.tables.model import Filter, TableOp, TableResult
 
 # How a filter reads in a sentence ("with Region North", "with Amount above 100"); {col}, {v}, {low}, {high}.
@@ -77,7 +78,7 @@ def _listed(items: list[str]) -> str:
 
 
 def _grouped(op: TableOp, result: TableResult, where: str) -> str:
-    pairs = [(row[0] or "(empty)", row[1]) for row in result.rows if len(row) >= 2]
+    pairs = [(row[0] or "(empty)", _describe_value(row[1])) for row in result.rows if len(row) >= 2]
     if not pairs:
         return ""
     what = _what(op)
@@ -95,7 +96,7 @@ def _grouped(op: TableOp, result: TableResult, where: str) -> str:
 def _aggregated(op: TableOp, result: TableResult, where: str) -> str:
     if not result.values:
         return ""
-    value = result.values[0]
+    value = _describe_value(result.values[0])
     if op.aggregate is None or op.aggregate.column is None:
         return f"There {'is' if value == '1' else 'are'} {value} row{'' if value == '1' else 's'}{where}"
     over = f", over {_plural(result.n_rows_used, 'row')}" if op.aggregate.func not in ("min", "max") else ""
