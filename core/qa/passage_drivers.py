@@ -48,8 +48,10 @@ _ANAPHORA = re.compile(
     rf"^\s*(?:this|these|that|it|the\s+(?:{phrases(UP_NOUNS + DOWN_NOUNS)}|change|improvement|variance))\b",
     re.IGNORECASE,
 )
-_CURRENT_FIRST = re.compile(rf"^[\s,;]*(?:{phrases(CURRENT_FIRST)})\s+(?:the\s+)?$", re.IGNORECASE)
-_PRIOR_FIRST = re.compile(rf"^[\s,;]*(?:{phrases(PRIOR_FIRST)})\s+$", re.IGNORECASE)
+# The first figure's period may stand between the figures: "8.1% in 2023 from 9.4%", "$12 million in fiscal 2022 to".
+_ITS_PERIOD = r"(?:(?:in|for|at|during)\s+(?:the\s+)?(?:fiscal\s+|fy\s*)?(?:year\s+|quarter\s+)?[\w-]+\s*,?\s*)?"
+_CURRENT_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(CURRENT_FIRST)})\s+(?:the\s+)?$", re.IGNORECASE)
+_PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$", re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
 
 
@@ -144,7 +146,8 @@ def _number(figure: Figure) -> Decimal | None:
 
 def _pair(sentence: str) -> tuple[Figure, Figure] | None:
     """The sentence's current and prior figure of one kind, as its wording sets them against each other."""
-    found = [f for f in figures(sentence) if not f.ranged and f.kind in ("money", "percent", "count")]
+    # "from A to B" reads as a range to figures(): here it is the change itself
+    found = [f for f in figures(sentence) if f.kind in ("money", "percent", "count")]
     pairs = [(a, b) for a, b in pairwise(found) if a.kind == b.kind]
     read: list[tuple[Figure, Figure]] = []
     for a, b in pairs:
