@@ -83,6 +83,9 @@ class Quote:
     n: int
     text: str
     span: str | None = None  # the reason, in the source's words ("primarily due to higher freight costs")
+    # the span is the answer's value: read from the best passage's best sentence for the question as asked (a span
+    # read elsewhere leads the answer's words, but a reason's value is given only as surely as before)
+    valued: bool = False
 
 
 def _against(question: str, sentence: str) -> bool:
@@ -99,7 +102,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     for sentence in first:
         span = passage_span(question, sentence)
         if best is not None and span is not None:
-            return Quote(best.n, sentence, span)
+            return Quote(best.n, sentence, span, valued=True)
     subject = topic(question)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     found: list[tuple[float, int, Quote]] = []

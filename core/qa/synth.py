@@ -222,7 +222,7 @@ def _read_out(
     label = labels.get(quote.n)
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
-    return checked_answer(text, [quote.span] if quote.span else [], evidence)
+    return checked_answer(text, [quote.span] if quote.span and quote.valued else [], evidence)
 
 
 def _period_key(label: str) -> tuple[int, int]:
