@@ -61,7 +61,7 @@ _BOTH_WAYS = re.compile(rf"\s*\bor\s+(?:{phrases(UP_VERBS + DOWN_VERBS + _JUDGED
 # What follows the question proper: a second sentence ("If X is not useful, say so."), the company asked about.
 _FIRST_SENTENCE = re.compile(r"^(.*?\?)(?:\s|$)", re.DOTALL)
 _FOR_NAME = re.compile(
-    r"\s+(?:(?:for|at)\s+(?:[A-Z][\w&.-]*\s*)+|of\s+(?:[A-Z][\w&.-]*\s*)+(?=[?.]?\s*$))|\b[A-Z][\w&.-]*['’]s\b"
+    r"\s+(?:(?:for|at)\s+(?:[A-Z0-9][\w&.-]*\s*)+|of\s+(?:[A-Z][\w&.-]*\s*)+(?=[?.]?\s*$))|\b[A-Z][\w&.-]*['’]s\b"
 )
 
 
