@@ -222,7 +222,10 @@ def _read_out(
     label = labels.get(quote.n)
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
-    return checked_answer(text, [quote.span] if quote.span and quote.valued else [], evidence)
+    answer = checked_answer(text, [quote.span] if quote.span and quote.valued else [], evidence)
+    if not all(v in answer.text for v in answer.values):  # the quote did not survive the check whole
+        return answer.model_copy(update={"values": []})
+    return answer
 
 
 def _period_key(label: str) -> tuple[int, int]:
