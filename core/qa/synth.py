@@ -136,41 +136,52 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
         read = _read_out(question, best, passages, labels, evidence)
-        if read is not None:
-            return read
-        lead = _figure_of(question, best)
-        said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
+        return read if read is not None else _passages_answer(question, best, passages, labels, evidence)
+    if not parts:
+        return Answer(text=ABSTAIN, abstained=True)
+    return checked_answer(" ".join(parts), values, evidence)
 
-        def labelled(n: int, text: str) -> str:
-            label = labels.get(n)
-            if label is None or label == said[0]:
-                return text
-            said[0] = label
-            return f"{label}: {text}"
 
-        if lead is not None:
-            parts.append(labelled(best.n, lead[0]))
-            values.extend(lead[1])
-        used: set[str] = set()
-        places = {_place(best)}
-        chosen = [(best, 2)]
-        for item in passages:
-            if len(chosen) > SUPPORTING:
-                break
-            if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
-                places.add(_place(item))
-                chosen.append((item, 1))
-        for item, limit in chosen:
-            for sentence in _best_sentences(question, item, limit):
-                if sentence in used:
-                    continue
-                used.add(sentence)
-                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
-                parts.append(labelled(item.n, f"{body} [{item.n}]{end}"))
+def _passages_answer(
+    question: str, best: Evidence, passages: Sequence[Evidence], labels: dict[int, str], evidence: Sequence[Evidence]
+) -> Answer:
+    """The passages' answer: the lead the best passage states beyond doubt, then the best passage's best sentences
+    and one of each further passage answering, labelled with their period."""
+    parts: list[str] = []
+    values: list[str] = []
+    lead = _figure_of(question, best)
+    said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
+
+    def labelled(n: int, text: str) -> str:
+        label = labels.get(n)
+        if label is None or label == said[0]:
+            return text
+        said[0] = label
+        return f"{label}: {text}"
+
+    if lead is not None:
+        parts.append(labelled(best.n, lead[0]))
+        values.extend(lead[1])
+    used: set[str] = set()
+    places = {_place(best)}
+    chosen = [(best, 2)]
+    for item in passages:
+        if len(chosen) > SUPPORTING:
+            break
+        if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
+            places.add(_place(item))
+            chosen.append((item, 1))
+    for item, limit in chosen:
+        for sentence in _best_sentences(question, item, limit):
+            if sentence in used:
+                continue
+            used.add(sentence)
+            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
+            parts.append(labelled(item.n, f"{body} [{item.n}]{end}"))
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
     answer = checked_answer(" ".join(parts), values, evidence)
-    if not tables and values and not all(v in answer.text for v in values):
+    if values and not all(v in answer.text for v in values):
         # The figure's sentence did not survive the check: no value without the claim that gives it.
         return answer.model_copy(update={"values": []})
     return answer
@@ -222,7 +233,9 @@ def _read_out(
     label = labels.get(quote.n)
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
-    answer = checked_answer(text, [quote.span] if quote.span and quote.valued else [], evidence)
+    # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)
+    valued = quote.valued and quote.span in _passages_answer(question, best, passages, labels, evidence).values
+    answer = checked_answer(text, [quote.span] if valued and quote.span else [], evidence)
     if not all(v in answer.text for v in answer.values):  # the quote did not survive the check whole
         return answer.model_copy(update={"values": []})
     return answer
