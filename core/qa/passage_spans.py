@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 
+from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, REASON_ASKED
 from core.lexicon.periods import MONTHS, YEAR_DIGITS
 from core.qa.passage_figures import MAX_WORDS, topic_share
+from core.qa.planner.changes import phrases
 from core.text import STOP_WORDS
 
 # The sentence must hold this share of the question's topic words: it restates the question, then answers it.
@@ -33,17 +35,10 @@ MIN_TOPIC = 0.75
 # Spans longer than this are a paragraph's worth, not an answer.
 MAX_SPAN_WORDS = 60
 
-_REASON_ASKED = re.compile(
-    r"^\s*why\b|\bwhat\s+(?:caused|causes|led\s+to|drove|drives|resulted\s+in|contributed\s+to)\b|"
-    r"\b(?:due\s+to|attributable\s+to|reasons?\s+for|primarily\s+due|driven\s+by)\s*\??\s*$|\breasons?\b",
-    re.IGNORECASE,
-)
-_CAUSE = re.compile(
-    r"\b(?:(?:primarily|mainly|largely|partially|partly|principally|mostly)\s+)?"
-    r"(?:due\s+to|because\s+of|because|as\s+a\s+result\s+of|driven\s+(?:primarily\s+|mainly\s+)?by|"
-    r"attributable\s+to|resulting\s+from|owing\s+to|reflect(?:s|ed|ing)?)\b",
-    re.IGNORECASE,
-)
+_REASON_ASKED = re.compile("|".join(REASON_ASKED), re.IGNORECASE)
+
+
+_CAUSE = re.compile(rf"\b(?:(?:{phrases(CAUSE_QUALIFIERS)})\s+)?(?:{phrases(CAUSE_PHRASES)})\b", re.IGNORECASE)
 _WHEN_ASKED = re.compile(
     r"^\s*when\b|\b(?:in|on|during)\s+(?:which|what)\s+(?:year|month|quarter|period|date|fiscal\s+year)\b",
     re.IGNORECASE,

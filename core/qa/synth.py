@@ -10,8 +10,10 @@ from pydantic import BaseModel, ConfigDict
 
 from core.ingest.filing import parse_period
 from core.models import Citation
+from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_spans import passage_span
+from core.qa.planner.changes import asks_driver, topic
 from core.qa.planner.periods import FilingPeriod, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
@@ -129,49 +131,112 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
         and coverage(question, e.description) >= passage_coverage
         and (not e.values or any(v.strip() for v in e.values))
     ]
-    parts: list[str] = []
-    values: list[str] = []
-    for table in tables:
-        sentence = table.description[:1].upper() + table.description[1:]
-        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
-        values.extend(table.values)
+    parts, values = _table_parts(tables)
     if not tables:
         if best is None or passage_coverage < MIN_COVERAGE:
             return Answer(text=ABSTAIN, abstained=True)
-        lead = _figure_of(question, best)
-        said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
+        read = _read_out(question, best, passages, labels, evidence)
+        return read if read is not None else _passages_answer(question, best, passages, labels, evidence)
+    if not parts:
+        return Answer(text=ABSTAIN, abstained=True)
+    return checked_answer(" ".join(parts), values, evidence)
 
-        def labelled(n: int, text: str) -> str:
-            label = labels.get(n)
-            if label is None or label == said[0]:
-                return text
-            said[0] = label
-            return f"{label}: {text}"
 
-        if lead is not None:
-            parts.append(labelled(best.n, lead[0]))
-            values.extend(lead[1])
-        used: set[str] = set()
-        places = {_place(best)}
-        chosen = [(best, 2)]
-        for item in passages:
-            if len(chosen) > SUPPORTING:
-                break
-            if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
-                places.add(_place(item))
-                chosen.append((item, 1))
-        for item, limit in chosen:
-            for sentence in _best_sentences(question, item, limit):
-                if sentence in used:
-                    continue
-                used.add(sentence)
-                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
-                parts.append(labelled(item.n, f"{body} [{item.n}]{end}"))
+def _passages_answer(
+    question: str, best: Evidence, passages: Sequence[Evidence], labels: dict[int, str], evidence: Sequence[Evidence]
+) -> Answer:
+    """The passages' answer: the lead the best passage states beyond doubt, then the best passage's best sentences
+    and one of each further passage answering, labelled with their period."""
+    parts: list[str] = []
+    values: list[str] = []
+    lead = _figure_of(question, best)
+    said: list[str | None] = [None]  # the period label last written: a run of one period's sentences says it once
+
+    def labelled(n: int, text: str) -> str:
+        label = labels.get(n)
+        if label is None or label == said[0]:
+            return text
+        said[0] = label
+        return f"{label}: {text}"
+
+    if lead is not None:
+        parts.append(labelled(best.n, lead[0]))
+        values.extend(lead[1])
+    used: set[str] = set()
+    places = {_place(best)}
+    chosen = [(best, 2)]
+    for item in passages:
+        if len(chosen) > SUPPORTING:
+            break
+        if _place(item) not in places and coverage(question, item.content) >= MIN_COVERAGE:
+            places.add(_place(item))
+            chosen.append((item, 1))
+    for item, limit in chosen:
+        for sentence in _best_sentences(question, item, limit):
+            if sentence in used:
+                continue
+            used.add(sentence)
+            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, ".")
+            parts.append(labelled(item.n, f"{body} [{item.n}]{end}"))
     if not parts:
         return Answer(text=ABSTAIN, abstained=True)
     answer = checked_answer(" ".join(parts), values, evidence)
-    if not tables and values and not all(v in answer.text for v in values):
+    if values and not all(v in answer.text for v in values):
         # The figure's sentence did not survive the check: no value without the claim that gives it.
+        return answer.model_copy(update={"values": []})
+    return answer
+
+
+def _table_parts(tables: Sequence[Evidence]) -> tuple[list[str], list[str]]:
+    """The answer's sentences of computed results, each cited, in plain words first (core.retrieval.tables.plain),
+    and their values."""
+    parts: list[str] = []
+    values: list[str] = []
+    for table in tables:
+        support = _numbers(table.content + " " + " ".join(c.value or "" for c in table.citations))
+        # the plain words when every figure they give is the result's (else the description, as computed)
+        text = table.lead if table.lead and not _numbers(table.lead) - support else table.description
+        sentence = text[:1].upper() + text[1:]
+        parts.append(f"{sentence.rstrip('.')} [{table.n}].")
+        values.extend(table.values)
+    return parts, values
+
+
+def _quoted(quote: Quote) -> str:
+    """A quote's sentences as the answer writes them, each cited: “Inventories rose 8%” [2]."""
+    return " ".join(f"“{s.rstrip('.')}” [{quote.n}]." for s in sentences(quote.text))
+
+
+def _read_out(
+    question: str, best: Evidence, passages: Sequence[Evidence], labels: dict[int, str], evidence: Sequence[Evidence]
+) -> Answer | None:
+    """A yes/no on a line's change, or what drove it, read from the one sentence of the period's passages that
+    states it (core.qa.passage_drivers); a driver question no sentence answers abstains saying so; None for other
+    questions, and for a yes/no no sentence states both figures of (the passages are quoted as usual)."""
+    ordered = [best, *(p for p in passages if p is not best)]
+    found = yes_no(question, ordered)
+    if found is not None:
+        label = labels.get(found.quote.n)
+        moved = "increased" if found.rose else "decreased"
+        word = found.word if found.word.lower() == moved else f"{found.word}, it {moved}"
+        figures = f"{found.current.text} against {found.prior.text} before"
+        text = f"{label + ': ' if label else ''}{word} — {figures}: {_quoted(found.quote)}"
+        return checked_answer(text, [found.word], evidence)
+    if not asks_driver(question):
+        return None
+    quote = driver_quote(question, ordered, _best_sentences(question, best, 2))
+    if quote is None:
+        asked = read_period(question)
+        where = f" of the {asked.label} filings" if asked is not None and not asked.compares else ""
+        what = topic(question) or "it"
+        return Answer(text=f"{ABSTAIN} No passage{where} states what drove {what}.", abstained=True)
+    label = labels.get(quote.n)
+    lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
+    text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
+    # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)
+    valued = quote.valued and quote.span in _passages_answer(question, best, passages, labels, evidence).values
+    answer = checked_answer(text, [quote.span] if valued and quote.span else [], evidence)
+    if not all(v in answer.text for v in answer.values):  # the quote did not survive the check whole
         return answer.model_copy(update={"values": []})
     return answer
 

@@ -119,6 +119,9 @@ class CellsStep(BaseModel):
     measure_kind: str = ""
     convention: str = ""
     places: int | None = None
+    # A yes/no on the change ("Did X increase?"): the answer's word if the line rose, and if it fell ("Yes", "No";
+    # "Increased", "Decreased"); [] for a change asked as a figure.
+    direction_words: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,8 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
         old, new = numbers[0], numbers[-1]
         change = new - old
         span = f"{label} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})"
+        if step.direction_words:
+            return _direction(step, read, change)
         if step.operation == "change":
             return CellsResult(values=[_plain(change)], citations=citations,
                                description=f"the change in {span} is {_grouped(change, scale)}"
@@ -380,6 +385,20 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
                        description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip
+
+
+def _direction(step: CellsStep, read: _Read, change: Decimal) -> CellsResult:
+    """A yes/no on the line's change, in plain words first: "Yes — Net sales increased from 2021 (4,700) to 2022
+    (4,900)"; both cells cited. No change at all answers neither way."""
+    periods, figures = read.periods, read.figures
+    if change == 0:
+        word, moved = "No change", "was unchanged"
+    else:
+        word = step.direction_words[0] if change > 0 else step.direction_words[1]
+        moved = "increased" if change > 0 else "decreased"
+    lead = f"{word} — {step.row_label} went" if word.lower() == moved else f"{word} — {step.row_label} {moved}"
+    return CellsResult(values=[word], citations=read.citations,
+                       description=f"{lead} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})")  # fmt: skip
 
 
 def _run_line_items(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> CellsResult:

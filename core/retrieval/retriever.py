@@ -14,6 +14,7 @@ from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, Searc
 from core.retrieval.rerank import RerankHints, Scorer
 from core.retrieval.search import search
 from core.retrieval.tables import TableResult, load_sheet, run_across, run_row_math, run_share, run_table_op
+from core.retrieval.tables.plain import plain_lead
 from core.rooms.store import RoomRef
 
 
@@ -29,10 +30,11 @@ class Evidence(BaseModel):
     score: float = 0.0
     values: list[str] = []  # a table step's exact answer values
     description: str = ""  # a table step's one-line account of what was computed
+    lead: str = ""  # a table step's result in plain words, which the answer opens with ("" : the description)
     period: str | None = None  # a passage's document's fiscal period ("FY2022", "Q3 FY2023"), when known
 
 
-def _computed(n: int, result: TableResult | CellsResult, body: str) -> Evidence:
+def _computed(n: int, result: TableResult | CellsResult, body: str, lead: str = "") -> Evidence:
     """Evidence of an exact computation: its description and `body` (the rows, or the cells it read)."""
     return Evidence(
         n=n,
@@ -42,6 +44,7 @@ def _computed(n: int, result: TableResult | CellsResult, body: str) -> Evidence:
         score=1.0,
         values=result.values,
         description=result.description,
+        lead=lead,
     )
 
 
@@ -49,7 +52,7 @@ def _table_evidence(n: int, result: TableResult) -> Evidence:
     header = " | ".join(result.columns)
     body = "\n".join(" | ".join(row) for row in result.rows[:20])
     more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
-    return _computed(n, result, f"{header}\n{body}{more}")
+    return _computed(n, result, f"{header}\n{body}{more}", plain_lead(result))
 
 
 def retrieve(

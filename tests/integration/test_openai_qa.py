@@ -527,7 +527,7 @@ def test_cli_answers_offline_when_the_model_fails_and_says_so_in_one_line(cli_en
     server.chat_default = model(answer=lambda body: Status(503, "overloaded"))
     out = CliRunner().invoke(cli, ["ask", CANADA, "--room", "Demo"])
     assert out.exit_code == 0 and "Traceback" not in out.stderr
-    assert out.stdout.startswith("Sum of Amount Raised (USD)") and "[1]" in out.stdout
+    assert out.stdout.startswith("The total Amount Raised (USD)") and "[1]" in out.stdout
     assert out.stderr.count("\n") == 1
     assert re.fullmatch(
         r"Note: The model server at http://127\.0\.0\.1:\d+/v1 did not answer: HTTP 503: overloaded\. "

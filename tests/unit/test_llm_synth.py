@@ -109,3 +109,26 @@ def test_the_users_own_question_stays_in_the_prompt() -> None:
     )
     _, same = synth_messages("Who leads Harvestquay?", [passage(1)], asked="  Who leads   Harvestquay? ")
     assert same["content"].startswith("Question: Who leads Harvestquay?\n\n<evidence>")
+
+
+def test_the_model_reads_the_passages_of_the_period_asked_each_labelled() -> None:
+    from core.qa.llm_synth import period_scoped
+
+    def filed(n: int, period: str, text: str) -> Evidence:
+        cited = PAGE.model_copy(update={"document_id": n})
+        return Evidence(n=n, kind="passage", content=text, citations=[cited], period=period)
+
+    evidence = [
+        filed(1, "Q2 FY2022", "Inventories rose 9% on higher freight costs."),
+        filed(2, "FY2022", "Inventories rose 8% on two new distribution centers."),
+        filed(3, "FY2021", "Inventories rose 4% on earlier holiday receipts."),
+        table(4),
+    ]
+    scoped = period_scoped("What drove the rise in inventories in FY2022?", evidence)
+    assert [e.n for e in scoped] == [2, 4]
+    lines = [json.loads(line) for line in evidence_block(scoped).splitlines()[1:-1]]
+    assert lines[0]["source"].endswith("(FY2022)") and "distribution centers" in lines[0]["text"]
+    # a question comparing periods keeps each, labelled
+    both = period_scoped("Compare inventories in FY2021 and FY2022", evidence)
+    assert [e.n for e in both] == [1, 2, 3, 4]
+    assert all(f"({e.period})" in json.loads(evidence_block([e]).splitlines()[1])["source"] for e in both[:3])

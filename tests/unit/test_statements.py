@@ -75,7 +75,7 @@ ROOM = RoomSchema(room_id=1, sheets=(STOCK, TAX, INCOME), documents=((1, "AXP_20
         # which of several, yes/no, two things compared: one cell's figure is not the answer
         "Among operations, investing, and financing activities, which brought in the most cash in FY2022?",
         "Which debt securities are registered to trade on a national exchange as of 2022?",
-        "Did net income increase in 2022?",
+        "Did net income exceed its forecast in 2022?",
         "How did US sales growth compare to international sales growth in FY2022?",
         # a ratio line for a question about an amount
         "What were sales in 2022?",
@@ -83,6 +83,16 @@ ROOM = RoomSchema(room_id=1, sheets=(STOCK, TAX, INCOME), documents=((1, "AXP_20
 )
 def test_a_filing_table_never_answers_with_another_quantity(question: str) -> None:
     assert statement_cells(question, ROOM) is None
+
+
+def test_a_yes_no_on_a_line_change_is_its_change_answered_with_the_word() -> None:
+    found = statement_cells("Did net income increase in 2022?", ROOM)
+    assert found is not None
+    step, _ = found
+    assert (step.row_label, step.operation, step.columns) == ("Net income", "change", ["2021", "2022"])
+    assert step.direction_words == ["Yes", "No"]
+    found = statement_cells("Did net income increase or decrease in 2022?", ROOM)
+    assert found is not None and found[0].direction_words == ["Increased", "Decreased"]
 
 
 def test_a_credible_line_item_is_read_exactly_from_its_table() -> None:

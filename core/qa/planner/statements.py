@@ -20,6 +20,7 @@ from core.lexicon.periods import YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
+from core.qa.planner.changes import yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.text import STOP_WORDS, YEAR
@@ -179,7 +180,19 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
 
 
 def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
-    """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet."""
+    """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet; a
+    yes/no on a line's change ("Did net sales rise in 2022?") is the line's change, answered with its word."""
+    asked = yes_no_asked(question)
+    if asked is not None:
+        found = _statement_cells(asked.as_change, schema)
+        if found is None or found[0].operation != "change":
+            return None
+        words = [asked.if_up, asked.if_down]
+        return found[0].model_copy(update={"direction_words": words}), found[1]
+    return _statement_cells(question, schema)
+
+
+def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
     aliases = figure_aliases(question)
     names = question_names(question)
     for sheet in schema.sheets:

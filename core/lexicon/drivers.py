@@ -1,0 +1,57 @@
+"""Drivers and directions: the words a filing gives a reason with, and the words a question asks one with.
+
+Vocabulary only: core.qa.passage_spans reads the reason out of a sentence with it, core.qa.passage_drivers picks
+the sentence that states what drove a line's change and reads a yes/no ("did X increase?") from a sentence
+stating both figures.
+"""
+
+from __future__ import annotations
+
+# Adverbs that qualify a cause ("primarily due to", "driven mainly by").
+CAUSE_QUALIFIERS = ("primarily", "mainly", "largely", "partially", "partly", "principally", "mostly", "chiefly")
+# The phrases a sentence gives its reason with, as regular-expression parts (one space: any whitespace).
+CAUSE_PHRASES = (
+    "due to",
+    "because of",
+    "because",
+    "as a result of",
+    r"driven (?:primarily |mainly |largely )?by",
+    "attributable to",
+    "resulting from",
+    "owing to",
+    r"reflect(?:s|ed|ing)?",
+)
+# Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
+OTHER_DRIVER_PHRASES = ("led by", "on account of", "offset by", "contributed to", "primarily", "mainly", "largely")
+# The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").
+REASON_ASKED = (
+    r"^\s*why\b",
+    r"\bwhat\s+(?:caused|causes|led\s+to|drove|drives|resulted\s+in|contributed\s+to|explains?)\b",
+    r"\b(?:due\s+to|attributable\s+to|reasons?\s+for|primarily\s+due|driven\s+by)\s*\??\s*$",
+    r"\breasons?\b",
+    r"\bdrivers?\s+(?:of|behind|for)\b",
+)
+# Verbs of change as a question asks a yes/no with them ("did X rise?"), by direction; "improve" is read with
+# LOWER_IS_BETTER.
+UP_VERBS = ("increase", "increased", "rise", "rose", "risen", "grow", "grew", "grown", "go up", "gone up", "climb",
+            "climbed", "higher")  # fmt: skip
+DOWN_VERBS = ("decrease", "decreased", "fall", "fell", "fallen", "decline", "declined", "drop", "dropped", "shrink",
+              "shrank", "go down", "gone down", "lower")  # fmt: skip
+BETTER_VERBS = ("improve", "improved", "improving", "get better", "getting better")
+WORSE_VERBS = ("deteriorate", "deteriorated", "deteriorating", "worsen", "worsened", "worsening", "get worse",
+               "getting worse")  # fmt: skip
+# A line whose fall is an improvement: a question asking whether it "improved" is answered by a decrease.
+LOWER_IS_BETTER = frozenset(
+    "cost costs expense expenses loss losses debt borrowings liabilities leverage days churn impairment "
+    "write-offs delinquencies defaults attrition turnover".split()
+)
+# A line whose rise is an improvement; a line in neither list gets its direction, never a "Yes"/"No" on
+# "improving".
+HIGHER_IS_BETTER = frozenset(
+    "revenue revenues sales income profit profits earnings margin margins cash return returns eps ebitda ebit "
+    "coverage liquidity equity backlog bookings".split()
+)
+# How a sentence sets the current figure against the prior one: "A compared with B", "A, up from B", "A versus
+# B", "to A from B" (current first), and "from B to A" (prior first).
+CURRENT_FIRST = (r"compared\s+(?:with|to)", r"(?:up|down)\s+from", "versus", r"vs\.?", "from", "against")
+PRIOR_FIRST = ("to",)

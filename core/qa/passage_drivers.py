@@ -1,0 +1,184 @@
+"""Drivers and yes/no answers read from a filing's sentences (the passages of the period asked only).
+
+- **Drivers**: "What drove the rise in freight costs?", "Why did inventories increase?", "What was the decline in
+  margin primarily due to?" are answered by the sentence that states it ("Inventories increased 8%, primarily due
+  to earlier receipts of holiday goods."), quoted whole. The sentence must name what the question asks about (its
+  topic words, or the line's wording in core/lexicon/finance.py) and hold a driver's words (core/lexicon/drivers.py);
+  a sentence opening on "This"/"The increase" that gives the reason of the sentence before it is quoted with it.
+  A sentence of the other direction ("decreased" asked "increase") states no driver of the change asked. None in
+  the passages: the caller abstains saying so.
+- **Yes/no**: "Did X increase or decrease?", "Is X improving?", "Did X rise in FY2023?" are answered from a
+  sentence stating both figures of X ("X was 31.0% compared with 32.5% last year", "X rose to $5.2 million from
+  $4.1 million"): the direction is read from the two figures, never from one, and "improving" is answered yes or
+  no only for a line whose better direction is known (core/lexicon/drivers.py), else with its direction.
+
+Pure: question and passages in, the chosen sentence out. Examples are invented.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from itertools import pairwise
+
+from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, CURRENT_FIRST, OTHER_DRIVER_PHRASES, PRIOR_FIRST
+from core.lexicon.finance import FIGURE_WORDINGS, METRICS
+from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
+from core.qa.passage_spans import MIN_TOPIC, passage_span
+from core.qa.planner.changes import (
+    DOWN,
+    DOWN_NOUNS,
+    PERIOD_WORDS,
+    UP,
+    UP_NOUNS,
+    direction_asked,
+    phrases,
+    topic,
+    yes_no_asked,
+)
+from core.retrieval.retriever import Evidence
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_DRIVER = re.compile(
+    rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|{phrases(CAUSE_QUALIFIERS)})\b", re.IGNORECASE
+)
+_ANAPHORA = re.compile(
+    rf"^\s*(?:this|these|that|it|the\s+(?:{phrases(UP_NOUNS + DOWN_NOUNS)}|change|improvement|variance))\b",
+    re.IGNORECASE,
+)
+# The first figure's period may stand between the figures: "8.1% in 2023 from 9.4%", "$12 million in fiscal 2022 to".
+_ITS_PERIOD = r"(?:(?:in|for|at|during)\s+(?:the\s+)?(?:fiscal\s+|fy\s*)?(?:year\s+|quarter\s+)?[\w-]+\s*,?\s*)?"
+_CURRENT_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(CURRENT_FIRST)})\s+(?:the\s+)?$", re.IGNORECASE)
+_PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$", re.IGNORECASE)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[str]:
+    """A passage's sentences, whitespace folded."""
+    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+
+
+def names(subject: str, sentence: str) -> bool:
+    """Whether `sentence` names `subject`: most of its words, or one of its line's other wordings."""
+    if not subject or topic_share(subject, sentence) >= MIN_TOPIC:
+        return bool(subject)
+    low, said = f" {subject.lower()} ", sentence.lower()
+    for wordings in (*FIGURE_WORDINGS.values(), *METRICS.values()):
+        asked = [w for w in wordings if f" {w.lower()} " in low]
+        if not asked:
+            continue
+        rest = low.replace(f" {max(asked, key=len).lower()} ", " ")
+        if any(re.search(rf"\b{re.escape(w.lower())}\b", said) for w in wordings):
+            if not rest.strip() or topic_share(rest, sentence) >= MIN_TOPIC:
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class Quote:
+    """The sentence(s) a driver or yes/no answer quotes, from passage `n`, and what it reads of them."""
+
+    n: int
+    text: str
+    span: str | None = None  # the reason, in the source's words ("primarily due to higher freight costs")
+    # the span is the answer's value: read from the best passage's best sentence for the question as asked (a span
+    # read elsewhere leads the answer's words, but a reason's value is given only as surely as before)
+    valued: bool = False
+
+
+def _against(question: str, sentence: str) -> bool:
+    """The sentence states a change only of the other direction than the one asked."""
+    asked = direction_asked(question)
+    up, down = bool(UP.search(sentence)), bool(DOWN.search(sentence))
+    return (asked == "up" and down and not up) or (asked == "down" and up and not down)
+
+
+def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[str] = ()) -> Quote | None:
+    """The sentence of `passages` that states what drove the change asked (see the module); `first`: the best
+    passage's best sentences, preferred when one gives the reason in so many words."""
+    best = passages[0] if passages else None
+    for sentence in first:
+        span = passage_span(question, sentence)
+        if best is not None and span is not None:
+            return Quote(best.n, sentence, span, valued=True)
+    subject = topic(question)
+    undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
+    found: list[tuple[float, int, Quote]] = []
+    for order, item in enumerate(passages):
+        said = sentences(item.content)
+        for i, sentence in enumerate(said):
+            if not _DRIVER.search(sentence) or len(sentence.split()) > MAX_WORDS:
+                continue
+            quoted = sentence
+            if not names(subject, sentence):
+                before = said[i - 1] if i else ""
+                if not (before and _ANAPHORA.match(sentence) and names(subject, before)):
+                    continue
+                quoted = f"{before} {sentence}"
+            if _against(question, quoted):
+                continue
+            share = topic_share(subject, quoted)
+            found.append((share, -order, Quote(item.n, quoted, passage_span(undated, sentence))))
+    return max(found, key=lambda f: (f[0], f[1]))[2] if found else None
+
+
+# -- yes/no ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """A yes/no answer's lead word ("Yes", "No", "Increased", "Decreased") and the quote stating both figures."""
+
+    word: str
+    quote: Quote
+    current: Figure
+    prior: Figure
+    rose: bool
+
+
+def _number(figure: Figure) -> Decimal | None:
+    digits = re.sub(r"[^\d.]", "", figure.value)
+    try:
+        value = Decimal(digits)
+    except InvalidOperation:
+        return None
+    return -value if "(" in figure.text or figure.value.startswith("-") else value
+
+
+def _pair(sentence: str) -> tuple[Figure, Figure] | None:
+    """The sentence's current and prior figure of one kind, as its wording sets them against each other."""
+    # "from A to B" reads as a range to figures(): here it is the change itself
+    found = [f for f in figures(sentence) if f.kind in ("money", "percent", "count")]
+    pairs = [(a, b) for a, b in pairwise(found) if a.kind == b.kind]
+    read: list[tuple[Figure, Figure]] = []
+    for a, b in pairs:
+        between = sentence[a.start + len(a.text) : b.start]
+        if _CURRENT_FIRST.match(between):
+            # "from A to B" is prior first: the word before A says so
+            read.append((b, a) if _FROM_BEFORE.search(sentence[: a.start]) else (a, b))
+        elif _PRIOR_FIRST.match(between) and _FROM_BEFORE.search(sentence[: a.start]):
+            read.append((b, a))  # "from B to A"
+    return read[0] if len(read) == 1 else None
+
+
+def yes_no(question: str, passages: Sequence[Evidence]) -> YesNo | None:
+    """The yes/no answer from the first passage sentence naming the line and stating both of its figures."""
+    asked = yes_no_asked(question)
+    if asked is None:
+        return None
+    subject = topic(question)
+    for item in passages:
+        for sentence in sentences(item.content):
+            if len(sentence.split()) > MAX_WORDS or not names(subject, sentence):
+                continue
+            pair = _pair(sentence)
+            if pair is None:
+                continue
+            current, prior = (_number(f) for f in pair)
+            if current is None or prior is None or current == prior:
+                continue
+            word = asked.if_up if current > prior else asked.if_down
+            return YesNo(word, Quote(item.n, sentence), *pair, rose=current > prior)
+    return None

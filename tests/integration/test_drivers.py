@@ -1,0 +1,123 @@
+"""Drivers and yes/no answers from the right sentence, and plain words first (issue 24 items 4 and 5), on the real
+embedded Postgres with generated filing PDFs. An invented retailer's room: two quarterly releases and the year-end
+release of one fiscal year, each giving a different reason for the same line's change."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.workbench import Workbench, claims_citing
+from tests.factories import csv_bytes, make_pdf, make_statement_pdf
+
+# (file key, headline words, period end, body lines): each release gives its own reason for the inventories' rise.
+RELEASES = (
+    ("q1", "First-Quarter", "May 1, 2021", (
+        "Net sales increased 3% to $1,210 million.",
+        "Inventories increased 6% to $410 million, primarily due to earlier receipt of holiday goods.",
+        "Gross margin was 30.2% compared with 29.8% a year ago, reflecting lower markdowns.",
+    )),
+    ("q2", "Second-Quarter", "July 31, 2021", (
+        "Net sales increased 2% to $1,190 million.",
+        "Inventories increased 9% to $430 million, driven by higher freight costs on imported goods.",
+        "Gross margin expanded on a favorable product mix, reflecting lower promotional activity.",
+    )),
+    ("fy", "Fourth-Quarter and Full-Year", "January 29, 2022", (
+        "Net sales for the year were $4,900 million compared with $4,700 million in fiscal 2020.",
+        "Inventories increased 8% to $445 million at year end, primarily due to the opening of two "
+        "distribution centers.",
+        "Gross margin was 31.0% compared with 32.5% last year.",
+        "Store count ended the year at 212.",
+    )),
+)  # fmt: skip
+
+
+def release(headline: str, ended: str, lines: tuple[str, ...]) -> bytes:
+    """A one-page earnings release of the invented Ashgrove Provisions, one sentence a line."""
+    head = f"Ashgrove Provisions, Inc. Reports {headline} 2021 Results\nFor the quarter ended {ended}\n"
+    return make_pdf([head + "\n".join(lines)])
+
+
+@pytest.fixture
+def releases(workbench: Workbench) -> dict[str, int]:
+    """The room "A": file key -> document id."""
+    ids = {}
+    for key, headline, ended, lines in RELEASES:
+        result = workbench.ingest_upload(release(headline, ended, lines), f"ashgrove-{key}-2021.pdf", "A", embed=False)
+        assert result.document_id is not None and result.form == "earnings release"
+        ids[key] = result.document_id
+    return ids
+
+
+def ask(workbench: Workbench, question: str, room: str = "A") -> dict:
+    done = [e for e in workbench.ask(question, room) if e.type == "done"]
+    assert done and done[0].result is not None and done[0].answer is not None
+    return {**done[0].result, "markers": done[0].answer.markers}
+
+
+def test_a_driver_question_quotes_the_year_end_sentence_with_its_page_lit(workbench, releases) -> None:
+    result = ask(workbench, "What drove the increase in inventories in fiscal 2021?")
+    assert not result["abstained"], result["answer"]
+    answer = result["answer"]
+    # plain words first (the reason), then the sentence quoted whole, from the year-end release alone
+    assert answer.startswith("Primarily due to the opening of two distribution centers: “Inventories increased 8%")
+    assert "holiday goods" not in answer and "freight" not in answer
+    assert result["values"] == ["primarily due to the opening of two distribution centers"]
+    assert {(c["document_id"], c["page"]) for c in result["citations"]} == {(releases["fy"], 1)}
+    # the chip's page lights the quoted sentence's lines, not the page's other lines
+    cited = result["citations"][0]
+    quoting = claims_citing(answer, result["markers"], [0])
+    page = workbench.render_page(cited["document_id"], cited["page"], cited["chunk_index"], quoting=quoting)
+    lines = [line for line in page.passage.text.split("\n") if line.strip()]
+    lit = [lines[i] for i in page.quoted_lines]
+    assert page.highlighted and lit and all("Inventories" in line or "distribution" in line for line in lit), lit
+
+
+def test_a_why_question_without_a_period_quotes_the_latest_release(workbench, releases) -> None:
+    result = ask(workbench, "Why did inventories increase?")
+    assert not result["abstained"] and "distribution centers" in result["answer"]
+    assert "(latest)" in result["answer"]
+    assert {c["document_id"] for c in result["citations"]} == {releases["fy"]}
+
+
+def test_no_driver_sentence_for_the_period_abstains_saying_so(workbench, releases) -> None:
+    # the half-year release says what moved gross margin; the year-end release gives the figures and no reason
+    result = ask(workbench, "What drove the decrease in gross margin in fiscal 2021?")
+    assert result["abstained"] and result["citations"] == []
+    assert "No passage of the FY2021 filings states what drove gross margin." in result["answer"]
+    assert "promotional" not in result["answer"]
+
+
+def test_a_yes_no_leads_with_the_word_and_both_figures_cited(workbench, releases) -> None:
+    result = ask(workbench, "Did net sales increase or decrease in fiscal 2021?")
+    assert not result["abstained"], result["answer"]
+    assert result["answer"].startswith("Increased — $4,900 million against $4,700 million before:")
+    assert result["values"] == ["Increased"]
+    assert {c["document_id"] for c in result["citations"]} == {releases["fy"]}
+    # "improving" of a line whose rise is better: a decrease is a "No", with both figures
+    result = ask(workbench, "Is gross margin improving?")
+    assert result["answer"].startswith("Q4 FY2021 (latest): No, it decreased — 31.0% against 32.5% before:")
+    # never a yes/no from one figure: the store count is stated once
+    result = ask(workbench, "Did the store count increase in fiscal 2021?")
+    assert not result["answer"].startswith(("Yes", "No", "Increased", "Decreased")), result["answer"]
+
+
+def test_a_yes_no_on_a_statement_line_reads_both_cells(workbench) -> None:
+    workbench.ingest_upload(make_statement_pdf(), "tallow-2022-10k.pdf", "S", embed=False)
+    result = ask(workbench, "Did cost of sales rise in 2022?", "S")
+    assert result["answer"].startswith("Yes — Cost of sales increased from 2021 (37,075 million) to 2022 (40,576")
+    assert result["values"] == ["Yes"] and [s["kind"] for s in result["steps"]] == ["cells"]
+    assert sorted(c["column"] for c in result["citations"]) == ["2021", "2022"]
+    result = ask(workbench, "Did gross profit fall in 2022?", "S")
+    assert result["answer"].startswith("No — Gross profit increased from 2021") and result["values"] == ["No"]
+
+
+def test_a_table_answer_opens_with_plain_words(workbench) -> None:
+    rows = [["Rep", "Region", "Q1 Sales"], ["Alice", "North", 150], ["Bob", "South", 120], ["Alice", "South", 240],
+            ["Cara", "East", 100], ["Total", "", 610]]  # fmt: skip
+    workbench.ingest_upload(csv_bytes(rows), "sales.csv", "T", embed=False)
+    result = ask(workbench, "Who has the most Q1 sales?", "T")
+    assert result["answer"].startswith("Alice has the highest total Q1 Sales: 390 [1]"), result["answer"]
+    assert "!=" not in result["answer"] and "top 1 of" not in result["answer"]
+    assert "Rep ≠ Total" in result["plan"]  # the operator notation stays in the plan
+    result = ask(workbench, "What are the total Q1 sales?", "T")
+    assert result["answer"].startswith("The total Q1 Sales is 610, over 4 rows [1]"), result["answer"]
