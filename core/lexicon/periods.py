@@ -31,6 +31,30 @@ def year_digits(since: int = 1900, *, decade: bool = False) -> str:
 YEAR_DIGITS = year_digits()
 # A calendar year (1900-2099) standing alone in text: "FY2022" and "2021-22" hold one, "120219" does not.
 YEAR = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?!\d)")
+# A date written in figures: "2024-09-15", "2024-09", "09/2024" (a day only in the ISO order, whose order is not in
+# doubt: "09/10/2024" is the 9th of October or the 10th of September). "2011-12" is a split fiscal year, not a
+# month: `numeric_dates` leaves it out.
+NUMERIC_DATE = re.compile(
+    rf"(?<![\d/-])(?:(?P<y1>{YEAR_DIGITS})[-/](?P<m1>0?[1-9]|1[0-2])(?:[-/](?P<d1>0?[1-9]|[12]\d|3[01]))?"
+    rf"|(?P<m2>0?[1-9]|1[0-2])[-/](?P<y2>{YEAR_DIGITS}))(?![\d/-]*\d)"
+)
+
+
+def numeric_dates(text: str) -> list[tuple[tuple[str, ...], int, int, int | None]]:
+    """Each date written in figures in `text`: (its figures in order as written, year, month, day or None)."""
+    out: list[tuple[tuple[str, ...], int, int, int | None]] = []
+    for m in NUMERIC_DATE.finditer(text):
+        if m.group("y1"):
+            year, month, day = int(m.group("y1")), int(m.group("m1")), m.group("d1")
+            if day is None and month == (year + 1) % 100:
+                continue  # "2011-12": the fiscal year 2011/12
+            parts = tuple(p for p in (m.group("y1"), m.group("m1"), day) if p)
+            out.append((parts, year, month, int(day) if day else None))
+        else:
+            out.append(((m.group("m2"), m.group("y2")), int(m.group("y2")), int(m.group("m2")), None))
+    return out
+
+
 # A folded question word or cell that is a year for the table planner (1500-2099; match, fullmatch or search).
 YEAR_RE = re.compile(year_digits(HISTORIC_SINCE))
 # The ways a report writes a year besides "2019": a short fiscal year ("FY19", "FY '19", "F19", "fiscal 19"),

@@ -48,11 +48,13 @@ def _computed(n: int, result: TableResult | CellsResult, body: str, lead: str = 
     )
 
 
-def _table_evidence(n: int, result: TableResult) -> Evidence:
+def _table_evidence(n: int, result: TableResult, *, lead: bool = True) -> Evidence:
+    """A table result as evidence; `lead`: open the answer with its plain-words lead (an across-sheets result's
+    description is its plain words already, each figure named by its sheet, which the lead would drop)."""
     header = " | ".join(result.columns)
     body = "\n".join(" | ".join(row) for row in result.rows[:20])
     more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
-    return _computed(n, result, f"{header}\n{body}{more}", plain_lead(result))
+    return _computed(n, result, f"{header}\n{body}{more}", plain_lead(result) if lead else "")
 
 
 def retrieve(
@@ -81,7 +83,8 @@ def retrieve(
             evidence.append(_table_evidence(len(evidence) + 1, worked))
         elif isinstance(step, AcrossStep):
             frames = [load_sheet(db, sheet_id) for sheet_id in step.sheet_ids]
-            evidence.append(_table_evidence(len(evidence) + 1, run_across(frames, step.labels, step.op, step.combine)))
+            worked = run_across(frames, step.labels, step.op, step.combine)
+            evidence.append(_table_evidence(len(evidence) + 1, worked, lead=False))
         elif isinstance(step, CellsStep):
             if step.operation == "measure":
                 sheets = {i.sheet_id: load_sheet(db, i.sheet_id) for i in step.inputs}

@@ -633,3 +633,27 @@ def test_every_row_is_no_answer_to_a_condition_no_column_reads(question: str, sh
 def test_a_count_or_column_without_a_condition_or_with_its_filter_is_answered(question: str, intent: str) -> None:
     plan = plan_of(question, MEDALS if "nations" in question else ROUNDS)
     assert plan.intent == intent and [step.kind for step in plan.steps] == ["table"]
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "values"),
+    [
+        ("How many accounts opened in 2024-09?", "between", ("2024-09-01", "2024-09-30")),
+        ("How many accounts opened in 9/2024?", "between", ("2024-09-01", "2024-09-30")),
+        ("How many accounts opened in 02/2024?", "between", ("2024-02-01", "2024-02-29")),
+        ("How many accounts opened after 2023-11?", "gt", ("2023-11-30",)),
+        ("How many accounts opened before 2024-02-15?", "lt", ("2024-02-15",)),
+        ("How many accounts opened in May 2024?", "between", ("2024-05-01", "2024-05-31")),
+    ],
+)
+def test_a_date_in_figures_is_its_month_or_day_not_its_year(question: str, op: str, values: tuple[str, ...]) -> None:
+    """"Opened in 2024-09" was read as the year 2024 (its "09" left unread): a cited count of the whole year."""
+    read = read_question(question)
+    assert [(d.op, d.values) for d in read.dates] == [(op, values)]
+    assert read.comparisons == []  # "after 2023-11" is not also a year above 2023
+
+
+def test_a_split_fiscal_year_and_an_ambiguous_day_are_no_date() -> None:
+    assert read_question("Revenue in 2011-12?").dates == []
+    assert read_question("How many accounts opened on 09/10/2024?").dates == []
+    assert read_question("Who did they play on 2023-03-12?").dates == []  # a day alone: a cell's value to match

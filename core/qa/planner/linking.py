@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from core.lexicon.periods import HISTORIC_SINCE, MONTHS, year_digits
+from core.lexicon.periods import HISTORIC_SINCE, MONTHS, numeric_dates, year_digits
 from core.lexicon.questions import NEGATIONS, NO_CELLS, YES_CELLS
 from core.qa.planner.lexicon import (
     COMPARATORS,
@@ -210,23 +210,39 @@ def _read_dates(question: Question) -> None:
             year, end = int(words[end]), end + 1
         if year is None:
             continue  # "after August 3" names no year: nothing exact to compare with
-        first = f"{year:04d}-{month:02d}-{day or 1:02d}"
-        if day is None:  # a whole month
-            last_day = 31 if month in (1, 3, 5, 7, 8, 10, 12) else 30 if month != 2 else 29 if year % 4 == 0 else 28
-            last = f"{year:04d}-{month:02d}-{last_day:02d}"
-        else:
-            last = first
-        before = words[start - 1] if start > 0 else ""
-        if before == "to" and start > 1 and words[start - 2] == "prior":
-            before = "prior"
-        if before in _DATE_OPS:
-            op = _DATE_OPS[before]
-            bound = first if op in ("lt", "ge") else last
-            question.dates.append(DateSpan(start - 1, end, op, (bound,)))
-            question.used.update(range(start - 1, end))
-        else:
-            question.dates.append(DateSpan(start, end, "between", (first, last)))
-            question.used.update(range(start, end))
+        _add_date(question, start, end, year, month, day)
+    # In figures: "started in 2024-09" is September 2024, not the year 2024 (its "09" was left unread).
+    for parts, year, month, day in numeric_dates(question.text):
+        at = next(
+            (i for i in range(len(words) - len(parts) + 1)
+             if tuple(words[i : i + len(parts)]) == parts and not question.used & set(range(i, i + len(parts)))),
+            None,
+        )  # fmt: skip
+        # A day alone ("on 2023-03-12") is a cell's value to match as written; after "before", "since"... a bound.
+        if at is not None and (day is None or (at > 0 and words[at - 1] in _DATE_OPS)):
+            _add_date(question, at, at + len(parts), year, month, day)
+
+
+def _add_date(question: Question, start: int, end: int, year: int, month: int, day: int | None) -> None:
+    """The date condition of words start..end: a day or a whole month, after "before", "since"... or alone."""
+    words = question.words
+    first = f"{year:04d}-{month:02d}-{day or 1:02d}"
+    if day is None:  # a whole month
+        last_day = 31 if month in (1, 3, 5, 7, 8, 10, 12) else 30 if month != 2 else 29 if year % 4 == 0 else 28
+        last = f"{year:04d}-{month:02d}-{last_day:02d}"
+    else:
+        last = first
+    before = words[start - 1] if start > 0 else ""
+    if before == "to" and start > 1 and words[start - 2] == "prior":
+        before = "prior"
+    if before in _DATE_OPS:
+        op = _DATE_OPS[before]
+        bound = first if op in ("lt", "ge") else last
+        question.dates.append(DateSpan(start - 1, end, op, (bound,)))
+        question.used.update(range(start - 1, end))
+    else:
+        question.dates.append(DateSpan(start, end, "between", (first, last)))
+        question.used.update(range(start, end))
 
 
 def _read_top(question: Question) -> None:
@@ -253,6 +269,9 @@ def _read_comparisons(question: Question) -> None:
     _read_decades(question)
     i = 0
     while i < len(question.words):
+        if i in question.used:  # a date read already ("after 2024-03": not a year above 2024)
+            i += 1
+            continue
         end = _between_at(question, i)
         if end is None:
             end = _comparator_at(question, i)
