@@ -647,7 +647,7 @@ def test_a_count_or_column_without_a_condition_or_with_its_filter_is_answered(qu
     ],
 )
 def test_a_date_in_figures_is_its_month_or_day_not_its_year(question: str, op: str, values: tuple[str, ...]) -> None:
-    """"Opened in 2024-09" was read as the year 2024 (its "09" left unread): a cited count of the whole year."""
+    """ "Opened in 2024-09" was read as the year 2024 (its "09" left unread): a cited count of the whole year."""
     read = read_question(question)
     assert [(d.op, d.values) for d in read.dates] == [(op, values)]
     assert read.comparisons == []  # "after 2023-11" is not also a year above 2023
