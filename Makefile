@@ -40,7 +40,7 @@ WORKBENCH ?= $(BIN)/workbench
 run: $(STAMP)
 	$(call say,"loading the demo data room (workbench demo --no-embed; at once when it is loaded already)")
 	HF_HUB_OFFLINE=1 $(WORKBENCH) demo --no-embed --quiet
-	$(call say,"starting the app on port $(PORT), then one ingestion worker (Ctrl-C stops both)")
+	$(call say,"starting the app on port $(PORT) and then one ingestion worker (Ctrl-C stops both)")
 	@(until $(BIN)/python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(PORT)/_stcore/health', timeout=2)" 2>/dev/null; \
 	  do sleep 0.3; done; printf '\n==> open http://127.0.0.1:$(PORT)\n\n'; HF_HUB_OFFLINE=1 exec $(WORKBENCH) worker) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
