@@ -47,10 +47,20 @@ def take(browser, url: str, out: Path, width: int, height: int) -> list[Path]:  
         tab.locator('[data-testid="stChatMessage"] button', has_text=CHIP).first.click()
         tab.frame_locator('iframe[title="st_aggrid.AgGrid.agGrid"]').locator(".ag-cell.sheet-cited").first.wait_for()
         idle(tab)
-        for name, go in (("chat", None), ("sheet", "sheet"), ("documents", "documents")):
-            if go:
-                tab.goto(f"{url}/{go}?room=Demo")
+        grid = tab.frame_locator('iframe[title="st_aggrid.AgGrid.agGrid"]')
+        for name, title in (("chat", None), ("sheet", "Sheet"), ("documents", "Documents")):
+            if title:  # through the sidebar: the session (and its conversation) is kept
+                tab.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+                tab.get_by_role("heading", name=title).first.wait_for()
                 idle(tab)
+            if name == "sheet":
+                grid.locator(".ag-row").first.wait_for()
+            if name == "documents":
+                tab.locator('[data-testid="stImage"] img').first.wait_for()
+            while tab.locator('[data-testid="stSkeleton"]').count():
+                time.sleep(0.2)
+            tab.mouse.move(2, 2)  # no tooltip left open by the last click
+            time.sleep(0.5)
             path = out / f"{name}-{size}.png"
             tab.screenshot(path=str(path))
             written.append(path)

@@ -20,12 +20,13 @@ MESSAGES_KEY = "chat_messages"  # the scrolling message list (st.container key: 
 AROUND_MESSAGES = 280
 
 # The message list takes the window's height less what is drawn around it (never under 260 px), so the question
-# box stays in view on a 768 px screen as on a 1080 px one (the page's margins are cut for it); the tooltip of a
+# box stays in view on a 768 px screen as on a 1080 px one (PAGE_CSS cuts the page's margins); the tooltip of a
 # button in the conversation (a chip's cell or quote) opens under the button, not over the answer above it: the
 # tooltip is placed above its button, and `translate` (added to the placement's transform) moves it down by its
 # own height and the button's; it lets the pointer through to the chips it covers.
+# Every page: the page's top margin cut to make room on a laptop's screen.
+PAGE_CSS = """<style>[data-testid="stMainBlockContainer"] { padding-top: 2.5rem; padding-bottom: 1rem; }</style>"""
 CSS = f"""<style>
-[data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; padding-bottom: 1rem; }}
 body:has(.st-key-{MESSAGES_KEY} button:hover) div:has(> [data-testid="stTooltipContent"]) {{
   translate: 0 calc(100% + 48px); pointer-events: none;
 }}
