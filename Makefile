@@ -35,11 +35,12 @@ install: $(STAMP)
 # `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none);
 # `make run PORT=8600` serves on another port. The address is printed once the server answers its health check,
 # and the worker starts then (started together, the two processes' imports slowed the first page on two cores).
-# `workbench demo` returns at once when the demo room was loaded from these files into this database already.
+# The demo load is skipped when the demo room was loaded from these files into this database already
+# (core/demo_stamp.py: a stamp in WORKBENCH_HOME, checked in a Python start).
 WORKBENCH ?= $(BIN)/workbench
 run: $(STAMP)
 	$(call say,"loading the demo data room (workbench demo --no-embed; at once when it is loaded already)")
-	HF_HUB_OFFLINE=1 $(WORKBENCH) demo --no-embed --quiet
+	@$(BIN)/python -m core.demo_stamp || HF_HUB_OFFLINE=1 $(WORKBENCH) demo --no-embed --quiet
 	$(call say,"starting the app on port $(PORT) and then one ingestion worker (Ctrl-C stops both)")
 	@(until $(BIN)/python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(PORT)/_stcore/health', timeout=2)" 2>/dev/null; \
 	  do sleep 0.3; done; printf '\n==> open http://127.0.0.1:$(PORT)\n\n'; HF_HUB_OFFLINE=1 exec $(WORKBENCH) worker) & worker=$$!; \

@@ -19,8 +19,6 @@ from core.errors import BadInput, WorkbenchError
 from core.inputs import MAX_HITS, checked_int, checked_text
 from core.models import IngestResult
 
-log = logging.getLogger(__name__)
-
 if TYPE_CHECKING:
     from tqdm import tqdm
 
@@ -462,14 +460,14 @@ def embed(room: str) -> int:
 @click.option("--force", is_flag=True, help="Check the database even when the demo room was loaded unchanged.")
 def demo(no_embed: bool, quiet: bool, force: bool) -> int:
     """Load the bundled demo data room (files already there are left alone)."""
-    from core.config import get_settings
+    from core import demo_stamp
 
-    stamp, loaded = _demo_stamp(get_settings())
-    if loaded and not force:
-        # `make run` on every start: the demo files and the database are those already loaded (the app's first
-        # page still loads the room again should it have been deleted meanwhile).
+    if demo_stamp.loaded() and not force:
+        # The demo files and the database are those already loaded (the app's first page still loads the room
+        # again should it have been deleted meanwhile).
         if not quiet:
-            click.echo(f"the demo room was loaded from these files already ({stamp}); --force checks the database")
+            click.echo(f"the demo room was loaded from these files already ({demo_stamp.stamp_path()}); "
+                       "--force checks the database")  # fmt: skip
         return 0
     wb = _workbench()
     results = wb.ensure_demo(embed=not no_embed)
@@ -480,40 +478,8 @@ def demo(no_embed: bool, quiet: bool, force: bool) -> int:
             click.echo(_dump(result))
     if any(r.status == "failed" for r in results):
         return 1
-    _write_demo_stamp(get_settings())
+    demo_stamp.write()
     return 0
-
-
-DEMO_FILES = Path(__file__).resolve().parent.parent / "data" / "demo"
-
-
-def _demo_fingerprint(settings: Settings) -> str:
-    """The demo files (names, sizes, modification times), the database and the room's name, digested."""
-    import hashlib
-
-    files = sorted(p for p in DEMO_FILES.iterdir() if p.is_file()) if DEMO_FILES.is_dir() else []
-    parts = [f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files]
-    target = settings.database_url or str(settings.home.resolve())
-    parts += [f"db:{target}", f"room:{settings.demo_room}"]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def _demo_stamp(settings: Settings) -> tuple[Path, bool]:
-    """The stamp file `workbench demo` writes after a load, and whether it matches the files and database now."""
-    stamp = settings.home / "demo-loaded"
-    try:
-        return stamp, stamp.read_text().strip() == _demo_fingerprint(settings)
-    except OSError:
-        return stamp, False
-
-
-def _write_demo_stamp(settings: Settings) -> None:
-    stamp = settings.home / "demo-loaded"
-    try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(_demo_fingerprint(settings) + "\n")
-    except OSError as exc:  # a read-only home: the next start checks the database again
-        log.warning("could not write %s: %s", stamp, exc)
 
 
 APP = Path(__file__).resolve().parent.parent / "app.py"

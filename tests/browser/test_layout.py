@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 # An answer citing three documents, each after its own [n] (a PDF passage, a row of one sheet, a row of another).
 MARKED_QUESTION = "Who is the CEO of Harvestquay and how much did Harvestquay raise?"
-MESSAGES = ".st-key-chat_messages"
+QUESTION_BOX = '[data-testid="stChatInput"]'  # as wide as the chat column
 
 
 @pytest.fixture
@@ -53,7 +53,13 @@ def test_the_question_box_stays_in_view_and_answers_scroll_inside_the_chat(lapto
     question_box = box_of(laptop.locator('[data-testid="stChatInput"]'))
     assert question_box["y"] >= 0 and question_box["y"] + question_box["height"] <= 768, question_box
     # The two answers are taller than the list: it scrolls inside the chat, the page does not.
-    overflow = laptop.locator(MESSAGES).evaluate("e => e.scrollHeight - e.clientHeight")
+    overflow = laptop.locator('[data-testid="stChatMessage"]').first.evaluate(
+        """e => { for (let a = e.parentElement; a; a = a.parentElement) {
+             const y = getComputedStyle(a).overflowY;
+             if ((y === 'auto' || y === 'scroll') && a.getAttribute('data-testid') !== 'stMain') {
+               return a.scrollHeight - a.clientHeight; } }
+           return 0; }"""
+    )
     assert overflow > 0
     page_scroll = laptop.evaluate(
         "() => { const m = document.querySelector('[data-testid=stMain]'); return m ? m.scrollTop : window.scrollY; }"
@@ -64,19 +70,19 @@ def test_the_question_box_stays_in_view_and_answers_scroll_inside_the_chat(lapto
 def test_the_width_toggle_shares_the_width_and_the_link_keeps_it(laptop, app_url: str) -> None:
     laptop.set_viewport_size({"width": 1600, "height": 900})
     ask(laptop, CELL_QUESTION, "funding_rounds!")
-    even = box_of(laptop.locator(MESSAGES))["width"]
+    even = box_of(laptop.locator(QUESTION_BOX))["width"]
     laptop.locator("[data-testid=stButtonGroup] button", has_text="Wide evidence").click()
     laptop.wait_for_url("**split=evidence**")
     wait_idle(laptop)
-    narrow = box_of(laptop.locator(MESSAGES))["width"]
+    narrow = box_of(laptop.locator(QUESTION_BOX))["width"]
     assert narrow < even * 0.85
     laptop.reload()
     wait_idle(laptop)
-    assert abs(box_of(laptop.locator(MESSAGES))["width"] - narrow) < 4  # the link keeps the share
+    assert abs(box_of(laptop.locator(QUESTION_BOX))["width"] - narrow) < 4  # the link keeps the share
     laptop.locator("[data-testid=stButtonGroup] button", has_text="Wide chat").click()
     laptop.wait_for_url("**split=chat**")
     wait_idle(laptop)
-    assert box_of(laptop.locator(MESSAGES))["width"] > even * 1.15
+    assert box_of(laptop.locator(QUESTION_BOX))["width"] > even * 1.15
 
 
 def test_markers_stay_beside_their_chips_at_every_laptop_width(laptop) -> None:
