@@ -198,19 +198,6 @@ def _cited_caption(frame: pd.DataFrame, sheet: SheetInfo, row: int, target_col: 
         st.caption(f"Cited row **{number}** of {escape_markdown(sheet.name)}")
 
 
-# Pixels per header character (AG Grid's 13 px bold header font) and around the text (padding, filter icon).
-HEADER_CHAR_PX = 7.5
-HEADER_PAD_PX = 52
-HEADER_MAX_PX = 320
-# Up to this many columns every one is drawn (and so sized to its contents); more are drawn as they scroll in.
-SIZE_ALL_COLUMNS = 40
-
-
-def header_width(header: str) -> int:
-    """The width that shows a column's whole header, capped (a long header then wraps into its tooltip)."""
-    return int(min(HEADER_MAX_PX, max(90, len(header) * HEADER_CHAR_PX + HEADER_PAD_PX)))
-
-
 def _column_defs(grid: Grid, sheet: SheetInfo) -> list[dict]:
     """AG Grid's column definitions: the hidden row id, the row number, then each column (editable unless the
     sheet is a PDF's table)."""
@@ -220,13 +207,9 @@ def _column_defs(grid: Grid, sheet: SheetInfo) -> list[dict]:
          "cellClass": "sheet-rownum", "filter": "agNumberColumnFilter", "suppressMovable": True},
     ]  # fmt: skip
     for column in grid.columns:
-        header = f"{column.letter} · {column.name}"
         definition = {
             "field": field_of(column),
-            "headerName": header,
-            # Never narrower than its header (the content sizing below widens it to its values): a column sized
-            # while out of view, or squeezed by a resize, still shows its whole name.
-            "minWidth": header_width(header),
+            "headerName": f"{column.letter} · {column.name}",
             "headerTooltip": f"{column.letter} · {column.name} ({column.dtype})",
             "editable": sheet.page is None,
             "cellClassRules": {"sheet-cited": CITED_RULE},
@@ -325,8 +308,6 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
         },
         "onGridReady": ON_READY,
         "autoSizeStrategy": {"type": "fitCellContents"},
-        # Content sizing measures only the columns drawn: draw them all when they are few.
-        "suppressColumnVirtualisation": len(grid.columns) <= SIZE_ALL_COLUMNS,
         "stopEditingWhenCellsLoseFocus": True,
         "enableCellTextSelection": True,
         "tooltipShowDelay": 300,
