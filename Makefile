@@ -34,7 +34,8 @@ install: $(STAMP)
 # The app and one ingestion worker beside it (stopped with the app); more workers: `workbench worker` anywhere.
 # `workbench serve` is `streamlit run app.py`, listening on 127.0.0.1 only in local mode (WORKBENCH_AUTH=none);
 # `make run PORT=8600` serves on another port. The address is printed once the server answers its health check,
-# and the worker starts then (started together, the two processes' imports slowed the first page on two cores).
+# and the worker starts then, at a lower priority (started together, the two processes slowed the first page on
+# two cores; ingestion never waits on a person, the page does).
 # The demo load is skipped when the demo room was loaded from these files into this database already
 # (core/demo_stamp.py: a stamp in WORKBENCH_HOME, checked in a Python start).
 WORKBENCH ?= $(BIN)/workbench
@@ -43,7 +44,7 @@ run: $(STAMP)
 	@$(BIN)/python -m core.demo_stamp || HF_HUB_OFFLINE=1 $(WORKBENCH) demo --no-embed --quiet
 	$(call say,"starting the app on port $(PORT) and then one ingestion worker (Ctrl-C stops both)")
 	@(until $(BIN)/python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(PORT)/_stcore/health', timeout=2)" 2>/dev/null; \
-	  do sleep 0.3; done; printf '\n==> open http://127.0.0.1:$(PORT)\n\n'; HF_HUB_OFFLINE=1 exec $(WORKBENCH) worker) & worker=$$!; \
+	  do sleep 0.3; done; printf '\n==> open http://127.0.0.1:$(PORT)\n\n'; HF_HUB_OFFLINE=1 exec nice -n 10 $(WORKBENCH) worker) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	HF_HUB_OFFLINE=1 $(WORKBENCH) serve --server.port $(PORT)
 
