@@ -6,6 +6,11 @@ the app in headless Chromium (Debian's, through Playwright) and waits for the Ch
 seconds from server up to the page shown, per run and their median, for the first start of a home (the app
 embeds the demo room in the background meanwhile) and for a restart of the same home (all embedded). The
 load average is printed too: the machines are shared. Target (issue 11): <= 5 s.
+
+`--make`: the warm start of `make run` itself (issue 26: 5 s): a first `make run` in a fresh home loads the demo
+room and embeds it, then each timed run is `make run` again in that home, from the command to the Chat page shown
+in Chromium (the demo load, the server's start and the worker's start included). The checkout's Makefile is run
+with this interpreter's environment (`VENV=`, its install stamp taken as done, `WORKBENCH="python -m core"`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,11 +78,114 @@ def start_and_open(browser, home: Path) -> tuple[float, float]:  # type: ignore[
         proc.wait(timeout=30)
 
 
+def _wait_up(url: str, proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.05)
+        if proc.poll() is not None:
+            raise SystemExit(f"workbench serve exited with {proc.returncode}")
+
+
+@contextmanager
+def serving(home: Path, *, demo: bool = True) -> Iterator[str]:
+    """`workbench demo --no-embed` (when `demo`) and `workbench serve` with one worker in `home`; yields the URL."""
+    env = {**os.environ, "WORKBENCH_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    env.pop("WORKBENCH_AUTH", None)
+    env.pop("DATABASE_URL", None)
+    if demo:
+        subprocess.run([sys.executable, "-m", "core", "demo", "--no-embed", "--quiet"], env=env, check=True)
+    port = free_port()
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "core", "serve", "--server.port", str(port)], cwd=ROOT, env=env, **quiet
+    )  # type: ignore[call-overload]
+    worker = subprocess.Popen([sys.executable, "-m", "core", "worker"], cwd=ROOT, env=env, **quiet)  # type: ignore[call-overload]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(url, proc)
+        yield url
+    finally:
+        for child in (proc, worker):
+            child.terminate()
+            child.wait(timeout=30)
+
+
+def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
+    """`make run` in `home`: seconds from the command to the Chat page shown (the server's start printed)."""
+    import signal
+
+    venv = Path(sys.prefix)
+    port = free_port()
+    env = {**os.environ, "WORKBENCH_HOME": str(home)}
+    for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL"):
+        env.pop(name, None)
+    argv = ["make", "--no-print-directory", "-o", str(venv / ".installed"), "run", f"VENV={venv}",
+            f"WORKBENCH={sys.executable} -m core", f"PORT={port}"]  # fmt: skip
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(url, proc)
+        up = time.perf_counter() - started
+        tab = browser.new_page()
+        tab.goto(url)
+        tab.get_by_role("heading", name="Chat").wait_for(timeout=120_000)
+        shown = time.perf_counter() - started
+        tab.close()
+        print(f"  server up {up:.2f} s after `make run`, Chat page {shown - up:.2f} s later", flush=True)
+        return shown
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # make, the server and the worker it started (its own session)
+        try:
+            proc.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+        time.sleep(1)
+
+
+def main_make(runs: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    home = Path(tempfile.mkdtemp(prefix="bench-make-run-"))
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            first = make_run(browser, home)
+            env = {**os.environ, "WORKBENCH_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+            env.pop("DATABASE_URL", None)
+            subprocess.run([sys.executable, "-m", "core", "embed", "--room", "Demo"], env=env, check=True)
+            print(f"first make run in a fresh home (demo loaded): {first:.2f} s", flush=True)
+            warm = []
+            for n in range(runs):
+                load = os.getloadavg()[0]
+                warm.append(make_run(browser, home))
+                print(f"warm run {n + 1}: make run -> Chat page shown {warm[-1]:.2f} s (load {load:.2f})", flush=True)
+            browser.close()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"median warm make run -> Chat page shown: {statistics.median(warm):.2f} s over {runs}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh homes to start (default 5)")
+    parser.add_argument("--make", action="store_true", help="time a warm `make run` to the Chat page instead")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+
+    if args.make:
+        load = os.getloadavg()
+        print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores", flush=True)
+        main_make(args.runs)
+        load = os.getloadavg()
+        print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        return
 
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores", flush=True)

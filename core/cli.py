@@ -457,8 +457,18 @@ def embed(room: str) -> int:
 @cli.command()
 @click.option("--no-embed", is_flag=True, help="Store text only and queue its embedding for a worker.")
 @click.option("--quiet", is_flag=True, help="Print nothing when all is well.")
-def demo(no_embed: bool, quiet: bool) -> int:
+@click.option("--force", is_flag=True, help="Check the database even when the demo room was loaded unchanged.")
+def demo(no_embed: bool, quiet: bool, force: bool) -> int:
     """Load the bundled demo data room (files already there are left alone)."""
+    from core import demo_stamp
+
+    if demo_stamp.loaded() and not force:
+        # The demo files and the database are those already loaded (the app's first page still loads the room
+        # again should it have been deleted meanwhile).
+        if not quiet:
+            click.echo(f"the demo room was loaded from these files already ({demo_stamp.stamp_path()}); "
+                       "--force checks the database")  # fmt: skip
+        return 0
     wb = _workbench()
     results = wb.ensure_demo(embed=not no_embed)
     if no_embed and any(r.status == "ready" and not r.embedded for r in results):
@@ -466,7 +476,10 @@ def demo(no_embed: bool, quiet: bool) -> int:
     for result in results:
         if not quiet or result.status == "failed":
             click.echo(_dump(result))
-    return 1 if any(r.status == "failed" for r in results) else 0
+    if any(r.status == "failed" for r in results):
+        return 1
+    demo_stamp.write()
+    return 0
 
 
 APP = Path(__file__).resolve().parent.parent / "app.py"

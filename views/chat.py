@@ -3,15 +3,14 @@ citation opens its cell (in the sheet's grid) or its PDF page, highlighted, in t
 
 from __future__ import annotations
 
-import streamlit as st
-
 from views._shared.chat_pane import chat_pane, load_turns
 from views._shared.common import page_room
+from views._shared.layout import chat_and_evidence
 from views._shared.pane import evidence_pane
 
 wb, room = page_room("Chat")
 turns = load_turns(wb, room)
-talk, evidence = st.columns([1, 1], gap="medium")
+talk, evidence = chat_and_evidence(evidence_first=False)
 with evidence:
     evidence_pane(wb, room, turns, key="chat_pane", height=520, picker=False)
 with talk:

@@ -7,15 +7,14 @@ listed too, read-only, with a link to their page. A citation clicked in the chat
 
 from __future__ import annotations
 
-import streamlit as st
-
 from views._shared.chat_pane import chat_pane, load_turns
 from views._shared.common import page_room
+from views._shared.layout import chat_and_evidence
 from views._shared.pane import evidence_pane
 
 wb, room = page_room("Sheet")
 turns = load_turns(wb, room)
-grid, talk = st.columns([3, 2], gap="medium")
+talk, grid = chat_and_evidence(evidence_first=True)
 with grid:
     evidence_pane(wb, room, turns, key="sheet", height=560, picker=True)
 with talk:

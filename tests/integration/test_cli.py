@@ -136,3 +136,33 @@ def test_accounts_members_and_delete_from_the_command_line(run, files) -> None:
     assert code == 0 and out.strip() == "deleted memo.pdf"
     code, out = run("rooms", "--json")
     assert json.loads(out)[0]["documents"] == 1
+
+
+def test_demo_is_loaded_once_then_skipped_until_the_files_or_database_change(run, settings, monkeypatch) -> None:
+    """`make run` calls `workbench demo` on every start: once loaded, the next start opens no database."""
+    import subprocess
+    import sys
+
+    import core.cli
+
+    assert run("demo", "--no-embed", "--quiet") == (0, "")
+    assert (settings.home / "demo-loaded").is_file()
+    stamp = subprocess.run([sys.executable, "-m", "core.demo_stamp"], check=False)
+    assert stamp.returncode == 0  # what `make run` asks before calling `workbench demo`
+
+    def no_database() -> None:
+        raise AssertionError("the demo was loaded already: no workbench should be opened")
+
+    monkeypatch.setattr(core.cli, "_workbench", no_database)
+    assert run("demo", "--no-embed", "--quiet") == (0, "")
+    # Another database (here: another demo room name in it) is checked and loaded again.
+    monkeypatch.undo()
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    monkeypatch.setenv("WORKBENCH_DEMO_ROOM", "Demo two")
+    get_settings.cache_clear()
+    opened = []
+    real = core.cli._workbench
+    monkeypatch.setattr(core.cli, "_workbench", lambda: opened.append(1) or real())
+    assert run("demo", "--no-embed", "--quiet")[0] == 0
+    assert opened == [1]

@@ -16,6 +16,7 @@ import streamlit as st
 from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
 from core.workbench import ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
+from views._shared.layout import MESSAGES_KEY
 from views._shared.state import citation_params, note, run_started, show_view, switch_room
 
 # Chips shown per [n] before the rest fold into a "+N more" popover (a sum over a sheet cites every cell).
@@ -97,9 +98,16 @@ def chips(turn: Turn, key: str) -> None:
     groups = sorted(turn.markers.items()) if turn.markers else [(None, list(range(len(turn.citations))))]
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         for n, positions in groups:
+            shown = positions[:SHOWN_CHIPS]
             if n is not None:
-                st.markdown(f"**[{n}]**", width="content")
-            for index in positions[:SHOWN_CHIPS]:
+                # The marker and its first chip in a row of their own that never wraps: they stay together.
+                with st.container(horizontal=True, gap="small", vertical_alignment="center", wrap=False,
+                                  width="content", key=f"chip_{key}_{n}"):  # fmt: skip
+                    st.markdown(f"**[{n}]**", width="content")
+                    if shown:
+                        chip(turn, shown[0], key)
+                shown = shown[1:]
+            for index in shown:
                 chip(turn, index, key)
             if len(positions) > SHOWN_CHIPS:
                 with st.popover(f"+{len(positions) - SHOWN_CHIPS} more"):
@@ -286,7 +294,8 @@ def conversation_bar(wb: Workbench, room: str, turns: list[Turn]) -> None:
 def chat_pane(wb: Workbench, room: str, turns: list[Turn], *, height: int | None = None) -> None:
     """The conversation (scrolling inside `height` pixels when given) and the question box under it."""
     conversation_bar(wb, room, turns)
-    box = st.container(height=height, border=height is not None)
+    # The message list scrolls inside the chat (its height follows the window: views/_shared/layout.py).
+    box = st.container(height=height, border=height is not None, key=MESSAGES_KEY)
     with box:
         if not turns:
             st.caption(f"Ask about the spreadsheets and PDFs in **{escape_markdown(room)}**. Every answer cites the cells or "

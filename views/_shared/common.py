@@ -10,6 +10,7 @@ import streamlit as st
 from core.models import Citation
 from core.workbench import Workbench, neutralise_bidi
 from views._shared.auth import session_workbench, sign_out_button
+from views._shared.layout import PAGE_CSS
 from views._shared.state import citation_params, resolve_room, set_room, show_notes
 from views._shared.uploads import embed_demo_when_needed, queue_uploads, room_status
 
@@ -71,6 +72,7 @@ def page_room(title: str) -> tuple[Workbench, str]:
     """Title the page and return the session user's workbench and the sidebar's room; stop the page when
     there is none (or show the sign-in form when nobody is signed in)."""
     wb = session_workbench(get_workbench())
+    st.html(PAGE_CSS)
     st.title(title)
     show_notes()
     room = st.session_state.get("room")

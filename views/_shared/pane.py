@@ -53,15 +53,33 @@ def _picked(key: str, by_id: dict[int, SheetInfo]) -> None:
     show_view({"doc": str(pick.document_id), "sheet": pick.name})
 
 
-def sheet_view(wb: Workbench, room: str, turns: list[Turn], *, key: str, height: int, picker: bool) -> None:
-    """The linked (or first) sheet with its cited cell; a sheet picker when `picker` (the Sheet page)."""
+def cited_sheet(turns: list[Turn]) -> tuple[int, str] | None:
+    """(document id, sheet name) of the first sheet cell the latest answer cites, or None."""
+    for citation in turns[-1].citations if turns else ():
+        if citation.kind == "cell" and citation.page is None and citation.sheet:
+            return citation.document_id, citation.sheet
+    return None
+
+
+def sheet_view(
+    wb: Workbench,
+    room: str,
+    turns: list[Turn],
+    *,
+    key: str,
+    height: int,
+    picker: bool,
+    default: tuple[int, str] | None = None,
+) -> None:
+    """The linked sheet (else `default`, else the first) with its cited cell; a sheet picker when `picker`."""
     sheets = wb.sheets(room)
     if not sheets:
         st.info("This room has no sheets yet: add a CSV or XLSX file from the sidebar.")
         return
     by_id = {s.sheet_id: s for s in sheets}
     linked = _linked_sheet(wb, room, sheets)
-    sheet = linked or by_id.get(st.session_state.get(f"{key}_pick", -1)) or sheets[0]
+    fallback = next((s for s in sheets if (s.document_id, s.name) == default), None)
+    sheet = linked or fallback or by_id.get(st.session_state.get(f"{key}_pick", -1)) or sheets[0]
     if picker:
         st.session_state[f"{key}_pick"] = sheet.sheet_id
         st.selectbox(
@@ -198,5 +216,10 @@ def evidence_pane(
         pdf_view(wb, room, turns, key=f"{key}_pdf")
     elif view_param("doc") or picker:
         sheet_view(wb, room, turns, key=key, height=height, picker=picker)
+    elif (cited := cited_sheet(turns)) is not None:
+        # The sheet the latest answer cites, mounted before its first chip is clicked: the grid's first load
+        # (its script, the rows) is over by then, and the click only scrolls and paints (issue 26: first chip).
+        st.caption("The sheet the last answer cites: click a chip under it to see its cell highlighted.")
+        sheet_view(wb, room, turns, key=key, height=height, picker=False, default=cited)
     else:
         st.caption(hint)
