@@ -118,11 +118,21 @@ def test_a_chip_tooltip_does_not_cover_the_answer(laptop) -> None:
     chip.hover()
     tip = laptop.locator('[data-testid="stTooltipContent"]').first
     tip.wait_for(state="visible")
-    laptop.wait_for_timeout(300)
+
+    def clear_of_the_answer(shown: dict) -> bool:
+        below_answer = shown["y"] >= answer["y"] + answer["height"]
+        beside_answer = shown["x"] >= answer["x"] + answer["width"] or shown["x"] + shown["width"] <= answer["x"]
+        return below_answer or beside_answer
+
+    # The tooltip fades in and is placed by the browser: its settled place is what is read (under load, 300 ms
+    # after it showed it could still be where it started).
     shown = box_of(tip)
-    below_answer = shown["y"] >= answer["y"] + answer["height"]
-    beside_answer = shown["x"] >= answer["x"] + answer["width"] or shown["x"] + shown["width"] <= answer["x"]
-    assert below_answer or beside_answer, (shown, answer)
+    for _ in range(50):
+        if clear_of_the_answer(shown):
+            break
+        laptop.wait_for_timeout(100)
+        shown = box_of(tip)
+    assert clear_of_the_answer(shown), (shown, answer)
     tip_on_chip = box_of(chip)
     assert shown["y"] >= tip_on_chip["y"] + tip_on_chip["height"] - 6  # under its chip
 
