@@ -182,7 +182,11 @@ class MiniLMEncoder:
         ids = np.asarray(encoding.ids)
         with self._words_lock:
             words = np.concatenate([self._words[int(i) : int(i) + 1] for i in ids])
-        x = self._forward(self._embeddings(words, np.asarray(encoding.type_ids))[None], [len(ids)])
+        # One query's products are all small (a dozen tokens x 384): on one OpenBLAS thread a query took 16 ms,
+        # on two 284 ms (median; up to 1 s) while another process kept the second core busy (load 2.5, a test run
+        # beside the app): every ask waited on it (`python -m bench.ask_latency`).
+        with _one_blas_thread():
+            x = self._forward(self._embeddings(words, np.asarray(encoding.type_ids))[None], [len(ids)])
         pooled = x[0].mean(axis=0)
         return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
 

@@ -93,3 +93,26 @@ def test_the_numpy_path_never_imports_torch() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip() == "[]"
+
+
+def test_a_query_is_encoded_on_one_blas_thread(numpy_embedder: LocalEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query's products are small: on two OpenBLAS threads one took 284 ms (up to 1 s) beside a busy core, on one
+    16 ms (bench/ask_latency.py). Its whole forward pass runs on one thread; the count is restored after."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    numpy_embedder.embed_query("warm up")
+    encoder = numpy_embedder._encoder
+    forward, seen = encoder._forward, []
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        seen.append(blas_threads())
+        return forward(*args)
+
+    monkeypatch.setattr(encoder, "_forward", spy)
+    before = blas_threads()
+    encoder.encode("How much was raised in Canada in 2021?")
+    assert seen and seen[0] and all(n == 1 for n in seen[0])
+    assert blas_threads() == before
