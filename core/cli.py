@@ -302,7 +302,7 @@ def jobs_command(room: str, as_json: bool, follow: bool, limit: int) -> int:
     default=10.0,
     show_default=True,
     help="Seconds between heartbeats; a worker silent "
-    "for three of them is taken for dead and its job goes back to the queue.",
+    "for three of them (and at least 30 s) is taken for dead and its job goes back to the queue.",
 )
 def worker(concurrency: int, burst: bool, no_embed: bool, heartbeat: float) -> int:
     """Run queued ingestion jobs (parse, store, embed) until stopped; start more on any machine with the same

@@ -335,6 +335,10 @@ def ingest_task(job_id: int, user_id: str) -> None:
 
 # Seconds without a heartbeat after which a worker is taken for dead and forgotten (at least).
 FORGET_AFTER = 120.0
+# The shortest silence after which a worker's job goes back to the queue, whatever its heartbeat interval: a live
+# worker storing a large sheet can hold the interpreter for seconds, and with `--heartbeat 1` its own sweeper once
+# requeued its own running job (it then never finished; the kill-a-worker test timed out in a full test run).
+STALLED_FLOOR = 30.0
 
 
 async def requeue_stalled(seconds_since_heartbeat: float) -> int:
@@ -383,8 +387,9 @@ def run_worker(
     heartbeat: float = 10.0,
 ) -> None:
     """Run jobs until stopped (SIGINT/SIGTERM), or until the queue is empty when `burst`."""
-    # Stalled = no heartbeat for three intervals; procrastinate prunes such workers after the same time.
-    stalled_after = 3 * heartbeat
+    # Stalled = no heartbeat for three intervals, and never less than STALLED_FLOOR; procrastinate prunes such
+    # workers after the same time.
+    stalled_after = max(3 * heartbeat, STALLED_FLOOR)
 
     async def main() -> None:
         connector = PsycopgConnector(conninfo=database_url(settings))

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "core.config",
         "core.inputs",
         "core.events",
+        "core.demo_stamp",
         "core.lexicon",
         "core.sql",
     ),
