@@ -146,3 +146,28 @@ def test_the_cited_sheet_is_mounted_before_its_first_chip_is_clicked(laptop) -> 
     laptop.locator('[data-testid="stChatMessage"] button', has_text="funding_rounds!").first.click()
     grid.locator(".ag-cell.sheet-cited").first.wait_for(timeout=60_000)
     assert laptop.locator(GRID).count() == 1  # the same grid, now painting the cited cell
+
+
+def cut_texts(grid) -> list[str]:  # type: ignore[no-untyped-def]
+    """The header titles and cell values the grid shows cut (an ellipsis: wider than their column)."""
+    return grid.locator(".ag-root").first.evaluate(
+        """root => [...root.querySelectorAll('.ag-header-cell-text, .ag-cell-value')]
+             .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+             .map(e => e.textContent)"""
+    )
+
+
+def test_grid_columns_are_as_wide_as_their_headers_and_values(laptop) -> None:
+    ask(laptop, CELL_QUESTION, "funding_rounds!")
+    laptop.locator('[data-testid="stChatMessage"] button', has_text="funding_rounds!").first.click()
+    grid = laptop.frame_locator(GRID)
+    grid.locator(".ag-cell.sheet-cited").first.wait_for(timeout=60_000)
+    cut: list[str] = []
+    for _ in range(30):  # the columns are sized once the grid has drawn its rows
+        cut = cut_texts(grid)
+        if not cut:
+            break
+        laptop.wait_for_timeout(200)
+    assert cut == []
+    headers = grid.locator(".ag-header-cell-text").all_text_contents()
+    assert len(headers) >= 3 and all(" · " in h for h in headers[1:]), headers

@@ -116,3 +116,29 @@ def test_a_query_is_encoded_on_one_blas_thread(numpy_embedder: LocalEmbedder, mo
     encoder.encode("How much was raised in Canada in 2021?")
     assert seen and seen[0] and all(n == 1 for n in seen[0])
     assert blas_threads() == before
+
+
+def test_a_blas_library_loaded_after_the_first_query_is_held_to_one_thread_too() -> None:
+    """A test run loads scipy's own OpenBLAS after the first query (bm25s, sentence-transformers): a thread limit
+    set up once, at the first query, left that library on two threads. Run in a fresh interpreter, so the order is
+    this one whatever ran before."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("scipy", reason="the `test` extra brings scipy (a second OpenBLAS)")
+    code = (
+        "from threadpoolctl import threadpool_info\n"
+        "from core.providers.embeddings import LocalEmbedder\n"
+        "e = LocalEmbedder('numpy'); e.embed_query('warm up')\n"
+        "import scipy.linalg\n"
+        "enc = e._encoder; forward = enc._forward; seen = []\n"
+        "def spy(*a):\n"
+        "    seen.append([l['num_threads'] for l in threadpool_info() if l['user_api'] == 'blas'])\n"
+        "    return forward(*a)\n"
+        "enc._forward = spy; enc.encode('a question')\n"
+        "print(seen[0])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    threads = [int(n) for n in run.stdout.strip().strip("[]").split(",")]
+    assert len(threads) >= 2 and threads == [1] * len(threads)
