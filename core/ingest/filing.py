@@ -43,7 +43,7 @@ from core.lexicon.filings import (
     REPORT_KINDS,
     SEC_FORMS,
 )
-from core.lexicon.periods import MONTH_NUMBERS, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, MONTH_NUMBERS, YEAR_DIGITS
 from core.models import Filing, period_label
 
 __all__ = [
@@ -97,11 +97,11 @@ _CONVENTION_AFTER = re.compile(
 # "fourth quarter and full-year 2022", "second-quarter 2023", "third quarter of fiscal 2023", "Q2 FY2024", "Q3 2023"
 _QUARTER = re.compile(
     rf"\b(?:(?P<ord>{_QUARTER_WORD})[-\s]quarter|q(?P<q>[1-4]))\b[^.\n]{{0,30}}?"
-    rf"\b(?:fiscal\s+(?:year\s+)?|fy\s?'?)?(?P<year>{YEAR_DIGITS})\b",
+    rf"\b{FISCAL_PREFIX}?(?P<year>{YEAR_DIGITS})\b",
     re.IGNORECASE,
 )
 _FISCAL_YEAR = re.compile(
-    rf"\b(?:fiscal\s+(?:year\s+)?|fy\s?'?|full[-\s]year\s+)(?P<year>{YEAR_DIGITS})\b",
+    rf"\b(?:{FISCAL_PREFIX}|full[-\s]year\s+)(?P<year>{YEAR_DIGITS})\b",
     re.IGNORECASE,
 )
 _REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+registrant", re.IGNORECASE)

@@ -31,6 +31,8 @@ def year_digits(since: int = 1900, *, decade: bool = False) -> str:
 YEAR_DIGITS = year_digits()
 # A calendar year (1900-2099) standing alone in text: "FY2022" and "2021-22" hold one, "120219" does not.
 YEAR = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?!\d)")
+# The words before a fiscal year's number: "fiscal 2023", "fiscal year 2023", "FY2023", "FY 23", "FY'23".
+FISCAL_PREFIX = r"(?:fiscal\s+(?:year\s+)?|fy\s?'?)"
 # A date written in figures: "2024-09-15", "2024-09", "09/2024" (a day only in the ISO order, whose order is not in
 # doubt: "09/10/2024" is the 9th of October or the 10th of September). "2011-12" is a split fiscal year, not a
 # month: `numeric_dates` leaves it out.

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.numbers import NUMBER_WORDS
-from core.lexicon.periods import YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, YEAR_DIGITS
 from core.models import period_label
 
 _YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
-_FISCAL = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?|f)"
+_FISCAL = rf"(?:{FISCAL_PREFIX}|f)"
 _QUARTER_WORD = "|".join(QUARTER_ORDINALS)
 _QUARTER = re.compile(
     rf"\b(?:q(?P<q>[1-4])|(?P<ord>{_QUARTER_WORD})[-\s]quarter)(?:\s+of)?\s*(?:the\s+)?(?P<fiscal>{_FISCAL})?"
