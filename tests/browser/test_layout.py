@@ -171,3 +171,31 @@ def test_grid_columns_are_as_wide_as_their_headers_and_values(laptop) -> None:
     assert cut == []
     headers = grid.locator(".ag-header-cell-text").all_text_contents()
     assert len(headers) >= 3 and all(" · " in h for h in headers[1:]), headers
+
+
+def page_overflow(tab) -> float:  # type: ignore[no-untyped-def]
+    """How far the page itself scrolls (its main area's content past the window), in pixels."""
+    return tab.evaluate(
+        "() => { const m = document.querySelector('[data-testid=stMain]');"
+        " return m ? m.scrollHeight - m.clientHeight : document.documentElement.scrollHeight - innerHeight; }"
+    )
+
+
+def test_the_sheet_page_fits_a_laptop_screen_and_the_grid_grows_on_a_taller_one(laptop, app_url: str) -> None:
+    laptop.goto(f"{app_url}/sheet?room=Demo")
+    wait_idle(laptop)
+    grid = laptop.locator(GRID)
+    laptop.frame_locator(GRID).locator(".ag-row").first.wait_for(timeout=60_000)
+    assert page_overflow(laptop) <= 16
+    frame = box_of(grid)
+    assert frame["y"] + frame["height"] <= 768 and frame["height"] >= 300, frame
+    # Every row the frame shows is drawn inside it: the grid fills its frame, no row is cut off below it.
+    inner = laptop.frame_locator(GRID).locator(".ag-root-wrapper").first.bounding_box()
+    assert inner is not None and abs(inner["height"] - frame["height"]) <= 4, (inner, frame)
+    laptop.set_viewport_size({"width": 1920, "height": 1080})
+    for _ in range(50):
+        if box_of(grid)["height"] > frame["height"] + 100:
+            break
+        laptop.wait_for_timeout(100)
+    assert box_of(grid)["height"] > frame["height"] + 100
+    assert page_overflow(laptop) <= 16

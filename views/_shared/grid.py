@@ -70,7 +70,16 @@ CSS = {
     ".sheet-cited": {"background-color": "#ffe08a", "outline": "2px solid #e0a100", "outline-offset": "-2px",
                      "font-weight": "600"},
     ".sheet-rownum": {"color": "#6b7280", "background-color": "#f6f7f9"},
+    "#gridContainer": {"height": "100vh !important"},  # the grid fills its frame, whose height FRAME_CSS sets
 }  # fmt: skip
+# On a laptop's screen the grid's frame takes the window's height less what is drawn above it (the page's title,
+# the width toggle, the sheet's picker, captions and "Find rows": about ABOVE_GRID px), never under 300 px: a 768 px
+# screen shows the whole grid without scrolling the page, a 1080 px one more rows. (`height` is the first draw's.)
+ABOVE_GRID = 430
+FRAME_CSS = (
+    f'<style>iframe[title="st_aggrid.AgGrid.agGrid"] {{ height: max(300px, calc(100vh - {ABOVE_GRID}px))'
+    " !important; }</style>"
+)
 
 
 def _jump(target: dict | None) -> JsCode:
@@ -312,6 +321,7 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
         "enableCellTextSelection": True,
         "tooltipShowDelay": 300,
     }
+    st.html(FRAME_CSS)
     AgGrid(
         frame.copy(),  # AgGrid may add a column to (and convert dates in) the frame it is given
         gridOptions=grid_options,
