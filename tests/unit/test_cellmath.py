@@ -935,3 +935,11 @@ def test_a_difference_between_two_periods_is_its_size_and_a_decrease_asked_is_th
     assert ask("What is the increase/(decrease) in Other from 2018 to 2019?")[1] == ["-12.6"]
     assert ask("What is the change in the difference of Other between 2018 and 2019?")[1] == ["-12.6"]
 
+
+def test_a_weighted_average_names_the_figure_reported_not_an_average_over_periods() -> None:
+    """ "The weighted-average LTV ratio in 2019" is the ratio the note reports for 2019 (averaged over its loans),
+    never 2018's and 2019's averaged; with no period asked, no one cell answers it."""
+    assert ask("What is the weighted-average Loan-to-value (LTV) ratio in 2019?")[:2] == ("value", ["46.0%"])
+    assert ask("What was the weighted average LTV ratio in 2018?")[:2] == ("value", ["47.1%"])
+    assert plan_cells("What is the weighted average Loan-to-value (LTV) ratio?", 1, NAMES, grid()) is None
+    assert ask("What was the average LTV ratio over 2018 and 2019?")[0] == "average"
