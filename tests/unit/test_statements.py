@@ -308,6 +308,7 @@ def test_a_line_the_prose_gives_other_figures_for_the_quantity_asked_is_not_read
     room = RoomSchema(room_id=1, sheets=(assets,))
     assert statement_cells("What was the depreciation of software in use in 2021?", room) is None
     assert statement_cells("What were the depreciation of software in use in 2021 and 2020 respectively?", room) is None
+    assert statement_cells("What was the total depreciation of software in use in 2021 and 2020?", room) is None
     found = statement_cells("What was the software in use in 2021?", room)
     assert found is not None and (found[0].row_label, found[0].column_labels) == ("Software in use", ["2021"])
     found = statement_cells("What was the cost of software in use in 2021?", room)

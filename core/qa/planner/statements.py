@@ -182,6 +182,9 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
 
 # A figure in prose: "$9.2 million", "(1,204)", "4.5%"; a year is no figure.
 _PROSE_FIGURE = re.compile(r"(?<![\w.])\(?[$€£]?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?(?![\w,]*\d)")
+# Operations over the line's own figures in periods (a change's figure is no cell: prose stating it is no
+# other figure of the quantity).
+_OF_CELLS = frozenset({"value", "sum", "average"})
 _PERCENT_AFTER = re.compile(r"\s*(?:%|per\s*cent|percent)")
 _MOST_FIGURES = 6
 # Words dating a figure, not naming a quantity: "as of October 31", "in Q4", "for FY2021".
@@ -198,9 +201,9 @@ def prose_differs(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     of its figures is the cell's, in the table's unit or a larger one rounded ("Depreciation of software in use
     was $2.1 million and $1.9 million in 2021 and 2020" against a "Software in use" line of 40,312 and 38,755,
     the software's cost). The question asks the prose's quantity, which the line is not: no cell answers it.
-    Only a line's figures in periods are read so ("value"); a sentence restating the cell ("$40.3 million")
-    agrees with it."""
-    if step.operation != "value" or step.cells:
+    Only a line's figures in periods, or their total or average, are read so; a sentence restating the cell
+    ("$40.3 million") agrees with it."""
+    if step.operation not in _OF_CELLS or step.cells:
         return False
     label = label_words(step.row_label)
     rest = {_stem(w) for w in _words(question)} - label - _GENERIC - OPERATION_WORDS - _DATE_WORDS
