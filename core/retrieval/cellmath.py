@@ -122,12 +122,6 @@ class CellsStep(BaseModel):
     # A yes/no on the change ("Did X increase?"): the answer's word if the line rose, and if it fell ("Yes", "No";
     # "Increased", "Decreased"); [] for a change asked as a figure.
     direction_words: list[str] = []
-    # How a "change" asked in other words reads: "gap", the size of the difference between the two periods' figures
-    # ("the difference in headcount between 2020 and 2021": 40 whichever way it went, unless the figures lie either
-    # side of nought: a profit of 5 turned into a loss of 3 is -8); "fall", the earlier figure
-    # minus the later ("by how much did the margin decrease from 2020 to 2021": 1.5 for 9.0% to 7.5%); "" the
-    # later minus the earlier.
-    sense: Literal["", "gap", "fall"] = ""
 
 
 @dataclass(frozen=True)
@@ -376,14 +370,8 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
         if step.direction_words:
             return _direction(step, read, change)
         if step.operation == "change":
-            word = {"gap": "difference", "fall": "decrease"}.get(step.sense, "change")
-            if step.sense == "gap" and (old >= 0) == (new >= 0):
-                # (a gap across nought, a profit turned into a loss, keeps its sign: which way it went is the news)
-                change = abs(change)
-            elif step.sense == "fall":
-                change = -change
             return CellsResult(values=[_plain(change)], citations=citations,
-                               description=f"the {word} in {span} is {_grouped(change, scale)}"
+                               description=f"the change in {span} is {_grouped(change, scale)}"
                                            f"{' percentage points' if read.points else ''}")  # fmt: skip
         if old == 0:
             raise ZeroDivisionError(f"{label} was 0 in {periods[0]}: no percentage change")

@@ -921,21 +921,6 @@ def test_a_gerund_after_the_line_tells_which_line_not_another_quantity() -> None
     assert got is not None and got[:2] == ("value", ["202,085"])
 
 
-def test_a_difference_between_two_periods_is_its_size_and_a_decrease_asked_is_the_fall() -> None:
-    """ "The difference in X between 2018 and 2019" asks how far apart the two figures are (12.6 for Other's
-    56.7 to 44.1), not which way it went; "by how much did X decrease" asks the fall, positive when it fell. A
-    change, an increase or a decrease asked besides keep the later figure minus the earlier."""
-    op, values, description = ask("What is the difference in Other between 2018 and 2019?")
-    assert (op, values) == ("change", ["12.6"]) and "the difference in Other" in description
-    assert ask("What is the difference in Other between 2019 and 2018?")[1] == ["12.6"]
-    assert ask("What is the difference in total sales between 2018 and 2019?")[1] == ["293.6"]
-    op, values, description = ask("By how much did Other decrease from 2018 to 2019?")
-    assert (op, values) == ("change", ["12.6"]) and "the decrease in Other" in description
-    assert ask("How much did total sales decrease by from 2018 to 2019?")[1] == ["-293.6"]
-    assert ask("What is the increase/(decrease) in Other from 2018 to 2019?")[1] == ["-12.6"]
-    assert ask("What is the change in the difference of Other between 2018 and 2019?")[1] == ["-12.6"]
-
-
 def test_a_weighted_average_names_the_figure_reported_not_an_average_over_periods() -> None:
     """ "The weighted-average LTV ratio in 2019" is the ratio the note reports for 2019 (averaged over its loans),
     never 2018's and 2019's averaged; with no period asked, no one cell answers it."""

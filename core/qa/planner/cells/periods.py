@@ -8,7 +8,6 @@ and hands them to `finish`, which checks the cells hold figures of one kind and 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -218,29 +217,7 @@ def change(reading: CellReading) -> Verdict:
     line = reading.line
     if line is None or not _asks_change(line.text):
         return None
-    step = _change(reading, line, "change")
-    if isinstance(step, CellsStep):
-        sense = _sense(line.text)
-        return step.model_copy(update={"sense": sense}) if sense else step
-    return step
-
-
-# "The difference in headcount between 2020 and 2021" asks the gap between the two figures, not which way it went
-# (a change, an increase or a decrease asked besides reads as that); "by how much did the margin decrease",
-# "the decline in units from 2020 to 2021" ask the fall, the earlier figure minus the later.
-_GAP = re.compile(r"\bdifference\b")
-_MOVES = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|rise|rose|fall|fell|drop\w*|declin\w*)\b")
-_FALL = re.compile(r"\b(?:decreas\w*|fall|fell|drop\w*|declin\w*)\b")
-_RISE = re.compile(r"\b(?:chang\w*|increas\w*|grow\w*|grew|rise|rose|difference)\b")
-
-
-def _sense(text: str) -> Literal["", "gap", "fall"]:
-    """How the change asked reads (`CellsStep.sense`)."""
-    if _GAP.search(text) and not _MOVES.search(text):
-        return "gap"
-    if _FALL.search(text) and not _RISE.search(text):
-        return "fall"
-    return ""
+    return _change(reading, line, "change")
 
 
 def _change(reading: CellReading, line: Line, operation: Operation) -> Verdict:
