@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.lexicon.periods import header_month, month_of, months_asked
 from core.qa.planner import ColumnInfo, OfflinePlanner, RoomSchema, SheetInfo
 from core.qa.planner.cells import GridRow
-from core.qa.planner.cells.grid import month_columns, periods_across
+from core.qa.planner.cells.grid import line_items_down, month_columns, periods_across
 from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import SearchStep, TableStep
 
@@ -169,3 +169,30 @@ def test_a_model_plan_is_checked_the_same_way() -> None:
                 intent="llm")  # fmt: skip
     checked = account_plan(plan, schema)
     assert not any(isinstance(s, TableStep) for s in checked.steps) and "“series d”" in checked.reasoning
+
+
+def _note_sheet(corner: str) -> SheetInfo:
+    """A note to the accounts laid out as line items under a corner (blank, a unit or a column's name) with
+    maturity buckets across: figures a records reading would pick one column of."""
+    names = (corner, "Total", "2021", "2022-2023", "Thereafter")
+    lines = ("Operating leases", "Finance leases", "Purchase commitments")
+    grid = tuple(GridRow(row_id=70 + i, values=(line, str(90 + i), str(20 + i), str(40 + i), str(30 + i)))
+                 for i, line in enumerate(lines))  # fmt: skip
+    columns = (column(names[0], 0, lines), *(column(n, i + 1, (), "number") for i, n in enumerate(names[1:])))
+    return SheetInfo(sheet_id=7, document_id=1, title="leases.csv", name="leases", n_rows=3, columns=columns,
+                     grid=grid)  # fmt: skip
+
+
+def test_a_notes_line_items_under_a_blank_or_unit_corner_are_no_list_of_records() -> None:
+    """ "What is the capital commitments' average maturity?"-like questions the cell rules do not read must not
+    fall to a records reading of a note's grid (it answered a total with one bucket's figure): with a blank or
+    unit-only corner the grid is a note's line items; a named first column is a list of records as before."""
+    for corner in ("Column A", "(In thousands)", "US$ million"):
+        sheet = _note_sheet(corner)
+        assert line_items_down([c.name for c in sheet.columns], sheet.grid), corner
+        plan = OfflinePlanner().plan(
+            "What were the purchase commitments sizes?", RoomSchema(room_id=1, sheets=(sheet,))
+        )
+        assert not any(isinstance(s, TableStep) for s in plan.steps), corner
+    named = _note_sheet("Obligation")
+    assert not line_items_down([c.name for c in named.columns], named.grid)

@@ -919,3 +919,12 @@ def test_a_gerund_after_the_line_tells_which_line_not_another_quantity() -> None
     question = "What was the net deferred tax assets after accounting for liabilities in 2019?"
     got = plan(question, rows, ["Column A", "Column B", "Column C"])
     assert got is not None and got[:2] == ("value", ["202,085"])
+
+
+def test_a_weighted_average_names_the_figure_reported_not_an_average_over_periods() -> None:
+    """ "The weighted-average LTV ratio in 2019" is the ratio the note reports for 2019 (averaged over its loans),
+    never 2018's and 2019's averaged; with no period asked, no one cell answers it."""
+    assert ask("What is the weighted-average Loan-to-value (LTV) ratio in 2019?")[:2] == ("value", ["46.0%"])
+    assert ask("What was the weighted average LTV ratio in 2018?")[:2] == ("value", ["47.1%"])
+    assert plan_cells("What is the weighted average Loan-to-value (LTV) ratio?", 1, NAMES, grid()) is None
+    assert ask("What was the average LTV ratio over 2018 and 2019?")[0] == "average"

@@ -291,3 +291,38 @@ def test_a_line_named_with_its_bracket_is_named_whole() -> None:
     found = statement_cells("What was the change in Total (loan) in 2019 from 2018?", room)
     assert found is not None and found[0].row_label == "Total (loan)" and found[0].operation == "change"
     assert statement_cells("What was the change in the total in 2019 from 2018?", room) is None
+
+
+def test_a_line_the_prose_gives_other_figures_for_the_quantity_asked_is_not_read() -> None:
+    """A short PDF's table holds the software's cost ("Software in use" 40,312 and 38,755) and its prose the
+    software's depreciation ($2.1 million and $1.9 million): "the depreciation of software in use in 2021" is the
+    prose's quantity, never the line's; the line itself, or a sentence restating its figure rounded ($40.3
+    million), still reads the cell."""
+    assets = dataclasses.replace(
+        table(
+            8, ["2021", "2020"], [["Software in use", "40,312", "38,755"], ["Buildings", "12,004", "11,870"]], page=1
+        ),
+        document_text="Property and equipment are stated at cost. Depreciation of software in use was $2.1 million "
+        "and $1.9 million in 2021 and 2020. The cost of software in use was $40.3 million in 2021.",
+    )
+    room = RoomSchema(room_id=1, sheets=(assets,))
+    assert statement_cells("What was the depreciation of software in use in 2021?", room) is None
+    assert statement_cells("What were the depreciation of software in use in 2021 and 2020 respectively?", room) is None
+    assert statement_cells("What was the total depreciation of software in use in 2021 and 2020?", room) is None
+    found = statement_cells("What was the software in use in 2021?", room)
+    assert found is not None and (found[0].row_label, found[0].column_labels) == ("Software in use", ["2021"])
+    found = statement_cells("What was the cost of software in use in 2021?", room)
+    assert found is not None and found[0].row_label == "Software in use"
+
+
+def test_prose_of_a_share_or_a_date_never_unseats_the_line() -> None:
+    """A sentence giving the line as a share ("… as a percentage of sales was 12.5%") or naming it with the date
+    asked alone states no other figure of the quantity asked: the line is read."""
+    sales = dataclasses.replace(
+        table(9, ["2021", "2020"], [["Net sales", "$ 51,200", "$ 48,950"], ["Gross profit", "9,001", "8,120"]], page=1),
+        document_text="Gross profit as a percentage of net sales was 17.6% in the year ended December 31, 2021. "
+        "Net sales to the largest customer were $7,420 for the year ended December 31, 2021.",
+    )
+    room = RoomSchema(room_id=1, sheets=(sales,))
+    found = statement_cells("What is the net sales for the year ended December 31, 2021?", room)
+    assert found is not None and (found[0].row_label, found[0].column_labels) == ("Net sales", ["2021"])

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from core.qa.planner.binding import bind, unread_reason
-from core.qa.planner.cells import periods_across
+from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
@@ -165,11 +165,14 @@ class OfflinePlanner:
         # answer passage questions from whichever of a filing's hundred tables shares a word with them.
         # A statement grid (periods across, line items down) the cell arithmetic above did not read is no list of
         # records either: "Sum of 2019 where Column A in (Prepaid expenses, Total prepaid expenses)" answered a
-        # share with a sum, "1 row matched: $106.4" a year with an amount. Its text is searched instead.
+        # share with a sum, "1 row matched: $106.4" a year with an amount. Nor is a note's grid of line items
+        # under a blank or unit-only corner with measures or maturities across: read as records, "the total
+        # finance leases" took the first bucket's figure ("2031 with (In millions) Finance leases: 12") and "the
+        # gross amount of trade debtors" one figure with a neighbour's. Its text is searched instead.
         links = [
             link_sheet(read, sheet)
             for sheet in schema.sheets
-            if sheet.columns and sheet.page is None and not periods_across([c.name for c in sheet.columns], sheet.grid)
+            if sheet.columns and sheet.page is None and not line_items_down([c.name for c in sheet.columns], sheet.grid)
         ]
         best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.cells import parse_number
 from core.lexicon.numbers import SCALE_WORDS
 from core.lexicon.periods import YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
@@ -179,6 +180,68 @@ def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSc
     return rest <= page
 
 
+# A figure in prose: "$9.2 million", "(1,204)", "4.5%"; a year is no figure.
+_PROSE_FIGURE = re.compile(r"(?<![\w.])\(?[$€£]?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?(?![\w,]*\d)")
+# Operations over the line's own figures in periods (a change's figure is no cell: prose stating it is no
+# other figure of the quantity).
+_OF_CELLS = frozenset({"value", "sum", "average"})
+_PERCENT_AFTER = re.compile(r"\s*(?:%|per\s*cent|percent)")
+_MOST_FIGURES = 6
+# Words dating a figure, not naming a quantity: "as of October 31", "in Q4", "for FY2021".
+_DATE_WORDS = frozenset(
+    "january february march april may june july august september october november december q1 q2 q3 q4 h1 h2 fy "
+    "quarter half respective".split()
+)
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(])|\n{2,}")
+
+
+def prose_differs(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether the text around a PDF table states the quantity asked in other figures than the line's cells: a
+    sentence names the line item and every other word of the question (the periods asked among them), and none
+    of its figures is the cell's, in the table's unit or a larger one rounded ("Depreciation of software in use
+    was $2.1 million and $1.9 million in 2021 and 2020" against a "Software in use" line of 40,312 and 38,755,
+    the software's cost). The question asks the prose's quantity, which the line is not: no cell answers it.
+    Only a line's figures in periods, or their total or average, are read so; a sentence restating the cell
+    ("$40.3 million") agrees with it."""
+    if step.operation not in _OF_CELLS or step.cells:
+        return False
+    label = label_words(step.row_label)
+    rest = {_stem(w) for w in _words(question)} - label - _GENERIC - OPERATION_WORDS - _DATE_WORDS
+    if not rest:
+        return False  # the question names the line (and its dates) alone: the prose adds nothing to read against
+    names = [c.name for c in sheet.columns]
+    row = next((r for r in sheet.grid if r.row_id == step.row_id), None)
+    if row is None or any(n not in names for n in step.columns):
+        return False
+    texts = [row.values[names.index(n)] or "" for n in step.columns]
+    cells = [parse_number(t) for t in texts]
+    if any(c is None for c in cells):
+        return False
+    percents = any("%" in t for t in texts)
+    years = set(YEAR.findall(question))
+    # the document's prose only: the table's page holds the table's own text
+    for sentence in _SENTENCE_END.split(sheet.document_text):
+        stems = {_stem(w) for w in _words(sentence)}
+        if not (label | rest) <= stems or not years <= set(YEAR.findall(sentence)):
+            continue
+        figures = [
+            m.group(1) for m in _PROSE_FIGURE.finditer(sentence)
+            if not YEAR.fullmatch(m.group(1)) and (percents or not _PERCENT_AFTER.match(sentence, m.end()))
+        ]  # fmt: skip
+        if len(figures) > _MOST_FIGURES:
+            continue  # a table's text run into prose, not a sentence
+        if figures and not all(any(_restates(f, abs(c or 0)) for f in figures) for c in cells):
+            return True
+    return False
+
+
+def _restates(figure: str, cell: float) -> bool:
+    """Whether a figure of prose is the cell's, as printed or in a larger unit rounded as the prose rounds it."""
+    places = len(figure.split(".")[1]) if "." in figure else 0
+    value = float(figure.replace(",", ""))
+    return any(abs(round(cell / scale, places) - value) < 10 ** -(places + 1) for scale in (1, 1e3, 1e6, 1e9))
+
+
 def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
     """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet; a
     yes/no on a line's change ("Did net sales rise in 2022?") is the line's change, answered with its word."""
@@ -216,7 +279,7 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             # periods down the table ("2021", "December 31, 2019" headings): read with its periods across
             step = turned.step(plan_cells(question, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
                                           given_names=names, context=context), question)  # fmt: skip
-        if step is None or not named_here(question, sheet):
+        if step is None or not named_here(question, sheet) or prose_differs(question, step, sheet):
             continue
         if not credible(step, question, aliases) and not (
             linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)

@@ -35,7 +35,7 @@ tried). The order, and why it matters:
 14. `named_value`: the figure in the columns named by words ("As reported", "1-3 years").
 """
 
-from core.qa.planner.cells.grid import GridRow, periods_across
+from core.qa.planner.cells.grid import GridRow, line_items_down, periods_across
 from core.qa.planner.cells.reading import asks_periods
 from core.qa.planner.cells.rules import CELL_RULES, CellRule, plan_cells
 from core.qa.planner.cells.turned import TurnedGrid, turned_grid
@@ -48,6 +48,7 @@ __all__ = [
     "GridRow",
     "TurnedGrid",
     "asks_periods",
+    "line_items_down",
     "periods_across",
     "plan_cells",
     "turned_grid",

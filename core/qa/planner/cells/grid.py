@@ -170,6 +170,31 @@ def periods_across(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
     return worded > len(items) / 2
 
 
+# A corner that states the figures' unit only ("(In thousands)", "€ million", "US$'000"): no column's name.
+_UNIT_CORNER_WORDS = frozenset(
+    "in of thousand thousands million millions billion billions m bn 000 000s k usd us eur gbp rmb cad aud dollars "
+    "euros pounds".split()
+)
+
+
+def line_items_down(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
+    """Whether a grid is a statement or a note to one rather than a list of records: periods across
+    (`periods_across`), or line items down a first column whose corner is blank or states the unit only, with
+    measures or buckets across ("", "Gross amount", "Provision" over "Trade debtors", "Other debtors"; "(In
+    millions)", "Total", "2031", "2032-2033" over "Finance leases"). A list of records names its first column
+    ("Team", "Region")."""
+    if periods_across(names, rows):
+        return True
+    if len(names) < 3 or not rows:
+        return False
+    labels, n_header = column_labels(names, rows, 0)
+    if any(w not in _UNIT_CORNER_WORDS for w in re.findall(r"[a-z0-9]+", labels[0].lower())):
+        return False
+    items = [row.values[0] for row in rows[n_header:] if row.values]
+    worded = sum(1 for item in items if item and parse_number(item) is None)
+    return worded > len(items) / 2
+
+
 def row_label(row: GridRow, label_pos: int = 0) -> str:
     """A line's label as printed, stripped ("" when it has none)."""
     return (row.values[label_pos] or "").strip() if label_pos < len(row.values) else ""

@@ -40,7 +40,9 @@ CHANGE_WORDS = (
     "variance"  # "the product revenue variance for 2019 vs 2018": a change, as management's discussion says
 )
 CHANGE = re.compile(rf"\b(?:{'|'.join(CHANGE_WORDS.split())}|dropped|declin\w*)\b")
-AVERAGE = re.compile(r"\b(?:average|mean)\b")
+# ("the weighted-average discount rate in 2021" names the rate a statement reports, averaged over its items, not an
+# average over periods)
+AVERAGE = re.compile(r"(?<!weighted\s)(?<!weighted-)\b(?:average|mean)\b")
 SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
 WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter|month)s?\b|\bin which\b")
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
