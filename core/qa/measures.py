@@ -6,15 +6,15 @@ not in it ("net promoter score", "load factor", "revenue per employee").  Their 
 promoter score" still has "net" and "score" on most pages, and "revenue per employee" matched the net sales
 line.  So a measure the question names as a compound must be found as that compound: its words in order, at
 most two other words between each and within one clause of a passage ("effective income tax rate" holds
-"effective tax rate"; "card transactions. Fair value" holds no transaction value), or all of them in one table
+"effective tax rate"; "loyalty transactions. Fair value" holds no transaction value), or all of them in one table
 row with its column names and title ("Tier 1" in a "Capital ratio" table), or in the label of a cell the plan
 reads ("Net Income per Share: Basic", the row a table step picks by name).
 
 The compounds read (each a class, whatever its words):
 - a run of the question's content words ending in a measure noun ("ratio", "rate", "margin", "score" …) after
   at least one word that says which, or "X per Y";
-- "X count", also printed "number of Xs"; "X value", held when the plan reads a line of X ("land value": the
-  Land line), so "order value" needs a line of orders;
+- "X count", also printed "number of Xs"; "X value", held when the plan reads a line of X ("plant value": the
+  Plant line), so "order value" needs a line of orders;
 - a lexicon metric narrowed by words before it ("deferred revenue", "services revenue"), found in any wording of
   the metric, before it or after it with one word between ("revenue from services"); "total", "net", "annual"
   … narrow nothing;
@@ -22,7 +22,7 @@ The compounds read (each a class, whatever its words):
   gross bookings reported by Acme" (a possessive is followed by a noun phrase, so no verb is read as a measure;
   a noun of parts or kinds, "the components of X", asks what X holds).
 Only the asking sentence is read (not "Give a response by relying on …"), names are left to core.qa.grounding
-("USD-INR", "Japanese Yen" exchange rate), and a measure the lexicon knows ("operating margin", "current
+("EUR-CHF", "Swiss Franc" exchange rate), and a measure the lexicon knows ("operating margin", "current
 ratio"), or a margin, ratio or rate of a metric it knows ("net profit margin": net income over revenue, both
 held), is core.qa.metrics' to link.
 """
@@ -126,7 +126,7 @@ def _spans(question: str) -> tuple[list[_Run], frozenset[str]]:
         raw = match.group(0)
         word = lowered[i]
         gap = sentence[matches[i - 1].end() : match.start()] if i else ""
-        if run and gap.strip():  # punctuation between words ends a run ("Software delivery, support")
+        if run and gap.strip():  # punctuation between words ends a run ("Freight, handling")
             close(i - 1)
         if run and word.isdigit() and len(word) <= 2:  # "tier 1 capital ratio"
             run.append(word)
@@ -178,7 +178,7 @@ def _leads_measure(matches: Sequence[re.Match[str]], sentence: str, i: int, name
     word = _bare(following)
     apart = not sentence[matches[i].end() : matches[i + 1].start()].strip()
     content = word not in _GLUE and word not in named and not _PERIOD.match(word) and len(word) > 1
-    verb = word.endswith(("ed", "ing"))  # "the LTV used by TORM" asks what the LTV is for
+    verb = word.endswith(("ed", "ing"))  # "the ARPU targeted by Norvik" asks what the ARPU is for
     return owner and apart and content and not verb
 
 
@@ -280,7 +280,7 @@ def _owned(runs: Sequence[_Run], named: frozenset[str]) -> list[list[str]]:
             words.pop(0)
         while words and words[-1] in _OPERATIONS:
             words.pop()
-        # "the components of Continuing Operations": a noun of parts or kinds asks what the name holds, not a figure
+        # "the components of Corporate Overhead": a noun of parts or kinds asks what the name holds, not a figure
         if words and (possessive or (by_name and not (len(words) == 1 and words[0] in _PARTITIVE))):
             owned.append(["number", "of", *words] if counted else words)  # a count of the things: see _count
             if other and not (len(other) == 1 and other[0] in _PARTITIVE):

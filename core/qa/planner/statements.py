@@ -3,7 +3,7 @@
 A spreadsheet's grid was put in the room by the user: the first grid that names a line item of the question is
 used, as before. A filing's tables are many (a 10-K holds about a hundred) and were found by the table finder,
 so a line item "named" by the question is often not what it asks: the company's name in a stock-performance
-table ("Globex Express"), a word used as a verb ("please state that"), the line under a ratio asked of it
+table ("Globex Express"), a word used as a verb ("please state the reason"), the line under a ratio asked of it
 ("inventory" for the inventory turnover ratio), a year the table does not hold, another company's
 statement (the question's names must be on the table's page or name its document). Each of these is a class of
 wrong figure, and a PDF table's line item is credible only when none applies (`credible`). Of the credible ones
@@ -100,7 +100,7 @@ def named_here(question: str, sheet: SheetInfo) -> bool:
 def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, linked: bool = False) -> bool:
     """Whether a PDF table's line item is what the question asks for (see the module docstring). `linked`: the
     line item is the only one of its name in the room and the question's other words are all on its table's
-    page (`linked_here`), so a label that names no metric ("Other", "APAC") or is a name the question gives
+    page (`linked_here`), so a label that names no metric ("Other", "LATAM") or is a name the question gives
     can still be what it asks."""
     text = question.lower()
     asked = {_stem(w) for w in _words(" ".join([question, *aliases]))}
@@ -124,7 +124,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
     if _fold(step.row_label) != _fold(re.sub(r"\([^)]*\)", " ", step.row_label)) and re.search(
         rf"(?<![a-z0-9]){re.escape(' '.join(step.row_label.lower().split()))}(?![a-z0-9])", " ".join(text.split())
     ):
-        # the question writes the line with its bracket ("Total (loan)" beside "Total (value)"): the bracket is
+        # the question writes the line with its bracket ("Total (secured)" beside "Total (unsecured)"): the bracket is
         # part of the line's name
         label = {_stem(w) for w in _words(step.row_label)}
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
@@ -156,7 +156,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
 def linked_here(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSchema) -> bool:
     """Whether nothing else in the room could be the line item `step` reads, and the question names nothing
     its table's page does not hold: no other row of any PDF table has its name, and every word of the question
-    besides the line item, periods and arithmetic ("change", "average") is on the page ("net sales in APAC":
+    besides the line item, periods and arithmetic ("change", "average") is on the page ("net sales in LATAM":
     the page heads the table "Net sales by region"). A line item named by a word that is no metric ("Other")
     or by the company itself answers only then: in a filing of a hundred tables "Other" is many lines."""
     label = label_words(step.row_label)
