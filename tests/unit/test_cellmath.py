@@ -154,17 +154,17 @@ def test_the_total_over_a_span_read_on_a_bare_total_line_is_the_sum() -> None:
 TAX_GRID = [
     ["", "2019", "2018"],
     ["Deferred tax assets", "", ""],
-    ["Net operating loss carryforwards", "3,167", "3,445"],
-    ["Other employee benefits1", "134", "162"],
-    ["Other", "577", "553"],
-    ["Gross deferred tax assets", "3,878", "4,160"],
+    ["Net operating loss carryforwards", "2,684", "2,911"],
+    ["Other employee benefits1", "118", "147"],
+    ["Other", "462", "498"],
+    ["Gross deferred tax assets", "3,264", "3,556"],
     ["Deferred tax liabilities:", "", ""],
-    ["Goodwill and other intangible assets", "(3,019)", "(3,303)"],
-    ["Other (1)", "—", "(23)"],
-    ["", "(3,019)", "(3,326)"],
-    ["Fully-paid licenses", "130", "12,700"],
-    ["Royalty bearing licenses", "2,907", "3,086"],
-    ["Total revenue", "3,037", "15,786"],
+    ["Acquired intangibles", "(2,745)", "(2,903)"],
+    ["Other (1)", "—", "(31)"],
+    ["", "(2,745)", "(2,934)"],
+    ["Hardware maintenance", "215", "9,840"],
+    ["Software subscriptions", "2,466", "2,702"],
+    ["Total revenue", "2,681", "12,542"],
 ]
 
 
@@ -187,16 +187,14 @@ def test_the_line_items_of_a_section_or_a_total_are_listed_or_counted() -> None:
     assert op == "line_items" and cited == 3
     assert values == ["Net operating loss carryforwards", "Other employee benefits", "Other"]
     assert "under Deferred tax assets are" in description
-    assert tax_answer("What are the items under deferred tax liabilities?")[1] == [
-        "Goodwill and other intangible assets", "Other"
+    assert tax_answer("What are the items recorded under deferred tax liabilities?")[1] == [
+        "Acquired intangibles", "Other"
     ]  # fmt: skip
-    assert tax_answer("What financial items does deferred tax liabilities consist of?")[1][0] == (
-        "Goodwill and other intangible assets"
-    )
-    assert tax_answer("What are the components of total revenue?")[1] == [
-        "Fully-paid licenses", "Royalty bearing licenses"
+    assert tax_answer("What financial items does deferred tax liabilities consist of?")[1][0] == "Acquired intangibles"
+    assert tax_answer("What are the parts of total revenue?")[1] == [
+        "Hardware maintenance", "Software subscriptions"
     ]  # fmt: skip
-    assert tax_answer("How many components are there under deferred tax assets?")[:2] == ("count_items", ["3"])
+    assert tax_answer("How many items are there under deferred tax assets?")[:2] == ("count_items", ["3"])
 
 
 @pytest.mark.parametrize(
@@ -253,27 +251,27 @@ def test_the_change_in_a_quantity_named_average_is_one_change() -> None:
 
 def test_no_annual_average_over_columns_of_several_years() -> None:
     rows = [GridRow(1, ("", "Total", "2020", "2021-2022", "2023-2024")),
-            GridRow(2, ("Operating leases", "$19,437", "$4,143", "$7,111", "$3,686"))]  # fmt: skip
+            GridRow(2, ("Operating leases", "$16,208", "$3,912", "$6,540", "$3,104"))]  # fmt: skip
     names = ["A", "B", "C", "D", "E"]
     assert plan_cells("What is the average annual operating leases for 2020-2024?", 1, names, rows) is None
 
 
 def test_a_line_named_whole_beats_one_read_without_its_bracket() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Free cash flow (pre-spectrum)", "5,443", "5,417")),
-            GridRow(3, ("Licence and spectrum payments", "(837)", "(1,123)")), GridRow(4, ("Free cash flow", "4,411", "4,044"))]  # fmt: skip
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Free cash flow (pre-licence)", "3,962", "3,815")),
+            GridRow(3, ("Licence payments", "(604)", "(918)")), GridRow(4, ("Free cash flow", "3,358", "2,897"))]  # fmt: skip
     step = plan_cells("How much is the 2019 free cash flow?", 1, ["A", "B", "C"], rows)
     assert step is not None and step.row_label == "Free cash flow"
-    step = plan_cells("How much is the 2019 free cash flow pre-spectrum?", 1, ["A", "B", "C"], rows)
-    assert step is not None and step.row_label == "Free cash flow (pre-spectrum)"
+    step = plan_cells("How much is the 2019 free cash flow pre-licence?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Free cash flow (pre-licence)"
 
 
 def test_a_figure_line_with_no_label_that_adds_up_the_lines_above_is_their_total() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Employee severance", "$7,169", "$7,845")),
-            GridRow(3, ("Strategic evaluation", "1,286", "—")), GridRow(4, ("Other", "—", "591")),
-            GridRow(5, (None, "$8,455", "$8,436"))]  # fmt: skip
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Employee severance", "$5,312", "$6,074")),
+            GridRow(3, ("Site consolidation", "948", "—")), GridRow(4, ("Other", "—", "427")),
+            GridRow(5, (None, "$6,260", "$6,501"))]  # fmt: skip
     step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
     assert step is not None and (step.row_id, step.row_label) == (5, "Total")
-    rows[-1] = GridRow(5, (None, "$8,455", "$9,000"))  # 2018 does not add up: a line of its own, not a total
+    rows[-1] = GridRow(5, (None, "$6,260", "$7,000"))  # 2018 does not add up: a line of its own, not a total
     step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
     assert step is None or step.row_id != 5
 
@@ -296,37 +294,37 @@ def turned_answer(
 
 
 def test_a_table_with_its_periods_down_the_rows_is_read_turned() -> None:
-    """ "2021 | Operating leases | Finance leases": the periods are rows, the line items columns; the answer cites
+    """ "2021 | Office leases | Vehicle leases": the periods are rows, the line items columns; the answer cites
     the table's own cells."""
-    leases = [["", "Operating Leases", "Finance Leases"], ["2021", "$138", "$6"], ["2022", "135", "6"],
-              ["2023", "127", "7"]]  # fmt: skip
-    op, values, _, cited = turned_answer(leases, "What were the operating leases for 2021?")
-    assert (op, values, cited) == ("value", ["$138"], [(100, "Operating Leases")])
-    assert turned_answer(leases, "What was the change in operating leases between 2021 and 2022?")[1] == ["-3"]
-    op, values, _, cited = turned_answer(leases, "What are the respective operating leases and finance leases in 2022?")
-    assert (op, values, cited) == ("items_values", ["135", "6"], [(101, "Operating Leases"), (101, "Finance Leases")])
+    leases = [["", "Office Leases", "Vehicle Leases"], ["2021", "$212", "$9"], ["2022", "204", "9"],
+              ["2023", "191", "11"]]  # fmt: skip
+    op, values, _, cited = turned_answer(leases, "What were the office leases for 2021?")
+    assert (op, values, cited) == ("value", ["$212"], [(100, "Office Leases")])
+    assert turned_answer(leases, "What was the change in office leases between 2021 and 2022?")[1] == ["-8"]
+    op, values, _, cited = turned_answer(leases, "What are the respective office leases and vehicle leases in 2022?")
+    assert (op, values, cited) == ("items_values", ["204", "9"], [(101, "Office Leases"), (101, "Vehicle Leases")])
 
 
 def test_dated_headings_over_the_same_lines_are_the_periods() -> None:
     receivables = [["", "Gross", "Allowance", "Net"], ["December 31, 2019", "", "", ""],
-                   ["Transaction related", "$12,863", "$(238)", "$12,625"], ["Servicing related", "6,868", "—", "6,868"],
-                   ["December 31, 2018", "", "", ""], ["Transaction related", "$14,704", "$(168)", "$14,536"],
-                   ["Servicing related", "864", "—", "864"]]  # fmt: skip
+                   ["Merchant related", "$10,472", "$(195)", "$10,277"], ["Servicing related", "5,931", "—", "5,931"],
+                   ["December 31, 2018", "", "", ""], ["Merchant related", "$11,806", "$(143)", "$11,663"],
+                   ["Servicing related", "742", "—", "742"]]  # fmt: skip
     op, values, _, cited = turned_answer(receivables, "What was the servicing related net receivable in 2018?")
-    assert (op, values, cited) == ("value", ["864"], [(105, "Net")])
-    assert turned_answer(receivables, "What was the change in transaction related gross from 2018 to 2019?")[1] == [
-        "-1841"
+    assert (op, values, cited) == ("value", ["742"], [(105, "Net")])
+    assert turned_answer(receivables, "What was the change in merchant related gross from 2018 to 2019?")[1] == [
+        "-1334"
     ]
 
 
 def test_a_movement_between_dated_balances_is_never_read_as_the_balance() -> None:
     """A roll-forward ("Nonvested at January 1, 2019", "Granted", "Vested", "Nonvested at December 31, 2019"): the
     dated lines are balances; "shares granted in 2019" names the Granted line, which the turned reading leaves out."""
-    rows = [GridRow(1, ("Nonvested at December 31, 2018", "1,187,581")), GridRow(2, ("Granted", "473,550")),
-            GridRow(3, ("Vested", "(365,223)")), GridRow(4, ("Nonvested at December 31, 2019", "1,283,281"))]  # fmt: skip
+    rows = [GridRow(1, ("Nonvested at December 31, 2018", "1,042,316")), GridRow(2, ("Granted", "389,740")),
+            GridRow(3, ("Vested", "(301,588)")), GridRow(4, ("Nonvested at December 31, 2019", "1,118,904"))]  # fmt: skip
     turned = turned_grid(["Column A", "Shares"], rows)
     assert turned is not None
-    for question in ("What is the number of non-vested shares granted in 2019?", "How many shares vested in 2019?"):
+    for question in ("How many shares were granted to staff over 2019?", "How many shares vested in 2019?"):
         assert turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question) is None
     question = "What were the shares at the end of 2019?"
     step = turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question)
@@ -334,32 +332,34 @@ def test_a_movement_between_dated_balances_is_never_read_as_the_balance() -> Non
 
 
 def test_a_question_naming_several_lines_is_not_answered_by_one() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Cubic Transportation Systems", "254,592", "49,786")),
-            GridRow(3, ("Cubic Mission Solutions", "82,000", "70,000")), GridRow(4, ("Cubic Global Defense", "40,000", "41,000"))]  # fmt: skip
-    question = "What is the average net balance in 2019 for Cubic Transportation Systems, Cubic Mission Solutions and Cubic Global Defense?"
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Harbor Transit Systems", "187,305", "41,920")),
+            GridRow(3, ("Harbor Field Services", "63,000", "58,000")), GridRow(4, ("Harbor Marine Works", "35,000", "37,000"))]  # fmt: skip
+    question = "What is the average net balance in 2019 for Harbor Transit Systems, Harbor Field Services and Harbor Marine Works?"
     assert plan_cells(question, 1, ["A", "B", "C"], rows) is None
-    step = plan_cells("What was the net balance of Cubic Mission Solutions in 2019?", 1, ["A", "B", "C"], rows)
-    assert step is not None and step.row_label == "Cubic Mission Solutions"
+    step = plan_cells("What was the net balance of Harbor Field Services in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Harbor Field Services"
 
 
 def test_a_column_the_question_names_by_its_words_is_never_read_as_the_years_other_column() -> None:
-    """ "The fair value of total debt as of December 31, 2019" of a table whose 2019 is read as its carrying amount
+    """ "The fair value of total borrowings as of December 31, 2019" of a table whose 2019 is read as its carrying amount
     column (the fair value column beside it carries no year): no answer rather than the carrying amount."""
     names = ["Column A", "December 31, 2019", "Column C", "December 31, 2018", "Column E"]
     rows = [GridRow(1, ("(In millions)", "Carrying Amount", "Fair Value", "Carrying Amount", "Fair Value")),
-            GridRow(2, ("Total debt", "$ 3,774.4", "$ 4,073.9", "$ 3,600.0", "$ 3,650.2"))]  # fmt: skip
-    question = "What is the fair value of total debt as of December 31, 2019?"
+            GridRow(2, ("Total borrowings", "$ 2,918.6", "$ 3,104.2", "$ 2,750.0", "$ 2,811.5"))]  # fmt: skip
+    question = "What is the fair value of total borrowings as of December 31, 2019?"
     step = plan_cells(question, 1, names, rows, strict=True)
     assert step is None or step.columns == ["Column C"], step
-    step = plan_cells("What is the carrying amount of total debt as of December 31, 2019?", 1, names, rows, strict=True)
+    step = plan_cells(
+        "What is the carrying amount of total borrowings as of December 31, 2019?", 1, names, rows, strict=True
+    )
     assert step is not None and step.columns == ["December 31, 2019"]
 
 
 def test_maturity_columns_are_named_by_their_span_of_years() -> None:
     """ "Less Than 1 Year", "1-3 Years": a question says "less than one year", "between 1 to 3 years"."""
     names = ["Contractual obligations", "Less Than 1 Year", "1-3 Years", "More than 5 years", "Total"]
-    rows = [GridRow(1, ("Operating lease obligations", "$773", "$2,055", "$400", "$3,228")),
-            GridRow(2, ("Financing obligations", "5,912", "6,551", "0", "12,463"))]  # fmt: skip
+    rows = [GridRow(1, ("Operating lease obligations", "$614", "$1,730", "$355", "$2,699")),
+            GridRow(2, ("Financing obligations", "4,208", "5,377", "0", "9,585"))]  # fmt: skip
     step = plan_cells("What are the respective operating lease obligations due in less than one year and between "
                       "1 to 3 years?", 1, names, rows, strict=True)  # fmt: skip
     assert step is not None and step.columns == ["Less Than 1 Year", "1-3 Years"]
