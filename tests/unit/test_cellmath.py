@@ -74,7 +74,7 @@ def test_the_average_of_one_year_is_over_its_opening_and_closing_balance() -> No
 
 
 def test_the_most_specific_line_item_wins_and_values_are_the_cells_as_stored() -> None:
-    op, values, _ = ask("What is the amount of total sales in 2019?")
+    op, values, _ = ask("What was the figure for total sales in 2019?")
     assert op == "value" and values == ["$2,357.0"]
     assert ask("What were the total sales in 2019 and 2018 respectively?")[1] == ["$2,357.0", "$2,100.4"]
 
@@ -119,12 +119,12 @@ def test_which_periods_pass_a_test_and_how_many_do() -> None:
 
 def test_which_periods_a_line_item_or_the_table_covers() -> None:
     assert ask("In which years was Subscriptions calculated?")[:2] == ("periods", ["2019", "2018", "2017"])
-    step = plan_cells("What are the years included in the table?", 1, NAMES, grid(), whole_table=True)
+    step = plan_cells("Which periods are covered by the table?", 1, NAMES, grid(), whole_table=True)
     assert step is not None and step.whole_table
     result = run_cells(sheet(), step)
     assert result.values == ["2019", "2018", "2017"] and result.description.startswith("The table gives figures for")
     # without the caller's word that the question is about this table, a question naming no line item is not read
-    assert plan_cells("What are the years included in the table?", 1, NAMES, grid()) is None
+    assert plan_cells("Which periods are covered by the table?", 1, NAMES, grid()) is None
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ def test_the_total_over_a_span_read_on_a_bare_total_line_is_the_sum() -> None:
     """ "The total income … between 2017 to 2019" names the table's "Total" line and asks for its sum over the
     span: the word "total" is both."""
     rows = [GridRow(1, ("", "2019", "2018", "2017")), GridRow(2, ("Domestic", "60", "50", "40")),
-            GridRow(3, ("Total", "66.1", "62.9", "45.5"))]  # fmt: skip
+            GridRow(3, ("Total", "71.4", "58.2", "49.7"))]  # fmt: skip
     step = plan_cells("What is the total income between 2017 to 2019?", 1, ["A", "B", "C", "D"], rows)
     assert step is not None and (step.operation, step.row_label) == ("sum", "Total")
     step = plan_cells("What is the total income in 2019 and 2018 respectively?", 1, ["A", "B", "C", "D"], rows)
@@ -553,8 +553,8 @@ def test_a_bracket_names_the_line_unless_it_is_a_unit_or_a_note() -> None:
 
 
 def test_how_many_percent_a_percentage_changed_is_in_points() -> None:
-    rows = [["Weighted average hedged rate", "2.10%", "1.60%"], ["Revenue", "120", "100"]]
-    step = _plan("How many percent did the weighted average hedged rate change by from 2018 to 2019?", rows)
+    rows = [["Weighted average swap rate", "2.35%", "1.85%"], ["Revenue", "120", "100"]]
+    step = _plan("How many percent did the weighted average swap rate change by from 2018 to 2019?", rows)
     assert step is not None and step.operation == "change"
     step = _plan("By what percent did revenue increase from 2018 to 2019?", rows)
     assert step is not None and step.operation == "pct_change"
@@ -648,8 +648,8 @@ TOTALS = [
     ["Net decrease in restricted cash", "(318.6)", "(12.9)"],
     ["Financing activities", "7,215", "2,948"],
     ["Expected dividend yield", "2.6%", "1.9%"],
-    ["Domestic discount rate", "3.60%", "3.25%"],
-    ["International discount rate", "1.70%", "2.40%"],
+    ["Domestic salary growth rate", "3.60%", "3.25%"],
+    ["International salary growth rate", "1.70%", "2.40%"],
 ]
 TOTAL_NAMES = ["Column A", "Column B", "Column C"]
 
@@ -686,7 +686,7 @@ def test_the_arithmetic_is_what_the_question_asks_beyond_the_line_items_name(
         "What led to the decrease in Total program expense in 2019?",
         "What was the reason for the change in Financing activities from 2018 to 2019?",
         # two line items compared, one of which the grid does not have
-        "What is the difference between the domestic and international discount rate in 2019?",
+        "What is the difference between the domestic and international salary growth rate in 2019?",
     ],
 )
 def test_no_figure_of_one_line_answers_a_reason_a_share_or_a_comparison(question: str) -> None:
@@ -801,11 +801,11 @@ def test_a_group_header_spans_its_years_under_a_merged_date() -> None:
     rows = [
         GridRow(row_id=1, values=(None, "September 30,", None, "September 30,", None)),
         GridRow(row_id=2, values=(None, "2019", "2018", "2019", "2018")),
-        GridRow(row_id=3, values=("Discount rate", "3.60%", "3.25%", "1.70%", "2.40%")),
+        GridRow(row_id=3, values=("Salary growth rate", "3.60%", "3.25%", "1.70%", "2.40%")),
     ]
-    step = plan_cells("What is the change in domestic discount rate between 2018 and 2019?", 1, names, rows)
+    step = plan_cells("What is the change in domestic salary growth rate between 2018 and 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column C", "Domestic"]
-    step = plan_cells("What is the change in international discount rate between 2018 and 2019?", 1, names, rows)
+    step = plan_cells("What is the change in international salary growth rate between 2018 and 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column E", "International"]
 
 
@@ -855,8 +855,8 @@ def test_a_line_that_says_its_qualifier_is_what_it_says() -> None:
 EPS = [
     ["", "2019", "2018"],
     ["Weighted average number of shares used in earnings per share (shares, millions)", "", ""],
-    ["Basic earnings per share", "1,187.2", "1,176.9"],
-    ["Basic earnings per share (cents per share)", "", ""],
+    ["Diluted earnings per share", "1,187.2", "1,176.9"],
+    ["Diluted earnings per share (pence per share)", "", ""],
     ["Continuing operations", "98.6", "107.1"],
     ["Discontinued operations", "64.3", "8.5"],
     ["", "162.9", "115.6"],
@@ -864,16 +864,16 @@ EPS = [
 
 
 def test_a_heading_without_a_colon_heads_its_lines_and_their_total() -> None:
-    """ "Total basic earnings per share (cents per share)" is the unlabelled line that adds up the lines under that
-    heading, not the "Basic earnings per share" line of the share counts above it (a heading need not end in a
+    """ "Total diluted earnings per share (pence per share)" is the unlabelled line that adds up the lines under that
+    heading, not the "Diluted earnings per share" line of the share counts above it (a heading need not end in a
     colon); a figure line under such a heading that adds nothing up is no total."""
     names = ["Column A", "Column B", "Column C"]
-    got = plan("What is total basic earnings per share (cents per share) for 2019?", EPS, names)
+    got = plan("What is total diluted earnings per share (pence per share) for 2019?", EPS, names)
     assert got is not None and got[:2] == ("value", ["162.9"])
-    got = plan("What was the mean of total basic earnings per share over 2018 and 2019?", EPS, names)
+    got = plan("What was the mean of total diluted earnings per share over 2018 and 2019?", EPS, names)
     assert got is not None and got[:2] == ("average", ["139.25"])  # (162.9 + 115.6) / 2
     rows = [*EPS[:-1], ["", "170.0", "115.6"]]  # 2019 does not add up
-    got = plan("What is total basic earnings per share (cents per share) for 2019?", rows, names)
+    got = plan("What is total diluted earnings per share (pence per share) for 2019?", rows, names)
     assert got is None or got[1] != ["170.0"]
 
 
@@ -881,7 +881,7 @@ def test_a_word_negated_by_non_is_another_word() -> None:
     """ "Non-vested RSUs" are not the RSUs' Vested line; "non current" is the "Non-current" line however written."""
     rows = [["", "2019", "2018"], ["RSUs", "", ""], ["Granted", "$712", "$546"], ["Vested", "403", "359"]]
     names = ["Column A", "Column B", "Column C"]
-    assert plan("What was the unrecognized compensation cost related to non-vested RSUs in 2019?", rows, names) is None
+    assert plan("How much expense is still to be recognized for non-vested RSUs in 2019?", rows, names) is None
     assert plan("What was the value of RSUs vested in 2019?", rows, names)[:2] == ("value", ["403"])
     rows = [
         ["", "2019", "2018"],
@@ -919,11 +919,11 @@ def test_an_unlabelled_total_under_a_heading_without_a_colon_is_still_the_total(
 
 
 def test_a_gerund_after_the_line_tells_which_line_not_another_quantity() -> None:
-    """ "Net deferred tax assets after accounting for liabilities" is a line of the table, not a quantity "after"
+    """ "Net deferred tax assets after netting against liabilities" is a line of the table, not a quantity "after"
     the line as "income before income tax expense" is."""
     rows = [["", "2019", "2018"], ["Net deferred tax assets", "176,430", "191,862"],
             ["Deferred tax liabilities:", "", ""], ["Intangible assets", "31,507", "30,948"]]  # fmt: skip
-    question = "What was the net deferred tax assets after accounting for liabilities in 2019?"
+    question = "What were the net deferred tax assets after netting against liabilities in 2019?"
     got = plan(question, rows, ["Column A", "Column B", "Column C"])
     assert got is not None and got[:2] == ("value", ["176,430"])
 
