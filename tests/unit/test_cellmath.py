@@ -16,10 +16,10 @@ from core.retrieval.tables import SheetFrame
 GRID = [
     ["", "", "Years Ended September 30,", ""],
     ["", "2019", "2018", "2017"],
-    ["Fixed Price", "$  1,452.4", "$  1,146.2", "$  1,036.9"],
-    ["Other", "44.1", "56.7", "70.8"],
-    ["Total sales", "$1,496.5", "$1,202.9", "$1,107.7"],
-    ["Loan-to-value (LTV) ratio", "46.0%", "47.1%", "49.9%"],
+    ["Subscriptions", "$  2,318.6", "$  2,047.5", "$  1,873.2"],
+    ["Licensing", "38.4", "52.9", "61.3"],
+    ["Total sales", "$2,357.0", "$2,100.4", "$1,934.5"],
+    ["Debt-to-capital (DTC) ratio", "41.2%", "43.5%", "45.8%"],
 ]
 NAMES = ["Column A", "Column B", "Years Ended September 30,", "Column D"]
 
@@ -49,47 +49,47 @@ def ask(question: str) -> tuple[str, list[str], str]:
 
 
 def test_change_is_later_minus_earlier_whatever_the_order_of_the_words() -> None:
-    assert ask("What is the change in Other in 2019 from 2018?")[:2] == ("change", ["-12.6"])
-    assert ask("What was the change in other from 2018 to 2019?")[:2] == ("change", ["-12.6"])
+    assert ask("What is the change in Licensing in 2019 from 2018?")[:2] == ("change", ["-14.5"])
+    assert ask("What was the change in licensing from 2018 to 2019?")[:2] == ("change", ["-14.5"])
 
 
 def test_percentage_change_is_rounded_to_two_places() -> None:
-    op, values, description = ask("What is the percentage change in Other in 2019 from 2018?")
-    expected = ((Decimal("44.1") - Decimal("56.7")) / Decimal("56.7") * 100).quantize(Decimal("0.01"))
-    assert op == "pct_change" and values == [str(expected)] and "-22.22%" in description
+    op, values, description = ask("What is the percentage change in Licensing in 2019 from 2018?")
+    expected = ((Decimal("38.4") - Decimal("52.9")) / Decimal("52.9") * 100).quantize(Decimal("0.01"))
+    assert op == "pct_change" and values == [str(expected)] and "-27.41%" in description
 
 
 def test_average_and_total_over_the_periods_asked() -> None:
-    assert ask("What is the average total sales for 2018 and 2019?")[1] == ["1349.7"]
-    assert ask("What was the average Other from 2017 to 2019?")[1] == [str(round((44.1 + 56.7 + 70.8) / 3, 2))]
-    assert ask("What is the sum of Fixed Price in 2017 and 2018 combined?")[1] == ["2183.1"]
+    assert ask("What is the average total sales for 2018 and 2019?")[1] == ["2228.7"]
+    assert ask("What was the average Licensing from 2017 to 2019?")[1] == [str(round((38.4 + 52.9 + 61.3) / 3, 2))]
+    assert ask("What is the sum of Subscriptions in 2017 and 2018 combined?")[1] == ["3920.7"]
 
 
 def test_the_average_of_one_year_is_over_its_opening_and_closing_balance() -> None:
     """ "The 2019 average X" is X averaged over 2019's opening (2018's close) and closing figures, as analysts
     average inventory or assets; never every column of the table. With no year before it, no figure."""
-    op, values, description = ask("What is the 2019 average Other?")
-    assert op == "average" and values == [str(round((44.1 + 56.7) / 2, 2))] and "2018" in description
-    assert plan_cells("What was the average Other in 2017?", 1, NAMES, grid()) is None
+    op, values, description = ask("What is the 2019 average Licensing?")
+    assert op == "average" and values == [str(round((38.4 + 52.9) / 2, 2))] and "2018" in description
+    assert plan_cells("What was the average Licensing in 2017?", 1, NAMES, grid()) is None
 
 
 def test_the_most_specific_line_item_wins_and_values_are_the_cells_as_stored() -> None:
-    op, values, _ = ask("What is the amount of total sales in 2019?")
-    assert op == "value" and values == ["$1,496.5"]
-    assert ask("What were the total sales in 2019 and 2018 respectively?")[1] == ["$1,496.5", "$1,202.9"]
+    op, values, _ = ask("What was the figure for total sales in 2019?")
+    assert op == "value" and values == ["$2,357.0"]
+    assert ask("What were the total sales in 2019 and 2018 respectively?")[1] == ["$2,357.0", "$2,100.4"]
 
 
 def test_which_year_and_acronym_labels() -> None:
-    assert ask("In which year was the LTV ratio the largest?")[:2] == ("argmax", ["2017"])
+    assert ask("In which year was the DTC ratio the largest?")[:2] == ("argmax", ["2017"])
     assert ask("Which year had the lowest total sales?")[1] == ["2017"]
 
 
 def test_every_used_cell_is_cited_with_its_address() -> None:
-    step = plan_cells("What is the change in Other in 2019 from 2018?", 1, NAMES, grid())
+    step = plan_cells("What is the change in Licensing in 2019 from 2018?", 1, NAMES, grid())
     result = run_cells(sheet(), step)
     assert [(c.ref, c.value, c.row_id) for c in result.citations] == [
-        ("'Note 4'!C5", "56.7", 103),
-        ("'Note 4'!B5", "44.1", 103),
+        ("'Note 4'!C5", "52.9", 103),
+        ("'Note 4'!B5", "38.4", 103),
     ]
 
 
@@ -98,10 +98,10 @@ def test_every_used_cell_is_cited_with_its_address() -> None:
     [
         "Who is the CEO?",  # no line item
         "What was the change in revenue from 2018 to 2019?",  # a line item the grid does not have
-        "How many years was Other more than 900 million?",  # a scale the header does not state, figures far off
-        "What is the ratio of Other to domestic sales in 2019?",  # "domestic" is no word of the Total sales line
-        "What is the ratio of Other to Total sales?",  # no period named, and the grid has three
-        "What percentage of Fixed Price was Other?",  # no total line named: which is the whole is not said
+        "How many years was Licensing more than 900 million?",  # a scale the header does not state, figures far off
+        "What is the ratio of Licensing to domestic sales in 2019?",  # "domestic" is no word of the Total sales line
+        "What is the ratio of Licensing to Total sales?",  # no period named, and the grid has three
+        "What percentage of Subscriptions was Licensing?",  # no total line named: which is the whole is not said
     ],
 )
 def test_questions_it_does_not_plan(question: str) -> None:
@@ -110,29 +110,29 @@ def test_questions_it_does_not_plan(question: str) -> None:
 
 def test_which_periods_pass_a_test_and_how_many_do() -> None:
     """A threshold question lists the periods (or counts them) whose figure is below or above the limit."""
-    op, values, description = ask("In which year was Other less than 60?")
+    op, values, description = ask("In which year was Licensing less than 60?")
     assert op == "where" and values == ["2019", "2018"] and "below 60 in 2019 and 2018" in description
-    assert ask("In which years was total sales more than $1,150?")[:2] == ("where", ["2019", "2018"])
-    assert ask("How many years did Other exceed 50?")[:2] == ("count_where", ["2"])
-    assert ask("In which year was Other above 100?")[1] == []  # none: said so, no period given
+    assert ask("In which years was total sales more than $2,000?")[:2] == ("where", ["2019", "2018"])
+    assert ask("How many years did Licensing exceed 50?")[:2] == ("count_where", ["2"])
+    assert ask("In which year was Licensing above 100?")[1] == []  # none: said so, no period given
 
 
 def test_which_periods_a_line_item_or_the_table_covers() -> None:
-    assert ask("In which years was Fixed Price calculated?")[:2] == ("periods", ["2019", "2018", "2017"])
-    step = plan_cells("What are the years included in the table?", 1, NAMES, grid(), whole_table=True)
+    assert ask("In which years was Subscriptions calculated?")[:2] == ("periods", ["2019", "2018", "2017"])
+    step = plan_cells("Which periods are covered by the table?", 1, NAMES, grid(), whole_table=True)
     assert step is not None and step.whole_table
     result = run_cells(sheet(), step)
     assert result.values == ["2019", "2018", "2017"] and result.description.startswith("The table gives figures for")
     # without the caller's word that the question is about this table, a question naming no line item is not read
-    assert plan_cells("What are the years included in the table?", 1, NAMES, grid()) is None
+    assert plan_cells("Which periods are covered by the table?", 1, NAMES, grid()) is None
 
 
 @pytest.mark.parametrize(
     "question",
     [
-        "Which year was Other higher?",  # a superlative: the period of the largest figure, not every period
-        "Which year was net cash provided by Other lower?",
-        "In which years was Other less than 60?",  # a limit
+        "Which year was Licensing higher?",  # a superlative: the period of the largest figure, not every period
+        "Which year was net cash provided by Licensing lower?",
+        "In which years was Licensing less than 60?",  # a limit
     ],
 )
 def test_a_question_of_one_period_among_them_is_not_a_list_of_periods(question: str) -> None:
@@ -144,7 +144,7 @@ def test_the_total_over_a_span_read_on_a_bare_total_line_is_the_sum() -> None:
     """ "The total income … between 2017 to 2019" names the table's "Total" line and asks for its sum over the
     span: the word "total" is both."""
     rows = [GridRow(1, ("", "2019", "2018", "2017")), GridRow(2, ("Domestic", "60", "50", "40")),
-            GridRow(3, ("Total", "66.1", "62.9", "45.5"))]  # fmt: skip
+            GridRow(3, ("Total", "71.4", "58.2", "49.7"))]  # fmt: skip
     step = plan_cells("What is the total income between 2017 to 2019?", 1, ["A", "B", "C", "D"], rows)
     assert step is not None and (step.operation, step.row_label) == ("sum", "Total")
     step = plan_cells("What is the total income in 2019 and 2018 respectively?", 1, ["A", "B", "C", "D"], rows)
@@ -154,17 +154,17 @@ def test_the_total_over_a_span_read_on_a_bare_total_line_is_the_sum() -> None:
 TAX_GRID = [
     ["", "2019", "2018"],
     ["Deferred tax assets", "", ""],
-    ["Net operating loss carryforwards", "3,167", "3,445"],
-    ["Other employee benefits1", "134", "162"],
-    ["Other", "577", "553"],
-    ["Gross deferred tax assets", "3,878", "4,160"],
+    ["Net operating loss carryforwards", "2,684", "2,911"],
+    ["Other employee benefits1", "118", "147"],
+    ["Other", "462", "498"],
+    ["Gross deferred tax assets", "3,264", "3,556"],
     ["Deferred tax liabilities:", "", ""],
-    ["Goodwill and other intangible assets", "(3,019)", "(3,303)"],
-    ["Other (1)", "—", "(23)"],
-    ["", "(3,019)", "(3,326)"],
-    ["Fully-paid licenses", "130", "12,700"],
-    ["Royalty bearing licenses", "2,907", "3,086"],
-    ["Total revenue", "3,037", "15,786"],
+    ["Acquired intangibles", "(2,745)", "(2,903)"],
+    ["Other (1)", "—", "(31)"],
+    ["", "(2,745)", "(2,934)"],
+    ["Hardware maintenance", "215", "9,840"],
+    ["Software subscriptions", "2,466", "2,702"],
+    ["Total revenue", "2,681", "12,542"],
 ]
 
 
@@ -187,16 +187,14 @@ def test_the_line_items_of_a_section_or_a_total_are_listed_or_counted() -> None:
     assert op == "line_items" and cited == 3
     assert values == ["Net operating loss carryforwards", "Other employee benefits", "Other"]
     assert "under Deferred tax assets are" in description
-    assert tax_answer("What are the items under deferred tax liabilities?")[1] == [
-        "Goodwill and other intangible assets", "Other"
+    assert tax_answer("What are the items recorded under deferred tax liabilities?")[1] == [
+        "Acquired intangibles", "Other"
     ]  # fmt: skip
-    assert tax_answer("What financial items does deferred tax liabilities consist of?")[1][0] == (
-        "Goodwill and other intangible assets"
-    )
-    assert tax_answer("What are the components of total revenue?")[1] == [
-        "Fully-paid licenses", "Royalty bearing licenses"
+    assert tax_answer("What financial items does deferred tax liabilities consist of?")[1][0] == "Acquired intangibles"
+    assert tax_answer("What are the parts of total revenue?")[1] == [
+        "Hardware maintenance", "Software subscriptions"
     ]  # fmt: skip
-    assert tax_answer("How many components are there under deferred tax assets?")[:2] == ("count_items", ["3"])
+    assert tax_answer("How many items are there under deferred tax assets?")[:2] == ("count_items", ["3"])
 
 
 @pytest.mark.parametrize(
@@ -218,8 +216,8 @@ def test_no_line_items_listed_for_a_heading_not_named_once(question: str) -> Non
     [
         "For 2019, what is the component that contributed the most to Total sales?",
         "What was the segment with the largest Total sales in 2019?",
-        "How many major components are there in Other sales?",  # Other is a line, no heading or total
-        "How many segments had Other above 50 in 2019?",
+        "How many major components are there in Licensing sales?",  # Licensing is a line, no heading or total
+        "How many segments had Licensing above 50 in 2019?",
     ],
 )
 def test_a_question_asking_for_a_kind_of_line_or_a_count_of_them_is_no_lines_figure(question: str) -> None:
@@ -228,18 +226,18 @@ def test_a_question_asking_for_a_kind_of_line_or_a_count_of_them_is_no_lines_fig
 
 
 def test_a_span_written_with_a_hyphen_is_every_period_in_it() -> None:
-    """ "The average of Other for 2017-2019" is over the three years, never over 2017 and 2019 alone."""
-    op, values, description = ask("What was the average Other for 2017-2019?")
-    assert (op, values) == ("average", ["57.2"]) and "2018" in description  # (44.1 + 56.7 + 70.8) / 3
-    assert ask("What was the total Other in 2017–2019?")[:2] == ("sum", ["171.6"])
+    """ "The average of Licensing for 2017-2019" is over the three years, never over 2017 and 2019 alone."""
+    op, values, description = ask("What was the average Licensing for 2017-2019?")
+    assert (op, values) == ("average", ["50.87"]) and "2018" in description  # (38.4 + 52.9 + 61.3) / 3
+    assert ask("What was the total Licensing in 2017–2019?")[:2] == ("sum", ["152.6"])
 
 
 @pytest.mark.parametrize(
     "question",
     [
-        "What is the change in the average Other between 2017-2018, and 2018-2019?",  # a change of averages
-        "What is the change between 2018 and 2019 average Other?",
-        "What was the average change in Other from 2017 to 2019?",  # an average of changes
+        "What is the change in the average Licensing between 2017-2018, and 2018-2019?",  # a change of averages
+        "What is the change between 2018 and 2019 average Licensing?",
+        "What was the average change in Licensing from 2017 to 2019?",  # an average of changes
     ],
 )
 def test_two_operations_asked_at_once_are_not_one(question: str) -> None:
@@ -248,32 +246,32 @@ def test_two_operations_asked_at_once_are_not_one(question: str) -> None:
 
 def test_the_change_in_a_quantity_named_average_is_one_change() -> None:
     """ "The change in the average life expectancy from 2018" is the change of that line, not of an average."""
-    assert ask("What was the change in the average Other in 2019 from 2018?")[:2] == ("change", ["-12.6"])
+    assert ask("What was the change in the average Licensing in 2019 from 2018?")[:2] == ("change", ["-14.5"])
 
 
 def test_no_annual_average_over_columns_of_several_years() -> None:
     rows = [GridRow(1, ("", "Total", "2020", "2021-2022", "2023-2024")),
-            GridRow(2, ("Operating leases", "$19,437", "$4,143", "$7,111", "$3,686"))]  # fmt: skip
+            GridRow(2, ("Operating leases", "$16,208", "$3,912", "$6,540", "$3,104"))]  # fmt: skip
     names = ["A", "B", "C", "D", "E"]
     assert plan_cells("What is the average annual operating leases for 2020-2024?", 1, names, rows) is None
 
 
 def test_a_line_named_whole_beats_one_read_without_its_bracket() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Free cash flow (pre-spectrum)", "5,443", "5,417")),
-            GridRow(3, ("Licence and spectrum payments", "(837)", "(1,123)")), GridRow(4, ("Free cash flow", "4,411", "4,044"))]  # fmt: skip
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Free cash flow (pre-licence)", "3,962", "3,815")),
+            GridRow(3, ("Licence payments", "(604)", "(918)")), GridRow(4, ("Free cash flow", "3,358", "2,897"))]  # fmt: skip
     step = plan_cells("How much is the 2019 free cash flow?", 1, ["A", "B", "C"], rows)
     assert step is not None and step.row_label == "Free cash flow"
-    step = plan_cells("How much is the 2019 free cash flow pre-spectrum?", 1, ["A", "B", "C"], rows)
-    assert step is not None and step.row_label == "Free cash flow (pre-spectrum)"
+    step = plan_cells("How much is the 2019 free cash flow pre-licence?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Free cash flow (pre-licence)"
 
 
 def test_a_figure_line_with_no_label_that_adds_up_the_lines_above_is_their_total() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Employee severance", "$7,169", "$7,845")),
-            GridRow(3, ("Strategic evaluation", "1,286", "—")), GridRow(4, ("Other", "—", "591")),
-            GridRow(5, (None, "$8,455", "$8,436"))]  # fmt: skip
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Employee severance", "$5,312", "$6,074")),
+            GridRow(3, ("Site consolidation", "948", "—")), GridRow(4, ("Other", "—", "427")),
+            GridRow(5, (None, "$6,260", "$6,501"))]  # fmt: skip
     step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
     assert step is not None and (step.row_id, step.row_label) == (5, "Total")
-    rows[-1] = GridRow(5, (None, "$8,455", "$9,000"))  # 2018 does not add up: a line of its own, not a total
+    rows[-1] = GridRow(5, (None, "$6,260", "$7,000"))  # 2018 does not add up: a line of its own, not a total
     step = plan_cells("What is the total costs in 2019?", 1, ["A", "B", "C"], rows)
     assert step is None or step.row_id != 5
 
@@ -296,37 +294,37 @@ def turned_answer(
 
 
 def test_a_table_with_its_periods_down_the_rows_is_read_turned() -> None:
-    """ "2021 | Operating leases | Finance leases": the periods are rows, the line items columns; the answer cites
+    """ "2021 | Office leases | Vehicle leases": the periods are rows, the line items columns; the answer cites
     the table's own cells."""
-    leases = [["", "Operating Leases", "Finance Leases"], ["2021", "$138", "$6"], ["2022", "135", "6"],
-              ["2023", "127", "7"]]  # fmt: skip
-    op, values, _, cited = turned_answer(leases, "What were the operating leases for 2021?")
-    assert (op, values, cited) == ("value", ["$138"], [(100, "Operating Leases")])
-    assert turned_answer(leases, "What was the change in operating leases between 2021 and 2022?")[1] == ["-3"]
-    op, values, _, cited = turned_answer(leases, "What are the respective operating leases and finance leases in 2022?")
-    assert (op, values, cited) == ("items_values", ["135", "6"], [(101, "Operating Leases"), (101, "Finance Leases")])
+    leases = [["", "Office Leases", "Vehicle Leases"], ["2021", "$212", "$9"], ["2022", "204", "9"],
+              ["2023", "191", "11"]]  # fmt: skip
+    op, values, _, cited = turned_answer(leases, "What were the office leases for 2021?")
+    assert (op, values, cited) == ("value", ["$212"], [(100, "Office Leases")])
+    assert turned_answer(leases, "What was the change in office leases between 2021 and 2022?")[1] == ["-8"]
+    op, values, _, cited = turned_answer(leases, "What are the respective office leases and vehicle leases in 2022?")
+    assert (op, values, cited) == ("items_values", ["204", "9"], [(101, "Office Leases"), (101, "Vehicle Leases")])
 
 
 def test_dated_headings_over_the_same_lines_are_the_periods() -> None:
     receivables = [["", "Gross", "Allowance", "Net"], ["December 31, 2019", "", "", ""],
-                   ["Transaction related", "$12,863", "$(238)", "$12,625"], ["Servicing related", "6,868", "—", "6,868"],
-                   ["December 31, 2018", "", "", ""], ["Transaction related", "$14,704", "$(168)", "$14,536"],
-                   ["Servicing related", "864", "—", "864"]]  # fmt: skip
+                   ["Merchant related", "$10,472", "$(195)", "$10,277"], ["Servicing related", "5,931", "—", "5,931"],
+                   ["December 31, 2018", "", "", ""], ["Merchant related", "$11,806", "$(143)", "$11,663"],
+                   ["Servicing related", "742", "—", "742"]]  # fmt: skip
     op, values, _, cited = turned_answer(receivables, "What was the servicing related net receivable in 2018?")
-    assert (op, values, cited) == ("value", ["864"], [(105, "Net")])
-    assert turned_answer(receivables, "What was the change in transaction related gross from 2018 to 2019?")[1] == [
-        "-1841"
+    assert (op, values, cited) == ("value", ["742"], [(105, "Net")])
+    assert turned_answer(receivables, "What was the change in merchant related gross from 2018 to 2019?")[1] == [
+        "-1334"
     ]
 
 
 def test_a_movement_between_dated_balances_is_never_read_as_the_balance() -> None:
     """A roll-forward ("Nonvested at January 1, 2019", "Granted", "Vested", "Nonvested at December 31, 2019"): the
     dated lines are balances; "shares granted in 2019" names the Granted line, which the turned reading leaves out."""
-    rows = [GridRow(1, ("Nonvested at December 31, 2018", "1,187,581")), GridRow(2, ("Granted", "473,550")),
-            GridRow(3, ("Vested", "(365,223)")), GridRow(4, ("Nonvested at December 31, 2019", "1,283,281"))]  # fmt: skip
+    rows = [GridRow(1, ("Nonvested at December 31, 2018", "1,042,316")), GridRow(2, ("Granted", "389,740")),
+            GridRow(3, ("Vested", "(301,588)")), GridRow(4, ("Nonvested at December 31, 2019", "1,118,904"))]  # fmt: skip
     turned = turned_grid(["Column A", "Shares"], rows)
     assert turned is not None
-    for question in ("What is the number of non-vested shares granted in 2019?", "How many shares vested in 2019?"):
+    for question in ("How many shares were granted to staff over 2019?", "How many shares vested in 2019?"):
         assert turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question) is None
     question = "What were the shares at the end of 2019?"
     step = turned.step(plan_cells(question, 1, turned.names, turned.rows, strict=True), question)
@@ -334,32 +332,34 @@ def test_a_movement_between_dated_balances_is_never_read_as_the_balance() -> Non
 
 
 def test_a_question_naming_several_lines_is_not_answered_by_one() -> None:
-    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Cubic Transportation Systems", "254,592", "49,786")),
-            GridRow(3, ("Cubic Mission Solutions", "82,000", "70,000")), GridRow(4, ("Cubic Global Defense", "40,000", "41,000"))]  # fmt: skip
-    question = "What is the average net balance in 2019 for Cubic Transportation Systems, Cubic Mission Solutions and Cubic Global Defense?"
+    rows = [GridRow(1, ("", "2019", "2018")), GridRow(2, ("Harbor Transit Systems", "187,305", "41,920")),
+            GridRow(3, ("Harbor Field Services", "63,000", "58,000")), GridRow(4, ("Harbor Marine Works", "35,000", "37,000"))]  # fmt: skip
+    question = "What is the average net balance in 2019 for Harbor Transit Systems, Harbor Field Services and Harbor Marine Works?"
     assert plan_cells(question, 1, ["A", "B", "C"], rows) is None
-    step = plan_cells("What was the net balance of Cubic Mission Solutions in 2019?", 1, ["A", "B", "C"], rows)
-    assert step is not None and step.row_label == "Cubic Mission Solutions"
+    step = plan_cells("What was the net balance of Harbor Field Services in 2019?", 1, ["A", "B", "C"], rows)
+    assert step is not None and step.row_label == "Harbor Field Services"
 
 
 def test_a_column_the_question_names_by_its_words_is_never_read_as_the_years_other_column() -> None:
-    """ "The fair value of total debt as of December 31, 2019" of a table whose 2019 is read as its carrying amount
+    """ "The fair value of total borrowings as of December 31, 2019" of a table whose 2019 is read as its carrying amount
     column (the fair value column beside it carries no year): no answer rather than the carrying amount."""
     names = ["Column A", "December 31, 2019", "Column C", "December 31, 2018", "Column E"]
     rows = [GridRow(1, ("(In millions)", "Carrying Amount", "Fair Value", "Carrying Amount", "Fair Value")),
-            GridRow(2, ("Total debt", "$ 3,774.4", "$ 4,073.9", "$ 3,600.0", "$ 3,650.2"))]  # fmt: skip
-    question = "What is the fair value of total debt as of December 31, 2019?"
+            GridRow(2, ("Total borrowings", "$ 2,918.6", "$ 3,104.2", "$ 2,750.0", "$ 2,811.5"))]  # fmt: skip
+    question = "What is the fair value of total borrowings as of December 31, 2019?"
     step = plan_cells(question, 1, names, rows, strict=True)
     assert step is None or step.columns == ["Column C"], step
-    step = plan_cells("What is the carrying amount of total debt as of December 31, 2019?", 1, names, rows, strict=True)
+    step = plan_cells(
+        "What is the carrying amount of total borrowings as of December 31, 2019?", 1, names, rows, strict=True
+    )
     assert step is not None and step.columns == ["December 31, 2019"]
 
 
 def test_maturity_columns_are_named_by_their_span_of_years() -> None:
     """ "Less Than 1 Year", "1-3 Years": a question says "less than one year", "between 1 to 3 years"."""
     names = ["Contractual obligations", "Less Than 1 Year", "1-3 Years", "More than 5 years", "Total"]
-    rows = [GridRow(1, ("Operating lease obligations", "$773", "$2,055", "$400", "$3,228")),
-            GridRow(2, ("Financing obligations", "5,912", "6,551", "0", "12,463"))]  # fmt: skip
+    rows = [GridRow(1, ("Operating lease obligations", "$614", "$1,730", "$355", "$2,699")),
+            GridRow(2, ("Financing obligations", "4,208", "5,377", "0", "9,585"))]  # fmt: skip
     step = plan_cells("What are the respective operating lease obligations due in less than one year and between "
                       "1 to 3 years?", 1, names, rows, strict=True)  # fmt: skip
     assert step is not None and step.columns == ["Less Than 1 Year", "1-3 Years"]
@@ -370,7 +370,7 @@ def test_maturity_columns_are_named_by_their_span_of_years() -> None:
 
 
 def test_a_list_of_three_items_is_not_read_as_two() -> None:
-    question = "What is the average of Fixed Price, Other and Total sales in 2019?"
+    question = "What is the average of Subscriptions, Licensing and Total sales in 2019?"
     step = plan_cells(question, 1, NAMES, grid())
     assert step is None or step.operation not in ("items_average", "items_values", "items_sum"), step
 
@@ -384,26 +384,26 @@ def test_a_table_is_not_read_turned_when_its_header_holds_the_periods() -> None:
 def test_two_line_items_listed_with_and_read_each_or_their_total_or_average() -> None:
     """ "The respective A and B in 2019" gives both figures; "the total (average) of A and B" adds (averages) them;
     both cells cited."""
-    op, values, description = ask("What are the respective Fixed Price and Other in 2019?")
-    assert (op, values) == ("items_values", ["$  1,452.4", "44.1"]) and "in 2019" in description
-    assert ask("What was the total Fixed Price and Other in 2018?")[:2] == ("items_sum", ["1202.9"])
-    assert ask("What was the average of Other and Fixed Price in 2017?")[:2] == ("items_average", ["553.85"])
+    op, values, description = ask("What are the respective Subscriptions and Licensing in 2019?")
+    assert (op, values) == ("items_values", ["$  2,318.6", "38.4"]) and "in 2019" in description
+    assert ask("What was the total Subscriptions and Licensing in 2018?")[:2] == ("items_sum", ["2100.4"])
+    assert ask("What was the average of Licensing and Subscriptions in 2017?")[:2] == ("items_average", ["967.25"])
     # "the difference in X between A and B" is A minus B, whatever else the question says
-    assert ask("What was the difference in total between Fixed Price and Other in 2019?")[:2] == (
-        "items_difference", ["1408.3"]
+    assert ask("What was the difference in total between Subscriptions and Licensing in 2019?")[:2] == (
+        "items_difference", ["2280.2"]
     )  # fmt: skip
-    step = plan_cells("What are the respective Fixed Price and Other in 2019?", 1, NAMES, grid())
+    step = plan_cells("What are the respective Subscriptions and Licensing in 2019?", 1, NAMES, grid())
     assert step is not None and len(run_cells(sheet(), step).citations) == 2
 
 
 @pytest.mark.parametrize(
     "question",
     [
-        "What are the respective Fixed Price and Other?",  # no period: which of three columns is not said
-        "What are the respective Fixed Price and Other in 2019 and 2018?",  # two periods, two items: four figures
-        "What are the respective Fixed Price and domestic Other in 2019?",  # "domestic" is no word of the table
-        "What were the total Fixed Price and Other sales in 2019 for Europe?",  # "Europe": another part of the firm
-        "What was the total change in Fixed Price and Other in 2019?",  # a change of each, not their total
+        "What are the respective Subscriptions and Licensing?",  # no period: which of three columns is not said
+        "What are the respective Subscriptions and Licensing in 2019 and 2018?",  # two periods, two items: four figures
+        "What are the respective Subscriptions and domestic Licensing in 2019?",  # "domestic" is no word of the table
+        "What were the total Subscriptions and Licensing sales in 2019 for Europe?",  # "Europe": another part of the firm
+        "What was the total change in Subscriptions and Licensing in 2019?",  # a change of each, not their total
     ],
 )
 def test_two_line_items_listed_need_one_period_and_nothing_else_named(question: str) -> None:
@@ -425,32 +425,32 @@ def test_one_line_item_holding_and_is_never_two() -> None:
 def test_two_line_items_of_one_period() -> None:
     """A share, a ratio or a difference of two line items reads both cells of the period asked, whichever way the
     question words the part and the whole, and cites both."""
-    op, values, description = ask("What is Other as a percentage of Total sales in 2019?")
-    assert op == "share" and values == [str((Decimal("44.1") / Decimal("1496.5") * 100).quantize(Decimal("0.01")))]
+    op, values, description = ask("What is Licensing as a percentage of Total sales in 2019?")
+    assert op == "share" and values == [str((Decimal("38.4") / Decimal("2357.0") * 100).quantize(Decimal("0.01")))]
     assert "% of Total sales in 2019" in description
-    assert ask("What percentage of total sales was made up of Fixed Price in 2018?")[1] == [
-        str((Decimal("1146.2") / Decimal("1202.9") * 100).quantize(Decimal("0.01")))
+    assert ask("What percentage of total sales was made up of Subscriptions in 2018?")[1] == [
+        str((Decimal("2047.5") / Decimal("2100.4") * 100).quantize(Decimal("0.01")))
     ]
-    assert ask("What is the ratio of Fixed Price to Other in 2017?")[:2] == (
-        "ratio", [str((Decimal("1036.9") / Decimal("70.8")).quantize(Decimal("0.01")))]
+    assert ask("What is the ratio of Subscriptions to Licensing in 2017?")[:2] == (
+        "ratio", [str((Decimal("1873.2") / Decimal("61.3")).quantize(Decimal("0.01")))]
     )  # fmt: skip
-    assert ask("What is the difference between Fixed Price and Other in 2019?")[:2] == (
-        "items_difference", ["1408.3"]
+    assert ask("What is the difference between Subscriptions and Licensing in 2019?")[:2] == (
+        "items_difference", ["2280.2"]
     )  # fmt: skip
-    assert ask("In 2019, what is the percentage constitution of Other among the total sales?")[:2] == (
+    assert ask("In 2019, what is the percentage constitution of Licensing among the total sales?")[:2] == (
         "share",
-        ["2.95"],
+        ["1.63"],
     )
-    step = plan_cells("What is the ratio of Fixed Price to Other in 2017?", 1, NAMES, grid())
+    step = plan_cells("What is the ratio of Subscriptions to Licensing in 2017?", 1, NAMES, grid())
     assert step is not None
     assert [(c.ref, c.value) for c in run_cells(sheet(), step).citations] == [
-        ("'Note 4'!D4", "$  1,036.9"), ("'Note 4'!D5", "70.8")
+        ("'Note 4'!D4", "$  1,873.2"), ("'Note 4'!D5", "61.3")
     ]  # fmt: skip
 
 
 def test_a_side_may_hold_the_name_the_question_gives() -> None:
     """ "IMFT's total sales": the company is vouched for by the caller (its name is on the table's page)."""
-    question = "What is the ratio of Acme's Fixed Price to total sales in 2019?"
+    question = "What is the ratio of Acme's Subscriptions to total sales in 2019?"
     assert plan_cells(question, 1, NAMES, grid()) is None
     step = plan_cells(question, 1, NAMES, grid(), given_names=["Acme"])
     assert step is not None and step.operation == "ratio" and step.other_label == "Total sales"
@@ -465,11 +465,11 @@ def test_a_list_of_records_is_left_to_the_table_planner() -> None:
 
 # A cash-flow statement prints "capex" as a line item of its own wording (the header row is the column names).
 CASH_FLOW = [
-    ["Operating income", "7,207", "6,966"],
-    ["Net cash provided by operating activities", "6,439", "6,240"],
-    ["Purchases of property, plant and equipment (PP&E)", "(1,577)", "(1,373)"],
-    ["Property, plant and equipment, net", "8,738", "8,866"],
-    ["Proceeds from sale of PP&E and other assets", "262", "49"],
+    ["Operating income", "5,318", "5,046"],
+    ["Net cash provided by operating activities", "4,872", "4,615"],
+    ["Purchases of property, plant and equipment (PP&E)", "(1,164)", "(1,029)"],
+    ["Property, plant and equipment, net", "6,491", "6,377"],
+    ["Proceeds from sale of PP&E and other assets", "188", "57"],
 ]
 
 
@@ -479,11 +479,16 @@ def cash_flow_step(question: str):
 
 
 def test_a_figure_asked_by_another_wording_is_read_from_its_line_item() -> None:
-    step = cash_flow_step("What is the FY2018 capital expenditure amount (in USD millions) for 3M?")
+    step = cash_flow_step("How much capital expenditure did Kestrel Tools report for FY2018, in USD millions?")
     assert step is not None and step.row_label.startswith("Purchases of property") and step.column_labels == ["2018"]
     # Without the alias table the question names no line item of the grid.
     rows = [GridRow(row_id=i, values=tuple(v or None for v in row)) for i, row in enumerate(CASH_FLOW)]
-    assert plan_cells("What is the FY2018 capital expenditure for 3M?", 1, ["Column A", "2018", "2017"], rows) is None
+    assert (
+        plan_cells(
+            "How much capital expenditure did Kestrel Tools report for FY2018?", 1, ["Column A", "2018", "2017"], rows
+        )
+        is None
+    )
 
 
 def test_an_alias_never_reads_an_ingredient_or_a_neighbour_of_the_figure() -> None:
@@ -509,30 +514,30 @@ def test_the_unit_a_statement_states_goes_with_its_figures(caption: str | None, 
     frame = SheetFrame.from_rows(
         sheet().columns, GRID, row_ids=list(range(100, 100 + len(GRID))), sheet="Note 4", caption=caption
     )
-    step = plan_cells("What was Other in 2018?", 1, NAMES, grid())
+    step = plan_cells("What was Licensing in 2018?", 1, NAMES, grid())
     assert step is not None
     described = run_cells(frame, step).description
     scale = {"in millions": " million", "in thousands of dollars": " thousand", "in billions": " billion"}
-    assert described == f"Other was 56.7{scale.get(unit or '', '')} in 2018"
+    assert described == f"Licensing was 52.9{scale.get(unit or '', '')} in 2018"
 
 
 @pytest.mark.parametrize(
     "question",
     [
-        "How much did Other grow from 2018 to 2019 in percent?",
-        "By what percentage did Other decrease from 2018 to 2019?",
-        "What percent did Other change between 2018 and 2019?",
-        "How did Other change from 2018 to 2019 in percentage terms?",
+        "How much did Licensing grow from 2018 to 2019 in percent?",
+        "By what percentage did Licensing decrease from 2018 to 2019?",
+        "What percent did Licensing change between 2018 and 2019?",
+        "How did Licensing change from 2018 to 2019 in percentage terms?",
     ],
 )
 def test_a_relative_change_is_a_percentage_however_it_is_asked(question: str) -> None:
     op, values, _ = ask(question)
-    expected = ((Decimal("44.1") - Decimal("56.7")) / Decimal("56.7") * 100).quantize(Decimal("0.01"))
+    expected = ((Decimal("38.4") - Decimal("52.9")) / Decimal("52.9") * 100).quantize(Decimal("0.01"))
     assert op == "pct_change" and values == [str(expected)]
 
 
 def test_the_change_of_a_percentage_line_is_a_difference_in_points() -> None:
-    assert ask("What was the change in the LTV ratio from 2018 to 2019?")[:2] == ("change", ["-1.1"])
+    assert ask("What was the change in the DTC ratio from 2018 to 2019?")[:2] == ("change", ["-2.3"])
 
 
 def _plan(question: str, rows: list[list[str]], aliases: tuple[str, ...] = ()):
@@ -541,47 +546,47 @@ def _plan(question: str, rows: list[list[str]], aliases: tuple[str, ...] = ()):
 
 
 def test_a_bracket_names_the_line_unless_it_is_a_unit_or_a_note() -> None:
-    rows = [["Combustion of fuel (Scope 1)", "144.7", "150.2"], ["Sales (millions)", "4,785.7", "4,101.0"]]
-    step = _plan("In which year were the Scope 1 emissions larger?", rows)
+    rows = [["Combustion of fuel (Scope 1)", "96.3", "104.8"], ["Sales (millions)", "3,512.4", "3,288.9"]]
+    step = _plan("In which year did Scope 1 emissions peak?", rows)
     assert step is not None and step.row_label.startswith("Combustion") and step.operation == "argmax"
     assert _plan("What were the millions in 2019?", rows) is None
 
 
 def test_how_many_percent_a_percentage_changed_is_in_points() -> None:
-    rows = [["Weighted average hedged rate", "2.10%", "1.60%"], ["Revenue", "120", "100"]]
-    step = _plan("How many percent did the weighted average hedged rate change by from 2018 to 2019?", rows)
+    rows = [["Weighted average swap rate", "2.35%", "1.85%"], ["Revenue", "120", "100"]]
+    step = _plan("How many percent did the weighted average swap rate change by from 2018 to 2019?", rows)
     assert step is not None and step.operation == "change"
     step = _plan("By what percent did revenue increase from 2018 to 2019?", rows)
     assert step is not None and step.operation == "pct_change"
 
 
 def test_the_line_the_question_names_beats_one_an_alias_reaches() -> None:
-    rows = [["Total revenues", "9,556", "9,664"], ["Other revenues", "40", "39"], ["Net voyage revenue", "175", "124"],
-            ["Voyage revenues", "300", "280"]]  # fmt: skip
-    step = _plan("What is the average of Other revenues?", rows, tuple(figure_aliases("revenues")))
-    assert step is not None and step.row_label == "Other revenues"
-    step = _plan("What is the average voyage revenue in 2018 and 2019?", rows, tuple(figure_aliases("revenue")))
-    assert step is not None and step.row_label == "Voyage revenues"
+    rows = [["Total revenues", "8,214", "8,377"], ["Sundry revenues", "52", "47"], ["Net charter revenue", "163", "141"],
+            ["Charter revenues", "274", "251"]]  # fmt: skip
+    step = _plan("What is the mean of Sundry revenues?", rows, tuple(figure_aliases("revenues")))
+    assert step is not None and step.row_label == "Sundry revenues"
+    step = _plan("What was the average charter revenue over 2018 and 2019?", rows, tuple(figure_aliases("revenue")))
+    assert step is not None and step.row_label == "Charter revenues"
 
 
 def test_a_count_of_periods_needs_a_limit_to_count_against() -> None:
-    assert ask("From 2017 to 2019, how many of the years was Other more than 50?")[:2] == ("count_where", ["2"])
-    assert ask("In how many years was Other above 50?")[:2] == ("count_where", ["2"])
-    assert plan_cells("In how many years was Other high?", 1, NAMES, grid()) is None
+    assert ask("From 2017 to 2019, how many of the years was Licensing more than 50?")[:2] == ("count_where", ["2"])
+    assert ask("In how many years was Licensing above 50?")[:2] == ("count_where", ["2"])
+    assert plan_cells("In how many years was Licensing high?", 1, NAMES, grid()) is None
 
 
 def test_values_asked_over_a_span_respectively_give_every_year_of_it() -> None:
-    op, values, _ = ask("What was Other for the years 2019 to 2017 respectively?")
-    assert op == "value" and values == ["44.1", "56.7", "70.8"]  # 2019, 2018, 2017
+    op, values, _ = ask("What was Licensing for the years 2019 to 2017 respectively?")
+    assert op == "value" and values == ["38.4", "52.9", "61.3"]  # 2019, 2018, 2017
 
 
 def test_a_line_item_is_read_under_its_section_heading() -> None:
-    rows = [["Long-lived assets:", "", ""], ["United States", "933,054", "784,469"], ["Korea", "42,411", "36,562"],
-            ["Revenue:", "", ""], ["Korea", "9,000", "8,000"]]  # fmt: skip
-    step = _plan("What is the percentage change in the long-lived assets in Korea from 2018 to 2019?", rows)
-    assert step is not None and step.row_label == "Long-lived assets: Korea" and step.operation == "pct_change"
-    step = _plan("What was the revenue in Korea in 2019?", rows)
-    assert step is not None and step.row_label == "Revenue: Korea" and step.column_labels == ["2019"]
+    rows = [["Long-lived assets:", "", ""], ["United States", "706,315", "652,980"], ["Mexico", "31,874", "28,409"],
+            ["Revenue:", "", ""], ["Mexico", "9,000", "8,000"]]  # fmt: skip
+    step = _plan("By what percentage did long-lived assets in Mexico change from 2018 to 2019?", rows)
+    assert step is not None and step.row_label == "Long-lived assets: Mexico" and step.operation == "pct_change"
+    step = _plan("What was the revenue in Mexico in 2019?", rows)
+    assert step is not None and step.row_label == "Revenue: Mexico" and step.column_labels == ["2019"]
 
 
 def test_a_split_fiscal_year_is_the_year_it_ends_in_and_is_named_as_the_source_names_it() -> None:
@@ -617,34 +622,34 @@ def plan(question: str, rows: list[list[str]], names: list[str]) -> tuple[str, l
     return step.operation, result.values, result.description
 
 
-WEEKS = [["", "F19 53 WEEKS", "F18 52 WEEKS"], ["Sales", "1,671", "1,612"], ["EBITDA", "372", "361"]]
-SPACED = [["", "2019", "2 0 1 8"], ["Operating loss carryforward", "73,260", "57,768"]]
+WEEKS = [["", "F19 53 WEEKS", "F18 52 WEEKS"], ["Sales", "1,538", "1,496"], ["EBITDA", "318", "305"]]
+SPACED = [["", "2019", "2 0 1 8"], ["Operating loss carryforward", "64,118", "49,503"]]
 
 
 def test_a_fiscal_year_written_short_or_letter_spaced_is_its_year() -> None:
     """A short fiscal year ("F19", "FY19", "fiscal 19") names 2019, in the header or the question; "2 0 1 8" is 2018; the answer names the
     period as the source does."""
     names = ["Column A", "Column B", "Column C"]
-    assert plan("What is the average sales for years F19 and F18?", WEEKS, names)[:2] == ("average", ["1641.5"])
+    assert plan("What were the average sales across F19 and F18?", WEEKS, names)[:2] == ("average", ["1517"])
     op, values, description = plan("What was EBITDA in FY19?", WEEKS, names)
-    assert (op, values) == ("value", ["372"]) and "in F19" in description
+    assert (op, values) == ("value", ["318"]) and "in F19" in description
     assert plan("What was the change in EBITDA in fiscal 2019 from fiscal 2018?", WEEKS, names)[:2] == (
         "change",
-        ["11"],
+        ["13"],
     )
     got = plan("What was the operating loss carryforward in 2019 and 2018 respectively?", SPACED, names)
-    assert got is not None and got[:2] == ("value", ["73,260", "57,768"])
+    assert got is not None and got[:2] == ("value", ["64,118", "49,503"])
 
 
 TOTALS = [
     ["", "2019", "2018"],
-    ["Total operating expense", "$31,867,361", "$18,560,365"],
-    ["Weighted-average fair value at grant date", "$34.72", "$35.66"],
-    ["Net decrease in cash and cash equivalents", "(472.7)", "(7.4)"],
-    ["Financing activities", "8,420", "3,624"],
-    ["Risk-free interest rate", "2.0%", "1.2%"],
-    ["Domestic discount rate", "4.00%", "3.75%"],
-    ["International discount rate", "1.90%", "2.80%"],
+    ["Total program expense", "$27,405,118", "$16,932,740"],
+    ["Weighted-average fair value at grant date", "$29.84", "$31.27"],
+    ["Net decrease in restricted cash", "(318.6)", "(12.9)"],
+    ["Financing activities", "7,215", "2,948"],
+    ["Expected dividend yield", "2.6%", "1.9%"],
+    ["Domestic salary growth rate", "3.60%", "3.25%"],
+    ["International salary growth rate", "1.70%", "2.40%"],
 ]
 TOTAL_NAMES = ["Column A", "Column B", "Column C"]
 
@@ -653,16 +658,16 @@ TOTAL_NAMES = ["Column A", "Column B", "Column C"]
     ("question", "operation", "values"),
     [
         # words of the line item's name ask for no arithmetic
-        ("What was the Total operating expense in 2019 and 2018?", "value", ["$31,867,361", "$18,560,365"]),
-        ("What was the Weighted-average fair value at grant date in 2018?", "value", ["$35.66"]),
-        ("What was the Net decrease in cash and cash equivalents in 2019?", "value", ["(472.7)"]),
+        ("What was the Total program expense in 2019 and 2018?", "value", ["$27,405,118", "$16,932,740"]),
+        ("What was the Weighted-average fair value at grant date in 2018?", "value", ["$31.27"]),
+        ("What was the Net decrease in restricted cash in 2019?", "value", ["(318.6)"]),
         # a total over a span of periods
-        ("What is the total cash provided by financing activities between 2018 to 2019?", "sum", ["12044"]),
+        ("What is the total cash provided by financing activities between 2018 to 2019?", "sum", ["10163"]),
         # the absolute change of a line of percentages is in points
         (
-            "What was the absolute percentage change in risk-free interest rate between 2018 and 2019?",
+            "What was the absolute percentage change in expected dividend yield between 2018 and 2019?",
             "change",
-            ["0.8"],
+            ["0.7"],
         ),
     ],
 )
@@ -678,10 +683,10 @@ def test_the_arithmetic_is_what_the_question_asks_beyond_the_line_items_name(
     [
         # a reason or a description is no figure
         "What caused the increase in Financing activities in 2019?",
-        "What led to the decrease in Total operating expense in 2019?",
+        "What led to the decrease in Total program expense in 2019?",
         "What was the reason for the change in Financing activities from 2018 to 2019?",
         # two line items compared, one of which the grid does not have
-        "What is the difference between the domestic and international discount rate in 2019?",
+        "What is the difference between the domestic and international salary growth rate in 2019?",
     ],
 )
 def test_no_figure_of_one_line_answers_a_reason_a_share_or_a_comparison(question: str) -> None:
@@ -689,16 +694,16 @@ def test_no_figure_of_one_line_answers_a_reason_a_share_or_a_comparison(question
 
 
 def test_a_share_of_another_line_reads_both_lines_and_keeps_small_quotients_readable() -> None:
-    got = plan("What is Financing activities as a percentage of Total operating expense in 2019?", TOTALS, TOTAL_NAMES)
-    assert got is not None and got[:2] == ("share", ["0.02642"])  # 8,420 of 31,867,361: not "0.03" nor "0"
-    got = plan("What is the proportion of Financing activities over Total operating expense in 2019?", TOTALS,
+    got = plan("What is Financing activities as a percentage of Total program expense in 2019?", TOTALS, TOTAL_NAMES)
+    assert got is not None and got[:2] == ("share", ["0.02633"])  # 7,215 of 27,405,118: not "0.03" nor "0"
+    got = plan("What is the proportion of Financing activities over Total program expense in 2019?", TOTALS,
                TOTAL_NAMES)  # fmt: skip
-    assert got is not None and got[:2] == ("ratio", ["0.0002642"])
+    assert got is not None and got[:2] == ("ratio", ["0.0002633"])
 
 
 def test_no_change_when_one_column_names_both_periods() -> None:
-    rows = [["", "2019", "2019 vs 2018"], ["Total revenue", "$63,333", "$6,216"]]
-    assert plan("What was the change in total revenue between 2018 and 2019?", rows, TOTAL_NAMES) is None
+    rows = [["", "2019", "2019 vs 2018"], ["Total billings", "$58,120", "$4,905"]]
+    assert plan("What was the change in total billings between 2018 and 2019?", rows, TOTAL_NAMES) is None
 
 
 def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit() -> None:
@@ -711,14 +716,16 @@ def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit()
     )
     result = run_cells(in_millions, step)
     assert (
-        result.values == ["$1.5"] and "$1,496.5 million" in result.description and "$1.5 billion" in result.description
+        result.values == ["$2.36"]
+        and "$2,357.0 million" in result.description
+        and "$2.36 billion" in result.description
     )
     change = plan_cells("What was the change in total sales from 2018 to 2019 (in USD thousands)?", 1, NAMES, grid())
-    assert change is not None and run_cells(in_millions, change).values == ["293,600"]
+    assert change is not None and run_cells(in_millions, change).values == ["256,600"]
     unstated = run_cells(sheet(), step)  # no unit stated: the cell as it is, and the answer says so
-    assert unstated.values == ["$1,496.5"] and "states no unit" in unstated.description
-    ltv = plan_cells("What was the LTV ratio in 2019 in billions?", 1, NAMES, grid())
-    assert ltv is not None and run_cells(in_millions, ltv).values == ["46.0%"]
+    assert unstated.values == ["$2,357.0"] and "states no unit" in unstated.description
+    dtc = plan_cells("What was the DTC ratio in 2019 in billions?", 1, NAMES, grid())
+    assert dtc is not None and run_cells(in_millions, dtc).values == ["41.2%"]
 
 
 def test_a_pdf_tables_columns_named_by_words_are_read_whatever_its_corner_says() -> None:
@@ -741,9 +748,9 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     names a column only with the quarter's day or the group's words; a share column beside an amount ("2019 % of
     total") and an opening balance on 1 January are not the year's amount."""
     names = ["Column A", "July 27, 2019", "April 27, 2019", "October 27, 2018"]
-    rows = [GridRow(row_id=1, values=("Net income", "$2,206", "$3,044", "$3,549"))]
+    rows = [GridRow(row_id=1, values=("Net income", "$1,873", "$2,615", "$2,940"))]
     assert plan_cells("What was the change in net income from 2018 to 2019?", 1, names, rows) is None
-    two = [*rows, GridRow(row_id=2, values=("Revenue", "$13,428", "$12,958", "$12,446"))]
+    two = [*rows, GridRow(row_id=2, values=("Revenue", "$11,507", "$11,032", "$10,688"))]
     assert plan_cells("What was net income as a percentage of revenue in 2019?", 1, names, two) is None
     step = plan_cells("What was net income as a percentage of revenue for the quarter ended July 27, 2019?", 1,
                       names, two)  # fmt: skip
@@ -753,7 +760,7 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     names = ["Column A", "Financial assets", "Column C", "Financial liabilities", "Column E"]
     rows = [
         GridRow(row_id=1, values=(None, "2019", "2018", "2019", "2018")),
-        GridRow(row_id=2, values=("Additions", "64,300", "76,369", "1,200", "900")),
+        GridRow(row_id=2, values=("Additions", "58,140", "69,725", "1,350", "820")),
     ]
     step = plan_cells("What is the change in additions of financial liabilities from 2018 to 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column E", "Financial liabilities"]
@@ -761,9 +768,9 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     names = ["Column A", "2019", "Column C", "2018", "Column E"]
     rows = [
         GridRow(row_id=1, values=(None, "$", "% of total", "$", "% of total")),
-        GridRow(row_id=2, values=("APAC", "479,987", "40.0%", "288,764", "38.1%")),
+        GridRow(row_id=2, values=("LATAM", "356,420", "36.5%", "241,730", "33.8%")),
     ]
-    step = plan_cells("What was the change in APAC from 2018 to 2019?", 1, names, rows)
+    step = plan_cells("What was the change in LATAM from 2018 to 2019?", 1, names, rows)
     assert step is not None and step.columns == ["2018", "2019"]
 
 
@@ -773,16 +780,16 @@ def test_a_common_size_statement_is_a_share_of_its_base_line() -> None:
     names = ["Column A", "2019", "2018"]
     rows = [
         GridRow(row_id=1, values=("Sales", "100.0 %", "100.0 %")),
-        GridRow(row_id=2, values=("Gross profit", "40.0", "50.9")),
-        GridRow(row_id=3, values=("Operating expenses", "33.1", "27.0")),
+        GridRow(row_id=2, values=("Gross profit", "36.4", "44.2")),
+        GridRow(row_id=3, values=("Operating expenses", "29.7", "24.6")),
     ]
-    step = plan_cells("What was the percentage of sales represented by gross profit in 2018?", 1, names, rows)
+    step = plan_cells("What was gross profit as a percentage of sales in 2018?", 1, names, rows)
     assert step is not None and (step.operation, step.row_label, step.other_label) == ("share", "Gross profit", "Sales")
     assert step.columns == ["2018"]
     amounts = [
         GridRow(row_id=1, values=("Sales", "1,000", "900")),
-        GridRow(row_id=2, values=("Gross margin", "40.0 %", "50.9 %")),
-        GridRow(row_id=3, values=("Gross profit", "400", "458")),
+        GridRow(row_id=2, values=("Gross margin", "36.4 %", "44.2 %")),
+        GridRow(row_id=3, values=("Gross profit", "364", "398")),
     ]
     assert plan_cells("What was gross margin as a percentage of gross profit in 2018?", 1, names, amounts) is None
 
@@ -794,23 +801,23 @@ def test_a_group_header_spans_its_years_under_a_merged_date() -> None:
     rows = [
         GridRow(row_id=1, values=(None, "September 30,", None, "September 30,", None)),
         GridRow(row_id=2, values=(None, "2019", "2018", "2019", "2018")),
-        GridRow(row_id=3, values=("Discount rate", "4.00%", "3.75%", "1.90%", "2.80%")),
+        GridRow(row_id=3, values=("Salary growth rate", "3.60%", "3.25%", "1.70%", "2.40%")),
     ]
-    step = plan_cells("What is the change in domestic discount rate between 2018 and 2019?", 1, names, rows)
+    step = plan_cells("What is the change in domestic salary growth rate between 2018 and 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column C", "Domestic"]
-    step = plan_cells("What is the change in international discount rate between 2018 and 2019?", 1, names, rows)
+    step = plan_cells("What is the change in international salary growth rate between 2018 and 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column E", "International"]
 
 
 TAX_EXPENSE = [
     ["", "2019", "2018"],
     ["Current income tax expense (benefit):", "", ""],
-    ["Federal", "$5", "$4"],
-    ["State", "10", "5"],
+    ["Federal", "$7", "$3"],
+    ["State", "12", "6"],
     ["Deferred income tax expense (benefit):", "", ""],
-    ["Federal", "4,206", "4,860"],
-    ["State", "(11,346)", "665"],
-    ["Income tax expense (benefit)", "$(7,125)", "$5,534"],
+    ["Federal", "3,518", "4,027"],
+    ["State", "(9,604)", "712"],
+    ["Income tax expense (benefit)", "$(6,067)", "$4,748"],
 ]
 
 
@@ -818,16 +825,16 @@ def test_a_line_is_read_with_its_section_heading_as_the_heading_is_asked() -> No
     """ "Federal deferred income tax expense" is the Federal line under "Deferred income tax expense (benefit):"
     (its bracket left out, as a line's is), not the total "Income tax expense (benefit)" whose words it holds."""
     names = ["Column A", "Column B", "Column C"]
-    got = plan("What was the Federal deferred income tax expense in 2019?", TAX_EXPENSE, names)
-    assert got is not None and got[:2] == ("value", ["4,206"])
+    got = plan("How much Federal deferred income tax expense was there in 2019?", TAX_EXPENSE, names)
+    assert got is not None and got[:2] == ("value", ["3,518"])
     got = plan("What was the state current income tax expense in 2018?", TAX_EXPENSE, names)
-    assert got is not None and got[:2] == ("value", ["5"])
+    assert got is not None and got[:2] == ("value", ["6"])
 
 
 @pytest.mark.parametrize(
     "question",
     [
-        "How much was the company's income before income tax expense in 2019?",  # neither income nor the tax line
+        "What was the firm's income before income tax expense for 2019?",  # neither income nor the tax line
         "What was the income tax expense excluding the deferred benefit in 2019?",
     ],
 )
@@ -838,44 +845,44 @@ def test_a_line_the_question_qualifies_by_another_quantity_is_not_its_figure(que
 def test_a_line_that_says_its_qualifier_is_what_it_says() -> None:
     rows = [
         ["", "2019", "2018"],
-        ["Income before income taxes", "88,848", "133,514"],
-        ["Income taxes", "(7,125)", "5,534"],
+        ["Income before income taxes", "71,236", "118,402"],
+        ["Income taxes", "(6,067)", "4,748"],
     ]
     got = plan("What was the income before income taxes in 2019?", rows, ["Column A", "Column B", "Column C"])
-    assert got is not None and got[:2] == ("value", ["88,848"])
+    assert got is not None and got[:2] == ("value", ["71,236"])
 
 
 EPS = [
     ["", "2019", "2018"],
     ["Weighted average number of shares used in earnings per share (shares, millions)", "", ""],
-    ["Basic earnings per share", "1,305.7", "1,300.5"],
-    ["Basic earnings per share (cents per share)", "", ""],
-    ["Continuing operations", "114.3", "123.4"],
-    ["Discontinued operations", "91.9", "9.2"],
-    ["", "206.2", "132.6"],
+    ["Diluted earnings per share", "1,187.2", "1,176.9"],
+    ["Diluted earnings per share (pence per share)", "", ""],
+    ["Continuing operations", "98.6", "107.1"],
+    ["Discontinued operations", "64.3", "8.5"],
+    ["", "162.9", "115.6"],
 ]
 
 
 def test_a_heading_without_a_colon_heads_its_lines_and_their_total() -> None:
-    """ "Total basic earnings per share (cents per share)" is the unlabelled line that adds up the lines under that
-    heading, not the "Basic earnings per share" line of the share counts above it (a heading need not end in a
+    """ "Total diluted earnings per share (pence per share)" is the unlabelled line that adds up the lines under that
+    heading, not the "Diluted earnings per share" line of the share counts above it (a heading need not end in a
     colon); a figure line under such a heading that adds nothing up is no total."""
     names = ["Column A", "Column B", "Column C"]
-    got = plan("What is total basic earnings per share (cents per share) for 2019?", EPS, names)
-    assert got is not None and got[:2] == ("value", ["206.2"])
-    got = plan("What is the average total basic earnings per share for both 2018 and 2019?", EPS, names)
-    assert got is not None and got[:2] == ("average", ["169.4"])
-    rows = [*EPS[:-1], ["", "210.0", "132.6"]]  # 2019 does not add up
-    got = plan("What is total basic earnings per share (cents per share) for 2019?", rows, names)
-    assert got is None or got[1] != ["210.0"]
+    got = plan("What is total diluted earnings per share (pence per share) for 2019?", EPS, names)
+    assert got is not None and got[:2] == ("value", ["162.9"])
+    got = plan("What was the mean of total diluted earnings per share over 2018 and 2019?", EPS, names)
+    assert got is not None and got[:2] == ("average", ["139.25"])  # (162.9 + 115.6) / 2
+    rows = [*EPS[:-1], ["", "170.0", "115.6"]]  # 2019 does not add up
+    got = plan("What is total diluted earnings per share (pence per share) for 2019?", rows, names)
+    assert got is None or got[1] != ["170.0"]
 
 
 def test_a_word_negated_by_non_is_another_word() -> None:
     """ "Non-vested RSUs" are not the RSUs' Vested line; "non current" is the "Non-current" line however written."""
-    rows = [["", "2019", "2018"], ["RSUs", "", ""], ["Granted", "$674", "$583"], ["Vested", "428", "381"]]
+    rows = [["", "2019", "2018"], ["RSUs", "", ""], ["Granted", "$712", "$546"], ["Vested", "403", "359"]]
     names = ["Column A", "Column B", "Column C"]
-    assert plan("What was the unrecognized compensation cost related to non-vested RSUs in 2019?", rows, names) is None
-    assert plan("What was the value of RSUs vested in 2019?", rows, names)[:2] == ("value", ["428"])
+    assert plan("How much expense is still to be recognized for non-vested RSUs in 2019?", rows, names) is None
+    assert plan("What was the value of RSUs vested in 2019?", rows, names)[:2] == ("value", ["403"])
     rows = [
         ["", "2019", "2018"],
         ["Current deferred tax assets", "12", "10"],
@@ -885,46 +892,46 @@ def test_a_word_negated_by_non_is_another_word() -> None:
 
 
 def test_the_percentage_of_a_percentage_change_names_no_line() -> None:
-    """ "The percentage change in total revenue" is the Total revenue line's change, not the change of the
-    "Percentage of revenue" line; a line that is a percentage keeps its own word."""
+    """ "The percentage change in total net sales" is the Total net sales line's change, not the change of the
+    "Percentage of net sales" line; a line that is a percentage keeps its own word."""
     rows = [
         ["", "2019", "2018"],
-        ["Total revenue", "51,904", "49,330"],
-        ["Percentage of revenue", "75.1%", "74.4%"],
-        ["Gross margin percentage", "62.9%", "62.0%"],
+        ["Total net sales", "46,250", "42,818"],
+        ["Percentage of net sales", "71.6%", "70.2%"],
+        ["Gross margin percentage", "58.3%", "59.7%"],
     ]
     names = ["Column A", "Column B", "Column C"]
-    assert plan("What was the percentage change in total revenue between 2018 and 2019?", rows, names)[:2] == (
+    assert plan("What was the percentage change in total net sales between 2018 and 2019?", rows, names)[:2] == (
         "pct_change",
-        ["5.22"],
+        ["8.02"],  # (46,250 - 42,818) / 42,818
     )
     got = plan("What was the change in the gross margin percentage between 2018 and 2019?", rows, names)
-    assert got is not None and got[0] == "change" and got[1] == ["0.9"]
+    assert got is not None and got[0] == "change" and got[1] == ["-1.4"]
 
 
 def test_an_unlabelled_total_under_a_heading_without_a_colon_is_still_the_total() -> None:
-    rows = [["", "2019", "2018"], ["Costs incurred", "", ""], ["Severance", "7,169", "7,845"],
-            ["Other", "1,286", "591"], ["", "8,455", "8,436"]]  # fmt: skip
+    rows = [["", "2019", "2018"], ["Costs incurred", "", ""], ["Severance", "5,312", "6,074"],
+            ["Other", "948", "427"], ["", "6,260", "6,501"]]  # fmt: skip
     got = plan("What is the total in 2019?", rows, ["Column A", "Column B", "Column C"])
-    assert got is not None and got[:2] == ("value", ["8,455"])
+    assert got is not None and got[:2] == ("value", ["6,260"])
     got = plan("What were the total costs incurred in 2018?", rows, ["Column A", "Column B", "Column C"])
-    assert got is not None and got[:2] == ("value", ["8,436"])
+    assert got is not None and got[:2] == ("value", ["6,501"])
 
 
 def test_a_gerund_after_the_line_tells_which_line_not_another_quantity() -> None:
-    """ "Net deferred tax assets after accounting for liabilities" is a line of the table, not a quantity "after"
+    """ "Net deferred tax assets after netting against liabilities" is a line of the table, not a quantity "after"
     the line as "income before income tax expense" is."""
-    rows = [["", "2019", "2018"], ["Net deferred tax assets", "202,085", "222,298"],
-            ["Deferred tax liabilities:", "", ""], ["Intangible assets", "39,242", "39,122"]]  # fmt: skip
-    question = "What was the net deferred tax assets after accounting for liabilities in 2019?"
+    rows = [["", "2019", "2018"], ["Net deferred tax assets", "176,430", "191,862"],
+            ["Deferred tax liabilities:", "", ""], ["Intangible assets", "31,507", "30,948"]]  # fmt: skip
+    question = "What were the net deferred tax assets after netting against liabilities in 2019?"
     got = plan(question, rows, ["Column A", "Column B", "Column C"])
-    assert got is not None and got[:2] == ("value", ["202,085"])
+    assert got is not None and got[:2] == ("value", ["176,430"])
 
 
 def test_a_weighted_average_names_the_figure_reported_not_an_average_over_periods() -> None:
-    """ "The weighted-average LTV ratio in 2019" is the ratio the note reports for 2019 (averaged over its loans),
+    """ "The weighted-average DTC ratio in 2019" is the ratio the note reports for 2019 (averaged over its borrowings),
     never 2018's and 2019's averaged; with no period asked, no one cell answers it."""
-    assert ask("What is the weighted-average Loan-to-value (LTV) ratio in 2019?")[:2] == ("value", ["46.0%"])
-    assert ask("What was the weighted average LTV ratio in 2018?")[:2] == ("value", ["47.1%"])
-    assert plan_cells("What is the weighted average Loan-to-value (LTV) ratio?", 1, NAMES, grid()) is None
-    assert ask("What was the average LTV ratio over 2018 and 2019?")[0] == "average"
+    assert ask("What is the weighted-average Debt-to-capital (DTC) ratio in 2019?")[:2] == ("value", ["41.2%"])
+    assert ask("What was the weighted average DTC ratio in 2018?")[:2] == ("value", ["43.5%"])
+    assert plan_cells("What is the weighted average Debt-to-capital (DTC) ratio?", 1, NAMES, grid()) is None
+    assert ask("What was the average DTC ratio over 2018 and 2019?")[0] == "average"

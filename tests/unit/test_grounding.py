@@ -10,12 +10,12 @@ from core.qa.grounding import abbreviates, question_names
 @pytest.mark.parametrize(
     ("question", "names"),
     [
-        ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", ["3M"]),
-        ("Which debt securities are registered under American Express' name as of 2022?", ["American Express"]),
-        ("Are Best Buy's gross margins historically consistent?", ["Best Buy"]),
-        ("Does AMEX have an improving operating margin profile as of 2022?", ["AMEX"]),
-        ("Roughly how many times has JnJ sold its inventory in FY2022?", ["JnJ"]),
-        ("Did Johnson & Johnson's sales grow in Q2 of FY2023?", ["Johnson Johnson"]),
+        ("What was the FY2021 freight spend (in USD millions) for K9?", ["K9"]),
+        ("Which notes are listed under Northwind Mills' name as of 2021?", ["Northwind Mills"]),
+        ("Are Copper Kettle's payroll costs steady across the years?", ["Copper Kettle"]),
+        ("Does MERX show a widening gross margin as of 2021?", ["MERX"]),
+        ("About how often did HnF turn over its stock in FY2021?", ["HnF"]),
+        ("Did Harlow & Finch's bookings rise in Q3 of FY2022?", ["Harlow Finch"]),
         ("Who is the CEO of Harvestquay?", ["Harvestquay"]),
         ("How much was raised in Canada in 2021?", ["Canada"]),
         # Sentence openers, periods, numbers, filing forms and metric acronyms name nothing.
@@ -23,7 +23,7 @@ from core.qa.grounding import abbreviates, question_names
         ("What was EBITDA in FY2022 according to the 10-K? Give the answer in USD.", []),
         ("how many seed rounds were there in 2021?", []),
         # a span of periods is a period: a name the table's page must hold, it refused every table
-        ("What is the average net income from 2017-2019?", []),
+        ("What is the mean operating cost over 2019-2021?", []),
         ("What was EBIT in 2018/19 and FY18-FY19 at Harvestquay?", ["Harvestquay"]),
     ],
 )
@@ -32,7 +32,7 @@ def test_question_names(question: str, names: list[str]) -> None:
 
 
 def test_abbreviations_of_titles() -> None:
-    assert abbreviates("AMEX", "AMERICANEXPRESS_2022_10K.pdf")
-    assert abbreviates("JnJ", "JOHNSON_JOHNSON_2022_10K.pdf")
-    assert not abbreviates("AMD", "ADOBE_2022_10K.pdf")
-    assert not abbreviates("3M", "BESTBUY_2019_10K.pdf")
+    assert abbreviates("MERX", "MERIDIANEXPORTS_2021_10K.pdf")
+    assert abbreviates("HnF", "HARLOW_FINCH_2021_10K.pdf")
+    assert not abbreviates("ADM", "ACORN_2021_10K.pdf")
+    assert not abbreviates("K9", "COPPERKETTLE_2020_10K.pdf")

@@ -64,7 +64,7 @@ def test_among_ranked_higher_is_the_smaller_rank(question: str, descending: bool
 
 
 def test_neighbour_reads_the_next_row_off_the_sheet_order() -> None:
-    plan = plan_of("who ranked right after turkey?", MEDALS)
+    plan = plan_of("which nation is listed just after chile?", MEDALS)
     op = table_op(plan)
     assert plan.intent == "neighbour"
     assert filters(op) == {("Nation", "eq", "Sweden")} and op.select == ["Nation"]
@@ -74,7 +74,7 @@ def test_count_span_counts_the_rows_between_two_named_ones() -> None:
     plan = plan_of("how many nations are listed between norway and sweden?", MEDALS)
     op = table_op(plan)
     assert plan.intent == "count_span"
-    assert filters(op) == {("Nation", "in", ("Germany", "Turkey"))}
+    assert filters(op) == {("Nation", "in", ("Germany", "Chile"))}
     assert op.aggregate is not None and op.aggregate.func == "count"
 
 
@@ -163,7 +163,7 @@ def test_a_plan_without_an_intent_still_loads() -> None:
     [
         ("how many different nations won silver?", MEDALS, "count_distinct", "count"),
         ("which won the most silver medals, germany or sweden?", MEDALS, "among", "superlative"),
-        ("who ranked right after turkey?", MEDALS, "neighbour", "lookup"),
+        ("which nation is listed just after chile?", MEDALS, "neighbour", "lookup"),
         ("how many nations are listed between norway and sweden?", MEDALS, "count_span", "count"),
         ("what is the total number of gold medals?", MEDALS, "count", "aggregate"),
         ("Which sector has the highest average amount raised?", ROUNDS, "aggregate", "superlative"),
@@ -443,7 +443,7 @@ RELEASES = SheetInfo(
     [
         ("which year had at least three films?", "Year", "Title", ("ge", "3")),  # a film is a title (synonyms)
         ("in what year were more than two titles released?", "Year", "Title", ("gt", "2")),
-        ("what year had a total of 2 titles released?", "Year", "Title", ("eq", "2")),
+        ("which year saw exactly 2 titles come out?", "Year", "Title", ("eq", "2")),
         ("which studio released 3 titles?", "Studio", "Title", ("eq", "3")),
         ("which studio made only one picture?", "Studio", None, ("eq", "1")),
     ],
@@ -496,7 +496,7 @@ FINALS = SheetInfo(
         ("how many games did they win?", GAMES, "Result", ("W 21–7", "W 14–13", "W 30–0")),
         ("number of losses", GAMES, "Result", ("L 3–10", "L 0–6")),
         ("how many games were tied?", GAMES, "Result", ("T 7–7",)),
-        ("what is the number of winning outcomes?", FINALS, "Outcome", ("Winner",)),
+        ("how many finals ended with a winning outcome?", FINALS, "Outcome", ("Winner",)),
         ("how many finals were lost with bo rask?", FINALS, "Outcome", ("Runner-up",)),
     ],
 )
@@ -593,7 +593,7 @@ def test_a_yes_or_no_question_is_no_neighbour_lookup() -> None:
         ("How many nations never won a silver medal?", MEDALS, "nations never won a silver"),
         # a column of every row answers only a question asking for all of them
         ("Which company is based in Atlantis?", ROUNDS, "based in atlantis"),
-        ("which nation had almost no points?", MEDALS, "had almost no points"),
+        ("which nation had hardly any points?", MEDALS, "had hardly any points"),
         # a sum or an average is not the change, share or ratio asked for
         ("What is the change in the average amount raised in Germany?", ROUNDS, "change in the average"),
         # rows counted per a column that never repeats: every count is 1

@@ -287,7 +287,7 @@ def test_plans_are_deterministic(planner: OfflinePlanner, schema: RoomSchema) ->
 
 # -- general table questions (WikiTableQuestions style) -----------------------------------------
 
-NATIONS = ("Norway", "Germany", "Turkey", "Sweden", "Japan")
+NATIONS = ("Norway", "Germany", "Chile", "Sweden", "Japan")
 
 
 # A medal table with a summary row under the data.
@@ -327,7 +327,7 @@ def test_number_of_gold_medals_of_one_nation_is_a_sum(planner: OfflinePlanner, m
 
 
 def test_the_row_after_a_value_is_read_off_the_sheet_order(planner: OfflinePlanner, medals: RoomSchema) -> None:
-    op = table_op(planner.plan("who ranked right after turkey?", medals))
+    op = table_op(planner.plan("which nation is listed just after chile?", medals))
     assert filters(op) == {("Nation", "eq", "Sweden")}
     assert op.select == ["Nation"]
 
@@ -374,21 +374,19 @@ def test_filter_values_are_cell_values(planner: OfflinePlanner, schema: RoomSche
     assert Filter(column="Country", op="eq", value="United Kingdom") in op.filters
 
 
-def statement_sheet(
-    corner: str = "", items: tuple[str, ...] = ("Prepaid expenses", "Total prepaid expenses")
-) -> SheetInfo:
+def statement_sheet(corner: str = "", items: tuple[str, ...] = ("Tooling deposits", "Total deposits")) -> SheetInfo:
     """A note to the accounts as a spreadsheet: line items down a blank corner, periods across."""
     from core.qa.planner.cells import GridRow
 
-    rows = [(corner or None, "2019", "2018"), *((item, "2,303", "2,150") for item in items)]
+    rows = [(corner or None, "2019", "2018"), *((item, "2,417", "2,086") for item in items)]
     grid = tuple(GridRow(row_id=i + 1, values=row) for i, row in enumerate(rows))
     values = tuple(r[0] for r in rows if r[0])
     return SheetInfo(
         sheet_id=9, document_id=5, title="note.csv", name="note", n_rows=len(rows),
         columns=(
             column("Column A", "A", "text", 0, values),
-            column("Column B", "B", "number", 1, ("2019", "2,303")),
-            column("Column C", "C", "number", 2, ("2018", "2,150")),
+            column("Column B", "B", "number", 1, ("2019", "2,417")),
+            column("Column C", "C", "number", 2, ("2018", "2,086")),
         ),
         grid=grid,
     )  # fmt: skip
@@ -397,7 +395,7 @@ def statement_sheet(
 @pytest.mark.parametrize(
     "question",
     [
-        "Which prepaid expenses are deferred?",
+        "Which tooling deposits are refundable?",
     ],
 )
 def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(question: str) -> None:
@@ -410,22 +408,22 @@ def test_a_statement_grid_the_cell_arithmetic_declines_is_no_list_of_records(que
 def test_a_share_of_a_statement_grids_total_is_cell_arithmetic() -> None:
     """It once answered "Sum of 2019 where Column A in (...)" as records; it reads the two lines."""
     plan = OfflinePlanner().plan(
-        "In 2019, what is the percentage constitution of prepaid expenses among the total prepaid expenses?",
+        "In 2019, what is the share of tooling deposits in the total deposits?",
         RoomSchema(room_id=1, sheets=(statement_sheet(),)),
     )
     [step] = plan.steps
     assert plan.intent == "cells" and isinstance(step, CellsStep) and step.operation == "share"
-    assert (step.row_label, step.other_label) == ("Prepaid expenses", "Total prepaid expenses")
+    assert (step.row_label, step.other_label) == ("Tooling deposits", "Total deposits")
 
 
 def test_a_threshold_over_a_statement_grid_is_cell_arithmetic() -> None:
     """ "In which year was X less than N" reads X's cells and lists the periods below N (it once answered an
     amount as records)."""
-    plan = OfflinePlanner().plan("In which year was prepaid expenses less than 2,200?",
+    plan = OfflinePlanner().plan("In which year were tooling deposits less than 2,200?",
                                  RoomSchema(room_id=1, sheets=(statement_sheet(),)))  # fmt: skip
     [step] = plan.steps
     assert plan.intent == "cells" and isinstance(step, CellsStep)
-    assert (step.operation, step.compare, step.threshold, step.row_label) == ("where", "<", "2200", "Prepaid expenses")
+    assert (step.operation, step.compare, step.threshold, step.row_label) == ("where", "<", "2200", "Tooling deposits")
 
 
 def test_a_numbered_list_under_a_blank_header_stays_a_list_of_records() -> None:
