@@ -56,6 +56,8 @@ def test_the_period_and_the_statement_outrank_the_fused_order() -> None:
 def test_a_question_on_the_segments_prefers_the_page_headed_by_them() -> None:
     asked = rerank_hints("Which segment of Acme grew the most in FY2022?", FILINGS)
     assert asked.segments and not rerank_hints("What was Acme's FY2022 revenue?", FILINGS).segments
+    # a segment named in an aside is not what is asked
+    assert not rerank_hints("What did Acme get for Acme Tools (formerly its Tools segment)?", FILINGS).segments
     table = (
         "Table of Contents\n\nSales and operating income by business segment:\n\nAcme Retail grew 1,200 Industrial 900"
     )
