@@ -14,6 +14,9 @@ even when its words rank them low), each page is scored (`page_score`, docs/answ
   a line item that statement prints ("capex": the cash-flow statement);
 * + ITEM_BONUS when the question asks for an amount and a statement page prints its line item ("Purchases of
   property, plant and equipment" for "What was the capex ..."): the statement page comes before the prose;
+* + SEGMENT_BONUS when the question asks about the company's segments ("Which segment grew fastest?") and the
+  page's heading names them ("Sales and operating income by business segment", "Note 18. Segment information"):
+  the segment note or the table of all segments, not one segment's page nor prose mentioning one;
 * + COVERAGE_WEIGHT times the share of the question's content words found on the page (each weighed by its
   rarity among the candidates: a word every page holds tells nothing).
 
@@ -50,6 +53,7 @@ LATEST_BONUS = 0.5
 NAMED_STATEMENT_BONUS = 1.5
 IMPLIED_STATEMENT_BONUS = 0.6
 ITEM_BONUS = 1.5
+SEGMENT_BONUS = 0.8
 COVERAGE_WEIGHT = 1.0
 RANK_SCALE = 5  # the fused rank at which a page's rank score halves
 
@@ -91,6 +95,7 @@ class RerankHints:
     implied: tuple[str, ...] = ()  # the statements that print a line item it names
     items: tuple[str, ...] = ()  # the line-item wordings of the amount it asks (lower-case words, space-joined)
     words: tuple[str, ...] = ()  # its content words (lower-case, a plural's ending dropped)
+    segments: bool = False  # it asks about the company's segments
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -114,6 +119,22 @@ def statement_kind(text: str) -> str | None:
         if pattern.search(top) and len(_FIGURE.findall(text)) >= STATEMENT_FIGURES:
             return kind
     return None
+
+
+_SEGMENT_HEADING = re.compile(r"\bsegments?\b", re.IGNORECASE)
+_RUNNING_HEAD = re.compile(r"^\s*table\s+of\s+contents\s*$", re.IGNORECASE)
+HEADING_LINES = 3  # a page's heading: its first lines (a running "Table of Contents" link left out)
+
+
+def heading(text: str) -> str:
+    """A page's heading: its first HEADING_LINES non-empty lines, a running "Table of Contents" left out."""
+    lines = [line for line in text[: HEADING_CHARS * 3].splitlines() if line.strip() and not _RUNNING_HEAD.match(line)]
+    return " ".join(lines[:HEADING_LINES])[:HEADING_CHARS]
+
+
+def segment_page(text: str) -> bool:
+    """Whether a page's heading names segments ("Results by business segment", "Segment information")."""
+    return bool(_SEGMENT_HEADING.search(heading(text)))
 
 
 _TOKEN = re.compile(r"[a-z0-9&]+")
@@ -153,6 +174,8 @@ def page_score(page: Page, hints: RerankHints, words: set[str], weights: dict[st
         joined = f" {' '.join(_words(page.text))} "
         if any(f" {item} " in joined for item in hints.items):
             score += ITEM_BONUS
+    if hints.segments and segment_page(page.text):
+        score += SEGMENT_BONUS
     total = sum(weights.values())
     if total:
         score += COVERAGE_WEIGHT * sum(weight for word, weight in weights.items() if _holds(words, word)) / total

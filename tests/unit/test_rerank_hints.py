@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.qa.planner.pages import asks_figure, rerank_hints
 from core.qa.planner.periods import FilingPeriod
-from core.retrieval.rerank import Page, RerankHints, heuristic_order, statement_kind
+from core.retrieval.rerank import Page, RerankHints, heuristic_order, segment_page, statement_kind
 
 FILINGS = [FilingPeriod(1, 2021, None), FilingPeriod(2, 2022, None), FilingPeriod(3, 2023, 2)]
 
@@ -51,3 +51,22 @@ def test_the_period_and_the_statement_outrank_the_fused_order() -> None:
         Page(12, 2, statement("Consolidated Statements of Cash Flows") + "\nPurchases of property and equipment 5", 30),
     ]
     assert [p.key for p in heuristic_order(pages, hints)] == [12, 11, 10]
+
+
+def test_a_question_on_the_segments_prefers_the_page_headed_by_them() -> None:
+    asked = rerank_hints("Which segment of Acme grew the most in FY2022?", FILINGS)
+    assert asked.segments and not rerank_hints("What was Acme's FY2022 revenue?", FILINGS).segments
+    # a segment named in an aside is not what is asked
+    assert not rerank_hints("What did Acme get for Acme Tools (formerly its Tools segment)?", FILINGS).segments
+    table = (
+        "Table of Contents\n\nSales and operating income by business segment:\n\nAcme Retail grew 1,200 Industrial 900"
+    )
+    one = "Table of Contents\n\nRetail Business (55% of sales):\n\nSales grew 4% in 2022, led by the Retail unit."
+    prose = "Acme grew in 2022.\nOur outlook is strong.\nWe serve many markets.\nEach segment grew in 2022."
+    assert segment_page(table) and not segment_page(one) and not segment_page(prose)
+    pages = [Page(1, 2, one, 0), Page(2, 2, prose, 1), Page(3, 2, table, 4)]
+    hints = RerankHints(asked.question, documents=(2,), words=asked.words, segments=True)
+    assert heuristic_order(pages, hints)[0].key == 3
+    # a question not about the segments keeps the fused order's lead
+    plain = RerankHints(asked.question, documents=(2,), words=asked.words)
+    assert heuristic_order(pages, plain)[0].key != 3
