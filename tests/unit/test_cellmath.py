@@ -935,3 +935,17 @@ def test_a_weighted_average_names_the_figure_reported_not_an_average_over_period
     assert ask("What was the weighted average DTC ratio in 2018?")[:2] == ("value", ["43.5%"])
     assert plan_cells("What is the weighted average Debt-to-capital (DTC) ratio?", 1, NAMES, grid()) is None
     assert ask("What was the average DTC ratio over 2018 and 2019?")[0] == "average"
+
+
+def test_a_number_of_the_line_s_name_is_no_limit_and_two_periods_offered_ask_which() -> None:
+    """ "The larger Tier 2 deposits" names a line holding a number: with the line's words taken out the question
+    reads "larger 2", which is no limit to compare the periods with (it listed both years); "were they larger in
+    2019 or 2018?" asks which of the two periods, as "in which year" does."""
+    rows = [["Deposits (Tier 2)", "61.5", "73.2"], ["Loans", "1,204.0", "1,180.6"]]
+    for question in ("Which year had the larger Tier 2 deposits?", "Were Tier 2 deposits larger in 2019 or 2018?"):
+        step = _plan(question, rows)
+        assert step is not None and (step.operation, step.row_label) == ("argmax", "Deposits (Tier 2)"), question
+    step = _plan("Were loans lower in 2019 or in 2018?", rows)
+    assert step is not None and step.operation == "argmin"
+    step = _plan("In which years were Tier 2 deposits above 70?", rows)  # a limit stated after its word stays one
+    assert step is not None and (step.operation, step.threshold) == ("where", "70")

@@ -20,6 +20,7 @@ from core.qa.planner.cells.words import (
     BELOW,
     CHANGE,
     COUNTED,
+    EITHER_PERIOD,
     ITEM_GENERIC,
     MAX,
     MIN,
@@ -135,6 +136,10 @@ def threshold_periods(reading: CellReading) -> Verdict:
         return None
     text, row, value_columns = line.text, line.row, reading.value_columns
     limit = THRESHOLD_AT.search(text)
+    if limit and not any(m.group("n") == limit.group("n") for m in THRESHOLD_AT.finditer(reading.text)):
+        # The figure follows its comparison word only once the line's words are taken out: "the larger Tier 2
+        # deposits" reads "larger 2", a number of the line's name, no limit to compare with.
+        limit = None
     if not (limit and (COUNTED.search(text) or WHICH.search(text))):
         return None
     asked_scale, stated = limit.group("scale") or "", SCALES.findall(" ".join(reading.labels).lower())
@@ -182,10 +187,11 @@ def which_period(reading: CellReading) -> Verdict:
     if line is None:
         return None
     text = line.text
-    if not (WHICH.search(text) and (MAX.search(text) or MIN.search(text)) and not THRESHOLD.search(text)):
+    asked_years = reading.asked_years
+    which = WHICH.search(text) or (len(asked_years) == 2 and EITHER_PERIOD.search(text))
+    if not (which and (MAX.search(text) or MIN.search(text)) and not THRESHOLD.search(text)):
         return None
     operation: Operation = "argmin" if MIN.search(text) and not MAX.search(text) else "argmax"
-    asked_years = reading.asked_years
     picked, ambiguous = _columns(reading, asked_years if len(asked_years) >= 2 else _ordered_years(reading))
     return _finished(finish(reading, line, operation, picked, ambiguous=ambiguous))
 

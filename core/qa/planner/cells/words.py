@@ -45,6 +45,8 @@ CHANGE = re.compile(rf"\b(?:{'|'.join(CHANGE_WORDS.split())}|dropped|declin\w*)\
 AVERAGE = re.compile(r"(?<!weighted\s)(?<!weighted-)\b(?:average|mean)\b")
 SUM = re.compile(r"\b(?:sum|combined|in total|total of|altogether|aggregate)\b|\btotal\b.*\b(?:and|&)\b")
 WHICH = re.compile(r"\b(?:which|what)\s+(?:year|period|fiscal year|fy|quarter|month)s?\b|\bin which\b")
+# Two periods offered to choose from: "were fees higher in 2021 or 2022?" asks which of the two, as "which year".
+EITHER_PERIOD = re.compile(rf"\b(?:fy\s*)?{YEAR_DIGITS}\s+or\s+(?:in\s+)?(?:fy\s*)?{YEAR_DIGITS}\b")
 # "from 2017 to 2019", "between 2017-2019", "over the 3 years": every period in the span.
 SPAN = re.compile(
     rf"(?:from|between|years?)\s+(?:fy\s*)?({YEAR_DIGITS})\s*(?:to|-|–|and|through)\s*(?:fy\s*)?({YEAR_DIGITS})|"
