@@ -88,7 +88,7 @@ _ASKS_AMOUNT = re.compile(
 )
 _PERCENT_ASKED = re.compile(r"\b(?:percent|percentage|per cent|rate|margin|share|ownership|stake)\b|%", re.IGNORECASE)
 # Text read from a table, not prose: three numbers in a row with only spaces between ("2019 2018 2017",
-# "$ 1,452.4 $ 1,146.2 $ 1,036.9"); a table's figures are the cell arithmetic's to read, by row and column.
+# "$ 2,318.6 $ 2,074.1 $ 1,902.5"); a table's figures are the cell arithmetic's to read, by row and column.
 _TABLE_RUN = re.compile(r"(?:[$€£(]?\s?\d(?:[\d,.]*\d)?\)?%?\s+){2}[$€£(]?\s?\d")
 # A sentence longer than this is a run of text (a table, a list), not one statement.
 MAX_WORDS = 90
