@@ -34,9 +34,9 @@ from core.qa.passage_spans import passage_span
             "fees for hosted analytics and support",
         ),
         (
-            "How is adjusted EBITDA calculated?",
-            "Adjusted EBITDA is calculated by adding back depreciation and share-based payments to operating profit.",
-            "by adding back depreciation and share-based payments to operating profit",
+            "How is the fleet utilisation rate calculated?",
+            "The fleet utilisation rate is calculated by dividing hours on hire by hours available in the period.",
+            "by dividing hours on hire by hours available in the period",
         ),
         (
             "What does the group rely upon to value its unlisted holdings?",
