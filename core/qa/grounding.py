@@ -27,7 +27,7 @@ _NOT_NAMES = (
     | frozenset(QUARTERS + HALVES + MONTHS + WEEKDAYS)
 )
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.\-]*(?:'s|')?")
-# Periods, numbers and filing forms: FY2022, Q2, 2023, 1,577, 10-K, 8K.
+# Periods, numbers and filing forms: FY2022, Q2, 2023, 2,048, 10-K, 8K.
 # A figure or a period ("FY22", "Q3", "10k"), or a span of periods ("2017-2019", "2018/19", "FY18-FY19"): no name.
 _PERIOD = re.compile(
     r"^(?:fy|q[1-4]|h[12]|cy)?'?\d+(?:[.,]\d+)*$|^\d+-?[kq]$|^(?:fy)?'?\d{2,4}(?:[-–/](?:fy)?'?\d{2,4})+$",

@@ -1,7 +1,7 @@
-"""The one figure a question asks of a sentence: "What was the depreciation in 2018?" -> "$2.6 million".
+"""The one figure a question asks of a sentence: "What were freight costs in 2022?" -> "$3.8 million".
 
-A passage answer used to quote sentences and give no value, so a figure written in prose ("Depreciation
-expense was $2.6 million and $2.4 million for 2018 and 2017, respectively") was never the answer itself. This
+A passage answer used to quote sentences and give no value, so a figure written in prose ("Freight costs
+were $3.8 million and $3.1 million for 2022 and 2021, respectively") was never the answer itself. This
 module reads the figure out of the sentence the synthesizer already chose, and gives it only when the sentence
 leaves no doubt which figure is meant — a cited wrong figure is worse than a quoted sentence:
 
@@ -10,8 +10,8 @@ leaves no doubt which figure is meant — a cited wrong figure is worse than a q
 - the sentence holds most of the question's other content words (it is about the asked metric);
 - the figures of the asked kind (money, percent, count, duration) bind to the asked period without guessing:
   one figure and the period alone in the sentence, or as many figures as periods listed in order
-  ("$95.1 million, $97.2 million and $80.0 million for 2019, 2018 and 2017, respectively", "rose to
-  $5.2 million in 2019 from $4.1 million in 2018"); with no period asked, the sentence has one figure and
+  ("$61.4 million, $58.9 million and $52.3 million for 2022, 2021 and 2020, respectively", "rose to
+  $7.6 million in 2022 from $6.3 million in 2021"); with no period asked, the sentence has one figure and
   at most one period.
 
 Anything else gives no figure, and the answer stays the quoted sentence.
@@ -88,7 +88,7 @@ _ASKS_AMOUNT = re.compile(
 )
 _PERCENT_ASKED = re.compile(r"\b(?:percent|percentage|per cent|rate|margin|share|ownership|stake)\b|%", re.IGNORECASE)
 # Text read from a table, not prose: three numbers in a row with only spaces between ("2019 2018 2017",
-# "$ 1,452.4 $ 1,146.2 $ 1,036.9"); a table's figures are the cell arithmetic's to read, by row and column.
+# "$ 2,318.6 $ 2,074.1 $ 1,902.5"); a table's figures are the cell arithmetic's to read, by row and column.
 _TABLE_RUN = re.compile(r"(?:[$€£(]?\s?\d(?:[\d,.]*\d)?\)?%?\s+){2}[$€£(]?\s?\d")
 # A sentence longer than this is a run of text (a table, a list), not one statement.
 MAX_WORDS = 90
@@ -218,7 +218,7 @@ def passage_figure(question: str, sentence: str) -> Figure | None:
     periods = asked_periods(question)
     years = _sentence_years(sentence)
     if len({f.value for f in candidates}) == 1 and not any(f.ranged for f in candidates):
-        # "19.0% (2017/18: 19.0%)": the same figure whichever period the sentence names is meant
+        # "23.5% (2021/22: 23.5%)": the same figure whichever period the sentence names is meant
         return candidates[0] if not periods or periods[0] in years else None
     chosen = _bound(candidates, periods[0] if periods else None, years)
     return chosen if chosen is not None and not chosen.ranged else None
@@ -257,7 +257,7 @@ def passage_figures(question: str, sentence: str) -> list[Figure] | None:
 
 
 def stated_change(question: str, sentence: str) -> Figure | None:
-    """The change a sentence states ("expenses decreased $2.2 million from 2018 to 2019") for a question asking
+    """The change a sentence states ("expenses decreased $1.7 million from 2021 to 2022") for a question asking
     how much something changed: one figure of the asked kind right after a verb of change of the asked
     direction, and every period the question names in the sentence. Never computed here: the cell arithmetic
     computes changes from tables; prose gives one only when it says it."""

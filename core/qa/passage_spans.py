@@ -75,7 +75,7 @@ _PIVOTS: tuple[tuple[re.Pattern[str], str], ...] = (
 )  # fmt: skip
 _WORD = re.compile(r"[a-z0-9]+")
 # A question that ends on its predicate: "What are these costs primarily related to?", "What was the increase
-# driven by?", "What was the reclassification primarily due to?": the answer follows the same words.
+# driven by?", "What was the write-down mainly due to?": the answer follows the same words.
 _TRAILING = re.compile(
     r"\b(?P<verb>[a-z]+(?:ed|en)|due|attributable|subject|exposed)\s+(?P<prep>to|by|in|of|on|for|with|from|upon)"
     r"\s*\??\s*$",

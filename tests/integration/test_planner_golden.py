@@ -104,7 +104,7 @@ QUESTIONS = [
     "What are the main risks to the portfolio?",
     "Summarise the memo's view of Harvestquay.",
     "How many staff does Harvestquay plan by 2025?",
-    "What is 3M's capital expenditure?",
+    "What is Corveth's capital expenditure?",
     "What was the EBITDA of Bastionly?",
     "Which company had the highest ARR?",
     "Is Lessonloft profitable?",

@@ -11,12 +11,12 @@ from core.qa.metrics import METRICS, asked_metrics
     ("question", "expected"),
     [
         ("What was the EBITDA of Company 03?", ["EBITDA"]),
-        ("What is the FY2018 capex for 3M?", ["capital expenditure"]),
+        ("How large was Brightwell Marine's capex in fiscal 2021?", ["capital expenditure"]),
         ("What were net sales in 2019?", ["revenue"]),
         ("What is the diluted earnings per share?", ["EPS"]),  # not "net income" via "earnings"
         ("How much was raised in Canada in 2021?", []),
         ("Compare revenue and headcount in 2022", ["revenue", "headcount"]),
-        ("Does AMEX have an improving operating margin? If operating margin is not a useful metric, say why.", []),
+        ("Is Corveth Logistics' gross margin getting better? Where gross margin isn't reported, explain that.", []),
     ],
 )
 def test_asked_metrics(question: str, expected: list[str]) -> None:

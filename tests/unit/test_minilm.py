@@ -13,7 +13,7 @@ from core.providers.embeddings import LocalEmbedder
 
 TEXTS = [
     "How much was raised in Canada in 2021?",
-    "What is 3M's FY2018 capital expenditure amount (in USD millions)?",
+    "How much did Norvale Foods spend on new plant in FY2021 (EUR thousands)?",
     "Émilie's café — naïve résumé, ÄÖÜ, 中文, 😀",  # accents stripped, unknown characters, emoji
     "x",
     "revenue " * 400,  # past the 256 tokens the room's vectors were made with

@@ -230,17 +230,17 @@ def test_layout_joins_table_cells_of_a_row_and_drops_nul_and_blank_lines() -> No
                     line("Net sales", 10, 30, 60, 40),
                     line(" ", 62, 30, 64, 40),
                     line("$", 100, 30, 104, 40),
-                    line("32,765\xa0", 110, 30, 140, 40),
+                    line("48,213\xa0", 110, 30, 140, 40),
                     line("Cost of sales", 10, 42, 70, 52),
-                    line("19,818", 110, 42, 140, 52),
+                    line("27,406", 110, 42, 140, 52),
                 ],
             },
         ]
     }
     text, segments = _build_text(page_dict)
-    assert text == "Heading\n\nNet sales $ 32,765\nCost of sales 19,818"
+    assert text == "Heading\n\nNet sales $ 48,213\nCost of sales 27,406"
     cells = [text[s.start : s.end] for s in segments]
-    assert cells == ["Heading", "Net sales", "$", "32,765", "Cost of sales", "19,818"]
+    assert cells == ["Heading", "Net sales", "$", "48,213", "Cost of sales", "27,406"]
     assert [s.row for s in segments] == [0, 1, 1, 1, 2, 2]
 
 
@@ -311,15 +311,15 @@ def test_find_quote_boxes_misses_and_bad_pages() -> None:
 
 
 def test_find_quote_tolerates_whitespace_case_and_typography() -> None:
-    text = "Net sales $ 32,765\nCost of sales 19,818\n\nThe Company’s “core” margin\nrose – again."
+    text = "Net sales $ 48,213\nCost of sales 27,406\n\nThe Company’s “core” margin\nrose – again."
 
     def found(quote: str) -> str | None:
         span = find_quote(text, quote)
         return None if span is None else text[span[0] : span[1]]
 
     assert find_quote(text, "Cost of   sales") == (19, 32)
-    assert found("32,765 Cost of") == "32,765\nCost of"
-    assert found("$32,765") == "$ 32,765"
+    assert found("48,213 Cost of") == "48,213\nCost of"
+    assert found("$48,213") == "$ 48,213"
     assert found('the company\'s "core" margin rose - again.') == "The Company’s “core” margin\nrose – again."
     assert found("Gross profit") is None
     assert found("") is None

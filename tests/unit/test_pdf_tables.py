@@ -240,13 +240,13 @@ def test_words_beside_figures_make_their_own_column(sheet: Sheet) -> None:
 
 
 def test_a_label_wrapped_inside_its_bracket_is_one_line_item(sheet: Sheet) -> None:
-    """A label "Trade receivables, noncurrent (Note" that goes on "2)": a bracket left open joins the next line, even one
+    """A label "Long-term contract assets (Note" that goes on "3)": a bracket left open joins the next line, even one
     starting with a digit."""
     for right, year in zip(COLUMNS[:2], ("2019", "2018"), strict=True):
         sheet.right(right, 80, year)
-    sheet.left(60, 98, "Trade receivables, noncurrent (Note")
-    figure_row(sheet, 110, "2)", ("26,496", "15,948", ""))
-    figure_row(sheet, 122, "Equity method investments (Note 1)", ("9,254", "9,702", ""))
+    sheet.left(60, 98, "Long-term contract assets (Note")
+    figure_row(sheet, 110, "3)", ("31,407", "18,562", ""))
+    figure_row(sheet, 122, "Investments in affiliates (Note 4)", ("7,815", "8,340", ""))
     records = [[cell for cell in row if cell] for row in sheet.tables()[0].records]
-    assert ["Trade receivables, noncurrent (Note 2)", "26,496", "15,948"] in records
-    assert ["Equity method investments (Note 1)", "9,254", "9,702"] in records
+    assert ["Long-term contract assets (Note 3)", "31,407", "18,562"] in records
+    assert ["Investments in affiliates (Note 4)", "7,815", "8,340"] in records

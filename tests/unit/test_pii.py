@@ -41,7 +41,7 @@ def test_each_kind_is_replaced_by_its_placeholder(text: str, expected: str) -> N
     "text",
     [
         "Amount Raised (USD): 1,234,567.89 on 2019-01-05",
-        "See the 10-K and the 10-Q for FY2018 (3M_2018_10K.pdf).",
+        "See the 10-K and the 10-Q for FY2021 (4K_2021_10K.pdf).",
         "Churn rose to 4.2% per month; margin 12.5 %; growth -3.1%",
         "Cells B12:D40 and funding_rounds!F12, Sheet1!A1:A300",
         "Rounds in 2019 2020 2021 2022; years 1999-2003; Q3 2024; 12/31/2024; 31.12.2024",

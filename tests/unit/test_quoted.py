@@ -70,6 +70,7 @@ def test_nothing_quoted_lights_nothing_and_the_viewer_shows_the_whole_passage(cl
 
 
 def test_a_name_with_a_digit_is_not_a_figure() -> None:
-    table = "Net sales $ 32,765 $ 31,657\nNet income attributable to 3M 5,349 4,858\nPer share of 3M common stock:"
-    assert quoted_lines(table, ["3M's net sales were $32,765 million in 2018."]) == [0]
-    assert quoted_lines(table, ["Net income attributable to 3M was $5,349 million."]) == [1]
+    # An invented filer whose name holds a digit ("8Q"), as some companies' do: the name is on two lines, no figure.
+    table = "Net sales $ 47,210 $ 44,385\nNet income attributable to 8Q 6,072 5,518\nPer share of 8Q common stock:"
+    assert quoted_lines(table, ["8Q's net sales were $47,210 million in 2021."]) == [0]
+    assert quoted_lines(table, ["Net income attributable to 8Q was $6,072 million."]) == [1]

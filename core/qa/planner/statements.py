@@ -198,11 +198,11 @@ _SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(])|\n{2,}")
 def prose_differs(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     """Whether the text around a PDF table states the quantity asked in other figures than the line's cells: a
     sentence names the line item and every other word of the question (the periods asked among them), and none
-    of its figures is the cell's, in the table's unit or a larger one rounded ("Depreciation of software in use
-    was $2.1 million and $1.9 million in 2021 and 2020" against a "Software in use" line of 40,312 and 38,755,
-    the software's cost). The question asks the prose's quantity, which the line is not: no cell answers it.
+    of its figures is the cell's, in the table's unit or a larger one rounded ("Amortisation of licensed tooling
+    was $3.4 million and $2.8 million in 2021 and 2020" against a "Licensed tooling" line of 52,617 and 47,209,
+    the tooling's cost). The question asks the prose's quantity, which the line is not: no cell answers it.
     Only a line's figures in periods, or their total or average, are read so; a sentence restating the cell
-    ("$40.3 million") agrees with it."""
+    ("$52.6 million") agrees with it."""
     if step.operation not in _OF_CELLS or step.cells:
         return False
     label = label_words(step.row_label)
