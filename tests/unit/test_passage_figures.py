@@ -65,9 +65,9 @@ def test_the_value_is_the_figure_and_the_text_keeps_its_qualifier() -> None:
         ),
         # A bracketed negative in pounds, written as the source writes it.
         (
-            "What were the adjustments to the prior period in 2017?",
-            "Adjustments to the prior period in 2017 were £(8.1m).",
-            "£(8.1m)",
+            "What was the restatement of the opening reserve in 2016?",
+            "The restatement of the opening reserve in 2016 was £(4.7m).",
+            "£(4.7m)",
         ),
         # A duration.
         (
@@ -155,8 +155,8 @@ def test_offline_answer_without_a_sure_figure_quotes_and_gives_no_value() -> Non
 )
 def test_table_text_is_not_prose(sentence: str) -> None:
     """A table's text has its figures by row and column, which a sentence reading cannot tell apart."""
-    assert _figure("What was the net cash provided by financing activities in 2018?", sentence) is None
-    assert _figure("What were the net sales in Americas in 2018?", sentence) is None
+    assert _figure("How much net cash was provided by financing activities in 2018?", sentence) is None
+    assert _figure("What were the Americas net sales in 2018?", sentence) is None
 
 
 def test_a_qualifier_stays_with_its_figure_and_a_range_is_no_figure() -> None:
@@ -186,15 +186,15 @@ def test_a_qualifier_stays_with_its_figure_and_a_range_is_no_figure() -> None:
         ),
         # The period first, then the question.
         (
-            "As of December 31, 2019, what was the unrecognized compensation cost?",
-            "As of December 31, 2019, there was $1.1 billion of unrecognized compensation cost.",
-            "$1.1 billion",
+            "At June 30, 2021, what was the backlog of signed orders?",
+            "At June 30, 2021, the backlog of signed orders stood at $2.4 billion.",
+            "$2.4 billion",
         ),
         # The same figure for both periods: no doubt which.
         (
-            "What was the standard rate of corporation tax?",
-            "The standard rate of corporation tax was 19.0% (2017/18: 19.0%).",
-            "19.0%",
+            "What was the reduced rate of landfill levy?",
+            "The reduced rate of landfill levy was 12.5% (2020/21: 12.5%).",
+            "12.5%",
         ),
     ],
 )
@@ -211,9 +211,9 @@ def test_more_ways_prose_states_one_figure(question: str, sentence: str, expecte
             "$1.4 million",
         ),
         (
-            "What was the increase in cash used in investing activities in 2020?",
-            "Net cash used in investing activities increased $137 million for fiscal 2020 as compared to fiscal 2019.",
-            "$137 million",
+            "What was the increase in spending on fleet upkeep in 2021?",
+            "Spending on fleet upkeep increased $86 million for fiscal 2021 when set against fiscal 2020.",
+            "$86 million",
         ),
         (
             "How much did Catering sales increase by in 2020?",
@@ -229,15 +229,15 @@ def test_more_ways_prose_states_one_figure(question: str, sentence: str, expecte
         ("How much did the expenses increase by in 2019?", "The expenses decreased $2.2 million in 2019.", None),
         # The reasons for a change are not its amount.
         (
-            "What were the reasons for the increase in sales in 2019?",
-            "Sales increased by $958.1 million in 2019 due to volume.",
+            "Which reasons lay behind the increase in ticket revenue in 2019?",
+            "Ticket revenue increased by $412.6 million in 2019 due to attendance.",
             None,
         ),
         # Two changes stated: which one is asked is a guess.
         (
             "How much did the expenses increase in 2019?",
-            "The expenses increased $3.7 million to $7.5 million in 2019, an increase of 97%.",
-            "$3.7 million",
+            "The expenses rose $2.9 million to $6.1 million in 2019, a rise of 91%.",
+            "$2.9 million",
         ),
         (
             "How much did the expenses change in 2019?",
