@@ -766,7 +766,6 @@ def test_a_year_several_columns_share_names_one_only_when_the_question_says_whic
     step = plan_cells("What was the change in disposals of financial liabilities in 2019?", 1, names, rows)
     assert step is not None and step.columns == ["Column E", "Financial liabilities"]
     assert plan_cells("What was the change in disposals between 2018 and 2019?", 1, names, rows) is None
-
     names = ["Column A", "2019", "Column C", "2018", "Column E"]
     rows = [
         GridRow(row_id=1, values=(None, "$", "% of total", "$", "% of total")),

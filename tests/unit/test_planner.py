@@ -338,7 +338,7 @@ def test_the_last_row_is_named_by_its_value(planner: OfflinePlanner, medals: Roo
 
 
 def test_first_row_in_sheet_order(planner: OfflinePlanner, medals: RoomSchema) -> None:
-    op = table_op(planner.plan("which nation is at the top of the list?", medals))
+    op = table_op(planner.plan("which nation appears first in the list?", medals))
     assert op.limit == 1 and op.sort_by is None and op.select == ["Nation"] and op.filters == []
 
 
