@@ -152,7 +152,11 @@ def test_a_metric_is_linked_by_the_cell_the_plan_reads(workbench) -> None:
     rows.append(("Total", tuple(f"{a + b:,.1f}" for a, b in [(1846.3, 2531.6), (1702.9, 2208.4), (1655.0, 1987.2)])))
     data = make_statement_pdf(rows=rows, heading="ASSETS BY SEGMENT", unit="(in millions)")
     assert workbench.ingest_upload(data, "HARBORLINE_2022_10K.pdf", "Segments", embed=False).status == "ready"
-    result = next(e for e in ask(workbench, "What is the total assets for year 2022?", "Segments") if e.type == "done")
+    result = next(
+        e
+        for e in ask(workbench, "What were the total assets at the end of fiscal 2022?", "Segments")
+        if e.type == "done"
+    )
     assert result.result["values"] == ["4,377.9"], result.result["answer"]  # 1,846.3 + 2,531.6
 
 

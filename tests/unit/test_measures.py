@@ -54,8 +54,8 @@ from core.qa.measures import asked_measures
         ("What was the average occupancy rate for 2018 and 2019?", ["occupancy rate"]),
         # only the asking sentence, after a lead-in's colon
         (
-            "Assume you are an analyst. Using the balance sheet: what is the efficiency ratio? Give a response "
-            "relying on the details shown in the cash flow statement.",
+            "Suppose you review a filing. From the balance sheet: what is the efficiency ratio? Base your answer "
+            "on the figures printed in the income statement.",
             ["efficiency ratio"],
         ),
     ],
