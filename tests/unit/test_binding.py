@@ -196,3 +196,19 @@ def test_a_notes_line_items_under_a_blank_or_unit_corner_are_no_list_of_records(
         assert not any(isinstance(s, TableStep) for s in plan.steps), corner
     named = _note_sheet("Obligation")
     assert not line_items_down([c.name for c in named.columns], named.grid)
+
+
+def test_records_under_a_blank_first_header_with_words_beside_it_stay_records() -> None:
+    """A list of episodes, races or players whose first column has no header (a title, then its air date and
+    director) holds words across, not a note's figures: it is read as records, and "which episode aired first" is
+    a table question as before."""
+    names = ("Column A", "Viewers (millions)", "Directed by", "Air date")
+    lines = ("Pilot", "The Harbour", "Low Tide", "Salt Roads")
+    grid = tuple(
+        GridRow(row_id=90 + i, values=(line, f"{4 + i}.2", ("A. Reyes", "M. Okafor")[i % 2], f"March {i + 3}, 2011"))
+        for i, line in enumerate(lines)
+    )
+    assert not line_items_down(list(names), grid)
+    # The same corner over figures (amounts, blanks, nil dashes) is a note's grid.
+    figures = tuple(GridRow(row_id=r.row_id, values=(r.values[0], "1,204", "—", "")) for r in grid)
+    assert line_items_down(list(names), figures)

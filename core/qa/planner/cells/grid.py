@@ -171,6 +171,7 @@ def periods_across(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
 
 
 # A corner that states the figures' unit only ("(In thousands)", "€ million", "US$'000"): no column's name.
+_NIL = frozenset({"-", "–", "—", "n/a", "nil", "none"})
 _UNIT_CORNER_WORDS = frozenset(
     "in of thousand thousands million millions billion billions m bn 000 000s k usd us eur gbp rmb cad aud dollars "
     "euros pounds".split()
@@ -192,7 +193,11 @@ def line_items_down(names: Sequence[str], rows: Sequence[GridRow]) -> bool:
         return False
     items = [row.values[0] for row in rows[n_header:] if row.values]
     worded = sum(1 for item in items if item and parse_number(item) is None)
-    return worded > len(items) / 2
+    # Figures across: a list of records under a blank first header holds words beside its first column (a team's
+    # players, a race's drivers); a note's measures or buckets hold amounts, blanks and nil dashes.
+    across = [(v or "").strip() for row in rows[n_header:] for v in row.values[1:]]
+    figures = sum(1 for v in across if not v or v in _NIL or parse_number(v) is not None)
+    return worded > len(items) / 2 and figures > len(across) / 2
 
 
 def row_label(row: GridRow, label_pos: int = 0) -> str:
