@@ -6,6 +6,9 @@ path's vectors, so the two must agree to float32 rounding. sentence-transformers
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -80,19 +83,21 @@ def test_padding_does_not_change_a_text_s_vector(numpy_embedder: LocalEmbedder) 
     assert encoder.encode_batch([]).shape == (0, 384)
 
 
-def test_the_numpy_path_never_imports_torch() -> None:
-    import subprocess
-    import sys
+def fresh_python(code: str) -> str:
+    """What `code` prints, run in a fresh interpreter (the modules and libraries it loads are its own)."""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout.strip()
 
+
+def test_the_numpy_path_never_imports_torch() -> None:
     code = (
         "import sys; from core.providers.embeddings import LocalEmbedder; e = LocalEmbedder(); "
         "v = e.embed(['a passage', 'another, longer passage of the document']); q = e.embed_query('a question'); "
         "assert v.shape == (2, 384) and q.shape == (384,); "
         "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.strip() == "[]"
+    assert fresh_python(code) == "[]"
 
 
 def test_a_query_is_encoded_on_one_blas_thread(numpy_embedder: LocalEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,9 +127,6 @@ def test_a_blas_library_loaded_after_the_first_query_is_held_to_one_thread_too()
     """A test run loads scipy's own OpenBLAS after the first query (bm25s, sentence-transformers): a thread limit
     set up once, at the first query, left that library on two threads. Run in a fresh interpreter, so the order is
     this one whatever ran before."""
-    import subprocess
-    import sys
-
     pytest.importorskip("scipy", reason="the `test` extra brings scipy (a second OpenBLAS)")
     code = (
         "from threadpoolctl import threadpool_info\n"
@@ -138,7 +140,5 @@ def test_a_blas_library_loaded_after_the_first_query_is_held_to_one_thread_too()
         "enc._forward = spy; enc.encode('a question')\n"
         "print(seen[0])\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
-    threads = [int(n) for n in run.stdout.strip().strip("[]").split(",")]
+    threads = [int(n) for n in fresh_python(code).strip("[]").split(",")]
     assert len(threads) >= 2 and threads == [1] * len(threads)
