@@ -17,6 +17,12 @@ even when its words rank them low), each page is scored (`page_score`, docs/answ
 * + SEGMENT_BONUS when the question asks about the company's segments ("Which segment grew fastest?") and the
   page's heading names them ("Sales and operating income by business segment", "Note 18. Segment information"):
   the segment note or the table of all segments, not one segment's page nor prose mentioning one;
+* + DISCUSSION_BONUS when the question asks a reason ("What drove the FY2022 gross margin down?", not the amount:
+  no ITEM_BONUS) and a page of the filings asked (not a statement page) explains a change of what it names: a
+  sentence with "due to", "driven by", "compared to the prior year"... and two of the question's telling words
+  (held by fewer than half the candidates), or for a margin its parts ("Cost of sales, as a percent of sales,
+  increased ... primarily due to"): management's discussion of results. The statement's bonus stays (a company
+  printing no gross margin is answered from its income statement);
 * + COVERAGE_WEIGHT times the share of the question's content words found on the page (each weighed by its
   rarity among the candidates: a word every page holds tells nothing).
 
@@ -54,6 +60,8 @@ NAMED_STATEMENT_BONUS = 1.5
 IMPLIED_STATEMENT_BONUS = 0.6
 ITEM_BONUS = 1.5
 SEGMENT_BONUS = 0.8
+DISCUSSION_BONUS = 0.4
+DISCUSSION_WORDS = 2  # the question's words in a sentence explaining a change
 COVERAGE_WEIGHT = 1.0
 RANK_SCALE = 5  # the fused rank at which a page's rank score halves
 
@@ -96,6 +104,7 @@ class RerankHints:
     items: tuple[str, ...] = ()  # the line-item wordings of the amount it asks (lower-case words, space-joined)
     words: tuple[str, ...] = ()  # its content words (lower-case, a plural's ending dropped)
     segments: bool = False  # it asks about the company's segments
+    reason: bool = False  # it asks why a figure moved ("What drove ...", "why did ..."), not the figure
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -137,6 +146,37 @@ def segment_page(text: str) -> bool:
     return bool(_SEGMENT_HEADING.search(heading(text)))
 
 
+# Management's discussion explains a change: "decreased 120 basis points primarily due to", "was driven by",
+# "as a result of", "compared to the prior year". A statement page or a note of figures says none of it.
+_EXPLAINS = re.compile(
+    r"\b(?:(?:primarily|mainly|largely|partially|partly)\s+)?(?:due\s+to|as\s+a\s+result\s+of|driven\s+by|"
+    r"attributable\s+to|offset\s+by)\b|\bcompared\s+(?:to|with)\s+(?:the\s+)?(?:prior|previous|same)\b",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE = re.compile(r"(?<=[.;])\s+|\n\s*\n")
+
+
+# A margin is explained through its parts: "Cost of sales, as a percent of sales, increased ... primarily due to".
+_MARGIN_PARTS = re.compile(
+    r"\bcosts?\s+of\s+(?:sales|goods|products|revenues?)\b|\bpercent(?:age)?\s+(?:of|to)\s+(?:\w+\s+)?(?:sales|revenues?)\b",
+    re.IGNORECASE,
+)
+
+
+def discussion_page(text: str, words: Sequence[str], margin: bool = False) -> bool:
+    """Whether a page explains a change of what the question names: a sentence with a phrase such as "primarily
+    due to" or "driven by" and DISCUSSION_WORDS of the question's words ("Gross margin decreased ... due to"),
+    or, the question naming a margin, the margin's parts ("Cost of sales ... increased ... driven by")."""
+    for sentence in _SENTENCE.split(text):
+        if _EXPLAINS.search(sentence):
+            held = set(_words(sentence))
+            if sum(_holds(held, w) for w in words) >= DISCUSSION_WORDS or (margin and _MARGIN_PARTS.search(sentence)):
+                return True
+    return False
+
+
 _TOKEN = re.compile(r"[a-z0-9&]+")
 
 
@@ -158,6 +198,11 @@ def _rarity(pages: Sequence[Page], stems: Sequence[str]) -> tuple[list[set[str]]
     return words, weights
 
 
+def _telling(weights: dict[str, float]) -> list[str]:
+    """The question's words held by fewer than half the candidates (the company's name, on all, tells nothing)."""
+    return [w for w, weight in weights.items() if weight > math.log(3)]
+
+
 def page_score(page: Page, hints: RerankHints, words: set[str], weights: dict[str, float]) -> float:
     """The heuristic's score of one candidate page (see the module)."""
     score = 1 / (1 + page.rank / RANK_SCALE)
@@ -165,7 +210,16 @@ def page_score(page: Page, hints: RerankHints, words: set[str], weights: dict[st
         score += PERIOD_BONUS
     elif page.document_id in hints.latest:
         score += LATEST_BONUS
-    kind = statement_kind(page.text) if hints.kinds else None
+    kind = statement_kind(page.text) if hints.kinds or hints.reason else None
+    # A reason asked: the statement prints the figure, management's discussion (of the filings asked) says why.
+    scoped = page.document_id in (hints.documents or hints.latest) or not (hints.documents or hints.latest)
+    if (
+        hints.reason
+        and kind is None
+        and scoped
+        and discussion_page(page.text, _telling(weights), margin="margin" in hints.words)
+    ):
+        score += DISCUSSION_BONUS
     if kind is not None and kind in hints.statements:
         score += NAMED_STATEMENT_BONUS
     elif kind is not None and kind in hints.implied:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from core.qa.planner.pages import asks_figure, rerank_hints
 from core.qa.planner.periods import FilingPeriod
-from core.retrieval.rerank import Page, RerankHints, heuristic_order, segment_page, statement_kind
+from core.retrieval.rerank import (
+    Page,
+    RerankHints,
+    discussion_page,
+    heuristic_order,
+    segment_page,
+    statement_kind,
+)
 
 FILINGS = [FilingPeriod(1, 2021, None), FilingPeriod(2, 2022, None), FilingPeriod(3, 2023, 2)]
 
@@ -70,3 +77,38 @@ def test_a_question_on_the_segments_prefers_the_page_headed_by_them() -> None:
     # a question not about the segments keeps the fused order's lead
     plain = RerankHints(asked.question, documents=(2,), words=asked.words)
     assert heuristic_order(pages, plain)[0].key != 3
+
+
+def test_a_reason_asked_is_read_and_a_discussion_page_explains_a_change() -> None:
+    asked = rerank_hints("What drove the change in Acme's FY2022 gross margin?", FILINGS)
+    assert asked.reason and asked.implied == ("income statement",) and asked.items == ()
+    assert rerank_hints("What caused Acme's operating margin to fall in FY2022?", FILINGS).reason
+    assert not rerank_hints("What was Acme's FY2022 gross margin?", FILINGS).reason
+    words = ["freight", "margin"]
+    assert discussion_page("Freight margin fell 2 points compared to the prior year.\n\nOther news.", words)
+    assert not discussion_page("Freight margin fell 2 points.\n\nRevenue grew, driven by pricing.", words)
+    # a margin is explained through its parts: cost of sales as a percent of sales
+    parts = "Cost of products sold increased as a percent to sales driven by:\n- commodity inflation"
+    assert discussion_page(parts, ["gross"], margin=True) and not discussion_page(parts, ["gross"])
+
+
+def test_a_reason_asked_prefers_the_discussion_of_the_filing_asked() -> None:
+    asked = rerank_hints("What drove the change in Acme's FY2022 gross margin?", FILINGS)
+    discussion = (
+        "Results of Operations\nAcme's gross margin decreased 120 basis points in 2022. Cost of sales, as a"
+        " percent of sales, increased primarily due to higher freight costs, partially offset by pricing."
+    )
+    mention = "Risk factors\nAcme's gross margin may change in 2022 due to competition and other factors."
+    filler = "Acme 2022 change. Acme stores and employees."
+    pages = [
+        Page(3, 1, discussion.replace("2022", "2021"), 0),  # the discussion of another year
+        Page(2, 2, filler, 1),
+        Page(1, 2, mention, 2),  # "due to" without the margin's parts
+        Page(4, 2, filler, 3),
+        Page(5, 2, discussion, 4),
+    ]
+    hints = RerankHints(asked.question, documents=(2,), words=asked.words, reason=True)
+    assert heuristic_order(pages, hints)[0].key == 5
+    # the same pages, the amount asked: the discussion is no better than its words
+    amount = RerankHints(asked.question, documents=(2,), words=asked.words)
+    assert heuristic_order(pages, amount)[0].key == 1

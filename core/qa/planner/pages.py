@@ -21,7 +21,9 @@ _TOKEN = re.compile(r"[a-z0-9&]+")  # as core.retrieval.rerank reads a page
 _PERIOD_WORD = re.compile(r"\b(?:fy|q[1-4])\s?'?\d{2,4}\b|\b(?:19|20)\d\d\b")
 # "What was the FY2022 capex", "How much did ... spend": an amount asked; "What drove ...", "why": a reason.
 _FIGURE_ASKED = re.compile(r"\b(?:what\s+(?:is|was|were|are)|how\s+much)\b", re.IGNORECASE)
-_REASON_ASKED = re.compile(r"\b(?:why|drove|drive[sn]?|driving|reasons?|due\s+to|explain)\b", re.IGNORECASE)
+_REASON_ASKED = re.compile(
+    r"\b(?:why|drove|drive[sn]?|driving|drivers?|reasons?|due\s+to|explain|caused?|causing)\b", re.IGNORECASE
+)
 # "Which segment grew fastest", "sales by business segment": the company's segments asked about; not when named
 # in an aside ("the proceeds of the sale of Acme Tools (formerly its Tools segment)" asks about the proceeds).
 _SEGMENTS_ASKED = re.compile(r"\bsegments?\b", re.IGNORECASE)
@@ -57,7 +59,8 @@ def rerank_hints(question: str, filings: Sequence[FilingPeriod] = ()) -> RerankH
     plain = _PERIOD_WORD.sub(" ", question.lower())
     words = tuple(dict.fromkeys(stem_of(w) for w in _TOKEN.findall(plain) if w not in _GLUE and len(w) > 1))
     segments = bool(_SEGMENTS_ASKED.search(_ASIDE.sub(" ", question)))
-    return RerankHints(question, documents, latest, statements, implied, items, words, segments)
+    reason = bool(_REASON_ASKED.search(question))
+    return RerankHints(question, documents, latest, statements, implied, items, words, segments, reason)
 
 
 def _latest(filings: Sequence[FilingPeriod]) -> tuple[int, ...]:
