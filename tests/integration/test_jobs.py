@@ -56,13 +56,28 @@ def worker(db_url: str, home: Path, *args: str, **env: str) -> Iterator[subproce
         log.close()
 
 
-def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
+def _wait(condition: Callable[[], bool], timeout: float, what: str, state: Callable[[], object] | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}" + (f"; then: {state()}" if state else ""))
+
+
+def _queue_state(db_url: str, job_id: int) -> dict:
+    """The job as the ingest table and the queue hold it, and the queue's workers: what a timed-out wait says."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        job = conn.execute(
+            "SELECT status, stage, done, total, attempts, updated_at FROM ingest_jobs WHERE id = %s", (job_id,)
+        ).fetchone()
+        queue = conn.execute("SELECT id, status, attempts, worker_id, scheduled_at FROM procrastinate_jobs").fetchall()
+        workers = conn.execute("SELECT id, last_heartbeat FROM procrastinate_workers").fetchall()
+        sessions = conn.execute(
+            "SELECT state, wait_event_type, wait_event, left(query, 80) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return {"job": job, "queue": queue, "workers": workers, "sessions": sessions}
 
 
 def _add_user(db_url: str, user_id: str, email: str) -> None:
@@ -168,7 +183,10 @@ def test_a_worker_killed_mid_job_leaves_it_retried_by_another_and_the_document_w
             _wait(lambda: conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == 0, 60, "the rollback")
             assert titles in ([], [("failed",)])
     with worker(db_url, home, "--heartbeat", "1"):
-        _wait(lambda: workbench.jobs("Deal", ids=[job.id])[0].finished, 600, "another worker to finish the job")
+        _wait(
+            lambda: workbench.jobs("Deal", ids=[job.id])[0].finished, 600, "another worker to finish the job",
+            lambda: _queue_state(db_url, job.id),
+        )  # fmt: skip
     done = workbench.jobs("Deal", ids=[job.id])[0]
     assert done.status == "done" and done.attempts == 2, done
     assert done.result is not None and done.result["rows"] == rows and done.result["duplicate"] is False
