@@ -28,6 +28,10 @@ INSERT INTO schema_migrations (version, name) VALUES (%(version)s, %(name)s);
 SET hnsw.iterative_scan = relaxed_order;
 SET hnsw.ef_search = 200;
 SET plan_cache_mode = force_custom_plan;
+-- A statement whose client is gone (a worker killed mid-job, a closed page) stops within 2 s: Postgres noticed only
+-- when the statement ended, and a killed worker's INSERT of a large sheet ran on for minutes holding its locks,
+-- with the job's retry waiting behind it.
+SET client_connection_check_interval = '2s';
 
 -- The user every row-level security policy reads, for this transaction only: a token the database
 -- verifies (migration 015), never a bare user id.

@@ -181,6 +181,12 @@ def test_a_worker_killed_mid_job_leaves_it_retried_by_another_and_the_document_w
         if stage == "storing":
             # Postgres rolls the dead worker's transaction back: no document, or never a ready half of one.
             _wait(lambda: conn.execute("SELECT count(*) FROM sheet_rows").fetchone()[0] == 0, 60, "the rollback")
+            # And its statement stops (client_connection_check_interval): it ran on for minutes, the retry behind it.
+            running = (
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' "
+                "AND pid <> pg_backend_pid() AND query ILIKE '%%insert%%'"
+            )
+            _wait(lambda: conn.execute(running).fetchone()[0] == 0, 30, "the dead worker's statement to stop")
             assert titles in ([], [("failed",)])
     with worker(db_url, home, "--heartbeat", "1"):
         _wait(
