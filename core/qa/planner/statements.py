@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.cells import parse_number
-from core.lexicon.numbers import SCALE_WORDS
-from core.lexicon.periods import YEAR_DIGITS
+from core.lexicon.numbers import SCALE_WORDS, parse_number
+from core.lexicon.periods import HALVES, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
@@ -188,10 +187,7 @@ _OF_CELLS = frozenset({"value", "sum", "average"})
 _PERCENT_AFTER = re.compile(r"\s*(?:%|per\s*cent|percent)")
 _MOST_FIGURES = 6
 # Words dating a figure, not naming a quantity: "as of October 31", "in Q4", "for FY2021".
-_DATE_WORDS = frozenset(
-    "january february march april may june july august september october november december q1 q2 q3 q4 h1 h2 fy "
-    "quarter half respective".split()
-)
+_DATE_WORDS = frozenset(MONTHS) | frozenset(QUARTERS) | frozenset(HALVES) | {"fy", "quarter", "half", "respective"}
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(])|\n{2,}")
 
 
