@@ -44,6 +44,7 @@ from typing import Any
 import psycopg
 
 from core.db import q
+from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS
 from core.lexicon.finance import STATEMENT_HEADINGS
 
 log = logging.getLogger(__name__)
@@ -148,9 +149,10 @@ def segment_page(text: str) -> bool:
 
 # Management's discussion explains a change: "decreased 120 basis points primarily due to", "was driven by",
 # "as a result of", "compared to the prior year". A statement page or a note of figures says none of it.
+_CAUSES = "|".join(phrase.replace(" ", r"\s+") for phrase in CAUSE_PHRASES)
 _EXPLAINS = re.compile(
-    r"\b(?:(?:primarily|mainly|largely|partially|partly)\s+)?(?:due\s+to|as\s+a\s+result\s+of|driven\s+by|"
-    r"attributable\s+to|offset\s+by)\b|\bcompared\s+(?:to|with)\s+(?:the\s+)?(?:prior|previous|same)\b",
+    rf"\b(?:(?:{'|'.join(CAUSE_QUALIFIERS)})\s+)?(?:{_CAUSES}|offset\s+by)\b"
+    r"|\bcompared\s+(?:to|with)\s+(?:the\s+)?(?:prior|previous|same)\b",
     re.IGNORECASE,
 )
 
