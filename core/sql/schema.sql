@@ -613,10 +613,10 @@ CREATE FUNCTION public.workbench_check_chunk_rows() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF EXISTS (SELECT 1 FROM new_chunks n
-               WHERE n.row_id IS NOT NULL
-                 AND NOT EXISTS (SELECT 1 FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id
-                                 WHERE r.id = n.row_id AND s.document_id = n.document_id)) THEN
+    IF EXISTS (SELECT n.document_id, n.row_id FROM new_chunks n WHERE n.row_id IS NOT NULL
+               EXCEPT
+               SELECT s.document_id, r.id FROM sheets s JOIN sheet_rows r ON r.sheet_id = s.id
+               WHERE s.document_id IN (SELECT n.document_id FROM new_chunks n WHERE n.row_id IS NOT NULL)) THEN
         RAISE EXCEPTION 'a chunk may only name a row of its own document'
             USING ERRCODE = 'foreign_key_violation';
     END IF;

@@ -187,6 +187,9 @@ def test_a_worker_killed_mid_job_leaves_it_retried_by_another_and_the_document_w
                 "AND pid <> pg_backend_pid() AND query ILIKE '%%insert%%'"
             )
             _wait(lambda: conn.execute(running).fetchone()[0] == 0, 30, "the dead worker's statement to stop")
+            # Analysed now (as autovacuum may), sheet_rows reads as empty while it holds pages: the retry's checks
+            # must not be planned from that as if the table were one row (migration 023).
+            conn.execute("ANALYZE sheet_rows")
             assert titles in ([], [("failed",)])
     with worker(db_url, home, "--heartbeat", "1"):
         _wait(

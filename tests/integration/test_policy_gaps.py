@@ -7,6 +7,8 @@ a ready document by marking it failed first.
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 
 import psycopg
@@ -176,3 +178,62 @@ def test_a_row_chunk_or_a_logged_citation_cannot_name_another_rooms_row_or_docum
         f"row chunks and citations pointing into another room: {len(plants)} attempts, {len(got_through)} got through"
     )
     assert got_through == []
+
+
+def _sheet_with_rows(conn: psycopg.Connection, room: int, n: int) -> tuple[int, int]:
+    """A sheet document of `n` rows in `room`, written directly (the owner's login): (document id, sheet id)."""
+    document = conn.execute(
+        "INSERT INTO documents (room_id, kind, title, filename, checksum, size_bytes, status)"
+        " VALUES (%s, 'sheet', 'rows.csv', 'rows.csv', md5(random()::text), 1, 'ready') RETURNING id",
+        (room,),
+    ).fetchone()[0]
+    sheet = conn.execute(
+        "INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols)"
+        " VALUES (%s, 0, 'rows', 1, %s, 1) RETURNING id",
+        (document, n),
+    ).fetchone()[0]
+    conn.execute(
+        "INSERT INTO sheet_rows (sheet_id, row_index, row_number, values)"
+        " SELECT %s, g, g + 2, '[]'::jsonb FROM generate_series(0, %s - 1) g",
+        (sheet, n),
+    )
+    return document, sheet
+
+
+def _work(node: dict) -> float:
+    """The rows a plan's nodes produced and its joins discarded, over all their loops (EXPLAIN ANALYZE)."""
+    own = (node.get("Actual Rows", 0) + node.get("Rows Removed by Join Filter", 0)) * node.get("Actual Loops", 1)
+    return own + sum(_work(child) for child in node.get("Plans", []))
+
+
+def test_the_chunk_row_check_does_work_in_proportion_to_the_rows_whatever_the_statistics(workbench, db_url) -> None:
+    """Migration 023: with sheet_rows analysed while it held pages but no live row (a large upload rolled back),
+    the anti-join of 017 was planned as a nested loop over a materialised scan of every row, for every chunk:
+    quadratic (a 150,000-row sheet's chunks held their transaction for minutes, the retry of a killed worker's job
+    behind it). The check the trigger runs must do work in proportion to the rows."""
+    room = workbench.room("Stats", create=True).id
+    with psycopg.connect(db_url) as conn:
+        _sheet_with_rows(conn, room, 20_000)
+        conn.rollback()
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("ANALYZE sheet_rows")
+        reltuples, relpages = conn.execute(
+            "SELECT reltuples, relpages FROM pg_class WHERE relname = 'sheet_rows'"
+        ).fetchone()
+        assert reltuples == 0 and relpages > 0
+    n = 10_000
+    with psycopg.connect(db_url) as conn:
+        source = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'workbench_check_chunk_rows'").fetchone()[0]
+        check = re.search(r"\bIF (EXISTS .*?) THEN", source, re.S)
+        assert check, source
+        document, sheet = _sheet_with_rows(conn, room, n)
+        # The statement's new rows as the trigger's transition table holds them (its size known to the planner).
+        conn.execute(
+            "CREATE TEMP TABLE new_chunks ON COMMIT DROP AS SELECT %s::bigint AS room_id, %s::bigint AS document_id,"
+            " id AS row_id FROM sheet_rows WHERE sheet_id = %s",
+            (room, document, sheet),
+        )
+        conn.execute("ANALYZE new_chunks")
+        plan = conn.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) SELECT {check.group(1)}").fetchone()[0][0]["Plan"]
+        conn.rollback()
+    assert _work(plan) < 20 * n, json.dumps(plan, indent=1)
