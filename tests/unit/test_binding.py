@@ -212,3 +212,37 @@ def test_records_under_a_blank_first_header_with_words_beside_it_stay_records() 
     # The same corner over figures (amounts, blanks, nil dashes) is a note's grid.
     figures = tuple(GridRow(row_id=r.row_id, values=(r.values[0], "1,204", "—", "")) for r in grid)
     assert line_items_down(list(names), figures)
+
+
+def _segments_sheet() -> SheetInfo:
+    """A segment note: net sales by segment, two years across, a total line under them."""
+    names = ("Column A", "2024", "2023")
+    lines = (("Net sales:", "", ""), ("Retail", "612.4", "655.0"), ("Wholesale", "301.2", "322.9"),
+             ("Licensing", "44.0", "41.5"), ("Total net sales", "957.6", "1,019.4"))  # fmt: skip
+    grid = tuple(GridRow(row_id=50 + i, values=line) for i, line in enumerate(lines))
+    columns = (column(names[0], 0, tuple(line[0] for line in lines)), column("2024", 1, (), "number"),
+               column("2023", 2, (), "number"))  # fmt: skip
+    return SheetInfo(sheet_id=9, document_id=1, title="segments.csv", name="segments", n_rows=5, columns=columns,
+                     grid=grid)  # fmt: skip
+
+
+def test_a_second_line_item_the_question_names_is_not_dropped() -> None:
+    """ "Net sales of Retail and Wholesale" read on Retail alone gave Retail's figure as the answer: a line item the
+    question names beside the one read, joined to it, leaves the step's figure an answer to part of the question."""
+    schema = RoomSchema(room_id=1, sheets=(_segments_sheet(),))
+    assert (
+        cells("What was the percentage change in net sales of Retail from 2023 to 2024?", schema).row_label
+        == "Net sales: Retail"
+    )
+    for question in (
+        "What was the percentage change in net sales of Retail and Wholesale from 2023 to 2024?",
+        "What were net sales of Retail and Wholesale in 2024?",
+    ):
+        plan = OfflinePlanner().plan(question, schema)
+        assert not any(isinstance(s, CellsStep) for s in plan.steps), (question, plan.steps)
+        assert "also names" in plan.reasoning, plan.reasoning
+    # Read on its first line, the whole's question gives no figure either; two lines an operation reads are both read.
+    whole = OfflinePlanner().plan("What were total net sales of Retail, Wholesale and Licensing in 2024?", schema)
+    assert not any(isinstance(s, CellsStep) and s.row_label == "Net sales: Retail" for s in whole.steps)
+    both = cells("What were the combined net sales of Wholesale and Licensing in 2024?", schema)
+    assert (both.operation, both.other_label) == ("items_sum", "Licensing")

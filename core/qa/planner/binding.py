@@ -22,15 +22,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.cells import parse_number
 from core.lexicon.comparison import COMPARATORS, POST_COMPARATORS, SUPERLATIVES
 from core.lexicon.periods import fiscal_start, month_of, months_asked
 from core.lexicon.stop import CARRY_NOTHING
 from core.qa.planner.cells import OPERATION_WORDS
-from core.qa.planner.cells.grid import month_columns
+from core.qa.planner.cells.grid import month_columns, row_label
 from core.qa.planner.lexicon import AGGREGATE_WORDS, SYNONYMS, TOTAL_WORDS, YEAR_RE, stem_of, words_of
 from core.qa.planner.schema import ColumnInfo, SheetInfo
 from core.qa.planner.sheets import naming_words
-from core.retrieval.cellmath import CellsStep
+from core.retrieval.cellmath import CellsStep, content_words
 from core.retrieval.plan import Step, TableStep
 from core.retrieval.tables import TableOp
 
@@ -197,6 +198,35 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
     for phrase, col in categories.items():
         blocking.append((phrase, f"no {col.name} holds it"))
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
+
+
+# Words that join two things asked together: "sales of A and B", "A or B", "both A and B", "A, B".
+_JOINED = re.compile(r"\b(?:and|or|both|plus)\b|&|,", re.I)
+
+
+def lines_left_out(question: str, step: CellsStep, sheet: SheetInfo) -> list[str]:
+    """Other line items of the grid the question names in full beside the one read, joined to it ("net sales of
+    Retail and Wholesale" read on Retail alone; "emissions from heating and from travel" read on travel): the
+    step's figure answers part of the question, so it is not the answer. A total line read is the sum the
+    question may ask ("total of A and B"), and lines whose words are all the read line's are that line."""
+    if not _JOINED.search(question) or content_words(step.row_label) & set(TOTAL_WORDS):
+        return []
+    if step.whole_table or step.item_row_ids:  # the table's periods, or the lines under a heading: all read
+        return []
+    asked = content_words(question)
+    read = content_words(step.row_label) | content_words(step.other_label)
+    left: list[str] = []
+    for row in sheet.grid:
+        label = row_label(row)
+        words = content_words(label)
+        if not words or row.row_id in (step.row_id, step.other_row_id) or label in (step.row_label, step.other_label):
+            continue
+        own = words - read
+        figures = any(parse_number(v or "") is not None for v in row.values[1:])
+        # Its own words must name a thing, not an operation or a period ("change", "2019").
+        if figures and own and words <= asked and own - _OPERATION and not any(YEAR_RE.fullmatch(w) for w in own):
+            left.append(label)
+    return list(dict.fromkeys(left))
 
 
 def unread_reason(reading: str, binding: Binding) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from core.qa.planner.binding import bind, unread_reason
+from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
@@ -21,6 +21,7 @@ from core.qa.planner.measures import Missing, measure_cells
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
+from core.retrieval.cellmath import CellsStep
 from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
 from core.retrieval.tables import Combine, TableOp
 
@@ -285,6 +286,15 @@ def _accounted(
             return steps, reasoning, intent
         sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
         sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
+        left = lines_left_out(question, step, sheet) if isinstance(step, CellsStep) and sheet is not None else []
+        if left:
+            named = "; ".join(f"“{label}”" for label in left)
+            reason = (
+                f"I read this as {step.reason.rstrip('. ')}, but the question also names {named}, which it does not "
+                "read, so it gives no figure."
+            )
+            search = SearchStep(query=question, reason=reason, rows=False)
+            return [search], reason, SEARCH
         binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
         if binding is None:
             continue
