@@ -21,6 +21,7 @@ from core.qa.planner.cells.words import (
     CHANGE,
     COUNTED,
     EITHER_PERIOD,
+    INTENSIVE_LINE,
     ITEM_GENERIC,
     MAX,
     MIN,
@@ -268,6 +269,8 @@ def average(reading: CellReading) -> Verdict:
     spanned, asked_years, ordered_years = _spanned(reading, line), reading.asked_years, _ordered_years(reading)
     chosen = spanned if len(spanned) >= 2 else asked_years if len(asked_years) >= 2 else ordered_years
     if len(asked_years) == 1 and len(spanned) < 2:
+        if INTENSIVE_LINE.search(line.label.lower()) or any("%" in (v or "") for v in line.row.values):
+            return value(reading)  # a rate's or a price's average in a year is the year's figure
         # "the 2019 average inventory": a balance's average over the year, its opening (the year before's
         # close) and its close, as analysts compute average assets, inventory or equity
         year = asked_years[0]

@@ -53,6 +53,12 @@ SPAN = re.compile(
     rf"\b({YEAR_DIGITS})\s*[-–]\s*({YEAR_DIGITS})\b|"  # "for 2017-2019", "in 2017–2019": the span, not two years
     r"\b(?:three|3|four|4|five|5)[- ]years?\b"
 )
+# A line whose figure is already a rate, price, ratio or span of time, not a balance: "the average interest rate in
+# 2021" or "the average useful life in 2021" is that year's figure, never the mean of its opening and closing.
+INTENSIVE_LINE = re.compile(
+    r"\b(?:rates?|ratios?|margins?|prices?|yields?|expectancy|ages?|per|percentage|percent|days|terms?|life|lives|"
+    r"duration|multiples?|returns?|costs? per|basis points)\b|%"
+)
 AVERAGE_OF_PERIODS = re.compile(
     rf"\b{YEAR_DIGITS}\s+average\b|"
     r"\baverage\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth)\b"
