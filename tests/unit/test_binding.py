@@ -252,15 +252,16 @@ def test_a_rates_average_in_one_year_is_that_years_figure_and_a_balances_is_its_
     """ "The average useful life in 2024" averaged 2023's and 2024's lives, a figure no one reports: the opening and
     closing mean is for balances (inventory, assets); a rate, price, age or span of time is already the year's."""
     lines = (("Interest rate", "4.1%", "3.6%"), ("Inventory", "120", "100"), ("Fleet age (years)", "7.2", "6.9"),
-             ("Useful life", "9.5", "10.0"))  # fmt: skip
+             ("Useful life", "9.5", "10.0"), ("Long-term debt", "800", "950"))  # fmt: skip
     grid = tuple(GridRow(row_id=60 + i, values=line) for i, line in enumerate(lines))
     columns = (column("Column A", 0, tuple(line[0] for line in lines)), column("2024", 1, (), "number"),
                column("2023", 2, (), "number"))  # fmt: skip
-    sheet = SheetInfo(sheet_id=3, document_id=1, title="note.csv", name="note", n_rows=4, columns=columns, grid=grid)
+    sheet = SheetInfo(sheet_id=3, document_id=1, title="note.csv", name="note", n_rows=5, columns=columns, grid=grid)
     schema = RoomSchema(room_id=1, sheets=(sheet,))
     for question in ("What was the average interest rate in 2024?", "What was the average fleet age in 2024?",
                      "What was the average useful life in 2024?"):  # fmt: skip
         step = cells(question, schema)
         assert (step.operation, step.columns) == ("value", ["2024"]), question
     assert cells("What was the average inventory in 2024?", schema).columns == ["2023", "2024"]
+    assert cells("What was the average long-term debt in 2024?", schema).columns == ["2023", "2024"]
     assert cells("What was the average fleet age over 2023 and 2024?", schema).operation == "average"

@@ -54,10 +54,11 @@ SPAN = re.compile(
     r"\b(?:three|3|four|4|five|5)[- ]years?\b"
 )
 # A line whose figure is already a rate, price, ratio or span of time, not a balance: "the average interest rate in
-# 2021" or "the average useful life in 2021" is that year's figure, never the mean of its opening and closing.
+# 2021" or "the average useful life in 2021" is that year's figure, never the mean of its opening and closing
+# ("long-term debt" is a balance).
 INTENSIVE_LINE = re.compile(
-    r"\b(?:rates?|ratios?|margins?|prices?|yields?|expectancy|ages?|per|percentage|percent|days|terms?|life|lives|"
-    r"duration|multiples?|returns?|costs? per|basis points)\b|%"
+    r"\b(?:rates?|ratios?|margins?|prices?|yields?|expectancy|ages?|per|percentage|percent|days|life|lives|duration|"
+    r"multiples?|returns?|basis points)\b|(?<!long-)(?<!short-)(?<!long )(?<!short )\bterms?\b|%"
 )
 AVERAGE_OF_PERIODS = re.compile(
     rf"\b{YEAR_DIGITS}\s+average\b|"
