@@ -950,3 +950,47 @@ def test_a_number_of_the_line_s_name_is_no_limit_and_two_periods_offered_ask_whi
     assert step is not None and step.operation == "argmin"
     step = _plan("In which years were Tier 2 deposits above 70?", rows)  # a limit stated after its word stays one
     assert step is not None and (step.operation, step.threshold) == ("where", "70")
+
+
+OBLIGATIONS = [
+    ["", "Total", "Less than 1 year", "1-3 years", "3-5 years", "More than 5 years"],
+    ["Operating leases", "4,210", "880", "1,460", "1,020", "850"],
+    ["Long-term debt", "9,000", "500", "2,000", "2,500", "4,000"],
+]
+
+
+def obligations_answer(question: str, table: list[list[str]] = OBLIGATIONS) -> tuple[str, list[str], str] | None:
+    names = ["Column A", "Column B", "Column C", "Column D", "Column E", "Column F"]
+    columns = [Column(position=i, name=n, letter="ABCDEF"[i], dtype="text") for i, n in enumerate(names)]
+    frame = SheetFrame.from_rows(columns, table, row_numbers=[2, 3, 4], row_ids=[400, 401, 402],
+                                 sheet="Obligations")  # fmt: skip
+    rows = [GridRow(row_id=400 + i, values=tuple(v or None for v in row)) for i, row in enumerate(table)]
+    step = plan_cells(question, 1, names, rows)
+    if step is None:
+        return None
+    result = run_cells(frame, step)
+    return step.operation, result.values, result.description
+
+
+def test_an_amount_due_within_a_bound_is_the_sum_of_the_buckets_inside_it_never_the_total() -> None:
+    """ "Operating leases due within five years" of a maturity table was answered with its Total column (which
+    holds the years after five too): the buckets inside the bound are summed, each cited; a bucket across the
+    bound ("3-5 years" of "within four years") gives no figure; a bucket asked by its own span is read alone."""
+    answer = obligations_answer("What are the total operating leases due within 5 years?")
+    assert answer is not None
+    op, values, description = answer
+    assert (op, values) == ("sum", ["3360"]) and "3-5 years: 1,020" in description and "4,210" not in description
+    for question, expected in [
+        ("How much long-term debt is due after three years?", ["6500"]),
+        ("What are operating leases due in less than 1 year?", ["880"]),
+        ("What are the total operating leases?", ["4,210"]),
+    ]:
+        answer = obligations_answer(question)
+        assert answer is not None and answer[1] == expected, (question, answer)
+    assert obligations_answer("What are operating leases due within 4 years?") is None
+    # "Up to 1 year" is a bucket too; a column that is neither a span nor the total leaves the buckets unknown.
+    up_to = [["", "Total", "Up to 1 year", *OBLIGATIONS[0][3:]], *OBLIGATIONS[1:]]
+    answer = obligations_answer("What are the operating leases due within 5 years?", up_to)
+    assert answer is not None and answer[1] == ["3360"], answer
+    thereafter = [["", "Total", "2025", "2026-2027", "2028-2029", "Thereafter"], *OBLIGATIONS[1:]]
+    assert obligations_answer("What are operating leases due within 3 years?", thereafter) is None

@@ -30,7 +30,7 @@ from core.text import NUMBER_WORDS, YEAR, years_in
 
 def due_spans(text: str) -> set[str]:
     """The spans of years a maturity column or a question names: "1-3 Years" and "between 1 to 3 years" are "1-3",
-    "Less than 1 year" and "less than one year" are "<1", "More than 5 years" is ">5"."""
+    "Less than 1 year", "less than one year" and "Up to 1 year" are "<1", "More than 5 years" is ">5"."""
     text = text.lower()
 
     def number(word: str) -> str:
@@ -38,8 +38,28 @@ def due_spans(text: str) -> set[str]:
 
     spans = {f"{number(a)}-{number(b)}" for a, b in DUE_RANGE.findall(text)}
     for word, n in DUE_BOUND.findall(text):
-        spans.add(("<" if word in ("less", "fewer", "under", "within") else ">") + number(n))
+        spans.add(("<" if word in ("less", "fewer", "under", "within", "up to") else ">") + number(n))
     return spans
+
+
+def span_range(span: str) -> tuple[float, float]:
+    """A span of `due_spans` as (from, to) years: "<1" is (0, 1), "1-3" is (1, 3), ">5" is (5, inf)."""
+    if span[0] == "<":
+        return 0.0, float(span[1:])
+    if span[0] == ">":
+        return float(span[1:]), float("inf")
+    low, high = span.split("-")
+    return float(low), float(high)
+
+
+def inside_bound(span: str, bound: str) -> bool | None:
+    """Whether a maturity column's span lies inside a bound asked ("<5": due within five years; ">3": after three
+    years): True inside, False outside, None across it (a "3-5" bucket of "within four years")."""
+    low, high = span_range(span)
+    limit = float(bound[1:])
+    if bound[0] == "<":
+        return True if high <= limit else False if low >= limit else None
+    return True if low >= limit else False if high <= limit else None
 
 
 @dataclass(frozen=True)

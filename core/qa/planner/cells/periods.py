@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from core.cells import parse_number
+from core.lexicon.questions import TOTAL_WORDS
+from core.qa.planner.cells.grid import due_spans, filled, inside_bound
 from core.qa.planner.cells.reading import REFUSED, CellReading, Line, Verdict, asks_periods
 from core.qa.planner.cells.words import (
     ABSOLUTE,
@@ -320,6 +322,31 @@ def value(reading: CellReading) -> Verdict:
         asked_years = sorted(spanned, reverse=asked_years[0] > asked_years[-1])
     picked, ambiguous = _columns(reading, asked_years)
     return _finished(finish(reading, line, "value", picked, ambiguous=ambiguous))
+
+
+def due_within(reading: CellReading) -> Verdict:
+    """ "Purchase obligations due within five years" of a maturity table (columns "Less than 1 year", "1-3 years",
+    "3-5 years", "More than 5 years", "Total"): the sum of the buckets inside the bound asked, never the Total
+    column; a bucket across the bound ("3-5 years" of "within four years") gives no figure."""
+    line = reading.line
+    bounds = [s for s in due_spans(reading.question) if s[0] in "<>"]
+    if line is None or len(bounds) != 1:
+        return None
+    buckets = {i: next(iter(spans)) for i, label in enumerate(reading.labels)
+               if i != reading.label_pos and len(spans := due_spans(label)) == 1}  # fmt: skip
+    if len(buckets) < 2 or bounds[0] in buckets.values():
+        return None  # no maturity columns, or one column is the bound asked ("less than 1 year"): read as named
+    others = [i for i, label in enumerate(reading.labels) if i != reading.label_pos and i not in buckets
+              and (label.strip() or filled(line.row, [i])) and not content_words(label) <= TOTAL_WORDS]  # fmt: skip
+    if others:
+        return REFUSED  # a column neither a span nor the total ("Thereafter", "2026"): the buckets are not all known
+    placed = {i: inside_bound(span, bounds[0]) for i, span in buckets.items()}
+    if any(inside is None for inside in placed.values()):
+        return REFUSED
+    inside = [i for i, found in placed.items() if found]
+    if len(inside) < 2:
+        return None
+    return _finished(finish(reading, line, "sum", inside))
 
 
 def named_value(reading: CellReading) -> Verdict:

@@ -21,6 +21,7 @@ from core.qa.planner.cells.grid import (
     day_key,
     due_spans,
     filled,
+    inside_bound,
     month_columns,
     month_key,
     row_label,
@@ -213,11 +214,18 @@ def _word_columns(question: str, labels: Sequence[str], label_pos: int, wanted: 
     a statement whatever its corner says ("As of", "Fiscal")."""
     corner_blank = not labels[label_pos].strip() or strict
     asked_spans = due_spans(question)
+    bounds = [s for s in asked_spans if s[0] in "<>"]
+
+    def within(spans: set[str]) -> bool:
+        """A maturity column inside the bound asked ("1-3 years" of "due within five years")."""
+        return len(bounds) == 1 and len(spans) == 1 and inside_bound(next(iter(spans)), bounds[0]) is True
+
     return [
         i
         for i, label in enumerate(labels)
         if corner_blank and i != label_pos and not years_in(label)
-        and ((bool(spans := due_spans(label)) and spans <= asked_spans) or (bool(content_words(label)) and content_words(label) <= wanted))
+        and ((bool(spans := due_spans(label)) and (spans <= asked_spans or within(spans)))
+             or (bool(content_words(label)) and content_words(label) <= wanted))
     ]  # fmt: skip
 
 

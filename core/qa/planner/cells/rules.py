@@ -41,6 +41,7 @@ CELL_RULES: tuple[CellRule, ...] = (
     CellRule("total", periods.total),
     CellRule("span_total", periods.span_total),
     CellRule("value", periods.value),
+    CellRule("due_within", periods.due_within),
     CellRule("named_value", periods.named_value),
 )
 

@@ -152,7 +152,8 @@ DUE_RANGE = re.compile(
     r"\b(\d{1,2}|one|two|three|four|five|ten)\s*(?:-|–|to|and)\s*(\d{1,2}|one|two|three|four|five|ten)\s+years?\b"
 )
 DUE_BOUND = re.compile(
-    r"\b(less|fewer|under|within|more|over|after|greater)\s+(?:than\s+)?(\d{1,2}|one|two|three|four|five|ten)\s+years?\b"
+    r"\b(less|fewer|under|within|up to|more|over|after|greater)\s+(?:than\s+)?(\d{1,2}|one|two|three|four|five|ten)\s+"
+    r"years?\b"
 )
 
 
