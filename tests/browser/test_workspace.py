@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -370,6 +370,16 @@ def test_a_page_chip_lights_the_quoted_lines_and_paging_follows_in_the_url(page,
     page.wait_for_url(f"**page={cited.page}&**", timeout=5_000)
 
 
+def _settles(check: Callable[[], bool], timeout: float = 15.0) -> bool:
+    """Whether `check` holds within `timeout` seconds, tried every 0.2 s."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
 def test_show_all_cited_rows_filters_the_grid_to_them(page, app_url: str, acme, app_db) -> None:
     page.goto(f"{app_url}/?room={ROOM.replace(' ', '+')}")
     wait_idle(page)
@@ -383,10 +393,18 @@ def test_show_all_cited_rows_filters_the_grid_to_them(page, app_url: str, acme, 
     grid = page.frame_locator(GRID)
     grid.locator(CITED_CELL).first.wait_for()
     wait_idle(page)
-    shown = grid.locator(".ag-center-cols-container .ag-row")
-    assert sorted(int(shown.nth(i).get_attribute("row-id")) for i in range(shown.count())) == sorted(rows)
+
+    def shown() -> list[int]:
+        """The grid's row ids in one read of the page (AG Grid redraws its rows while it settles: rows read one by
+        one may be gone by the next read)."""
+        ids = grid.locator(".ag-center-cols-container .ag-row").evaluate_all(
+            "rows => rows.map(row => row.getAttribute('row-id'))"
+        )
+        return sorted(int(i) for i in ids)
+
+    assert _settles(lambda: shown() == sorted(rows)), shown()
     # Every row has its cited cells painted (AG Grid draws only the columns in view: some cited cells are off it).
-    assert all(grid.locator(f'.ag-row[row-id="{r}"] {CITED_CELL}').count() >= 1 for r in rows)
+    assert _settles(lambda: all(grid.locator(f'.ag-row[row-id="{r}"] {CITED_CELL}').count() >= 1 for r in rows))
     assert 1 <= grid.locator(CITED_CELL).count() <= len(cells)
     assert "all=" in page.url and sidebar_room(page) == ROOM
     shot(page, "workspace_show_all_cited_rows")
