@@ -609,7 +609,8 @@ def test_a_split_fiscal_year_is_the_year_it_ends_in_and_is_named_as_the_source_n
 def plan(question: str, rows: list[list[str]], names: list[str]) -> tuple[str, list[str], str] | None:
     """Plan and run `question` over a grid given as rows (a blank corner, periods across)."""
     columns = [
-        Column(position=i, name=n, letter="ABCDE"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+        Column(position=i, name=n, letter="ABCDEF"[i], dtype="text" if i == 0 else "number")
+        for i, n in enumerate(names)
     ]
     frame = SheetFrame.from_rows(
         columns, rows, row_numbers=list(range(2, 2 + len(rows))), row_ids=list(range(100, 100 + len(rows))), sheet="T"
@@ -960,16 +961,7 @@ OBLIGATIONS = [
 
 
 def obligations_answer(question: str, table: list[list[str]] = OBLIGATIONS) -> tuple[str, list[str], str] | None:
-    names = ["Column A", "Column B", "Column C", "Column D", "Column E", "Column F"]
-    columns = [Column(position=i, name=n, letter="ABCDEF"[i], dtype="text") for i, n in enumerate(names)]
-    frame = SheetFrame.from_rows(columns, table, row_numbers=[2, 3, 4], row_ids=[400, 401, 402],
-                                 sheet="Obligations")  # fmt: skip
-    rows = [GridRow(row_id=400 + i, values=tuple(v or None for v in row)) for i, row in enumerate(table)]
-    step = plan_cells(question, 1, names, rows)
-    if step is None:
-        return None
-    result = run_cells(frame, step)
-    return step.operation, result.values, result.description
+    return plan(question, table, ["Column A", "Column B", "Column C", "Column D", "Column E", "Column F"])
 
 
 def test_an_amount_due_within_a_bound_is_the_sum_of_the_buckets_inside_it_never_the_total() -> None:
