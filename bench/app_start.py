@@ -11,6 +11,11 @@ load average is printed too: the machines are shared. Target (issue 11): <= 5 s.
 room and embeds it, then each timed run is `make run` again in that home, from the command to the Chat page shown
 in Chromium (the demo load, the server's start and the worker's start included). The checkout's Makefile is run
 with this interpreter's environment (`VENV=`, its install stamp taken as done, `WORKBENCH="python -m core"`).
+
+`--cold`: `make run` on a fresh clone of the checkout's HEAD (committed code only), as on a new machine: no virtual
+environment and no download cache (`PIP_NO_CACHE_DIR`, `UV_NO_CACHE`: every wheel is fetched from the registry),
+a fresh home, from the command to the Chat page shown in Chromium. Printed per run: the time of each `==>` step of
+the Makefile (environment, installer, packages, model, demo load, server start) and the page after it.
 """
 
 from __future__ import annotations
@@ -153,6 +158,72 @@ def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
         time.sleep(1)
 
 
+def cold_run(browser) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
+    """`make run` on a fresh clone with nothing installed or cached: (step, seconds from the command) for each
+    `==>` line the Makefile printed, then ("server up", s) and ("Chat page shown", s)."""
+    import signal
+    import threading
+
+    where = Path(tempfile.mkdtemp(prefix="bench-cold-"))
+    clone, home = where / "clone", where / "home"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    port = free_port()
+    env = {**os.environ, "WORKBENCH_HOME": str(home), "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
+    for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL", "VIRTUAL_ENV", "HF_HUB_OFFLINE"):
+        env.pop(name, None)
+    steps: list[tuple[str, float]] = []
+    started = time.perf_counter()
+    proc = subprocess.Popen(["make", "--no-print-directory", "run", f"PORT={port}"], cwd=clone, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("==> "):
+                steps.append((line[4:].strip(), time.perf_counter() - started))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(url, proc)
+        up = time.perf_counter() - started
+        tab = browser.new_page()
+        tab.goto(url)
+        tab.get_by_role("heading", name="Chat").wait_for(timeout=300_000)
+        shown = time.perf_counter() - started
+        tab.close()
+        return [*steps, ("server up", up), ("Chat page shown", shown)]
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+        time.sleep(1)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def main_cold(runs: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    totals = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for n in range(runs):
+            load = os.getloadavg()[0]
+            steps = cold_run(browser)
+            totals.append(steps[-1][1])
+            print(f"cold run {n + 1} (load {load:.2f}): make run -> Chat page shown {steps[-1][1]:.1f} s", flush=True)
+            previous = 0.0
+            for name, at in steps:
+                print(f"  {at:6.1f} s (+{at - previous:5.1f})  {name}", flush=True)
+                previous = at
+        browser.close()
+    print(f"median cold make run -> Chat page shown: {statistics.median(totals):.1f} s over {runs}")
+
+
 def main_make(runs: int) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -180,13 +251,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh homes to start (default 5)")
     parser.add_argument("--make", action="store_true", help="time a warm `make run` to the Chat page instead")
+    parser.add_argument("--cold", action="store_true", help="time `make run` on a fresh clone, nothing installed")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    if args.make:
+    if args.make or args.cold:
         load = os.getloadavg()
         print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores", flush=True)
-        main_make(args.runs)
+        (main_cold if args.cold else main_make)(args.runs)
         load = os.getloadavg()
         print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
         return
