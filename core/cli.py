@@ -483,10 +483,11 @@ def demo(no_embed: bool, quiet: bool, force: bool) -> int:
 
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
-# `streamlit run`, after importing what the first page runs (the workbench, the question path, pandas): Streamlit
-# runs app.py only when a browser connects, so these 2-4 s were otherwise paid by the first visitor's page.
+# `streamlit run`, with what the first page imports (the workbench, the question path, pandas) imported in a thread
+# once the server is up (core/preload.py): Streamlit runs app.py only when a browser connects, so these 2-4 s were
+# otherwise paid by the first visitor's page; made before the server started, they held back its start.
 STREAMLIT_PRELOADED = (
-    "import sys; import core.workbench, core.qa.service; "
+    "import sys; import core.preload; core.preload.start(); "
     "from streamlit.web.cli import main; sys.argv[0] = 'streamlit'; main(prog_name='streamlit')"
 )
 

@@ -82,6 +82,9 @@ def test_local_mode_serves_this_computer_only_quietly_and_soon(
         # No file watcher: Streamlit's watched app.py's folder recursively, .venv and .workbench included.
         assert _inotify_watches(proc.pid) == 0
         assert "Inotify" not in log.read_text()
+        # The first page's modules were imported in a thread once the server was up (core/preload.py), beside the
+        # page's own run: no import met another half-done (a traceback in the log, the page an error).
+        assert "Traceback" not in log.read_text(), log.read_text()[-2000:]
     finally:
         proc.terminate()
         try:

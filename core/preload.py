@@ -1,0 +1,55 @@
+"""The first page's imports, made in the background once Streamlit's server is up (`workbench serve`).
+
+Streamlit runs app.py only when a browser connects, so what the first page imports (the workbench, the question
+path, pandas, PyMuPDF: about 2 s) was paid either before the server listened or by the first visitor. Imported
+in a thread once the server is up, it overlaps with the browser loading the page's scripts (another process, on
+the other core). Not sooner: while Streamlit starts, its own imports meet half-imported modules of another
+thread (plotly read a half-initialised pandas). app.py waits for the thread before its own imports, so the page
+never meets them half-done either.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import time
+
+MODULES = ("core.workbench", "core.qa.service")
+SERVER_WAIT_S = 120.0  # a server that is not up by then: the page imports what it needs itself
+_thread: threading.Thread | None = None
+
+
+def _server_up() -> bool:
+    """Streamlit's runtime has started (read from sys.modules: importing Streamlit here would race its start)."""
+    runtime = sys.modules.get("streamlit.runtime.runtime")
+    if runtime is None or not runtime.Runtime.exists():
+        return False
+    return runtime.Runtime.instance().state != runtime.RuntimeState.INITIAL
+
+
+def _import_all() -> None:
+    deadline = time.monotonic() + SERVER_WAIT_S
+    while not _server_up():
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
+    for name in MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the page imports it again and shows the real error there
+            return
+
+
+def start() -> None:
+    """Import MODULES in a daemon thread once the server is up (once)."""
+    global _thread
+    if _thread is None:
+        _thread = threading.Thread(target=_import_all, name="workbench-preload", daemon=True)
+        _thread.start()
+
+
+def wait() -> None:
+    """Return once the background imports are done (at once when none were started)."""
+    if _thread is not None:
+        _thread.join()
