@@ -18,7 +18,7 @@ $(BIN)/python:
 # uv (PyPI's installer written in Rust) downloads and installs the packages in parallel: a fresh install of what
 # running needs takes seconds where pip took minutes (BENCHMARKS.md, issue 26's rows).
 $(BIN)/uv: | $(BIN)/python
-	$(call say,"installing uv, a fast package installer, into $(VENV) (pip install uv)")
+	$(call say,"installing uv (a fast package installer) into $(VENV) with pip")
 	$(BIN)/pip install --quiet --progress-bar off "uv>=0.5"
 
 # uv installs into the virtual environment (its pip stays there too: `.venv/bin/pip install -e '.[torch]'`).
