@@ -1,6 +1,9 @@
 """From a click on a cell chip to the cited cell highlighted in the grid beside the chat, in headless Chromium:
 `python -m bench.chip_latency [--runs N] [--url URL]`.
 
+Two times per click: until the cell is painted in the grid (what the user waits for; views/_shared/chip_jump.py
+paints it in the page when the grid holds it), and until the URL names the cell (the server's rerun).
+
 Each run opens a fresh tab (1366 x 768) on the Chat page, asks an invented question about the demo sheet (a sum
 whose answer cites cells of several rows), then clicks its first chip (the first chip of the sheet in that tab:
 issue 26 asks <= 0.8 s) and five more chips of other rows (<= 0.3 s median). Printed: each run's times and the
@@ -27,19 +30,34 @@ from bench.screenshots import CHIP, QUESTION, idle
 GRID = 'iframe[title="st_aggrid.AgGrid.agGrid"]'
 
 
-def click_and_wait(tab, label: str) -> float:  # type: ignore[no-untyped-def]
-    """Click the chip `label`; seconds until its cell is highlighted in the grid."""
+# True once a row of the grid whose "Row" number is `number` shows a painted (cited) cell.
+LIT = """(number) => {
+  const pinned = [...document.querySelectorAll('.ag-pinned-left-cols-container .ag-row')]
+    .find((row) => row.querySelector('[col-id="row_number"]')?.textContent.trim() === String(number));
+  if (!pinned) { return false; }
+  const id = pinned.getAttribute('row-id');
+  return !!document.querySelector(`.ag-center-cols-container .ag-row[row-id="${id}"] .ag-cell.sheet-cited`);
+}"""
+
+
+def click_and_wait(tab, label: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Click the chip `label` ("sheet!F132"); seconds until its cell is painted in the grid (what the user sees),
+    and until the URL names it (the server's rerun: a reload or a shared link shows the same)."""
     chip = tab.locator('[data-testid="stChatMessage"] button:visible', has_text=label).last
     cell = label.rsplit("!", 1)[1]
+    number = int("".join(ch for ch in cell if ch.isdigit()))
+    grid = tab.query_selector(GRID).content_frame()
     started = time.perf_counter()
     chip.click()
+    grid.wait_for_function(LIT, arg=number, timeout=60_000, polling=10)
+    lit = time.perf_counter() - started
     tab.wait_for_url(lambda url: parse_qs(urlparse(url).query).get("cell") == [cell], timeout=60_000)
     row = parse_qs(urlparse(tab.url).query)["row"][0]
     tab.frame_locator(GRID).locator(f'.ag-row[row-id="{row}"] .ag-cell.sheet-cited').first.wait_for(timeout=60_000)
-    return time.perf_counter() - started
+    return lit, time.perf_counter() - started
 
 
-def one_run(browser, url: str) -> tuple[float, list[float]]:  # type: ignore[no-untyped-def]
+def one_run(browser, url: str) -> tuple[tuple[float, float], list[tuple[float, float]]]:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     tab = context.new_page()
     tab.set_default_timeout(120_000)
@@ -78,8 +96,8 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores", flush=True)
     home = Path(tempfile.mkdtemp(prefix="bench-chips-"))
-    firsts: list[float] = []
-    laters: list[float] = []
+    firsts: list[tuple[float, float]] = []
+    laters: list[tuple[float, float]] = []
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -89,7 +107,8 @@ def main() -> None:
                     first, later = one_run(browser, url)
                     firsts.append(first)
                     laters.extend(later)
-                    print(f"run {n + 1}: first chip {first:.2f} s; later {', '.join(f'{t:.2f}' for t in later)} "
+                    print(f"run {n + 1}: first chip lit {first[0]:.2f} s (URL {first[1]:.2f}); later lit "
+                          f"{', '.join(f'{t[0]:.2f}' for t in later)} (URL {', '.join(f'{t[1]:.2f}' for t in later)}) "
                           f"(load {os.getloadavg()[0]:.2f})", flush=True)  # fmt: skip
 
             if args.url:
@@ -103,8 +122,10 @@ def main() -> None:
             browser.close()
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    print(f"median first chip {statistics.median(firsts):.2f} s over {len(firsts)} runs; "
-          f"later chips {statistics.median(laters):.2f} s over {len(laters)} clicks")  # fmt: skip
+    print(f"median first chip: cell lit {statistics.median(t[0] for t in firsts):.2f} s, URL "
+          f"{statistics.median(t[1] for t in firsts):.2f} s over {len(firsts)} runs; later chips: cell lit "
+          f"{statistics.median(t[0] for t in laters):.2f} s, URL {statistics.median(t[1] for t in laters):.2f} s "
+          f"over {len(laters)} clicks")  # fmt: skip
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

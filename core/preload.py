@@ -22,10 +22,12 @@ _thread: threading.Thread | None = None
 
 def _server_up() -> bool:
     """Streamlit's runtime has started (read from sys.modules: importing Streamlit here would race its start)."""
-    runtime = sys.modules.get("streamlit.runtime.runtime")
-    if runtime is None or not runtime.Runtime.exists():
+    module = sys.modules.get("streamlit.runtime.runtime")
+    # Present but still being imported by the main thread: its names come as it runs.
+    runtime, states = getattr(module, "Runtime", None), getattr(module, "RuntimeState", None)
+    if runtime is None or states is None or not runtime.exists():
         return False
-    return runtime.Runtime.instance().state != runtime.RuntimeState.INITIAL
+    return bool(runtime.instance().state != states.INITIAL)
 
 
 def _import_all() -> None:

@@ -16,6 +16,8 @@ import streamlit as st
 from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
 from core.workbench import ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
+from views._shared.chip_jump import cell_target
+from views._shared.chip_jump import install as install_chip_jump
 from views._shared.layout import MESSAGES_KEY
 from views._shared.state import citation_params, note, run_started, show_view, switch_room
 
@@ -305,6 +307,15 @@ def chat_pane(wb: Workbench, room: str, turns: list[Turn], *, height: int | None
                 st.text(turn.question)
             with st.chat_message("assistant"):
                 answer(wb, room, turn)
+    # Each cell chip's cell, for the page to light it at the click, before the rerun that follows it.
+    targets = {}
+    for turn in turns:
+        for index, citation in enumerate(turn.citations):
+            target = cell_target(citation)
+            if target is not None:
+                targets[f"{turn_key(turn)}_{index}"] = target
+    if targets:
+        install_chip_jump(targets)
     question = st.chat_input("Ask a question about this data room", key="chat_input")
     if question and question.strip():
         asked_at = run_started()  # the run the question started: what was drawn before this box is waited too

@@ -19,6 +19,7 @@ from st_aggrid import AgGrid, JsCode
 
 from core.errors import AccessDenied, EditError
 from core.workbench import Column, Grid, SheetInfo, Workbench, cell_ref, escape_markdown, field_of
+from views._shared.chip_jump import sheet_tag
 
 # Rows sent to the browser at once.  Measured in tests/browser/test_sheet.py on a 100,000 x 20 sheet:
 # every row at once took 48.6 s from click to highlighted cell (a 21 MB frame, 5 s to load it), a window
@@ -103,6 +104,9 @@ def _jump(target: dict | None) -> JsCode:
     var node = api.getRowNode(target.row);
     if (!node) { if (tries++ < 100) { setTimeout(jump, 30); } return; }
     window.__sheetJumped = done;
+    // Moved there already by the chip's click in the page (views/_shared/chip_jump.py): no second scroll and flash.
+    var early = window.__sheetClientJump;
+    if (early && early.row === target.row && early.col === target.col && Date.now() - early.at < 5000) { return; }
     api.ensureNodeVisible(node, 'middle');
     if (target.col) { api.ensureColumnVisible(target.col); }
     setTimeout(function() {
@@ -314,6 +318,9 @@ def sheet_grid(wb: Workbench, sheet: SheetInfo, target: Target, *, key: str, hei
             "target": shown_target,
             "jump": _jump(shown_target),
             "revision": st.session_state.get("sheet_revision", 0),
+            # Read by a chip's click in the page (views/_shared/chip_jump.py): which sheet this is, column fields.
+            "sheet": sheet_tag(sheet.document_id, sheet.name),
+            "fields": by_name,
         },
         "onGridReady": ON_READY,
         "autoSizeStrategy": {"type": "fitCellContents"},

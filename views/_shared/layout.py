@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from views._shared.chip_jump import KEY as CHIP_JUMP_KEY
+
 # split -> (chat, evidence) share of the width
 SPLITS: dict[str, tuple[int, int]] = {"chat": (3, 2), "even": (1, 1), "evidence": (2, 3)}
 SPLIT_LABELS = {"chat": "Wide chat", "even": "Even", "evidence": "Wide evidence"}
@@ -34,6 +36,7 @@ div:has(> .st-key-{MESSAGES_KEY}) {{ flex: 0 0 max(260px, calc(100vh - {AROUND_M
 .st-key-{MESSAGES_KEY}, div:has(> .st-key-{MESSAGES_KEY}) {{
   height: max(260px, calc(100vh - {AROUND_MESSAGES}px)) !important;
 }}
+.st-key-{CHIP_JUMP_KEY} {{ display: none; }}
 </style>"""
 
 
