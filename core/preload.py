@@ -4,8 +4,8 @@ Streamlit runs app.py only when a browser connects, so what the first page impor
 path, pandas, PyMuPDF: about 2 s) was paid either before the server listened or by the first visitor. Imported
 in a thread once the server is up, it overlaps with the browser loading the page's scripts (another process, on
 the other core). Not sooner: while Streamlit starts, its own imports meet half-imported modules of another
-thread (plotly read a half-initialised pandas). app.py waits for the thread before its own imports, so the page
-never meets them half-done either.
+thread (plotly read a half-initialised pandas). The thread then starts the embedded database (`_warm`). app.py
+waits for the thread before its own imports, so the page never meets them half-done either.
 """
 
 from __future__ import annotations
@@ -36,11 +36,27 @@ def _import_all() -> None:
         if time.monotonic() > deadline:
             return
         time.sleep(0.02)
-    for name in MODULES:
-        try:
+    try:
+        for name in MODULES:
             importlib.import_module(name)
-        except Exception:  # the page imports it again and shows the real error there
-            return
+        _warm()
+    except Exception:  # the page does it again and shows the real error there
+        return
+
+
+def _warm() -> None:
+    """What the first page run would do first, done now: start the embedded Postgres (core.db caches it), and
+    spare Streamlit's once-per-process check for a bare `python` run (it walks the stack, reading the source of
+    every frame's module: 0.3-0.6 s of the first page)."""
+    from core.config import get_settings
+    from core.db import embedded_url
+
+    delta_generator = sys.modules.get("streamlit.delta_generator")
+    if delta_generator is not None and hasattr(delta_generator, "_use_warning_has_been_displayed"):
+        delta_generator._use_warning_has_been_displayed = True  # type: ignore[attr-defined]  # `streamlit run` it is
+    settings = get_settings()
+    if not settings.database_url:
+        embedded_url(settings.home)
 
 
 def start() -> None:
