@@ -123,31 +123,35 @@ def serving(home: Path, *, demo: bool = True) -> Iterator[str]:
                 child.wait()
 
 
-def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
-    """`make run` in `home`: seconds from the command to the Chat page shown (the server's start printed)."""
+def _make_to_chat(browser, argv: list[str], cwd: Path, env: dict[str, str], steps: list[tuple[str, float]] | None = None
+                  ) -> tuple[float, float]:  # type: ignore[no-untyped-def]  # fmt: skip
+    """Run `make` (`argv`) in its own session until the Chat page shows in `browser`, then stop it and what it
+    started: (seconds to the server's health check, seconds to the Chat page). `steps` gets each `==>` line the
+    Makefile prints with its time."""
     import signal
+    import threading
 
-    venv = Path(sys.prefix)
-    port = free_port()
-    env = {**os.environ, "WORKBENCH_HOME": str(home)}
-    for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL"):
-        env.pop(name, None)
-    argv = ["make", "--no-print-directory", "-o", str(venv / ".installed"), "run", f"VENV={venv}",
-            f"WORKBENCH={sys.executable} -m core", f"PORT={port}"]  # fmt: skip
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # read to the end, so make never blocks on a full pipe
+            if steps is not None and line.startswith("==> "):
+                steps.append((line[4:].strip(), time.perf_counter() - started))
+
+    threading.Thread(target=read, daemon=True).start()
+    url = f"http://127.0.0.1:{_port_of(argv)}"
     try:
         _wait_up(url, proc)
         up = time.perf_counter() - started
         tab = browser.new_page()
         tab.goto(url)
-        tab.get_by_role("heading", name="Chat").wait_for(timeout=120_000)
+        tab.get_by_role("heading", name="Chat").wait_for(timeout=300_000)
         shown = time.perf_counter() - started
         tab.close()
-        print(f"  server up {up:.2f} s after `make run`, Chat page {shown - up:.2f} s later", flush=True)
-        return shown
+        return up, shown
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the server and the worker it started (its own session)
         try:
@@ -158,50 +162,38 @@ def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
         time.sleep(1)
 
 
+def _port_of(argv: list[str]) -> str:
+    return next(arg.split("=", 1)[1] for arg in argv if arg.startswith("PORT="))
+
+
+def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
+    """`make run` in `home`: seconds from the command to the Chat page shown (the server's start printed)."""
+    venv = Path(sys.prefix)
+    env = {**os.environ, "WORKBENCH_HOME": str(home)}
+    for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL"):
+        env.pop(name, None)
+    argv = ["make", "--no-print-directory", "-o", str(venv / ".installed"), "run", f"VENV={venv}",
+            f"WORKBENCH={sys.executable} -m core", f"PORT={free_port()}"]  # fmt: skip
+    up, shown = _make_to_chat(browser, argv, ROOT, env)
+    print(f"  server up {up:.2f} s after `make run`, Chat page {shown - up:.2f} s later", flush=True)
+    return shown
+
+
 def cold_run(browser) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
     """`make run` on a fresh clone with nothing installed or cached: (step, seconds from the command) for each
     `==>` line the Makefile printed, then ("server up", s) and ("Chat page shown", s)."""
-    import signal
-    import threading
-
     where = Path(tempfile.mkdtemp(prefix="bench-cold-"))
     clone, home = where / "clone", where / "home"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    port = free_port()
     env = {**os.environ, "WORKBENCH_HOME": str(home), "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
     for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL", "VIRTUAL_ENV", "HF_HUB_OFFLINE"):
         env.pop(name, None)
     steps: list[tuple[str, float]] = []
-    started = time.perf_counter()
-    proc = subprocess.Popen(["make", "--no-print-directory", "run", f"PORT={port}"], cwd=clone, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
-
-    def read() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("==> "):
-                steps.append((line[4:].strip(), time.perf_counter() - started))
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    url = f"http://127.0.0.1:{port}"
     try:
-        _wait_up(url, proc)
-        up = time.perf_counter() - started
-        tab = browser.new_page()
-        tab.goto(url)
-        tab.get_by_role("heading", name="Chat").wait_for(timeout=300_000)
-        shown = time.perf_counter() - started
-        tab.close()
+        up, shown = _make_to_chat(browser, ["make", "--no-print-directory", "run", f"PORT={free_port()}"], clone, env,
+                                  steps)  # fmt: skip
         return [*steps, ("server up", up), ("Chat page shown", shown)]
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
-        time.sleep(1)
         shutil.rmtree(where, ignore_errors=True)
 
 
