@@ -20,6 +20,7 @@ from core.config import Settings
 from core.errors import ModelError
 from core.providers.llm import client, create_chat, provider_error, server_name
 from core.qa.pii import redact_evidence
+from core.qa.planner.periods import PeriodAsked
 from core.qa.synth import ABSTAIN, Answer, checked_answer, one_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER
@@ -124,10 +125,15 @@ class LLMSynthesizer:
         self.name = settings.chat_model
 
     def stream(
-        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+        self,
+        question: str,
+        evidence: Sequence[Evidence],
+        *,
+        asked: str | None = None,
+        period: PeriodAsked | None = None,
     ) -> Iterator[str | Answer]:
         """Yield the answer's tokens as they arrive, then the checked Answer; ModelError if the model fails."""
-        evidence = period_scoped(question, evidence)
+        evidence = period_scoped(question, evidence, period)
         if not evidence:
             # Nothing to answer from: abstain without asking the model.
             yield ABSTAIN
@@ -165,12 +171,12 @@ class LLMSynthesizer:
         yield finish("".join(parts), evidence)
 
 
-def period_scoped(question: str, evidence: Sequence[Evidence]) -> list[Evidence]:
+def period_scoped(question: str, evidence: Sequence[Evidence], period: PeriodAsked | None = None) -> list[Evidence]:
     """The evidence the model reads, scoped as the offline synthesizer scopes it (core.qa.synth.one_period):
     passages of one period (the one asked, else the latest), or of each period a comparison asks; computed
     results stay. Each passage's period is in its "source" line, so sentences of two periods are never joined
     unlabelled."""
-    passages, labels = one_period(question, [e for e in evidence if e.kind != "table"])
+    passages, labels = one_period(question, [e for e in evidence if e.kind != "table"], period)
     kept = {e.n for e in passages}
     return [
         e.model_copy(update={"period": labels.get(e.n, e.period)}) if e.n in labels else e

@@ -331,6 +331,8 @@ def ask(
     if plan.reasoning:
         trace.append(plan.reasoning)
     plan, scope = _scoped(wb, ref, plan, documents, period)
+    # The period asked beside the question (`--period`): the answer's passages are of it, labelled with it.
+    beside = _period_asked("", period) if period else None
     yield Event(type="plan", text=plan.reasoning, plan=plan)
     for planned in plan.steps:
         yield step(planned.reason or planned.kind)
@@ -357,7 +359,8 @@ def ask(
             answer = Answer(text=f"{ABSTAIN} {said[1]}", abstained=True)
             parts.append(answer.text)
             yield Event(type="token", text=answer.text)
-        for item in () if said is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question):
+        for item in () if said is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question,
+                                                                   period=beside):  # fmt: skip
             if isinstance(item, Answer):
                 answer = item
                 continue
@@ -373,7 +376,7 @@ def ask(
         synthesizer, answer = offline, None
         if parts:  # what the model had streamed stays on screen above the offline answer
             yield Event(type="token", text="\n\n")
-        for item in offline.stream(plan.standalone_question, evidence, asked=question):
+        for item in offline.stream(plan.standalone_question, evidence, asked=question, period=beside):
             if isinstance(item, Answer):
                 answer = item
                 continue

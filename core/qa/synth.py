@@ -14,7 +14,7 @@ from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_spans import passage_span
 from core.qa.planner.changes import asks_driver, topic
-from core.qa.planner.periods import FilingPeriod, filings_for, read_period
+from core.qa.planner.periods import FilingPeriod, PeriodAsked, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
 
@@ -110,16 +110,17 @@ def _best_sentences(question: str, item: Evidence, limit: int = 2) -> list[str]:
     return [s for overlap, _, s in scored[:limit] if overlap > 0]
 
 
-def synthesize_offline(question: str, evidence: Sequence[Evidence]) -> Answer:
+def synthesize_offline(question: str, evidence: Sequence[Evidence], period: PeriodAsked | None = None) -> Answer:
     """A deterministic answer: the exact table result when it fits the question, else the best sentences.
 
     A table result is used unless a passage covers more of the question's words (a plan may pair a
     weak table guess with a search); a passage must cover at least MIN_COVERAGE of them, else abstain.
     The passage covering the question best gives up to two sentences; up to SUPPORTING more passages
     (in retrieval order, other pages, each covering at least MIN_COVERAGE) give one sentence each, so
-    the reader sees every place the room discusses it.
+    the reader sees every place the room discusses it. `period`: the period asked beside the question (`ask
+    --period FY2022`), when its words name none.
     """
-    passages, labels = one_period(question, [e for e in evidence if e.kind != "table"])
+    passages, labels = one_period(question, [e for e in evidence if e.kind != "table"], period)
     best = max(passages, key=lambda e: coverage(question, e.content), default=None)
     passage_coverage = coverage(question, best.content) if best else 0.0
     # A result whose cells are all empty (blank cells, formulas Excel never calculated) holds no figure
@@ -246,15 +247,18 @@ def _period_key(label: str) -> tuple[int, int]:
     return read[0], read[1] or 5  # a whole year after its quarters
 
 
-def one_period(question: str, passages: Sequence[Evidence]) -> tuple[list[Evidence], dict[int, str]]:
+def one_period(
+    question: str, passages: Sequence[Evidence], beside: PeriodAsked | None = None
+) -> tuple[list[Evidence], dict[int, str]]:
     """Passages of one period, never stitched: when they come from filings of several periods, those of the
     period the question asks (core/qa/planner/periods.py), else of the latest period that answers, with the
     label each quoted sentence carries ("FY2022", "Q4 FY2023 (latest)"); a question comparing periods keeps
-    them all, each sentence labelled with its period. Passages of documents of no known period stay."""
+    them all, each sentence labelled with its period. Passages of documents of no known period stay. `beside`:
+    the period asked beside the question (`--period`), read when the question's words name none."""
     dated = {e.period for e in passages if e.period}
     if len(dated) < 2:
         return list(passages), {}
-    asked = read_period(question)
+    asked = read_period(question) or beside
     if asked is not None and asked.compares:
         return list(passages), {e.n: e.period for e in passages if e.period}
     kept = list(passages)
@@ -311,10 +315,15 @@ class Synthesizer(Protocol):
     name: str
 
     def stream(
-        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+        self,
+        question: str,
+        evidence: Sequence[Evidence],
+        *,
+        asked: str | None = None,
+        period: PeriodAsked | None = None,
     ) -> Iterator[str | Answer]:
         """Tokens (str) as they are written, then one Answer (`asked`: the user's own words, when the
-        planner rewrote the question)."""
+        planner rewrote the question; `period`: the period asked beside the question, `ask --period`)."""
         ...
 
 
@@ -324,9 +333,14 @@ class OfflineSynthesizer:
     name = "offline"
 
     def stream(
-        self, question: str, evidence: Sequence[Evidence], *, asked: str | None = None
+        self,
+        question: str,
+        evidence: Sequence[Evidence],
+        *,
+        asked: str | None = None,
+        period: PeriodAsked | None = None,
     ) -> Iterator[str | Answer]:
         """The deterministic answer's text as one token, then the Answer."""
-        answer = synthesize_offline(question, evidence)
+        answer = synthesize_offline(question, evidence, period)
         yield answer.text
         yield answer

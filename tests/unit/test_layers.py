@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Top to bottom (docs/architecture.md); a module may import its own layer or any below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("core.cli", "core.__main__"),
+    ("core.cli", "core.__main__", "core.preload"),
     ("core.workbench",),
     ("core.qa",),
     ("core.retrieval",),
@@ -36,7 +36,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
 )
 # What a page or app.py may import of core/.
-PAGE_IMPORTS = {"core.workbench", "core.models", "core.errors", "core.config"}
+# (core.preload: app.py waits there for the imports `workbench serve` started before any page ran.)
+PAGE_IMPORTS = {"core.workbench", "core.models", "core.errors", "core.config", "core.preload"}
 
 
 def _module(path: Path) -> str:

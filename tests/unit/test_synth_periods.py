@@ -55,3 +55,17 @@ def test_one_period_is_unchanged() -> None:
 def test_a_period_is_said_once_before_its_sentences() -> None:
     answer = synthesize_offline("What drove the selling expense ratio in FY2023?", EVIDENCE)
     assert answer.text.count("FY2023: ") == 1
+
+
+def test_a_period_asked_beside_the_question_labels_it_as_asked() -> None:
+    """`ask --period Q2 FY2023` with a question naming no period: the passages of that period answer, labelled with
+    it, not as "the latest" (before: the latest of the passages given, labelled "(latest)")."""
+    from core.qa.planner.periods import PeriodAsked
+
+    beside = PeriodAsked((2023,), quarter=2)
+    answer = synthesize_offline("What drove the selling expense ratio?", EVIDENCE, beside)
+    assert answer.text.startswith("Q2 FY2023: ") and "(latest)" not in answer.text
+    assert "[1]" in answer.text and "[2]" not in answer.text and "[3]" not in answer.text
+    # Words of the question naming a period win over the period beside it.
+    named = synthesize_offline("What drove the selling expense ratio in Q1 FY2023?", EVIDENCE, beside)
+    assert "[3]" in named.text and "[1]" not in named.text
