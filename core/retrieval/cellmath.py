@@ -122,6 +122,9 @@ class CellsStep(BaseModel):
     # A yes/no on the change ("Did X increase?"): the answer's word if the line rose, and if it fell ("Yes", "No";
     # "Increased", "Decreased"); [] for a change asked as a figure.
     direction_words: list[str] = []
+    # "change" asked as how much the line fell ("how much did fees decrease by": 40 when they went from 140 to
+    # 100), the earlier figure minus the later; False for the later minus the earlier.
+    decrease: bool = False
 
 
 @dataclass(frozen=True)
@@ -369,6 +372,8 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
         span = f"{label} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})"
         if step.direction_words:
             return _direction(step, read, change)
+        if step.operation == "change" and step.decrease:
+            return _decrease(step, read, change)
         if step.operation == "change":
             return CellsResult(values=[_plain(change)], citations=citations,
                                description=f"the change in {span} is {_grouped(change, scale)}"
@@ -385,6 +390,22 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
                        description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip
+
+
+def _decrease(step: CellsStep, read: _Read, change: Decimal) -> CellsResult:
+    """A change asked as a decrease: the earlier figure minus the later, said with the way the line moved ("Fees
+    were 40 lower in 2022 (100) than in 2021 (140)"; a rise is a negative decrease, and is said so)."""
+    periods, figures, scale = read.periods, read.figures, read.scale
+    points = " percentage points" if read.points else ""
+    if change == 0:
+        said = f"{step.row_label} was the same in {periods[0]} ({figures[0]}) and {periods[-1]} ({figures[-1]})"
+    else:
+        word = "higher" if change > 0 else "lower"
+        said = (f"{step.row_label} was {_grouped(abs(change), scale)}{points} {word} in {periods[-1]} ({figures[-1]}) "
+                f"than in {periods[0]} ({figures[0]})")  # fmt: skip
+    if change > 0:
+        said += f": a decrease of {_grouped(-change, scale)}{points}"
+    return CellsResult(values=[_plain(-change)], citations=read.citations, description=said)
 
 
 def _direction(step: CellsStep, read: _Read, change: Decimal) -> CellsResult:
