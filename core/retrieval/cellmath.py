@@ -125,6 +125,10 @@ class CellsStep(BaseModel):
     # "change" asked as how much the line fell ("how much did fees decrease by": 40 when they went from 140 to
     # 100), the earlier figure minus the later; False for the later minus the earlier.
     decrease: bool = False
+    # "value" (of one period) or "change" the document's prose states in its own unit ("licence income rose $42.7
+    # million" over a table in thousands whose change is 42,693): that figure as written is the answer ("" when
+    # none does).
+    stated: str = ""
 
 
 @dataclass(frozen=True)
@@ -308,6 +312,10 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         return _run_periods(step, read)
     if step.operation in ("where", "count_where"):
         return _run_where(step, read)
+    if step.operation == "value" and step.stated and len(texts) == 1:
+        return CellsResult(values=[step.stated], citations=citations,
+                           description=f"{step.row_label} was {read.figures[0]} in {periods[0]}, which the text "
+                                       f"states as {step.stated}")  # fmt: skip
     if step.operation == "value":
         shown = " and ".join(f"{f} in {p}" for p, f in zip(periods, read.figures, strict=True))
         return CellsResult(values=[t for t in texts], description=f"{step.row_label} was {shown}", citations=citations)
@@ -374,6 +382,10 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
             return _direction(step, read, change)
         if step.operation == "change" and step.decrease:
             return _decrease(step, read, change)
+        if step.operation == "change" and step.stated:
+            return CellsResult(values=[step.stated], citations=citations,
+                               description=f"the change in {span} is {_grouped(change, scale)}, which the text "
+                                           f"states as {step.stated}")  # fmt: skip
         if step.operation == "change":
             return CellsResult(values=[_plain(change)], citations=citations,
                                description=f"the change in {span} is {_grouped(change, scale)}"

@@ -69,6 +69,18 @@ def test_a_change_asked_as_a_decrease_is_how_much_the_line_fell() -> None:
     assert ask("What was the change in licensing, an increase or decrease, from 2018 to 2019?")[1] == ["-14.5"]
 
 
+def test_a_change_the_prose_states_is_answered_as_the_prose_writes_it() -> None:
+    step = plan_cells("What was the increase in subscriptions from 2018 to 2019?", 1, NAMES, grid())
+    assert step is not None
+    result = run_cells(sheet(), step.model_copy(update={"stated": "$271 million"}))
+    assert result.values == ["$271 million"]
+    assert result.description.endswith("is 271.1, which the text states as $271 million")
+    step = plan_cells("What were subscriptions in 2019?", 1, NAMES, grid())
+    assert step is not None
+    result = run_cells(sheet(), step.model_copy(update={"stated": "$2.3 billion"}))
+    assert result.values == ["$2.3 billion"] and result.description.endswith("which the text states as $2.3 billion")
+
+
 def test_percentage_change_is_rounded_to_two_places() -> None:
     op, values, description = ask("What is the percentage change in Licensing in 2019 from 2018?")
     expected = ((Decimal("38.4") - Decimal("52.9")) / Decimal("52.9") * 100).quantize(Decimal("0.01"))
