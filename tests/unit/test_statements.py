@@ -353,6 +353,10 @@ def test_a_rise_the_prose_states_in_its_own_unit_is_answered_as_written() -> Non
     )
     found = statement_cells("What was the increase in royalty income in 2021?", RoomSchema(room_id=1, sheets=(twice,)))
     assert found is not None and found[0].stated == ""  # two ways of writing it: which one is in doubt
+    # the sentence may name the earlier period of the change the question leaves unsaid
+    both = dataclasses.replace(royalties, document_text="Royalty income rose $8.6 million from 2020 to 2021.")
+    found = statement_cells("What was the increase in royalty income in 2021?", RoomSchema(room_id=1, sheets=(both,)))
+    assert found is not None and found[0].stated == "$8.6 million"
     other = dataclasses.replace(
         royalties, document_text="Royalty income rose $8.6 million in 2019 and $1.2 million in 2021."
     )

@@ -253,7 +253,7 @@ def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
     - a year's figure: the sentence's figure of the year asked (`passage_figure`: "$41 million and $38 million in
       2021 and 2020, respectively"), or the one such figure of a sentence naming that year alone;
     - a rise or fall ("the increase in X", not "the change in X", whose sign the answer carries): a figure of a
-      sentence naming no other year than those asked.
+      sentence naming no other year than the change's two periods.
     Two such figures, or none, leave the step as it is."""
     text = question.lower()
     if step.operation not in ("change", "value") or step.cells or step.direction_words or not sheet.document_text:
@@ -275,6 +275,8 @@ def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
         if len(cells) != 2 or cells[0] is None or cells[1] is None or cells[0] == cells[1]:
             return step
         amount = abs(cells[1] - cells[0])
+        # the two periods of the change are asked, whether the question names the earlier one or not
+        years |= {y for label in step.column_labels for y in YEAR.findall(label)}
     # the line as prose names it: without a bracketed qualifier ("Free cash flow (non-GAAP measure)")
     label = label_words(re.sub(r"\([^()]*\)", " ", step.row_label)) or label_words(step.row_label)
     stated: set[str] = set()
