@@ -17,7 +17,8 @@ stays the answer):
 
 The sentence must be about the question (most of its topic words, `passage_figures.topic_share`) and hold the
 pivot once; the answer ends where the sentence turns back to the question's own words ("… appraisers to value
-its stock" asked "… rely on to value its stock"). Figures are `passage_figures`' job.
+its stock" asked "… rely on to value its stock") or gives its subject a second predicate ("… using a lattice model
+and is reviewed each year"). "How often" asks a frequency before any other form. Figures are `passage_figures`' job.
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ _TRAILING = re.compile(
     r"\s*\??\s*$",
     re.IGNORECASE,
 )
+# The sentence's subject given a second predicate after the answer: "… determined using a lattice model and is
+# reviewed each year" answers "how is it determined" with "a lattice model".
+_SECOND_PREDICATE = re.compile(
+    r",?\s+and\s+(?:is|are|was|were|has|have|had|will|would|may|does|do|did)\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
 _ADVERB = r"(?:primarily|mainly|largely|principally|mostly|partially|partly|significantly|generally|chiefly)"
 
 
@@ -122,6 +129,10 @@ def passage_span(question: str, sentence: str) -> str | None:
         return None
     span: str | None = None
     trailing = _TRAILING.search(question)
+    # "How often" asks a frequency whatever the question ends on ("… are based on?" names the topic's predicate)
+    if _HOW_OFTEN.search(question):
+        often = {m.group("often").lower() for m in _FREQUENCY.finditer(sentence)}
+        return often.pop() if len(often) == 1 else None
     if trailing:
         verb, prep = re.escape(trailing.group("verb")), re.escape(trailing.group("prep"))
         found = list(re.finditer(rf"\b{verb}(?:\s+{_ADVERB})?\s+{prep}\s+", sentence, re.IGNORECASE))
@@ -129,9 +140,6 @@ def passage_span(question: str, sentence: str) -> str | None:
     elif _REASON_ASKED.search(question):
         causes = list(_CAUSE.finditer(sentence))
         span = sentence[causes[0].start() :] if len(causes) == 1 else None
-    elif _HOW_OFTEN.search(question):
-        often = {m.group("often").lower() for m in _FREQUENCY.finditer(sentence)}
-        return often.pop() if len(often) == 1 else None
     elif _WHEN_ASKED.search(question):
         given = {m.group().lower() for m in _DATE.finditer(question)}
         dates = {m.group() for m in _DATE.finditer(sentence) if m.group().lower() not in given}
@@ -146,7 +154,7 @@ def passage_span(question: str, sentence: str) -> str | None:
                 break
     if span is None:
         return None
-    span = _tidy(_cut_back_to_question(_tidy(span), question))
+    span = _tidy(_cut_back_to_question(_tidy(_SECOND_PREDICATE.sub("", span)), question))
     words = [_stem(w) for w in _WORD.findall(span.lower()) if w not in STOP_WORDS]
     if not words or len(span.split()) > MAX_SPAN_WORDS:
         return None

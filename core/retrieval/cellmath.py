@@ -122,6 +122,13 @@ class CellsStep(BaseModel):
     # A yes/no on the change ("Did X increase?"): the answer's word if the line rose, and if it fell ("Yes", "No";
     # "Increased", "Decreased"); [] for a change asked as a figure.
     direction_words: list[str] = []
+    # "change" asked as how much the line fell ("how much did fees decrease by": 40 when they went from 140 to
+    # 100), the earlier figure minus the later; False for the later minus the earlier.
+    decrease: bool = False
+    # "value" (of one period) or "change" the document's prose states in its own unit ("licence income rose $42.7
+    # million" over a table in thousands whose change is 42,693): that figure as written is the answer ("" when
+    # none does).
+    stated: str = ""
 
 
 @dataclass(frozen=True)
@@ -305,6 +312,10 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         return _run_periods(step, read)
     if step.operation in ("where", "count_where"):
         return _run_where(step, read)
+    if step.operation == "value" and step.stated and len(texts) == 1:
+        return CellsResult(values=[step.stated], citations=citations,
+                           description=f"{step.row_label} was {read.figures[0]} in {periods[0]}, which the text "
+                                       f"states as {step.stated}")  # fmt: skip
     if step.operation == "value":
         shown = " and ".join(f"{f} in {p}" for p, f in zip(periods, read.figures, strict=True))
         return CellsResult(values=[t for t in texts], description=f"{step.row_label} was {shown}", citations=citations)
@@ -369,6 +380,12 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
         span = f"{label} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})"
         if step.direction_words:
             return _direction(step, read, change)
+        if step.operation == "change" and step.decrease:
+            return _decrease(step, read, change)
+        if step.operation == "change" and step.stated:
+            return CellsResult(values=[step.stated], citations=citations,
+                               description=f"the change in {span} is {_grouped(change, scale)}, which the text "
+                                           f"states as {step.stated}")  # fmt: skip
         if step.operation == "change":
             return CellsResult(values=[_plain(change)], citations=citations,
                                description=f"the change in {span} is {_grouped(change, scale)}"
@@ -385,6 +402,22 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
     average = _round2(total / len(numbers))
     return CellsResult(values=[_plain(average)], citations=citations,
                        description=f"the average of {label} over {cells} is {_grouped(average, scale)}")  # fmt: skip
+
+
+def _decrease(step: CellsStep, read: _Read, change: Decimal) -> CellsResult:
+    """A change asked as a decrease: the earlier figure minus the later, said with the way the line moved ("Fees
+    were 40 lower in 2022 (100) than in 2021 (140)"; a rise is a negative decrease, and is said so)."""
+    periods, figures, scale = read.periods, read.figures, read.scale
+    points = " percentage points" if read.points else ""
+    if change == 0:
+        said = f"{step.row_label} was the same in {periods[0]} ({figures[0]}) and {periods[-1]} ({figures[-1]})"
+    else:
+        word = "higher" if change > 0 else "lower"
+        said = (f"{step.row_label} was {_grouped(abs(change), scale)}{points} {word} in {periods[-1]} ({figures[-1]}) "
+                f"than in {periods[0]} ({figures[0]})")  # fmt: skip
+    if change > 0:
+        said += f": a decrease of {_grouped(-change, scale)}{points}"
+    return CellsResult(values=[_plain(-change)], citations=read.citations, description=said)
 
 
 def _direction(step: CellsStep, read: _Read, change: Decimal) -> CellsResult:

@@ -248,6 +248,30 @@ def test_a_second_line_item_the_question_names_is_not_dropped() -> None:
     assert (both.operation, both.other_label) == ("items_sum", "Licensing")
 
 
+def test_a_second_line_item_is_named_without_its_bracketed_qualifier() -> None:
+    """A line's bracketed qualifier ("(Tier A)") is not part of the name a question gives it: "emissions from
+    depot heating and purchased power" names both lines, so the figure of one is not the answer."""
+    names = ("Column A", "2024", "2023")
+    lines = (("Emissions from:", "", ""), ("Depot heating and fleet fuel (Tier A)", "88.1", "91.4"),
+             ("Purchased power for own use (Tier B)", "1,402.6", "1,530.2"))  # fmt: skip
+    grid = tuple(GridRow(row_id=70 + i, values=line) for i, line in enumerate(lines))
+    columns = (column(names[0], 0, tuple(line[0] for line in lines)), column("2024", 1, (), "number"),
+               column("2023", 2, (), "number"))  # fmt: skip
+    sheet = SheetInfo(sheet_id=7, document_id=1, title="emissions.csv", name="emissions", n_rows=3, columns=columns,
+                      grid=grid)  # fmt: skip
+    schema = RoomSchema(room_id=1, sheets=(sheet,))
+    assert (
+        cells("What was the percentage change in purchased power for own use from 2023 to 2024?", schema).row_id == 72
+    )
+    question = (
+        "What was the percentage change in emissions from depot heating and fleet fuel and purchased power for own "
+        "use from 2023 to 2024?"
+    )
+    plan = OfflinePlanner().plan(question, schema)
+    assert not any(isinstance(s, CellsStep) for s in plan.steps), plan.steps
+    assert "also names" in plan.reasoning, plan.reasoning
+
+
 def test_a_rates_average_in_one_year_is_that_years_figure_and_a_balances_is_its_opening_and_closing() -> None:
     """ "The average useful life in 2024" averaged 2023's and 2024's lives, a figure no one reports: the opening and
     closing mean is for balances (inventory, assets); a rate, price, age or span of time is already the year's."""

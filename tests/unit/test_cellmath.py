@@ -53,6 +53,34 @@ def test_change_is_later_minus_earlier_whatever_the_order_of_the_words() -> None
     assert ask("What was the change in licensing from 2018 to 2019?")[:2] == ("change", ["-14.5"])
 
 
+def test_a_change_asked_as_a_decrease_is_how_much_the_line_fell() -> None:
+    # Licensing fell 52.9 -> 38.4; asked how much it decreased, the answer is the fall (14.5), not -14.5.
+    op, values, description = ask("How much did licensing decrease by from 2018 to 2019?")
+    assert (op, values) == ("change", ["14.5"])
+    assert description == "Licensing was 14.5 lower in 2019 (38.4) than in 2018 (52.9)"
+    assert ask("What was the decline in licensing between 2018 and 2019?")[1] == ["14.5"]
+    # a rise asked as a decrease is a negative decrease, said so
+    values, description = ask("How much did total sales decrease by from 2017 to 2019?")[1:]
+    assert values == ["-422.5"] and description.endswith(
+        "higher in 2019 ($2,357.0) than in 2017 ($1,934.5): a decrease of -422.5"
+    )
+    # a signed move worded beside it, or the change itself, stays the later figure minus the earlier
+    assert ask("What was the increase/(decrease) in licensing from 2018 to 2019?")[1] == ["-14.5"]
+    assert ask("What was the change in licensing, an increase or decrease, from 2018 to 2019?")[1] == ["-14.5"]
+
+
+def test_a_change_the_prose_states_is_answered_as_the_prose_writes_it() -> None:
+    step = plan_cells("What was the increase in subscriptions from 2018 to 2019?", 1, NAMES, grid())
+    assert step is not None
+    result = run_cells(sheet(), step.model_copy(update={"stated": "$271 million"}))
+    assert result.values == ["$271 million"]
+    assert result.description.endswith("is 271.1, which the text states as $271 million")
+    step = plan_cells("What were subscriptions in 2019?", 1, NAMES, grid())
+    assert step is not None
+    result = run_cells(sheet(), step.model_copy(update={"stated": "$2.3 billion"}))
+    assert result.values == ["$2.3 billion"] and result.description.endswith("which the text states as $2.3 billion")
+
+
 def test_percentage_change_is_rounded_to_two_places() -> None:
     op, values, description = ask("What is the percentage change in Licensing in 2019 from 2018?")
     expected = ((Decimal("38.4") - Decimal("52.9")) / Decimal("52.9") * 100).quantize(Decimal("0.01"))

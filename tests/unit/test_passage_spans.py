@@ -49,6 +49,23 @@ from core.qa.passage_spans import passage_span
             "The company reviews its actuarial assumptions on an annual basis and updates them where needed.",
             "annual basis",
         ),
+        # "how often" asks the frequency, even when the question ends on the topic's predicate ("… based on?")
+        (
+            "How often does the council review the assumptions that its fare forecasts are based on?",
+            "The council's fare forecasts are based on assumptions that the council reviews on an annual basis.",
+            "annual basis",
+        ),
+        # the answer ends where the sentence gives its subject a second predicate ("… and is …")
+        (
+            "How was the fair value of the warrants determined?",
+            "The fair value of the warrants issued in 2021 was determined using a lattice model and is reviewed each year.",
+            "a lattice model",
+        ),
+        (
+            "What does maintenance revenue consist of?",
+            "Maintenance revenue consists of fees for patches and helpdesk access, and was 8% of revenue in 2021.",
+            "fees for patches and helpdesk access",
+        ),
         # a question ending on its predicate: what follows the same words
         (
             "What are the relocation expenses mainly attributable to?",

@@ -331,3 +331,54 @@ def test_prose_of_a_share_or_a_date_never_unseats_the_line() -> None:
     room = RoomSchema(room_id=1, sheets=(sales,))
     found = statement_cells("How much were net sales in the year ended December 31, 2021?", room)
     assert found is not None and (found[0].row_label, found[0].column_labels) == ("Net sales", ["2021"])
+
+
+def test_a_rise_the_prose_states_in_its_own_unit_is_answered_as_written() -> None:
+    """A short PDF's table in thousands holds royalty income (27,915 and 19,301); its prose says the income "rose
+    $8.6 million": the increase asked is the filing's own "$8.6 million", not 8,614. A change asked as such (whose
+    sign the answer carries), two restating figures, or a sentence of another year leave the cells' figure."""
+    names = [["Royalty income", "27,915", "19,301"], ["Service fees", "4,210", "4,655"]]
+    royalties = dataclasses.replace(
+        table(9, ["2021", "2020"], names, page=1),
+        document_text="Royalty income rose $8.6 million in 2021 on the renewal of the two largest licences. "
+        "Service fees were broadly flat.",
+    )
+    room = RoomSchema(room_id=1, sheets=(royalties,))
+    found = statement_cells("What was the increase in royalty income in 2021?", room)
+    assert found is not None and (found[0].operation, found[0].stated) == ("change", "$8.6 million")
+    found = statement_cells("What was the change in royalty income from 2020 to 2021?", room)
+    assert found is not None and found[0].stated == ""
+    twice = dataclasses.replace(
+        royalties, document_text=f"{royalties.document_text} Royalty income was up $8.6 million, or 8,614 thousand."
+    )
+    found = statement_cells("What was the increase in royalty income in 2021?", RoomSchema(room_id=1, sheets=(twice,)))
+    assert found is not None and found[0].stated == ""  # two ways of writing it: which one is in doubt
+    # the sentence may name the earlier period of the change the question leaves unsaid
+    both = dataclasses.replace(royalties, document_text="Royalty income rose $8.6 million from 2020 to 2021.")
+    found = statement_cells("What was the increase in royalty income in 2021?", RoomSchema(room_id=1, sheets=(both,)))
+    assert found is not None and found[0].stated == "$8.6 million"
+    other = dataclasses.replace(
+        royalties, document_text="Royalty income rose $8.6 million in 2019 and $1.2 million in 2021."
+    )
+    found = statement_cells("What was the increase in royalty income in 2021?", RoomSchema(room_id=1, sheets=(other,)))
+    assert found is not None and found[0].stated == ""
+
+
+def test_a_years_figure_the_prose_states_in_its_own_unit_is_answered_as_written() -> None:
+    """A line's figure in one year the prose restates in millions ("$27.9 million and $19.3 million in 2021 and
+    2020, respectively") is answered as written; a figure rounded too coarsely to be that one ("1 million") or
+    another year's sentence leaves the cell's figure."""
+    names = [["Royalty income", "27,915", "19,301"], ["Licence fees", "1,142", "1,020"]]
+    text = "Royalty income was $27.9 million and $19.3 million in 2021 and 2020, respectively."
+    royalties = dataclasses.replace(table(9, ["2021", "2020"], names, page=1), document_text=text)
+    room = RoomSchema(room_id=1, sheets=(royalties,))
+    found = statement_cells("What was the royalty income in 2020?", room)
+    assert found is not None and (found[0].operation, found[0].stated) == ("value", "$19.3 million")
+    coarse = dataclasses.replace(royalties, document_text="Licence fees in 2021 came from 1 million users.")
+    found = statement_cells("What were the licence fees in 2021?", RoomSchema(room_id=1, sheets=(coarse,)))
+    assert found is not None and found[0].stated == ""
+    alone = dataclasses.replace(royalties, document_text="In 2021 royalty income reached $27.9 million.")
+    found = statement_cells("What was the royalty income in 2021?", RoomSchema(room_id=1, sheets=(alone,)))
+    assert found is not None and found[0].stated == "$27.9 million"
+    found = statement_cells("What was the royalty income in 2020?", RoomSchema(room_id=1, sheets=(alone,)))
+    assert found is not None and found[0].stated == ""

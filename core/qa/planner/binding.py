@@ -202,6 +202,8 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
 
 # Words that join two things asked together: "sales of A and B", "A or B", "both A and B", "A, B".
 _JOINED = re.compile(r"\b(?:and|or|both|plus)\b|&|,", re.I)
+# A label's bracketed qualifier: "(Tier A)", "(note 4)", "(in thousands)".
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def lines_left_out(question: str, step: CellsStep, sheet: SheetInfo) -> list[str]:
@@ -221,10 +223,12 @@ def lines_left_out(question: str, step: CellsStep, sheet: SheetInfo) -> list[str
         words = content_words(label)
         if not words or row.row_id in (step.row_id, step.other_row_id) or label in (step.row_label, step.other_label):
             continue
-        own = words - read
+        # a bracketed qualifier need not be asked: "Heating (Tier A)" is named by "heating"
+        named = content_words(_BRACKETED.sub(" ", label)) or words
+        own = named - read
         figures = any(parse_number(v or "") is not None for v in row.values[1:])
         # Its own words must name a thing, not an operation or a period ("change", "2019").
-        if figures and own and words <= asked and own - _OPERATION and not any(YEAR_RE.fullmatch(w) for w in own):
+        if figures and own and named <= asked and own - _OPERATION and not any(YEAR_RE.fullmatch(w) for w in own):
             left.append(label)
     return list(dict.fromkeys(left))
 

@@ -19,11 +19,12 @@ from core.lexicon.numbers import SCALE_WORDS, parse_number
 from core.lexicon.periods import HALVES, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
+from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
 from core.qa.planner.changes import yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
-from core.text import STOP_WORDS, YEAR
+from core.text import STOP_WORDS, YEAR, years_in
 
 _WORD = re.compile(r"[a-z0-9&]+")
 # One-word metric names ("revenue", "inventories", "EPS"): a one-word line item must be one of them.
@@ -231,6 +232,83 @@ def prose_differs(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     return False
 
 
+# A rise or a fall asked, one way only ("the increase in X", "how much did X fall"; not "the change in X", nor "the
+# increase/(decrease) in X", whose sign the answer must carry).
+_RISE_ASKED = re.compile(r"\b(?:increase[ds]?|rise|rose|grow|grew|growth)\b")
+_FALL_ASKED = re.compile(r"\b(?:decrease[ds]?|declin(?:e|ed|es)|fell|fall|drop|dropped)\b")
+# A figure prose states with its scale word: "$42.7 million", "€3.1 billion", "2.4 million".
+_SCALED_FIGURE = re.compile(
+    r"(?<![\w.])(?P<cur>US\$|[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?"
+    r"(?P<scale>thousand|million|billion)\b",
+    re.IGNORECASE,
+)
+
+
+def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
+    """A line's figure in one year, or its change asked as a rise or a fall, of a short PDF's table, with the
+    figure the document's prose states it in: the analyst's answer is the filing's own "$42.7 million" rather than
+    the table's 42,693 (in thousands). A sentence naming the line (its bracketed qualifier aside) gives it when it
+    holds a figure with a scale word that restates the cells' figure in their unit or a larger one, rounded as
+    the prose rounds it and within 5%:
+    - a year's figure: the sentence's figure of the year asked (`passage_figure`: "$41 million and $38 million in
+      2021 and 2020, respectively"), or the one such figure of a sentence naming that year alone;
+    - a rise or fall ("the increase in X", not "the change in X", whose sign the answer carries): a figure of a
+      sentence naming no other year than the change's two periods.
+    Two such figures, or none, leave the step as it is."""
+    text = question.lower()
+    if step.operation not in ("change", "value") or step.cells or step.direction_words or not sheet.document_text:
+        return step
+    names = [c.name for c in sheet.columns]
+    row = next((r for r in sheet.grid if r.row_id == step.row_id), None)
+    if row is None or any(n not in names for n in step.columns):
+        return step
+    cells = [parse_number(row.values[names.index(n)] or "") for n in step.columns]
+    years = set(YEAR.findall(question))
+    if step.operation == "value":
+        # one positive figure of the one year asked, which the sentence must name
+        if len(cells) != 1 or cells[0] is None or cells[0] <= 0 or len(years_in(question)) != 1:
+            return step
+        amount = cells[0]
+    else:
+        if bool(_RISE_ASKED.search(text)) == bool(_FALL_ASKED.search(text)) or re.search(r"\bchang\w*", text):
+            return step
+        if len(cells) != 2 or cells[0] is None or cells[1] is None or cells[0] == cells[1]:
+            return step
+        amount = abs(cells[1] - cells[0])
+        # the two periods of the change are asked, whether the question names the earlier one or not
+        years |= {y for label in step.column_labels for y in YEAR.findall(label)}
+    # the line as prose names it: without a bracketed qualifier ("Free cash flow (non-GAAP measure)")
+    label = label_words(re.sub(r"\([^()]*\)", " ", step.row_label)) or label_words(step.row_label)
+    stated: set[str] = set()
+    for sentence in _SENTENCE_END.split(sheet.document_text):
+        if not label <= {_stem(w) for w in _words(sentence)}:
+            continue
+        if step.operation == "value":
+            # the sentence's figure of the year asked ("$41 million and $38 million in 2021 and 2020, respectively")
+            figure = passage_figure(question, sentence)
+            scaled = _SCALED_FIGURE.fullmatch(figure.text) if figure is not None else None
+            if scaled and _restates_closely(scaled.group("num"), amount):
+                stated.add(f"{scaled.group('cur') or ''}{scaled.group('num')} {scaled.group('scale').lower()}")
+            if figure is not None or not years or set(YEAR.findall(sentence)) != years:
+                continue
+            # or, in a sentence of the year asked alone, a figure restating the cell
+        elif not set(YEAR.findall(sentence)) <= years:
+            continue
+        for found in _SCALED_FIGURE.finditer(sentence):
+            if _restates_closely(found.group("num"), amount):
+                stated.add(f"{found.group('cur') or ''}{found.group('num')} {found.group('scale').lower()}")
+    return step.model_copy(update={"stated": stated.pop()}) if len(stated) == 1 else step
+
+
+def _restates_closely(figure: str, cell: float) -> bool:
+    """Whether a prose figure restates the cell (`_restates`) within 5% of it: "1 million" rounds 1,142 thousand
+    too coarsely to be that figure rather than another one."""
+    value = float(figure.replace(",", ""))
+    return _restates(figure, cell) and any(
+        abs(value * scale - cell) <= 0.05 * abs(cell) for scale in (1, 1e3, 1e6, 1e9) if value * scale <= cell * 1.1
+    )
+
+
 def _restates(figure: str, cell: float) -> bool:
     """Whether a figure of prose is the cell's, as printed or in a larger unit rounded as the prose rounds it."""
     places = len(figure.split(".")[1]) if "." in figure else 0
@@ -286,7 +364,7 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             best = (specific, step, sheet)
     if best is None and asks_periods(question):
         return _table_periods(question, schema)
-    return (best[1], best[2]) if best else None
+    return (prose_stated(question, best[1], best[2]), best[2]) if best else None
 
 
 # Words of a question about a table's periods that are not its subject: "For which periods are figures given

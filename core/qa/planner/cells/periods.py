@@ -22,6 +22,7 @@ from core.qa.planner.cells.words import (
     BELOW,
     CHANGE,
     COUNTED,
+    DECREASE_ASKED,
     EITHER_PERIOD,
     INTENSIVE_LINE,
     ITEM_GENERIC,
@@ -31,6 +32,7 @@ from core.qa.planner.cells.words import (
     PCT_LOOSE,
     SCALES,
     SECONDARY,
+    SIGNED_CHANGE,
     SPAN,
     SUM,
     THRESHOLD,
@@ -222,11 +224,14 @@ def percentage_change(reading: CellReading) -> Verdict:
 
 
 def change(reading: CellReading) -> Verdict:
-    """The line's change from one period to another: the later figure minus the earlier."""
+    """The line's change from one period to another: the later figure minus the earlier, or the earlier minus the
+    later when asked as a decrease ("how much did fees decrease by")."""
     line = reading.line
     if line is None or not _asks_change(line.text):
         return None
-    return _change(reading, line, "change")
+    verdict = _change(reading, line, "change")
+    fell = bool(DECREASE_ASKED.search(line.text)) and not SIGNED_CHANGE.search(line.text)
+    return verdict.model_copy(update={"decrease": True}) if fell and isinstance(verdict, CellsStep) else verdict
 
 
 def _change(reading: CellReading, line: Line, operation: Operation) -> Verdict:

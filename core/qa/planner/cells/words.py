@@ -40,6 +40,13 @@ CHANGE_WORDS = (
     "variance"  # "the product revenue variance for 2019 vs 2018": a change, as management's discussion says
 )
 CHANGE = re.compile(rf"\b(?:{'|'.join(CHANGE_WORDS.split())}|dropped|declin\w*)\b")
+# A change asked as how much the line fell (`CellsStep.decrease`): "how much did fees decrease by", "the decline in
+# fees from 2021 to 2022". A word of a signed move beside it keeps the later figure minus the earlier ("the
+# increase/(decrease) in fees", "the change in fees").
+DECREASE_ASKED = re.compile(r"\b(?:decrease[ds]?|declin(?:e|ed|es)|f[ae]ll(?!\s+due)|dropped|drop)\b")
+SIGNED_CHANGE = re.compile(
+    r"\b(?:change[sd]?|increase[sd]?|grow|grew|growth|rise|rose|variance|net|movements?)\b|\(decrease\)"
+)
 # ("the weighted-average discount rate in 2021" names the rate a statement reports, averaged over its items, not an
 # average over periods)
 AVERAGE = re.compile(r"(?<!weighted\s)(?<!weighted-)\b(?:average|mean)\b")
