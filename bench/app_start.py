@@ -123,11 +123,11 @@ def serving(home: Path, *, demo: bool = True) -> Iterator[str]:
                 child.wait()
 
 
-def _make_to_chat(browser, argv: list[str], cwd: Path, env: dict[str, str], steps: list[tuple[str, float]] | None = None
-                  ) -> tuple[float, float]:  # type: ignore[no-untyped-def]  # fmt: skip
-    """Run `make` (`argv`) in its own session until the Chat page shows in `browser`, then stop it and what it
-    started: (seconds to the server's health check, seconds to the Chat page). `steps` gets each `==>` line the
-    Makefile prints with its time."""
+def _make_to_chat(browser, argv: list[str], cwd: Path, env: dict[str, str], port: int,
+                  steps: list[tuple[str, float]] | None = None) -> tuple[float, float]:  # type: ignore[no-untyped-def]  # fmt: skip
+    """Run `make` (`argv`, serving on `port`) in its own session until the Chat page shows in `browser`, then stop
+    it and what it started: (seconds to the server's health check, seconds to the Chat page). `steps` gets each
+    `==>` line the Makefile prints with its time."""
     import signal
     import threading
 
@@ -142,7 +142,7 @@ def _make_to_chat(browser, argv: list[str], cwd: Path, env: dict[str, str], step
                 steps.append((line[4:].strip(), time.perf_counter() - started))
 
     threading.Thread(target=read, daemon=True).start()
-    url = f"http://127.0.0.1:{_port_of(argv)}"
+    url = f"http://127.0.0.1:{port}"
     try:
         _wait_up(url, proc)
         up = time.perf_counter() - started
@@ -162,19 +162,16 @@ def _make_to_chat(browser, argv: list[str], cwd: Path, env: dict[str, str], step
         time.sleep(1)
 
 
-def _port_of(argv: list[str]) -> str:
-    return next(arg.split("=", 1)[1] for arg in argv if arg.startswith("PORT="))
-
-
 def make_run(browser, home: Path) -> float:  # type: ignore[no-untyped-def]
     """`make run` in `home`: seconds from the command to the Chat page shown (the server's start printed)."""
     venv = Path(sys.prefix)
     env = {**os.environ, "WORKBENCH_HOME": str(home)}
     for name in ("WORKBENCH_AUTH", "DATABASE_URL", "MAKEFLAGS", "MAKELEVEL"):
         env.pop(name, None)
+    port = free_port()
     argv = ["make", "--no-print-directory", "-o", str(venv / ".installed"), "run", f"VENV={venv}",
-            f"WORKBENCH={sys.executable} -m core", f"PORT={free_port()}"]  # fmt: skip
-    up, shown = _make_to_chat(browser, argv, ROOT, env)
+            f"WORKBENCH={sys.executable} -m core", f"PORT={port}"]  # fmt: skip
+    up, shown = _make_to_chat(browser, argv, ROOT, env, port)
     print(f"  server up {up:.2f} s after `make run`, Chat page {shown - up:.2f} s later", flush=True)
     return shown
 
@@ -190,7 +187,8 @@ def cold_run(browser) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def
         env.pop(name, None)
     steps: list[tuple[str, float]] = []
     try:
-        up, shown = _make_to_chat(browser, ["make", "--no-print-directory", "run", f"PORT={free_port()}"], clone, env,
+        port = free_port()
+        up, shown = _make_to_chat(browser, ["make", "--no-print-directory", "run", f"PORT={port}"], clone, env, port,
                                   steps)  # fmt: skip
         return [*steps, ("server up", up), ("Chat page shown", shown)]
     finally:

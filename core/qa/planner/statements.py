@@ -21,6 +21,7 @@ from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
+from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
@@ -232,10 +233,6 @@ def prose_differs(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     return False
 
 
-# A rise or a fall asked, one way only ("the increase in X", "how much did X fall"; not "the change in X", nor "the
-# increase/(decrease) in X", whose sign the answer must carry).
-_RISE_ASKED = re.compile(r"\b(?:increase[ds]?|rise|rose|grow|grew|growth)\b")
-_FALL_ASKED = re.compile(r"\b(?:decrease[ds]?|declin(?:e|ed|es)|fell|fall|drop|dropped)\b")
 # A figure prose states with its scale word: "$42.7 million", "€3.1 billion", "2.4 million".
 _SCALED_FIGURE = re.compile(
     r"(?<![\w.])(?P<cur>US\$|[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?"
@@ -270,7 +267,9 @@ def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
             return step
         amount = cells[0]
     else:
-        if bool(_RISE_ASKED.search(text)) == bool(_FALL_ASKED.search(text)) or re.search(r"\bchang\w*", text):
+        # a rise or a fall asked, one way only: not "the change in X", nor "the increase/(decrease) in X", whose
+        # sign the answer must carry
+        if bool(RISE_ASKED.search(text)) == bool(DECREASE_ASKED.search(text)) or re.search(r"\bchang\w*", text):
             return step
         if len(cells) != 2 or cells[0] is None or cells[1] is None or cells[0] == cells[1]:
             return step
@@ -288,7 +287,7 @@ def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
             figure = passage_figure(question, sentence)
             scaled = _SCALED_FIGURE.fullmatch(figure.text) if figure is not None else None
             if scaled and _restates_closely(scaled.group("num"), amount):
-                stated.add(f"{scaled.group('cur') or ''}{scaled.group('num')} {scaled.group('scale').lower()}")
+                stated.add(_as_written(scaled))
             if figure is not None or not years or set(YEAR.findall(sentence)) != years:
                 continue
             # or, in a sentence of the year asked alone, a figure restating the cell
@@ -296,8 +295,13 @@ def prose_stated(question: str, step: CellsStep, sheet: SheetInfo) -> CellsStep:
             continue
         for found in _SCALED_FIGURE.finditer(sentence):
             if _restates_closely(found.group("num"), amount):
-                stated.add(f"{found.group('cur') or ''}{found.group('num')} {found.group('scale').lower()}")
+                stated.add(_as_written(found))
     return step.model_copy(update={"stated": stated.pop()}) if len(stated) == 1 else step
+
+
+def _as_written(figure: re.Match[str]) -> str:
+    """A scaled prose figure as the answer gives it: "$42.7 million"."""
+    return f"{figure.group('cur') or ''}{figure.group('num')} {figure.group('scale').lower()}"
 
 
 def _restates_closely(figure: str, cell: float) -> bool:

@@ -44,6 +44,8 @@ CHANGE = re.compile(rf"\b(?:{'|'.join(CHANGE_WORDS.split())}|dropped|declin\w*)\
 # fees from 2021 to 2022". A word of a signed move beside it keeps the later figure minus the earlier ("the
 # increase/(decrease) in fees", "the change in fees").
 DECREASE_ASKED = re.compile(r"\b(?:decrease[ds]?|declin(?:e|ed|es)|f[ae]ll(?!\s+due)|dropped|drop)\b")
+# A change asked as a rise: "the increase in fees", "how much did fees grow".
+RISE_ASKED = re.compile(r"\b(?:increase[ds]?|rise|rose|grow|grew|growth)\b")
 SIGNED_CHANGE = re.compile(
     r"\b(?:change[sd]?|increase[sd]?|grow|grew|growth|rise|rose|variance|net|movements?)\b|\(decrease\)"
 )
