@@ -31,20 +31,23 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pymupdf
+from typing import TYPE_CHECKING, Any
 
 from core.errors import CorruptPdf, EmptyFile, EncryptedPdf, NoTextLayer, TooManyPages, TooMuchContent
 from core.ingest.limits import page_too_long, pdf_too_long
 from core.ingest.pdf_tables import Box, PdfTable, find_tables
 from core.text import BAD_CHARS
 
+if TYPE_CHECKING:  # imported where MuPDF is called: 0.2-0.3 s the first page does not need (issue 26)
+    import pymupdf
+
 log = logging.getLogger(__name__)
 
 # PyMuPDF's default text flags without TEXT_PRESERVE_LIGATURES, so "ﬁnancial" reads "financial" for keyword
 # search and quotes, and without TEXT_PRESERVE_IMAGES, which would decode every image into the dict for nothing.
-TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+# TEXT_PRESERVE_WHITESPACE | TEXT_MEDIABOX_CLIP | TEXT_CID_FOR_UNKNOWN_UNICODE, written as their values so this
+# module does not import PyMuPDF for them (tests/unit/test_pdf_tables.py checks the values against PyMuPDF's).
+TEXT_FLAGS = 2 | 64 | 128
 
 # PyMuPDF is not thread-safe and Streamlit runs each session in its own thread: everything here that calls
 # MuPDF holds this lock. Other modules that call PyMuPDF (page rendering) should take it too.
@@ -514,6 +517,8 @@ class _Layout:
         """A box in PyMuPDF text space turned into the displayed page's space."""
         if self._rotation is None:
             return (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
+        import pymupdf
+
         rect = (pymupdf.Rect(box) * self._rotation).normalize()
         return (float(rect.x0), float(rect.y0), float(rect.x1), float(rect.y1))
 
@@ -584,6 +589,8 @@ def _same_row(left: Box, right: Box) -> bool:
 def _open(data: bytes, name: str) -> pymupdf.Document:
     if not data:
         raise EmptyFile(f"{name} is empty (0 bytes). Check the file and upload it again.")
+    import pymupdf
+
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # MuPDF reports bad input as FileDataError, RuntimeError or its own error types

@@ -32,11 +32,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-
-import pymupdf
+from typing import TYPE_CHECKING
 
 from core.lexicon.periods import YEAR_DIGITS
 from core.text import BAD_CHARS
+
+if TYPE_CHECKING:  # the caller hands MuPDF's objects in; importing it is theirs (core.ingest.pdf)
+    import pymupdf
 
 # x0, y0, x1, y1 in PDF points, top-left origin, in the page as displayed (the same space as core.ingest.pdf.Box)
 Box = tuple[float, float, float, float]
@@ -151,6 +153,8 @@ Word = tuple[float, float, float, float, str]
 
 def _words(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Word]:
     """MuPDF's words in display space, horizontal ones only, text cleaned."""
+    import pymupdf  # already imported by whoever made `page`
+
     rotation = page.rotation_matrix if page.rotation else None
     out: list[Word] = []
     for x0, y0, x1, y1, text, *_ in textpage.extractWORDS():

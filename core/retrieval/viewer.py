@@ -8,14 +8,17 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pymupdf
 from psycopg.rows import dict_row
 
 from core.db import Database, q
 from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange
 from core.ingest.pdf import MUPDF_LOCK, Box, find_quote_boxes, line_key
 from core.retrieval.quoted import passage_lines, quoted_lines
+
+if TYPE_CHECKING:  # imported where a page is rendered: the first page of the app does not need it (issue 26)
+    import pymupdf
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,8 @@ def _without_running_lines(pdf: pymupdf.Document, index: int, boxes: list[Box]) 
     page = pdf.load_page(index)
     if page.rotation:
         return boxes
+    import pymupdf
+
     height = page.rect.height
     top, bottom = height * _RUNNING_BAND, height * (1 - _RUNNING_BAND)
     other = pdf.load_page(index + 1 if index + 1 < pdf.page_count else index - 1)
@@ -282,6 +287,8 @@ def _render(
 ) -> tuple[bytes, int, int, bool]:
     """PNG bytes, width, height of page `page` with `boxes` highlighted (less running headers when `running`),
     and whether any box was drawn."""
+    import pymupdf
+
     with MUPDF_LOCK:
         try:
             pdf = pymupdf.open(stream=data, filetype="pdf")

@@ -473,3 +473,26 @@ def test_a_page_of_nothing_but_repeated_lines_keeps_its_text() -> None:
     parsed = parse_pdf(make_pdf(["Confidential", "Confidential", "Confidential"]))
     check_invariants(parsed)
     assert [c.content for c in parsed.chunks] == ["Confidential"] * 3
+
+
+def test_text_flags_are_pymupdfs_flags() -> None:
+    """core.ingest.pdf writes its TextPage flags as numbers (so it need not import PyMuPDF): they are these."""
+    from core.ingest.pdf import TEXT_FLAGS
+
+    assert TEXT_FLAGS == (
+        pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+    )
+    assert not TEXT_FLAGS & (pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES)
+
+
+def test_the_first_pages_modules_leave_pymupdf_to_the_first_pdf_read() -> None:
+    """Importing what the first page needs (core.preload's list) does not import PyMuPDF (0.2-0.3 s of a warm
+    start, issue 26): it is imported where a PDF is opened or a page rendered."""
+    import subprocess
+    import sys
+
+    from core.preload import MODULES
+
+    code = f"import importlib, sys\nfor m in {MODULES!r}: importlib.import_module(m)\nprint('pymupdf' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr

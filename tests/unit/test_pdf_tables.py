@@ -7,10 +7,9 @@ from collections.abc import Iterator
 import pymupdf
 import pytest
 
+from core.ingest.pdf import TEXT_FLAGS
 from core.ingest.pdf_tables import Box, PdfTable, find_tables
 
-# The flags core.ingest.pdf makes its TextPage with (ligatures expanded, no images).
-TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 FONT = pymupdf.Font("helv")  # through a TextWriter, so "—" is written as itself (insert_text would make it "·")
 SIZE = 8.0
 COLUMNS = (400.0, 470.0, 540.0)  # right edges of the three period columns
