@@ -76,6 +76,15 @@ METRICS: dict[str, tuple[str, ...]] = {
     "total liabilities": ("total liabilities",),
     "shareholders' equity": ("shareholders' equity", "stockholders' equity", "shareholders equity", "total equity"),
     "inventory": ("inventory", "inventories"),
+    "net property, plant and equipment": (
+        "net property, plant and equipment",
+        "net PP&E",
+        "net PPNE",
+        "net PPE",
+        "property, plant and equipment, net",
+        "net property and equipment",
+        "property and equipment, net",
+    ),
     "accounts receivable": ("accounts receivable", "receivables", "trade receivables"),
     "accounts payable": ("accounts payable", "payables", "trade payables"),
     "total debt": ("total debt", "long-term debt", "borrowings", "debt", "notes payable"),
@@ -110,6 +119,11 @@ FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
     "R&D": ("R&D", "research and development", "research and development expense"),
     "operating cash flow": ("operating cash flow", "cash provided by operating activities",
                             "net cash provided by operating activities", "cash from operations"),
+    # the balance after depreciation, as analysts abbreviate it; "PP&E" alone may be the gross line: not listed
+    "net property, plant and equipment": ("net PP&E", "net PPNE", "net PPE", "PP&E, net", "PPNE, net",
+                                          "net property, plant and equipment", "property, plant and equipment, net",
+                                          "property, plant and equipment - net", "net property and equipment",
+                                          "property and equipment, net"),
 }  # fmt: skip
 
 # Currencies, accounting abbreviations, statement acronyms and company suffixes a question writes in capitals

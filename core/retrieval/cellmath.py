@@ -212,12 +212,14 @@ def column_period(label: str) -> str:
 
 
 _SCALES = "|".join(f"{word}s" for word in SCALE_WORDS)  # "thousands|millions|billions"
-# The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands".
+# The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands",
+# "(Millions)", "(Millions, except per share amounts)".
 _UNIT = re.compile(
     rf"\bin\s+({_SCALES})(?:\s+of\s+(?:u\.?s\.?\s+)?(dollars|euros|pounds))?|"
-    rf"\(\s*(?:\$\s*)?({_SCALES})\s*\)",
+    rf"\(\s*(?:\$\s*)?({_SCALES})\s*(?:\)|,[^)]*\))",
     re.I,
 )
+_LABEL_ROWS_READ = 40  # rows read to tell a label column from a column of figures
 
 
 def stated_unit(caption: str | None) -> str | None:
@@ -229,9 +231,24 @@ def stated_unit(caption: str | None) -> str | None:
     return " ".join(["in", scale, *(["of", found.group(2).lower()] if found.group(2) else [])])
 
 
-def _stated_scale(caption: str | None) -> str:
-    """The scale word of the unit a statement states ("in millions" -> "million"), or ""."""
-    unit = stated_unit(caption)
+def sheet_unit(sheet: SheetFrame) -> str | None:
+    """The unit a sheet states for its figures: in its title, else in the header of its label column, where a
+    statement often prints it on the line of its period headings ("(Millions)  2018  2017"). The label
+    column is the first one, and only when it holds no figures: a unit in a figure column's header ("Revenue
+    (millions)") is that column's alone."""
+    unit = stated_unit(sheet.caption)
+    if unit or not sheet.columns:
+        return unit
+    first = sheet.columns[0]
+    texts = sheet.texts(first.position)[:_LABEL_ROWS_READ]
+    if any(parse_number(t or "") is not None for t in texts):
+        return None
+    return stated_unit(first.name)
+
+
+def sheet_scale(sheet: SheetFrame) -> str:
+    """The scale word of the unit a sheet states ("in millions" -> "million"), or ""."""
+    unit = sheet_unit(sheet)
     return unit.split()[1].rstrip("s") if unit else ""
 
 
@@ -256,7 +273,7 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
     if step.operation == "variance":
         return _run_variance(sheet, step, other)
     result = _run_cells(sheet, step)
-    scale = _stated_scale(sheet.caption)
+    scale = sheet_scale(sheet)
     amounts = all(parse_number(v) is not None and "%" not in v for v in result.values)
     if step.asked_scale and not scale and step.operation in _AMOUNTS and amounts:
         note = f" (the sheet states no unit: the figure is as stated, not converted to {step.asked_scale}s)"
@@ -300,7 +317,7 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     texts = [sheet.texts(c.position)[r] or "" for r, c in pairs]
     citations = [cite(sheet, r, c) for r, c in pairs]
     periods = [column_period(label) for label in step.column_labels]
-    scale = _stated_scale(sheet.caption)
+    scale = sheet_scale(sheet)
     points = any("%" in t for t in texts)
     if points:
         scale = ""  # percentages carry no scale; their differences are percentage points

@@ -11,18 +11,13 @@ from core.cells import parse_number
 from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS
 from core.models import Citation
-from core.retrieval.cellmath import CellsResult, CellsStep, MeasureInput, column_period, stated_unit
+from core.retrieval.cellmath import CellsResult, CellsStep, MeasureInput, column_period, sheet_scale
 from core.retrieval.formula import Ref, evaluate, parse, render
 from core.retrieval.tables import SheetFrame, cite
 
 
 class MeasureUnreadable(ValueError):
     """An input cell that holds no figure, or inputs whose statements state different or unknown units."""
-
-
-def _scale(sheet: SheetFrame) -> str:
-    unit = stated_unit(sheet.caption)
-    return unit.split()[1].rstrip("s") if unit else ""
 
 
 def _read(sheets: Mapping[int, SheetFrame], item: MeasureInput) -> tuple[Decimal, str, Citation, str]:
@@ -38,7 +33,7 @@ def _read(sheets: Mapping[int, SheetFrame], item: MeasureInput) -> tuple[Decimal
     if number is None or "%" in text:
         raise MeasureUnreadable(f"{item.label} ({item.column_label}) holds no amount: {text or '(empty)'}")
     value = Decimal(repr(number))
-    return (abs(value) if item.name in OUTFLOWS else value), text, cite(sheet, row, column), _scale(sheet)
+    return (abs(value) if item.name in OUTFLOWS else value), text, cite(sheet, row, column), sheet_scale(sheet)
 
 
 def _factor(scale: str) -> Decimal:

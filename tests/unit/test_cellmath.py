@@ -7,9 +7,10 @@ from decimal import Decimal
 import pytest
 
 from core.cells import Column
+from core.qa.measures import asked_measures
 from core.qa.metrics import figure_aliases
 from core.qa.planner.cells import GridRow, plan_cells, turned_grid
-from core.retrieval.cellmath import run_cells, stated_unit
+from core.retrieval.cellmath import run_cells, sheet_unit, stated_unit
 from core.retrieval.tables import SheetFrame
 
 # A note to the accounts as reports lay it out: a blank corner, header rows, line items, periods across.
@@ -519,6 +520,19 @@ def test_a_figure_asked_by_another_wording_is_read_from_its_line_item() -> None:
     )
 
 
+@pytest.mark.parametrize("wording", ["net PP&E", "net PPNE", "net property, plant and equipment"])
+def test_net_ppe_by_its_abbreviation_is_the_net_line_not_the_purchases(wording: str) -> None:
+    """Analysts write the balance after depreciation "net PP&E": the "…, net" line, never the capex line; and
+    the measure check finds it named by the metric lexicon (no compound the room must print as written)."""
+    question = f"What was Kestrel Tools' {wording} at the end of FY2017 (USD millions)?"
+    step = cash_flow_step(question)
+    assert (
+        step is not None and step.row_label == "Property, plant and equipment, net" and step.column_labels == ["2017"]
+    )
+    if wording != "net property, plant and equipment":  # written out, its words are the line's: linked by the cell
+        assert asked_measures(question) == []
+
+
 def test_an_alias_never_reads_an_ingredient_or_a_neighbour_of_the_figure() -> None:
     # "Operating margin" is a ratio: operating income is its ingredient, not its figure.
     assert cash_flow_step("What was the operating margin in 2018?") is None
@@ -755,6 +769,43 @@ def test_an_amount_asked_in_another_unit_is_converted_from_the_statements_unit()
     assert unstated.values == ["$2,357.0"] and "states no unit" in unstated.description
     dtc = plan_cells("What was the DTC ratio in 2019 in billions?", 1, NAMES, grid())
     assert dtc is not None and run_cells(in_millions, dtc).values == ["41.2%"]
+
+
+@pytest.mark.parametrize(
+    ("corner", "converted"),
+    [
+        ("(Millions)", True),
+        ("(Millions, except per share amounts)", True),
+        ("(Dollars in millions, except per share amount)", True),
+        ("Line item", False),
+    ],
+)
+def test_a_unit_printed_in_the_label_columns_header_is_the_statements_unit(corner: str, converted: bool) -> None:
+    """A statement that prints its unit on the line of its period headings ("(Millions)  2019  2018") has it
+    in the header of its label column: the figures are in that unit, converted to the unit asked."""
+    names = [corner, *NAMES[1:]]
+    columns = [
+        Column(position=i, name=n, letter="ABCD"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(columns, GRID, row_ids=list(range(100, 100 + len(GRID))), sheet="p60 Statement")
+    step = plan_cells("What were total sales in 2019? Answer in USD billions.", 1, names, grid())
+    assert step is not None
+    result = run_cells(frame, step)
+    if converted:
+        assert result.values == ["$2.36"] and "$2,357.0 million" in result.description
+    else:
+        assert result.values == ["$2,357.0"] and "states no unit" in result.description
+
+
+def test_a_unit_in_the_header_of_a_column_of_figures_is_that_columns_alone() -> None:
+    """ "Units (millions)" heading a first column of figures says nothing of the other columns' unit."""
+    names = ["Units (millions)", "Revenue"]
+    columns = [
+        Column(position=0, name=names[0], letter="A", dtype="number"),
+        Column(position=1, name=names[1], letter="B", dtype="number"),
+    ]
+    frame = SheetFrame.from_rows(columns, [["12", "340"], ["15", "410"]], row_ids=[1, 2], sheet="Sales")
+    assert sheet_unit(frame) is None
 
 
 def test_a_pdf_tables_columns_named_by_words_are_read_whatever_its_corner_says() -> None:

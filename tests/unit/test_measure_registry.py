@@ -76,8 +76,13 @@ def test_a_multi_year_average_of_a_share_of_revenue() -> None:
     assert asked.formulas == ("cost of sales / revenue",) and asked.kind == "percent"
 
 
-def _sheet(sheet_id: int, rows: list[list[str]], page: int | None = None, document_id: int = 1) -> SheetInfo:
-    names = ["Column A", "2022", "2021"]
+def _sheet(
+    sheet_id: int,
+    rows: list[list[str]],
+    page: int | None = None,
+    document_id: int = 1,
+    names: tuple[str, ...] = ("Column A", "2022", "2021"),
+) -> SheetInfo:
     columns = tuple(
         ColumnInfo(name=n, letter="ABC"[i], dtype="text" if i == 0 else "number", position=i)
         for i, n in enumerate(names)
@@ -99,6 +104,19 @@ def test_inputs_from_two_tables_of_one_filing() -> None:
     assert step.operation == "measure" and step.formula == "operating cash flow / current liabilities"
     cells = {(i.sheet_id, i.label, i.column) for i in step.inputs}
     assert cells == {(1, "Net cash provided by operating activities", "2022"), (2, "Total current liabilities", "2022")}
+
+
+def test_the_inputs_come_from_the_table_holding_them_all_before_an_earlier_table_holding_one() -> None:
+    """A filing whose earlier page has a table holding one input (a quarterly table's revenue line) and whose
+    statement holds both: every input is read from the statement, and the periods are named as it heads them."""
+    quarters = _sheet(6, [["Revenue", "1,310", "1,250"], ["Comparable sales % change", "2.1%", "1.4%"]], page=2,
+                      names=("Column A", "Fiscal 2022 High", "Fiscal 2021 High"))  # fmt: skip
+    statement = _sheet(7, [["Revenue", "5,000", "4,700"], ["Cost of sales", "3,900", "3,700"],
+                           ["Gross profit", "1,100", "1,000"]], page=9)  # fmt: skip
+    found = measure_cells("What was the gross margin in 2022?", RoomSchema(1, (quarters, statement)))
+    assert not isinstance(found, Missing) and found is not None
+    step, _ = found
+    assert {i.sheet_id for i in step.inputs} == {7} and step.column_labels == ["2022"]
 
 
 def test_a_prior_balance_comes_from_the_prior_column() -> None:

@@ -394,30 +394,33 @@ class _Found:
 
 
 def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[str]) -> _Found:
-    """Each input of `formula` in each period: in the first of `tables` that holds its line in that column."""
+    """Each input of `formula` in each period: in the table that holds the most of the inputs' lines in the
+    periods' columns (a statement holding them all: not a revenue line from a quarterly table beside a gross
+    profit from the selected data), then the next, in the filing's order among equals."""
     tree = parse(formula)
+    wanted = [(name, _prior_key(key) if prior else key) for key in keys for name, prior in refs(tree)]
+
+    def hit(table: _Table, name: str, want: str) -> tuple[GridRow, int] | None:
+        column = table.grid.year_column(want, table.periods) if want in table.periods else None
+        row = _line(table, _wordings(asked, name), column) if column is not None else None
+        return (row, column) if row is not None and column is not None else None
+
+    held = {id(t): sum(hit(t, name, want) is not None for name, want in set(wanted)) for t in tables}
+    ranked = sorted(tables, key=lambda t: -held[id(t)])
     inputs: list[MeasureInput] = []
     missing: list[tuple[str, str]] = []
     for key in keys:
         for name, prior in refs(tree):
             want = _prior_key(key) if prior else key
-            hit = None
-            for table in tables:
-                column = table.grid.year_column(want, table.periods) if want in table.periods else None
-                if column is None:
-                    continue
-                row = _line(table, _wordings(asked, name), column)
-                if row is not None:
-                    hit = (table, row, column)
-                    break
-            if hit is None:
+            found = next(((t, *h) for t in ranked if (h := hit(t, name, want)) is not None), None)
+            if found is None:
                 missing.append((name, want))
                 continue
-            table, row, column = hit
+            table, row, column = found
             inputs.append(MeasureInput(
                 name=name, prior=prior, sheet_id=table.sheet.sheet_id, row_id=row.row_id,
                 column=[c.name for c in table.sheet.columns][column], column_label=table.grid.labels[column],
-                label=row_label(row), period=_period_label(tables, key),
+                label=row_label(row), period=_period_label([table, *ranked], key),
             ))  # fmt: skip
     return _Found(inputs, missing, len(inputs))
 
@@ -444,7 +447,10 @@ def _printed(asked: Asked, tables: Sequence[_Table]) -> bool:
 
 def _step(asked: Asked, formula: str, found: _Found, tables: Sequence[_Table], keys: Sequence[str]) -> CellsStep:
     first = found.inputs[0]
-    labels = [_period_label(tables, key) for key in keys]
+    # each period as the table its inputs came from names it (another table of the filing may head it otherwise):
+    # `_find` appends one input per formula reference, period by period
+    per_period = len(found.inputs) // len(keys)
+    labels = [found.inputs[k * per_period].period for k in range(len(keys))]
     seen = list(dict.fromkeys(i.label for i in found.inputs))
     return CellsStep(
         sheet_id=first.sheet_id, operation="measure", row_id=first.row_id, row_label=asked.name,
