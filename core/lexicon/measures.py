@@ -17,6 +17,7 @@ formula already multiplies by 365), "amount" (in the statement's unit).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -55,6 +56,16 @@ INPUTS: dict[str, tuple[str, ...]] = {
                       "income before income tax"),
     "dividends paid": ("dividends paid", "cash dividends paid", "dividends paid to shareholders"),
 }  # fmt: skip
+
+# Inputs a statement prints with the company's own name in the line, matched against the whole label (lower-cased,
+# spaces collapsed) when no line is one of the input's wordings: "Net earnings attributable to Acme Tools, Inc.
+# shareholders" is the parent's net income; the noncontrolling interests' share never is.
+INPUT_LABELS: dict[str, re.Pattern[str]] = {
+    "net income": re.compile(
+        r"net (?:income|earnings)(?: \(loss\))? attributable to (?!.*\b(?:non-?controlling|minority)\b)"
+        r".*\b(?:shareholders|stockholders|shareowners|owners|parent)\b\W*"
+    ),
+}
 
 # Inputs a cash flow statement prints as outflows, in brackets ("(4,625)"): their size is used, so free cash flow
 # is operating cash flow less the capital spent, whichever sign the statement gives it.
@@ -147,5 +158,7 @@ MEASURE_FRAME = frozenset(
     using use used based basis according relying rely shown reported stated statement statements balance sheet
     cash flow flows income operations data information detail details line item items p l pnl
     defined definition
+    agreement accordance consistent line outlined presented disclosed provided given contained included within
+    refer referring reference drawing drawn primarily mainly solely
     """.split()
 )

@@ -4,6 +4,7 @@ missing one named. The wordings here are invented."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -119,6 +120,31 @@ def test_the_inputs_come_from_the_table_holding_them_all_before_an_earlier_table
     assert {i.sheet_id for i in step.inputs} == {7} and step.column_labels == ["2022"]
 
 
+def test_net_income_printed_with_the_companys_name_and_never_the_minority_share() -> None:
+    """ "Net earnings attributable to Tarn Ltd. shareholders" is the net income a margin uses when no line is
+    called net income; the noncontrolling interests' line never is."""
+    rows = [["Revenue", "5,000", "4,700"], ["Net earnings including noncontrolling interests", "420", "380"],
+            ["Net earnings attributable to noncontrolling interests", "(20)", "(15)"],
+            ["Net earnings attributable to Tarn Ltd. shareholders", "400", "365"]]  # fmt: skip
+    found = measure_cells("What was the net profit margin in 2022?", RoomSchema(1, (_sheet(8, rows, page=4),)))
+    assert not isinstance(found, Missing) and found is not None
+    assert {i.label for i in found[0].inputs} == {"Revenue", "Net earnings attributable to Tarn Ltd. shareholders"}
+    minority = [rows[0], rows[2]]
+    found = measure_cells("What was the net profit margin in 2022?", RoomSchema(1, (_sheet(9, minority, page=4),)))
+    assert isinstance(found, Missing) and "net income (2022)" in found.reason
+
+
+def test_among_tables_holding_every_input_the_primary_statement_is_read() -> None:
+    """Highlights earlier in the filing print the same lines: the statement (its heading on top of a page of
+    figures) is the one cited."""
+    rows = [["Revenue", "5,000", "4,700"], ["Gross profit", "1,100", "1,000"]]
+    highlights = replace(_sheet(10, rows, page=20), page_text="Five-Year Financial Highlights\n" + "1,234 " * 30)
+    statement = replace(_sheet(11, rows, page=50), page_text="CONSOLIDATED STATEMENTS OF EARNINGS\n" + "1,234 " * 30)
+    found = measure_cells("What was the gross margin in 2022?", RoomSchema(1, (highlights, statement)))
+    assert not isinstance(found, Missing) and found is not None
+    assert {i.sheet_id for i in found[0].inputs} == {11}
+
+
 def test_a_prior_balance_comes_from_the_prior_column() -> None:
     rows = [["Cost of sales", "3,000", "2,800"], ["Inventories", "800", "760"]]
     found = measure_cells("What was the inventory turnover in 2022?", RoomSchema(1, (_sheet(3, rows),)))
@@ -176,6 +202,11 @@ def test_a_word_qualifying_the_measure_leaves_it_to_the_other_rules() -> None:
     room = RoomSchema(1, (_sheet(8, rows),))
     found = measure_cells("Calculate the gross margin for 2022, rounded to one decimal place.", room)
     assert found is not None and not isinstance(found, Missing) and found[0].places == 1
+    # a lead-in naming where to read it qualifies nothing
+    for sourced in ("In accordance with the figures presented in the income statement, what was the gross margin "
+                    "in 2022?", "Drawing primarily on the details disclosed, what was the gross margin in 2022?"):  # fmt: skip
+        found = measure_cells(sourced, room)
+        assert found is not None and not isinstance(found, Missing), sourced
     for qualified in ("What was the gross margin of the Orchard segment in 2022?",
                       "What was the adjusted gross margin in 2022?", "What was the Orchard gross margin in 2022?"):  # fmt: skip
         assert measure_cells(qualified, room) is None, qualified

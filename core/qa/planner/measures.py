@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.measures import INPUTS, MEASURE_FRAME, MEASURES, Measure, MeasureKind
+from core.lexicon.measures import INPUT_LABELS, INPUTS, MEASURE_FRAME, MEASURES, Measure, MeasureKind
 from core.lexicon.periods import months_asked
 from core.qa.grounding import question_names
 from core.qa.planner.cells.grid import (
@@ -43,6 +43,7 @@ from core.qa.planner.sheets import naming_words
 from core.qa.planner.statements import named_here
 from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
 from core.retrieval.formula import FormulaError, Node, parse, refs
+from core.retrieval.rerank import statement_kind
 from core.text import NUMBER_WORDS, years_in
 
 
@@ -282,12 +283,16 @@ def _table(sheet: SheetInfo, question: str) -> _Table | None:
     return _Table(sheet, grid, periods, monthly)
 
 
-def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None:
-    """The one line whose whole label is one of `wordings`, with an amount in `column`; None when none or two. A
-    line under a heading of per-share figures, rates or statistics ("Per Share Data" over "Net earnings") is no
-    amount of the statement's."""
+def _line(
+    table: _Table, wordings: Sequence[str], column: int, labelled: re.Pattern[str] | None = None
+) -> GridRow | None:
+    """The one line whose whole label is one of `wordings` (else, with `labelled`, the one whose whole label it
+    matches: INPUT_LABELS), with an amount in `column`; None when none or two. A line under a heading of
+    per-share figures, rates or statistics ("Per Share Data" over "Net earnings") is no amount of the
+    statement's."""
     wanted = [_words(w) for w in wordings]
     found = []
+    patterned = []
     heading = ""
     for row in table.grid.rows:
         label = row_label(row)
@@ -299,6 +304,9 @@ def _line(table: _Table, wordings: Sequence[str], column: int) -> GridRow | None
         variants = [frozenset(v - table.grid.years) for v in label_variants(label)] if label else []
         if any(v in wanted for v in variants if v):
             found.append(row)
+        elif labelled is not None and labelled.fullmatch(" ".join(label.lower().split())):
+            patterned.append(row)
+    found = found or patterned
     if len(found) != 1:
         return None
     row = found[0]
@@ -396,17 +404,20 @@ class _Found:
 def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[str]) -> _Found:
     """Each input of `formula` in each period: in the table that holds the most of the inputs' lines in the
     periods' columns (a statement holding them all: not a revenue line from a quarterly table beside a gross
-    profit from the selected data), then the next, in the filing's order among equals."""
+    profit from the selected data), then the next; among equals a primary statement first, then the filing's
+    order."""
     tree = parse(formula)
     wanted = [(name, _prior_key(key) if prior else key) for key in keys for name, prior in refs(tree)]
 
     def hit(table: _Table, name: str, want: str) -> tuple[GridRow, int] | None:
         column = table.grid.year_column(want, table.periods) if want in table.periods else None
-        row = _line(table, _wordings(asked, name), column) if column is not None else None
+        labelled = None if name in dict(asked.wordings) else INPUT_LABELS.get(name)
+        row = _line(table, _wordings(asked, name), column, labelled) if column is not None else None
         return (row, column) if row is not None and column is not None else None
 
     held = {id(t): sum(hit(t, name, want) is not None for name, want in set(wanted)) for t in tables}
-    ranked = sorted(tables, key=lambda t: -held[id(t)])
+    # among tables holding as many, a primary statement's page (its heading on top) before highlights and notes
+    ranked = sorted(tables, key=lambda t: (-held[id(t)], statement_kind(t.sheet.page_text) is None))
     inputs: list[MeasureInput] = []
     missing: list[tuple[str, str]] = []
     for key in keys:
