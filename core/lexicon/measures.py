@@ -55,6 +55,11 @@ INPUTS: dict[str, tuple[str, ...]] = {
                       "profit before tax", "income before provision for income taxes", "pretax income",
                       "income before income tax"),
     "dividends paid": ("dividends paid", "cash dividends paid", "dividends paid to shareholders"),
+    # lines asked as a share of revenue ("the 3-year average SG&A as a % of revenue")
+    "sg&a": (*FIGURE_WORDINGS["SG&A"], "SG&A expenses", "selling, general and administrative expense",
+             "total selling, general and administrative expenses"),
+    "depreciation and amortization": ("depreciation and amortization", "depreciation & amortization",
+                                      "depreciation, depletion and amortization", "D&A"),
 }  # fmt: skip
 
 # Inputs a statement prints with the company's own name in the line, matched against the whole label (lower-cased,

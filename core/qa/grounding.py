@@ -45,6 +45,8 @@ def _is_name_token(token: str, sentence_start: bool) -> bool:
     word = token.lower()
     if len(token) < 2 or word in _NOT_NAMES or _PERIOD.match(token):
         return False
+    if re.fullmatch(r"\d+-[a-z]+", token):
+        return False  # a count of a unit, "2-year", "10-day": no name ("10-K" is a form, left to _NOT_NAMES)
     glued = re.fullmatch(r"([a-z]+)\d[\d,.]*", token)
     if glued and glued.group(1) in _NOT_NAMES | LIMIT_WORDS:
         return False  # a figure typed against the word before it: "less than15,000", "in2019"

@@ -25,6 +25,9 @@ from core.qa.grounding import abbreviates, question_names
         # a span of periods is a period: a name the table's page must hold, it refused every table
         ("What is the mean operating cost over 2019-2021?", []),
         ("What was EBIT in 2018/19 and FY18-FY19 at Harvestquay?", ["Harvestquay"]),
+        # a count of periods is no name: "2-year average" named nothing the statement's page could hold
+        ("What is Harvestquay's 2-year average of capex as a percentage of revenue?", ["Harvestquay"]),
+        ("What was the 3-month average of Harvestquay's 10-day backlog?", ["Harvestquay"]),
     ],
 )
 def test_question_names(question: str, names: list[str]) -> None:

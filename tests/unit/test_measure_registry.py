@@ -223,3 +223,41 @@ def test_a_share_of_revenue_of_one_period_when_asked_for_shares() -> None:
     assert (
         measure_cells("What was Orchard cost of sales as a percentage of revenue in 2022?", room, shares=True) is None
     )
+
+
+def test_a_company_named_with_its_suffix_and_a_definition_in_brackets() -> None:
+    # "Tarnwick Mills, Inc.'s fiscal year 2022 X, defined as A / B": the suffix is the name's, the name before
+    # "defined as" is the measure's even after "fiscal year 2022", and a bracketed definition ends at its bracket
+    page = "TARNWICK MILLS, INC.\nCONSOLIDATED BALANCE SHEETS"
+    cash = replace(CASH, page_text=page)
+    balance = replace(BALANCE, page_text=page)
+    room = RoomSchema(1, (balance, cash))
+    for question in (
+        "What is Tarnwick Mills, Inc.'s fiscal year 2022 cover gauge, defined as cash from operations / total "
+        "current liabilities? Round to two decimal places.",
+        "Using the cover gauge (defined as cash from operations divided by total current liabilities), what was "
+        "its value for fiscal 2022?",
+        "What was Tarnwick Mills, Inc.'s current ratio in FY2022?",
+    ):
+        found = measure_cells(question, room)
+        assert found is not None and not isinstance(found, Missing), question
+        assert found[0].operation == "measure" and {i.column for i in found[0].inputs} == {"2022"}, question
+    asked = asked_measure(
+        "What is Tarnwick Mills, Inc.'s fiscal year 2022 cover gauge, defined as net income / revenue?"
+    )
+    assert asked is not None and asked.name == "cover gauge"
+    # a qualifier is still one: the Orchard segment's gauge is no whole statement's
+    assert measure_cells("What was Tarnwick Mills, Inc.'s Orchard segment current ratio in FY2022?", room) is None
+
+
+def test_an_average_share_of_revenue_of_sga_or_depreciation() -> None:
+    # "the 3 year average SG&A expenses as a % of revenue": SG&A and D&A are lines a share of revenue is asked of
+    sga = asked_measure("What is the FY2021 - FY2023 3 year average SG&A expenses as a % of revenue?")
+    assert sga is not None and sga.formulas == ("sg&a / revenue",) and sga.span == 3
+    rows = [["Revenue", "5,000", "4,700"], ["Selling, general and administrative", "900", "880"]]
+    found = measure_cells("What is the 2-year average of SG&A as a percentage of revenue to 2022?",
+                          RoomSchema(1, (_sheet(10, rows),)))  # fmt: skip
+    assert found is not None and not isinstance(found, Missing)
+    assert {(i.label, i.column) for i in found[0].inputs} >= {("Selling, general and administrative", "2021")}
+    da = asked_measure("What is the 2-year average of depreciation and amortization as a share of revenue to 2022?")
+    assert da is not None and da.formulas == ("depreciation and amortization / revenue",)

@@ -17,6 +17,9 @@ def test_driver_questions_and_their_topic() -> None:
     assert asks_driver("Why did inventories decrease?")
     assert not asks_driver("Why is the company exposed to currency risk?")  # a reason, but of no change
     assert topic("What drove the rise in freight costs in FY2023 for Brindle Foods? Explain.") == "freight costs"
+    # a possessive name of several words, with its corporate suffix: the company's, not the line's
+    assert topic("What drove the decrease in Brindle Foods, Inc.'s net sales in fiscal 2022?") == "net sales"
+    assert topic("Why did Brindle Foods' inventories increase in FY2023?") == "inventories"
 
 
 def test_the_driver_sentence_names_the_line_and_a_cause() -> None:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
+from core.lexicon.filings import COMPANY_SUFFIXES
 from core.lexicon.measures import INPUT_LABELS, INPUTS, MEASURE_FRAME, MEASURES, Measure, MeasureKind
 from core.lexicon.periods import months_asked
 from core.qa.grounding import question_names
@@ -78,7 +79,8 @@ _DEFINED = re.compile(
     re.I,
 )
 _DEFINED_NAME = re.compile(
-    r"(?:\bthe|\bis|\bwas|\bcompute|\bcalculate|^)\s+(?:(?:fy|fiscal\s+)?\d{2,4}\s+)?(?P<name>[a-z][\w\s'&-]{2,60}?)"
+    r"(?:\bthe|\bis|\bwas|\bcompute|\bcalculate|'s|^)\s+(?:(?:fy|fiscal\s+(?:year\s+)?)?\d{2,4}\s+)?"
+    r"(?P<name>[a-z][\w\s'&-]{2,60}?)"
     r"\s*,?\s*\(?\s*(?:which\s+is\s+|as\s+)?(?:defined|calculated|computed|measured)\s+as\b",
     re.I,
 )
@@ -144,7 +146,7 @@ def _written(question: str) -> Asked | None:
     m = _DEFINED.search(question)
     if m is None:
         return None
-    expr = m.group("expr").strip().rstrip(".")
+    expr = _balanced(m.group("expr").strip().rstrip("."))
     for pattern, operator in _WORDED_OPERATORS:
         expr = pattern.sub(operator, expr)
     try:
@@ -167,8 +169,19 @@ def _written(question: str) -> Asked | None:
     named = _DEFINED_NAME.search(question[: m.start() + 20])
     title = _title(named.group("name")) if named else ""
     title = title or "measure as defined in the question"
-    convention = f"as the question defines it: {m.group('expr').strip().rstrip('.')}"
+    convention = f"as the question defines it: {_balanced(m.group('expr').strip().rstrip('.'))}"
     return Asked(title, (formula,), "ratio", convention, _places(question), 1, tuple(own))
+
+
+def _balanced(expr: str) -> str:
+    """A definition written in brackets ends at its closing one: "(defined as cash from operations / current
+    liabilities), what was it for 2021" -> "cash from operations / current liabilities"."""
+    depth = 0
+    for i, char in enumerate(expr):
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return expr[:i].strip()
+    return expr
 
 
 def _title(name: str) -> str:
@@ -314,6 +327,11 @@ def _line(
     return row if text and parse_number(text) is not None and "%" not in text else None
 
 
+# A company's corporate suffix ("Inc.", "Corp.", "plc") as content words: part of the name a question gives.
+# ("Group", "Holdings", "Company" are left out: a lowercase "group" may name a segment.)
+_LEFT_OUT = frozenset({"company", "group", "holding"})
+_SUFFIX_WORDS = frozenset(w for s in COMPANY_SUFFIXES for w in content_words(s.replace(".", ""))) - _LEFT_OUT
+
 # Headings of lines that are not the statement's amounts.
 _NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
 
@@ -332,6 +350,7 @@ def _unread(question: str, asked: Asked, tables: Sequence[_Table]) -> bool:
     part = _measure_part(question, asked)
     measure = next((m for m in MEASURES if m.name == asked.name), None)
     known = set(MEASURE_FRAME) | set(_MONTH_WORDS) | set(NUMBER_WORDS) | _words(asked.name) | _words(asked.convention)
+    known |= _SUFFIX_WORDS  # "Acme Widgets, Inc.'s current ratio": the suffix is the name's, no qualifier
     for wording in (*(measure.wordings if measure else ()), *asked.formulas):
         known |= _words(wording.replace("(", " ").replace(")", " "))
     for name in {n for f in asked.formulas for n, _ in refs(parse(f))}:
