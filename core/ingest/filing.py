@@ -50,6 +50,7 @@ __all__ = [
     "FORMS",
     "Filing",
     "filing_changes",
+    "fiscal_header",
     "name_words",
     "parse_period",
     "period_label",
@@ -318,3 +319,31 @@ def _iso_date(value: str | date) -> date | None:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise BadInput(f"{value!r} is not a date: write the period end as YYYY-MM-DD (2023-01-28).") from None
+
+
+# How near a column's date must be to the cover's period end (in its own year) to be a fiscal year's end: a 52-53
+# week year ends on a weekday nearest a month end, a day or six apart from year to year.
+_YEAR_END_SLACK = 10
+
+
+def fiscal_header(name: str, filing: Filing) -> str:
+    """A statement column headed by a fiscal year's last day, named as the filing names its fiscal years, when it
+    names them by the year they began: a retailer whose "fiscal 2022 ended January 28, 2023" heads its balance
+    sheet "January 28, 2023" and "January 29, 2022": those columns are "Fiscal 2022" and "Fiscal 2021" (read as
+    dates, "2023" and "2022", a question's fiscal 2022 took the prior year's column). Any other header, or a
+    filing naming its years by the year they end, is kept."""
+    end = filing.period_end
+    if end is None or filing.fiscal_year is None or filing.fiscal_quarter is not None:
+        return name
+    if filing.fiscal_year != end.year - 1 or not (m := _DATE.fullmatch(name.strip().rstrip(","))):
+        return name
+    day = _date(m)
+    if day is None:
+        return name
+    try:
+        anchor = end.replace(year=day.year)
+    except ValueError:  # February 29
+        anchor = end.replace(year=day.year, day=28)
+    if abs((day - anchor).days) > _YEAR_END_SLACK:
+        return name
+    return f"Fiscal {day.year - 1}"

@@ -9,7 +9,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from core.errors import (
     WorkbenchError,
 )
 from core.ingest import pdf
-from core.ingest.filing import read_filing
+from core.ingest.filing import fiscal_header, read_filing
 from core.ingest.parse import Parsed, TableSheet, check_size
 from core.ingest.pdf_tables import Box
 from core.ingest.sandbox import parse_isolated
@@ -137,9 +137,20 @@ def _store(
             )
             base += len(sheet.rows)
         for position, table in enumerate(parsed.tables):
+            table = _fiscal_columns(table, filing)
             _store_sheet(cur, room, document_id, "", position, table.sheet, len(parsed.tables), 0, progress, table)
         cur.execute(q("add_term_stats"), {"room_id": room.id, "document_id": document_id, "n_chunks": n_chunks})
     return document_id, pages, n_rows, n_chunks, filing
+
+
+def _fiscal_columns(table: TableSheet, filing: Filing) -> TableSheet:
+    """The table with its columns headed by a fiscal year's last day named by the fiscal year, as the filing names
+    its years (core.ingest.filing.fiscal_header): "January 28, 2023" is "Fiscal 2022" in a retailer's 10-K."""
+    names = [fiscal_header(c.name, filing) for c in table.sheet.columns]
+    if names == [c.name for c in table.sheet.columns] or len(set(names)) != len(names):
+        return table
+    columns = tuple(replace(c, name=n) for c, n in zip(table.sheet.columns, names, strict=True))
+    return replace(table, sheet=replace(table.sheet, columns=columns))
 
 
 @contextmanager

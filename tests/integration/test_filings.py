@@ -165,3 +165,27 @@ def test_search_and_ask_take_document_and_period_filters(run, workbench, filings
     result = json.loads(out)
     assert code == 0 and "garden tools" in result["answer"]
     assert {c["document_id"] for c in result["citations"]} == {filings_room[2021]}
+
+
+def test_a_retailers_balance_sheet_columns_are_named_by_fiscal_year(workbench: Workbench) -> None:
+    """A 10-K whose "fiscal 2022 ended January 28, 2023" heads its balance sheet "January 28, 2023" and "January
+    29, 2022": stored as "Fiscal 2022" and "Fiscal 2021", so a question's fiscal 2022 reads the fiscal year's
+    column, not the prior year's (whose date is in 2022)."""
+    from bench.filing_rooms import build
+
+    companies, _ = build(5)
+    retailer = next(c for c in companies if c.retail)
+    name = next(n for n in retailer.files if "10K" in n)
+    year = retailer.file_years[name]
+    result = workbench.ingest_upload(retailer.files[name], name, "R", embed=False)
+    assert result.status == "ready" and result.fiscal_year == year
+    with workbench.db.connection() as conn:
+        names = {
+            row[0]
+            for row in conn.execute(
+                "SELECT c.name FROM sheet_columns c JOIN sheets s ON s.id = c.sheet_id WHERE s.document_id = %s",
+                (result.document_id,),
+            ).fetchall()
+        }
+    assert {f"Fiscal {year}", f"Fiscal {year - 1}"} <= names
+    assert not any(n.startswith(("January", "February")) for n in names)

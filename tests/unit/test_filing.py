@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from core.ingest.filing import Filing, parse_period, period_label, read_filing
+from core.ingest.filing import Filing, fiscal_header, parse_period, period_label, read_filing
 
 TEN_K = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -149,3 +149,18 @@ def test_a_document_that_is_no_filing_takes_no_period_from_its_prose() -> None:
     filing = read_filing([memo], "memo.pdf")
     assert (filing.form, filing.fiscal_year, filing.company) == ("other", None, None)
     assert read_filing([memo], "memo-2021.pdf").fiscal_year == 2021
+
+
+def test_a_column_dated_at_a_fiscal_year_end_is_named_by_the_fiscal_year() -> None:
+    # a retailer naming its fiscal years by the year they begin: "fiscal 2022 ended January 28, 2023"
+    retail = Filing(form="10-K", fiscal_year=2022, period_end=date(2023, 1, 28))
+    assert fiscal_header("January 28, 2023", retail) == "Fiscal 2022"
+    assert fiscal_header("January 29, 2022", retail) == "Fiscal 2021"  # the prior year's end, a day apart
+    assert fiscal_header("February 1, 2020", retail) == "Fiscal 2019"
+    for kept in ("2022", "Fiscal 2022", "June 30, 2022", "Column B", "January 28, 2023 and 2022"):
+        assert fiscal_header(kept, retail) == kept
+    # years named by the year they end, a quarter, or no period end read: every header kept
+    for filing in (Filing(form="10-K", fiscal_year=2023, period_end=date(2023, 1, 28)),
+                   Filing(form="10-Q", fiscal_year=2022, fiscal_quarter=3, period_end=date(2023, 1, 28)),
+                   Filing(form="10-K", fiscal_year=2022)):  # fmt: skip
+        assert fiscal_header("January 28, 2023", filing) == "January 28, 2023"

@@ -382,3 +382,15 @@ def test_a_years_figure_the_prose_states_in_its_own_unit_is_answered_as_written(
     assert found is not None and found[0].stated == "$27.9 million"
     found = statement_cells("What was the royalty income in 2020?", RoomSchema(room_id=1, sheets=(alone,)))
     assert found is not None and found[0].stated == ""
+
+
+def test_a_one_word_metric_printed_in_the_plural_is_credible() -> None:
+    """ "Inventories", "Receivables": a one-word line is a metric in the plural as in the singular (the plural was
+    refused, and "How much inventories did X report for FY2021?" abstained)."""
+    rows = [["Receivables", "1,310", "1,205"], ["Inventories", "2,950", "2,700"]]
+    sheet = table(9, ["2022", "2021"], rows, text="NORVIK CORP CONSOLIDATED BALANCE SHEETS")
+    room = RoomSchema(1, (sheet,))
+    found = statement_cells("How much receivables did Norvik Corp report for FY2021?", room)
+    assert found is not None and found[0].row_label == "Receivables" and found[0].column_labels == ["2021"]
+    found = statement_cells("How much inventories did Norvik Corp report for FY2022? Answer in USD millions.", room)
+    assert found is not None and found[0].row_label == "Inventories" and found[0].column_labels == ["2022"]
