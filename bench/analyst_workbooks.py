@@ -44,6 +44,7 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from bench.eval_retrieval import open_database
+from bench.splits import count, print_classes, shown
 from core.config import Settings
 from core.db import Database
 from core.qa.service import ask
@@ -639,22 +640,12 @@ def main() -> None:
         done = next(e for e in ask(wb, item.question, f"workbooks-{item.room}") if e.type == "done").result
         outcome = score(item, done)
         split = "unseen" if item.unseen else "design"
-        for key in ((item.klass, split), ("all", split), (item.klass, "both"), ("all", "both")):
-            tally[key][outcome] += 1
-        if args.verbose and args.seed == DEFAULT_SEED and split == "design" and outcome != "right":
+        count(tally, item.klass, split, Counter({outcome: 1}))
+        if shown(args.verbose, args.seed, DEFAULT_SEED, split, outcome):
             print(f"- [{outcome}] {item.question} | gold {item.gold} | got {done['values']} ({done['intent']}) "
                   f"| {done['answer'][:160]!r}")  # fmt: skip
-    classes = [*dict.fromkeys(item.klass for item in items), "all"]
-    print(f"Analyst workbooks (seed {args.seed}), offline: {len(items)} questions")
-    print(f"  {'class':<26} {'design r/w/a':>14} {'unseen r/w/a':>14}")
-    summary = {}
-    for klass in classes:
-        cells = []
-        for split in ("design", "unseen"):
-            c = tally[(klass, split)]
-            cells.append(f"{c['right']}/{c['wrong']}/{c['abstained']}")
-            summary[f"{klass}|{split}"] = dict(c)
-        print(f"  {klass:<26} {cells[0]:>14} {cells[1]:>14}")
+    title = f"Analyst workbooks (seed {args.seed}), offline: {len(items)} questions"
+    summary, _ = print_classes(title, tally, (item.klass for item in items), 26)
     everything = tally[("all", "both")]
     n = sum(everything.values())
     print(f"  right {everything['right'] / n:.3f}, wrong {everything['wrong'] / n:.3f}, "

@@ -49,6 +49,7 @@ from typing import Any
 import pymupdf
 
 from bench.eval_retrieval import open_database
+from bench.splits import count, print_classes, shown
 from core.config import Settings
 from core.db import Database
 from core.qa.service import ask
@@ -819,22 +820,13 @@ def main() -> None:
             extra["evidence"] += evidence_cited(item, done)
         if answered and item.year is not None and len(periods_cited(done, companies)) > 1:
             extra["mixed"] += 1
-        for key in ((item.klass, split), ("all", split), (item.klass, "both"), ("all", "both")):
-            tally[key].update(extra)
-        if args.verbose and args.seed == DEFAULT_SEED and split == "design" and outcome != "right":
-            print(f"- [{outcome}] ({item.room}) {item.question} | gold {item.gold if item.gold is not None else item.text!r}"
+        count(tally, item.klass, split, extra)
+        mixed = ", mixing periods" if extra["mixed"] else ""  # a right figure from two periods' filings is shown too
+        if shown(args.verbose, args.seed, DEFAULT_SEED, split, "mixed" if mixed else outcome):
+            print(f"- [{outcome}{mixed}] ({item.room}) {item.question} | gold {item.gold if item.gold is not None else item.text!r}"
                   f" | got {done['values']} ({done['intent']}) | {done['answer'][:200]!r}")  # fmt: skip
-    classes = [*dict.fromkeys(item.klass for item in items), "all"]
-    print(f"Filing rooms (seed {args.seed}), offline: {len(items)} questions in {len(companies)} rooms")
-    print(f"  {'class':<24} {'design r/w/a':>13} {'unseen r/w/a':>13}")
-    summary = {}
-    for klass in classes:
-        cells = []
-        for split in ("design", "unseen"):
-            counts = tally[(klass, split)]
-            cells.append(f"{counts['right']}/{counts['wrong']}/{counts['abstained']}")
-            summary[f"{klass}|{split}"] = dict(counts)
-        print(f"  {klass:<24} {cells[0]:>13} {cells[1]:>13}")
+    title = f"Filing rooms (seed {args.seed}), offline: {len(items)} questions in {len(companies)} rooms"
+    summary, classes = print_classes(title, tally, (item.klass for item in items), 24)
     every = tally[("all", "both")]
     n = sum(every[k] for k in ("right", "wrong", "abstained"))
     inside = [tally[(k, "both")] for k in classes if k not in ("all", "i period absent", "j wrong room")]

@@ -148,6 +148,16 @@ MEASURES: tuple[Measure, ...] = (
             "dividends paid over net income"),
 )  # fmt: skip
 
+# Registered measures whose rise is an improvement, and those whose fall is: "Did the current ratio improve in
+# FY2023?" is answered yes or no from the measure's two figures; a measure in neither (capex intensity, the tax
+# rate, the payout) gets its direction, never a judgement.
+HIGHER_IS_BETTER_MEASURES = frozenset({
+    "gross margin", "operating margin", "net margin", "revenue growth", "current ratio", "quick ratio",
+    "operating cash flow ratio", "interest coverage ratio", "inventory turnover", "receivables turnover",
+    "asset turnover", "return on assets", "return on equity", "free cash flow conversion", "free cash flow",
+})  # fmt: skip
+LOWER_IS_BETTER_MEASURES = frozenset({"debt-to-equity ratio", "days inventory outstanding", "days sales outstanding"})
+
 # Words a question asking for a measure may hold besides the measure's, its inputs', its periods' and the names it
 # gives: how it asks and how it wants the answer ("Calculate the FY2022 current ratio; round to two decimal places
 # using the balance sheet"). Any other word qualifies the measure ("of the Widgets segment", "adjusted"): no

@@ -13,7 +13,7 @@ from core.models import Citation
 from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_spans import passage_span
-from core.qa.planner.changes import asks_driver, topic
+from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.qa.planner.periods import FilingPeriod, PeriodAsked, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
@@ -134,8 +134,14 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence], period: Peri
     ]
     parts, values = _table_parts(tables)
     if not tables:
-        if best is None or passage_coverage < MIN_COVERAGE:
+        if best is None:
             return Answer(text=ABSTAIN, abstained=True)
+        if passage_coverage < MIN_COVERAGE:
+            # What drove a change, or whether it rose, is read from a sentence naming the line and stating it
+            # (the reason's words, "drove", "improve", are the question's, not the passage's): that strict read,
+            # or nothing
+            read = _read_out(question, best, passages, labels, evidence) if _reads_out(question) else None
+            return read if read is not None else Answer(text=ABSTAIN, abstained=True)
         read = _read_out(question, best, passages, labels, evidence)
         return read if read is not None else _passages_answer(question, best, passages, labels, evidence)
     if not parts:
@@ -201,6 +207,11 @@ def _table_parts(tables: Sequence[Evidence]) -> tuple[list[str], list[str]]:
         parts.append(f"{sentence.rstrip('.')} [{table.n}].")
         values.extend(table.values)
     return parts, values
+
+
+def _reads_out(question: str) -> bool:
+    """Whether the question asks what drove a change or whether a line rose (answered by `_read_out`)."""
+    return asks_driver(question) or yes_no_asked(question) is not None
 
 
 def _quoted(quote: Quote) -> str:

@@ -129,6 +129,9 @@ class CellsStep(BaseModel):
     # million" over a table in thousands whose change is 42,693): that figure as written is the answer ("" when
     # none does).
     stated: str = ""
+    # "value" of an outflow line asked by the spending's name ("capex" read on "Purchases of property and
+    # equipment (1,659)"): the amount spent is the figure's size, not a negative number.
+    outflow: bool = False
 
 
 @dataclass(frozen=True)
@@ -273,6 +276,8 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
     if step.operation == "variance":
         return _run_variance(sheet, step, other)
     result = _run_cells(sheet, step)
+    if step.outflow and step.operation == "value":
+        result = _sizes(result)
     scale = sheet_scale(sheet)
     amounts = all(parse_number(v) is not None and "%" not in v for v in result.values)
     if step.asked_scale and not scale and step.operation in _AMOUNTS and amounts:
@@ -292,6 +297,21 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
     shown = ", ".join(f"{v} {step.asked_scale}" for v in converted)
     return CellsResult(values=converted, citations=result.citations,
                        description=f"{result.description}; in {step.asked_scale}s, as asked: {shown}")  # fmt: skip
+
+
+_SIGNED = re.compile(r"^\s*(?:-\s*(?P<m>[$€£¥]?\s*[\d.,]+)|(?P<c>[$€£¥]?)\s*\(\s*(?P<b>[$€£¥]?\s*[\d.,]+)\s*\))\s*$")
+
+
+def _sizes(result: CellsResult) -> CellsResult:
+    """An outflow's figures as the amounts spent: "(1,659)" and "-1,659" read 1,659, and the account says so."""
+    sized = []
+    for value in result.values:
+        found = _SIGNED.match(value)
+        sized.append(found.group("m") or f"{found.group('c')}{found.group('b')}" if found else value)
+    if sized == result.values:
+        return result
+    note = " (an outflow, printed in brackets: the amount spent is its size)"
+    return CellsResult(values=sized, citations=result.citations, description=result.description + note)
 
 
 _SCALE_RANK = {word: rank for rank, word in enumerate(SCALE_WORDS, 1)}  # thousand 1, million 2, billion 3

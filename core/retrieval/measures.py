@@ -87,6 +87,8 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
         results.append(result)
         times = " × 100" if step.measure_kind == "percent" else ""
         accounts.append(f"{render(tree, shown)}{times} in {column_period(period)}: {'; '.join(cells)}")
+    if step.direction_words and len(results) == 2:
+        return _moved(step, results, accounts, citations, places)
     final = _rounded(sum(results, Decimal(0)) / len(results), places)
     figure = _shown(final, step.measure_kind)
     unit = f" {base}" if step.measure_kind == "amount" and base else ""
@@ -98,3 +100,21 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
         head = f"{figure}{unit}, the average of {each}; each = " + " | ".join(accounts)
     text = f"{head}; the {step.row_label}, {step.convention}"
     return CellsResult(values=[format(final, "f")], citations=citations, description=text)
+
+
+def _moved(
+    step: CellsStep, results: list[Decimal], accounts: list[str], citations: list[Citation], places: int
+) -> CellsResult:
+    """A yes/no on the measure's move, the word first and both figures behind it: "Yes — the current ratio rose
+    from 1.52 in 2022 to 1.61 in 2023; each = …". Figures equal as rounded answer neither way."""
+    earlier, later = (_rounded(r, places) for r in results)
+    before, after = (column_period(p) for p in step.column_labels)
+    shown_before, shown_after = _shown(earlier, step.measure_kind), _shown(later, step.measure_kind)
+    if later == earlier:
+        word, said = "No change", f"the {step.row_label} was {shown_after} in both {before} and {after}"
+    else:
+        word = step.direction_words[0] if later > earlier else step.direction_words[1]
+        verb = "rose" if later > earlier else "fell"
+        said = f"the {step.row_label} {verb} from {shown_before} in {before} to {shown_after} in {after}"
+    text = f"{word} — {said}; each = {' | '.join(accounts)}; the {step.row_label}, {step.convention}"
+    return CellsResult(values=[word], citations=citations, description=text)

@@ -101,3 +101,17 @@ def test_a_measure_missing_an_input_abstains_naming_it(workbench, filing) -> Non
     assert result["abstained"] and result["values"] == [], result["answer"]
     assert "dividends paid (2022)" in result["answer"], result["answer"]
     assert "1,250" not in result["answer"]  # the ingredient it holds (net income) is not given as the measure
+
+
+def test_whether_a_registered_measure_improved_is_answered_from_both_years(workbench, filing) -> None:
+    """ "Did the current ratio improve in 2022 compared with the prior year?": the ratio in 2021 and in 2022 from
+    their cells, the word first (a current ratio's rise is an improvement) and both figures behind it; a measure
+    whose better direction is not set gets its direction, never a judgement."""
+    result = _done(workbench, "Did the current ratio improve in 2022 compared with the prior year?", "Quillon")
+    before, after = _round(Decimal(3980) / Decimal(3311)), _round(Decimal(4400) / Decimal(3527))
+    assert not result["abstained"] and result["values"] == ["Yes" if after > before else "No"], result["answer"]
+    assert result["answer"].startswith(f"{result['values'][0]} — the current ratio "), result["answer"]
+    assert f"{before} in 2021" in result["answer"] and f"{after} in 2022" in result["answer"]
+    assert sorted(c["value"] for c in result["citations"]) == ["3,311", "3,527", "3,980", "4,400"]
+    worse = _done(workbench, "Did the current ratio deteriorate in 2022?", "Quillon")
+    assert worse["values"] == ["No" if after > before else "Yes"], worse["answer"]

@@ -176,9 +176,11 @@ def test_a_per_share_line_is_no_amount_and_a_driver_question_no_figure() -> None
     rows = [["Revenue", "5,000", "4,700"], ["Gross profit", "2,100", "1,900"]]
     room = RoomSchema(1, (_sheet(7, rows),))
     assert measure_cells("What was the gross margin in 2022?", room) is not None
-    for other in ("What drove the gross margin in 2022?", "Did the gross margin improve in 2022?",
-                  "What was the change in gross margin in 2022?"):  # fmt: skip
+    for other in ("What drove the gross margin in 2022?", "What was the change in gross margin in 2022?"):
         assert measure_cells(other, room) is None, other
+    # a yes/no on it is the two years' figures compared (test_a_yes_no_on_a_measure_compares_...)
+    yes_no = measure_cells("Did the gross margin improve in 2022?", room)
+    assert isinstance(yes_no, tuple) and yes_no[0].direction_words == ["Yes", "No"]
 
 
 def test_the_model_planner_may_choose_a_measure_the_product_computes() -> None:
@@ -261,3 +263,18 @@ def test_an_average_share_of_revenue_of_sga_or_depreciation() -> None:
     assert {(i.label, i.column) for i in found[0].inputs} >= {("Selling, general and administrative", "2021")}
     da = asked_measure("What is the 2-year average of depreciation and amortization as a share of revenue to 2022?")
     assert da is not None and da.formulas == ("depreciation and amortization / revenue",)
+
+
+def test_a_yes_no_on_a_measure_compares_the_year_asked_with_the_one_before() -> None:
+    rows = [["Revenue", "5,000", "4,700"], ["Purchases of property and equipment", "(310)", "(295)"],
+            ["Total current assets", "2,950", "2,700"], ["Total current liabilities", "1,700", "1,650"]]  # fmt: skip
+    room = RoomSchema(1, (_sheet(12, rows, page=4),))
+    found = measure_cells("Did the current ratio improve in 2022 compared with the prior year?", room)
+    assert isinstance(found, tuple) and found[0].direction_words == ["Yes", "No"]
+    assert found[0].column_labels == ["2021", "2022"]
+    worse = measure_cells("Has the current ratio worsened in 2022?", room)
+    assert isinstance(worse, tuple) and worse[0].direction_words == ["No", "Yes"]
+    # capex intensity: which way is better is not set, so its direction is the answer, never a judgement
+    judged = measure_cells("Did capex intensity improve in 2022?", room)
+    assert isinstance(judged, tuple) and judged[0].direction_words == ["Increased", "Decreased"]
+    assert measure_cells("Did the current ratio improve in 2022 compared with 2019?", room) is None

@@ -113,6 +113,28 @@ def test_a_credible_line_item_is_read_exactly_from_its_table() -> None:
     assert found is not None and found[0].row_label == "Net income" and found[0].column_labels == ["2021"]
 
 
+def test_capex_asked_by_its_name_is_the_amount_spent_not_a_negative_figure() -> None:
+    """ "Capital expenditures" read on "Purchases of property, plant and equipment (1,204)": the answer is 1,204
+    spent (in the unit asked), the bracketed cell cited; the line asked as printed, or its change, keeps its sign."""
+    from core.retrieval.cellmath import run_cells
+    from core.retrieval.tables import Column, SheetFrame
+
+    found = statement_cells("What were capital expenditures in FY2022, in USD billions?", ROOM)
+    assert found is not None and found[0].outflow and found[0].row_label.startswith("Purchases of property")
+    names = ["(In millions)", "2022", "2021"]
+    columns = [
+        Column(position=i, name=n, letter="ABC"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    rows = [list(row.values) for row in INCOME.grid]
+    frame = SheetFrame.from_rows(columns, rows, row_ids=[row.row_id for row in INCOME.grid], sheet="p40")
+    result = run_cells(frame, found[0].model_copy(update={"columns": ["2022"]}))
+    assert result.values == ["1.2"] and "(1,204)" in result.description and "outflow" in result.description
+    as_printed = statement_cells("What were purchases of property, plant and equipment in FY2022?", ROOM)
+    assert as_printed is not None and not as_printed[0].outflow
+    change = statement_cells("How much did capital expenditures change from FY2021 to FY2022?", ROOM)
+    assert change is None or not change[0].outflow
+
+
 def test_a_line_item_written_in_capitals_is_asked_for_itself() -> None:
     """Capitals make "Work In Process" look like a name; with no other quantity asked of it, it is the line item
     (a company named as the line item, with a quantity asked of it, is refused above)."""
@@ -394,3 +416,10 @@ def test_a_one_word_metric_printed_in_the_plural_is_credible() -> None:
     assert found is not None and found[0].row_label == "Receivables" and found[0].column_labels == ["2021"]
     found = statement_cells("How much inventories did Norvik Corp report for FY2022? Answer in USD millions.", room)
     assert found is not None and found[0].row_label == "Inventories" and found[0].column_labels == ["2022"]
+
+
+def test_what_drove_a_change_is_not_answered_with_the_changes_figure() -> None:
+    """The figure of the change is no reason for it: the driver's sentence answers (core.qa.passage_drivers)."""
+    assert statement_cells("How much did net income change from FY2021 to FY2022?", ROOM) is not None
+    assert statement_cells("What drove the decrease in net income in FY2022?", ROOM) is None
+    assert statement_cells("Why did net income decrease from FY2021 to FY2022?", ROOM) is None

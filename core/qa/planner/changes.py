@@ -11,7 +11,7 @@ answered yes or no only for a line whose better direction core/lexicon/drivers.p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.lexicon.drivers import (
     BETTER_VERBS,
@@ -101,6 +101,9 @@ class YesNoAsked:
     if_up: str
     if_down: str
     as_change: str
+    topic: str = ""  # what the question asks moved ("the current ratio"), as written
+    rest: str = ""  # what follows the verb ("in FY2023 compared with the prior year")
+    judged: str = ""  # "better" ("improve") or "worse" ("deteriorate") when the verb judges, else ""
 
 
 def yes_no_asked(question: str) -> YesNoAsked | None:
@@ -111,7 +114,8 @@ def yes_no_asked(question: str) -> YesNoAsked | None:
     rest = _BOTH_WAYS.sub("", m.group("rest"))
     as_change = f"What was the change in {m.group('topic').strip()} {rest.strip()}".strip()
     verb = " ".join(m.group("verb").lower().split())
-    moved = YesNoAsked("Increased", "Decreased", as_change)
+    judged = ("better" if verb in BETTER_VERBS else "worse") if verb in _JUDGED else ""
+    moved = YesNoAsked("Increased", "Decreased", as_change, m.group("topic").strip(), rest.strip(), judged)
     if _BOTH_WAYS.match(m.group("rest")):
         return moved
     if verb in _JUDGED:
@@ -125,4 +129,4 @@ def yes_no_asked(question: str) -> YesNoAsked | None:
         yes_up = better_up == (verb in BETTER_VERBS)
     else:
         yes_up = verb in UP_VERBS
-    return YesNoAsked("Yes" if yes_up else "No", "No" if yes_up else "Yes", as_change)
+    return replace(moved, if_up="Yes" if yes_up else "No", if_down="No" if yes_up else "Yes")

@@ -22,11 +22,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.cells import parse_number
 from core.lexicon.filings import COMPANY_SUFFIXES
-from core.lexicon.measures import INPUT_LABELS, INPUTS, MEASURE_FRAME, MEASURES, Measure, MeasureKind
+from core.lexicon.measures import (
+    HIGHER_IS_BETTER_MEASURES,
+    INPUT_LABELS,
+    INPUTS,
+    LOWER_IS_BETTER_MEASURES,
+    MEASURE_FRAME,
+    MEASURES,
+    Measure,
+    MeasureKind,
+)
 from core.lexicon.periods import months_asked
 from core.qa.grounding import question_names
 from core.qa.planner.cells.grid import (
@@ -39,6 +48,7 @@ from core.qa.planner.cells.grid import (
     row_label,
     year_columns,
 )
+from core.qa.planner.changes import YesNoAsked, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.sheets import naming_words
 from core.qa.planner.statements import named_here
@@ -520,9 +530,53 @@ def measure_cells(
     """The measure the question asks, from the room's statement grids (see the module docstring). `chosen`: a
     registered measure's name a model planner chose, read when the question's own words name none; `shares`: a
     share of revenue of one period is asked too (see `asked_measure`)."""
+    moved = yes_no_asked(question)
+    if moved is not None:
+        return _measure_moved(question, schema, moved)
     asked = asked_measure(question, shares=shares) or _chosen(question, chosen)
     if asked is None or _NOT_ITS_FIGURE.search(_asking(question)):
         return None
+    return _measure_steps(question, schema, asked)
+
+
+def _measure_moved(
+    question: str, schema: RoomSchema, moved: YesNoAsked
+) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """A yes/no on a registered measure's move ("Did the current ratio improve in FY2023 compared with the prior
+    year?"): the measure in the year asked and the one before, answered with the word of its move; a verb that
+    judges ("improve") by the measure's better direction (HIGHER_IS_BETTER_MEASURES), else its direction. One year
+    named, or two in a row; None when no registered measure is what moved."""
+    years = sorted(set(years_in(question)))
+    if not years or len(years) > 2 or (len(years) == 2 and int(years[1]) - int(years[0]) != 1):
+        return None
+    neutral = f"What was {moved.topic} in {years[-1]}?"
+    asked = asked_measure(neutral)
+    if asked is None:
+        return None
+    found = _measure_steps(neutral, schema, replace(asked, span=2))
+    if not isinstance(found, tuple):
+        return found
+    words = [moved.if_up, moved.if_down]
+    if moved.judged:
+        better_up = (
+            True
+            if asked.name in HIGHER_IS_BETTER_MEASURES
+            else False
+            if asked.name in LOWER_IS_BETTER_MEASURES
+            else None
+        )
+        yes_up = None if better_up is None else better_up == (moved.judged == "better")
+        words = ["Increased", "Decreased"] if yes_up is None else ["Yes", "No"] if yes_up else ["No", "Yes"]
+    step, sheet = found
+    reason = f"Whether the {asked.name} rose or fell from {step.column_labels[0]} to {step.column_labels[-1]}: " + (
+        step.reason
+    )
+    return step.model_copy(update={"direction_words": words, "reason": reason}), sheet
+
+
+def _measure_steps(question: str, schema: RoomSchema, asked: Asked) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The measure `asked` from the room's statement grids: a workbook grid holding all its inputs, else the
+    tables of one filing (the filing of the period asked first)."""
     by_id = {s.sheet_id: s for s in schema.sheets}
     missing: Missing | None = None
     for sheet in schema.sheets:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.lexicon.finance import FIGURE_WORDINGS
+from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
 from core.lexicon.periods import HALVES, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
@@ -22,7 +24,7 @@ from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
-from core.qa.planner.changes import yes_no_asked
+from core.qa.planner.changes import asks_driver, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.text import STOP_WORDS, YEAR, years_in
@@ -328,7 +330,11 @@ def _restates(figure: str, cell: float) -> bool:
 
 def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
     """The cell arithmetic that answers `question` from a statement grid of the room, and the grid's sheet; a
-    yes/no on a line's change ("Did net sales rise in 2022?") is the line's change, answered with its word."""
+    yes/no on a line's change ("Did net sales rise in 2022?") is the line's change, answered with its word. A
+    question asking what drove a change ("What drove the increase in revenue in FY2022?") is answered by the
+    sentence stating it (core.qa.passage_drivers), never by the change's figure."""
+    if asks_driver(question):
+        return None
     asked = yes_no_asked(question)
     if asked is not None:
         found = _statement_cells(asked.as_change, schema)
@@ -374,7 +380,23 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             best = (specific, step, sheet)
     if best is None and asks_periods(question):
         return _table_periods(question, schema)
-    return (prose_stated(question, best[1], best[2]), best[2]) if best else None
+    return (_outflow(question, prose_stated(question, best[1], best[2])), best[2]) if best else None
+
+
+def _outflow(question: str, step: CellsStep) -> CellsStep:
+    """A figure asked by the name of a spending ("capex", "capital expenditures") read on its cash-flow line
+    ("Purchases of property and equipment", printed in brackets): its size is the answer (`CellsStep.outflow`).
+    Not when the question names the line as printed, nor for a change (its sign is the answer's)."""
+    if step.operation != "value" or step.stated:
+        return step
+    asked = f" {' '.join(_WORD.findall(question.lower()))} "
+    label = " ".join(_WORD.findall(step.row_label.lower()))
+    for name in OUTFLOWS:
+        wordings = [" ".join(_WORD.findall(w.lower())) for w in FIGURE_WORDINGS.get(name, ())]
+        names_it = any(f" {w} " in asked for w in wordings if w and w not in label)
+        if names_it and any(label.startswith(w) for w in wordings if w):
+            return step.model_copy(update={"outflow": True})
+    return step
 
 
 # Words of a question about a table's periods that are not its subject: "For which periods are figures given
