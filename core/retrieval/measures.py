@@ -90,14 +90,23 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
     if step.direction_words and len(results) == 2:
         return _moved(step, results, accounts, citations, places)
     final = _rounded(sum(results, Decimal(0)) / len(results), places)
-    figure = _shown(final, step.measure_kind)
     unit = f" {base}" if step.measure_kind == "amount" and base else ""
+    asked = ""
+    if step.measure_kind == "amount" and step.asked_scale and step.asked_scale != base:
+        # "in USD millions" of statements in thousands: the figure in the unit asked; no stated unit: as computed
+        asked = f" ({_shown(final, 'amount')}{unit or ' as computed: the statements state no unit, so it is not converted'})"
+        if base:
+            final = _rounded(
+                sum(results, Decimal(0)) / len(results) * _factor(base) / _factor(step.asked_scale), places
+            )
+            unit = f" {step.asked_scale}"
+    figure = _shown(final, step.measure_kind)
     if len(results) == 1:
-        head = f"{figure}{unit} = {accounts[0]}"
+        head = f"{figure}{unit}{asked} = {accounts[0]}"
     else:
         each = ", ".join(f"{_shown(_rounded(r, places), step.measure_kind)} ({column_period(p)})"
                          for r, p in zip(results, step.column_labels, strict=True))  # fmt: skip
-        head = f"{figure}{unit}, the average of {each}; each = " + " | ".join(accounts)
+        head = f"{figure}{unit}{asked}, the average of {each}; each = " + " | ".join(accounts)
     text = f"{head}; the {step.row_label}, {step.convention}"
     return CellsResult(values=[format(final, "f")], citations=citations, description=text)
 

@@ -115,3 +115,13 @@ def test_whether_a_registered_measure_improved_is_answered_from_both_years(workb
     assert sorted(c["value"] for c in result["citations"]) == ["3,311", "3,527", "3,980", "4,400"]
     worse = _done(workbench, "Did the current ratio deteriorate in 2022?", "Quillon")
     assert worse["values"] == ["No" if after > before else "Yes"], worse["answer"]
+
+
+def test_an_amount_measure_asked_in_another_unit_is_converted_from_the_statements(workbench, filing) -> None:
+    """Free cash flow "in USD billions" of statements in millions: 2,913 - 812 = 2,101 million is 2.10 billion,
+    the figure in the statements' unit beside it."""
+    result = _done(workbench, "What was free cash flow in 2022, in USD billions?", "Quillon")
+    assert not result["abstained"] and result["values"] == ["2.10"], result["answer"]
+    assert result["answer"].startswith("2.10 billion (2,101.00 million) = 2,913 - (812)"), result["answer"]
+    same = _done(workbench, "What was free cash flow in 2022 in USD millions?", "Quillon")
+    assert same["values"] == ["2101.00"], same["answer"]

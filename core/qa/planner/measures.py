@@ -48,6 +48,7 @@ from core.qa.planner.cells.grid import (
     row_label,
     year_columns,
 )
+from core.qa.planner.cells.words import ASKED_SCALE
 from core.qa.planner.changes import YesNoAsked, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.sheets import naming_words
@@ -517,7 +518,10 @@ def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str
     for formula in asked.formulas:
         found = _find(asked, formula, tables, keys)
         if not found.missing:
-            return _step(asked, formula, found, tables, keys)
+            step = _step(asked, formula, found, tables, keys)
+            scale = ASKED_SCALE.search(question) if asked.kind == "amount" else None
+            # an amount (free cash flow) asked "in USD millions" is converted to it from the statements' unit
+            return step.model_copy(update={"asked_scale": scale.group(1).lower().rstrip("s")}) if scale else step
         best = found if best is None or found.held > best.held else best
     if best is None or not best.held:
         return None
