@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from bench.eval_retrieval import drop_database, evidence_pages, ingest_rooms, load_questions, open_database
@@ -72,6 +73,7 @@ def main() -> None:
     print(f"tables stored as sheets: {n_tables[0] if n_tables else 0}")
 
     tally = {"numeric": 0, "right": 0, "wrong": 0, "abstained": 0, "text": 0, "cited_page": 0, "cells": 0}
+    by_type: dict[str, Counter] = defaultdict(Counter)  # question type -> right / wrong / abstained / answered
     for question in questions:
         result = next(e for e in ask(wb, question["question"], question["company"]) if e.type == "done").result or {}
         gold_numbers = numbers(question["answer"])
@@ -90,6 +92,11 @@ def main() -> None:
             tally["right"] += right
             tally["wrong"] += bool(values) and not right
             outcome = "right" if right else "WRONG FIGURE" if values else "no figure"
+        kind = by_type[question.get("question_type") or "unknown"]
+        kind["questions"] += 1
+        kind[outcome if outcome in ("right", "no figure") else "wrong" if outcome == "WRONG FIGURE" else "-"] += 1
+        kind["abstained"] += bool(result.get("abstained"))
+        kind["figure in text"] += in_text
         if args.verbose:
             print(f"\n[{question['doc_name']}] {question['question'][:160]}")
             print(f"  gold: {question['answer'][:120]!r}  numeric: {numeric}  outcome: {outcome}  in text: {in_text}")
@@ -107,6 +114,12 @@ def main() -> None:
     print(f"| answers citing an evidence page | {tally['cited_page'] / n:.3f} ({tally['cited_page']}/{n}) |")
     print(f"| answered from table cells | {tally['cells'] / n:.3f} ({tally['cells']}/{n}) |")
     print(f"| abstained | {tally['abstained'] / n:.3f} ({tally['abstained']}/{n}) |")
+    print("\nBy question type (numeric: a figure alone is the reference answer)")
+    print("| type | questions | numeric right / wrong / no figure | abstained | reference figure in the text |")
+    print("|---|---|---|---|---|")
+    for name, kind in sorted(by_type.items()):
+        print(f"| {name} | {kind['questions']} | {kind['right']} / {kind['wrong']} / {kind['no figure']} | "
+              f"{kind['abstained']} | {kind['figure in text']} |")  # fmt: skip
 
 
 if __name__ == "__main__":
