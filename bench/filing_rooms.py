@@ -381,7 +381,7 @@ def statement(w: Writer, c: Company, title: str, lines: list[tuple[str, str | No
 def mdna(c: Company, year: int) -> str:
     f, p = c.figures[year], c.figures[year - 1]
     per_m = c.layout["scale"] / 1e6
-    out = [f"ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS\n"
+    out = [f"ITEM 7. MD&A: THE YEAR UNDER REVIEW\n"
            f"Fiscal {year} compared with fiscal {year - 1}."]  # fmt: skip
     way, reason = c.reasons[(year, "revenue")]
     change = (f["revenue"] - p["revenue"]) * per_m
