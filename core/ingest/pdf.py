@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 # PyMuPDF's default text flags without TEXT_PRESERVE_LIGATURES, so "ﬁnancial" reads "financial" for keyword
 # search and quotes, and without TEXT_PRESERVE_IMAGES, which would decode every image into the dict for nothing.
 # TEXT_PRESERVE_WHITESPACE | TEXT_MEDIABOX_CLIP | TEXT_CID_FOR_UNKNOWN_UNICODE, written as their values so this
-# module does not import PyMuPDF for them (tests/unit/test_pdf_tables.py checks the values against PyMuPDF's).
+# module does not import PyMuPDF for them (tests/unit/test_pdf.py checks the values against PyMuPDF's).
 TEXT_FLAGS = 2 | 64 | 128
 
 # PyMuPDF is not thread-safe and Streamlit runs each session in its own thread: everything here that calls

@@ -102,7 +102,6 @@ class YesNoAsked:
     if_down: str
     as_change: str
     topic: str = ""  # what the question asks moved ("the current ratio"), as written
-    rest: str = ""  # what follows the verb ("in FY2023 compared with the prior year")
     judged: str = ""  # "better" ("improve") or "worse" ("deteriorate") when the verb judges, else ""
 
 
@@ -115,7 +114,7 @@ def yes_no_asked(question: str) -> YesNoAsked | None:
     as_change = f"What was the change in {m.group('topic').strip()} {rest.strip()}".strip()
     verb = " ".join(m.group("verb").lower().split())
     judged = ("better" if verb in BETTER_VERBS else "worse") if verb in _JUDGED else ""
-    moved = YesNoAsked("Increased", "Decreased", as_change, m.group("topic").strip(), rest.strip(), judged)
+    moved = YesNoAsked("Increased", "Decreased", as_change, m.group("topic").strip(), judged)
     if _BOTH_WAYS.match(m.group("rest")):
         return moved
     if verb in _JUDGED:

@@ -445,7 +445,8 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
         row = _line(table, _wordings(asked, name), column, labelled) if column is not None else None
         return (row, column) if row is not None and column is not None else None
 
-    held = {id(t): sum(hit(t, name, want) is not None for name, want in set(wanted)) for t in tables}
+    hits = {(id(t), name, want): hit(t, name, want) for t in tables for name, want in set(wanted)}
+    held = {id(t): sum(hits[(id(t), name, want)] is not None for name, want in set(wanted)) for t in tables}
     # among tables holding as many, a primary statement's page (its heading on top) before highlights and notes
     ranked = sorted(tables, key=lambda t: (-held[id(t)], statement_kind(t.sheet.page_text) is None))
     inputs: list[MeasureInput] = []
@@ -453,7 +454,7 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
     for key in keys:
         for name, prior in refs(tree):
             want = _prior_key(key) if prior else key
-            found = next(((t, *h) for t in ranked if (h := hit(t, name, want)) is not None), None)
+            found = next(((t, *h) for t in ranked if (h := hits[(id(t), name, want)]) is not None), None)
             if found is None:
                 missing.append((name, want))
                 continue

@@ -30,14 +30,6 @@ from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsSte
 from core.text import STOP_WORDS, YEAR, years_in
 
 _WORD = re.compile(r"[a-z0-9&]+")
-# One-word metric names ("revenue", "inventories", "EPS"): a one-word line item must be one of them.
-# Singular as line items are read (`_stem`): "Inventories" and "Receivables" are the one-word metrics they print.
-_ONE_WORD_METRICS = frozenset(
-    w.lower()[:-1] if len(w) > 3 and w.lower().endswith("s") and not w.lower().endswith("ss") else w.lower()
-    for ws in METRICS.values()
-    for w in ws
-    if len(w.split()) == 1
-)
 # A quantity derived from a line item: the question asks for the ratio, margin or share, not the line.
 _DERIVED = re.compile(
     r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+(?!cent\b)[a-z]+)\b|"
@@ -80,6 +72,11 @@ def _stem(word: str) -> str:
     if word == "ending":
         return "end"  # "ending goodwill" is the line "Goodwill, end of the year"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+# One-word metric names ("revenue", "inventories", "EPS"): a one-word line item must be one of them, singular as
+# line items are read ("Inventories" and "Receivables" are the one-word metrics they print).
+_ONE_WORD_METRICS = frozenset(_stem(w.lower()) for ws in METRICS.values() for w in ws if len(w.split()) == 1)
 
 
 def label_words(label: str) -> set[str]:
