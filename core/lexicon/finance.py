@@ -106,19 +106,24 @@ METRICS: dict[str, tuple[str, ...]] = {
 # reading an ingredient's cell would give a cited figure of another quantity.
 FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
     "revenue": ("revenue", "revenues", "net revenue", "net revenues", "net sales", "total revenue", "total revenues",
-                "total net sales", "total net revenue", "total net revenues"),
+                "total net sales", "total net revenue", "total net revenues", "sales to customers", "revenues, net"),
     "capital expenditure": ("capital expenditure", "capital expenditures", "capex", "capital spending",
                             "purchases of property, plant and equipment", "purchases of property and equipment",
                             "additions to property, plant and equipment", "additions to property and equipment"),
     "cost of goods sold": ("cost of goods sold", "cost of sales", "cost of revenue", "cost of revenues",
-                           "cost of products sold"),
+                           "cost of products sold", "COGS"),
     "net income": ("net income", "net earnings"),
+    "dividends paid": ("dividends paid", "cash dividends paid", "dividends paid to shareholders",
+                       "dividends to shareholders", "cash dividends paid to shareholders", "dividends paid on common stock"),
     "operating income": ("operating income", "operating profit", "income from operations"),
     "inventory": ("inventory", "inventories", "merchandise inventories"),
     "SG&A": ("SG&A", "selling, general and administrative", "selling, general and administrative expenses"),
-    "R&D": ("R&D", "research and development", "research and development expense"),
+    "R&D": ("R&D", "R&D expense", "R&D expenses", "research and development", "research and development expense",
+            "research, development and related expenses", "research and development costs"),
     "operating cash flow": ("operating cash flow", "cash provided by operating activities",
-                            "net cash provided by operating activities", "cash from operations"),
+                            "net cash provided by operating activities", "cash from operations",
+                            "net cash flows from operating activities", "total cash provided by operating activities",
+                            "cash flows from operating activities", "net cash provided by (used for) operating activities"),
     # the balance after depreciation, as analysts abbreviate it; "PP&E" alone may be the gross line: not listed
     "net property, plant and equipment": ("net PP&E", "net PPNE", "net PPE", "PP&E, net", "PPNE, net",
                                           "net property, plant and equipment", "property, plant and equipment, net",
@@ -129,7 +134,7 @@ FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
 # Currencies, accounting abbreviations, statement acronyms and company suffixes a question writes in capitals
 # although they name no company ("EBITDA", "FY", "Inc").
 FINANCE_ABBREVIATIONS = frozenset(
-    """usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e roa roe roic yoy qoq ttm ltm
+    """usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e d&a roa roe roic yoy qoq ttm ltm
     ppne fy dpo dso dio ccc fcf ocf cfo ceo cfo coo cto ipo etf llc inc corp ltd plc co us u.s usa""".split()
 )
 

@@ -50,16 +50,28 @@ INPUTS: dict[str, tuple[str, ...]] = {
     "total debt": ("total debt", "total borrowings"),
     "interest expense": ("interest expense",),
     "income tax": ("provision for income taxes", "income tax expense", "income taxes", "income tax provision",
-                   "provision for income tax", "income tax expense (benefit)", "income tax"),
+                   "provision for income tax", "income tax expense (benefit)", "income tax",
+                   "provision for taxes on income", "provision for (benefit from) income taxes"),
     "pretax income": ("income before income taxes", "income before taxes", "earnings before income taxes",
                       "profit before tax", "income before provision for income taxes", "pretax income",
-                      "income before income tax"),
-    "dividends paid": ("dividends paid", "cash dividends paid", "dividends paid to shareholders"),
+                      "income before income tax", "earnings before provision for taxes on income",
+                      "earnings before income tax expense", "income before taxes on income",
+                      "earnings before income tax expense and equity in income of affiliates",
+                      "income before income taxes and equity in income of affiliates"),
+    "dividends paid": FIGURE_WORDINGS["dividends paid"],
     # lines asked as a share of revenue ("the 3-year average SG&A as a % of revenue")
     "sg&a": (*FIGURE_WORDINGS["SG&A"], "SG&A expenses", "selling, general and administrative expense",
              "total selling, general and administrative expenses"),
     "depreciation and amortization": ("depreciation and amortization", "depreciation & amortization",
-                                      "depreciation, depletion and amortization", "D&A"),
+                                      "depreciation, depletion and amortization", "D&A",
+                                      "depreciation and amortization of property and intangibles",
+                                      "depreciation and amortization expense"),
+    "research and development": FIGURE_WORDINGS["R&D"],
+    "accounts payable": ("accounts payable", "trade accounts payable", "accounts payable, trade",
+                         "trade payables", "accounts payable and accrued liabilities"),
+    # a definition's "PP&E" ("revenue / average PP&E") is the balance after depreciation, as analysts compute it
+    "net property, plant and equipment": (*FIGURE_WORDINGS["net property, plant and equipment"], "PP&E", "PPE", "PPNE", "fixed assets",
+                "net fixed assets"),
 }  # fmt: skip
 
 # Inputs a statement prints with the company's own name in the line, matched against the whole label (lower-cased,
@@ -67,10 +79,15 @@ INPUTS: dict[str, tuple[str, ...]] = {
 # shareholders" is the parent's net income; the noncontrolling interests' share never is.
 INPUT_LABELS: dict[str, re.Pattern[str]] = {
     "net income": re.compile(
-        r"net (?:income|earnings)(?: \(loss\))? attributable to (?!.*\b(?:non-?controlling|minority)\b)"
-        r".*\b(?:shareholders|stockholders|shareowners|owners|parent)\b\W*"
+        r"net (?:income|earnings)(?: \(loss\))? attributable to (?!.*\b(?:non-?controlling|minority|participating)\b)"
+        r"(?:.*\b(?:shareholders|stockholders|shareowners|owners|parent)\b\W*|[\w.,&' -]{1,40})"
     ),
 }
+
+# Inputs that are balances at a period's end: read from a balance sheet, never from a cash flow statement, whose
+# line of the same name ("Inventories (629)") is the period's change.
+BALANCES = frozenset({"inventory", "receivables", "accounts payable", "total assets", "total equity", "current assets",
+                      "current liabilities", "net property, plant and equipment", "total debt"})  # fmt: skip
 
 # Inputs a cash flow statement prints as outflows, in brackets ("(4,625)"): their size is used, so free cash flow
 # is operating cash flow less the capital spent, whichever sign the statement gives it.
@@ -146,6 +163,20 @@ MEASURES: tuple[Measure, ...] = (
             ("income tax / pretax income",), "percent", "income tax expense over income before income taxes"),
     Measure("payout ratio", ("payout ratio", "dividend payout ratio"), ("dividends paid / net income",), "percent",
             "dividends paid over net income"),
+    Measure("fixed asset turnover", ("fixed asset turnover ratio", "fixed asset turnover", "fixed assets turnover",
+                                     "pp&e turnover"),
+            ("revenue / avg(net property, plant and equipment)",), "ratio", f"revenue over net property, plant and equipment, the {_AVERAGE}"),
+    Measure("EBITDA", ("ebitda", "unadjusted ebitda"), ("operating income + depreciation and amortization",),
+            "amount", "operating income plus depreciation and amortization (from the cash flow statement)"),
+    Measure("EBITDA margin", ("ebitda margin", "ebitda percent margin", "unadjusted ebitda margin"),
+            ("(operating income + depreciation and amortization) / revenue",), "percent",
+            "operating income plus depreciation and amortization, over revenue"),
+    Measure("days payable outstanding", ("days payable outstanding", "dpo", "days payables outstanding",
+                                         "payable days", "days payable"),
+            ("avg(accounts payable) / cost of sales * 365",), "days",
+            f"accounts payable over cost of sales times 365 days, the payables the {_AVERAGE}"),
+    Measure("working capital", ("working capital", "net working capital"), ("current assets - current liabilities",),
+            "amount", "current assets less current liabilities"),
 )  # fmt: skip
 
 # Registered measures whose rise is an improvement, and those whose fall is: "Did the current ratio improve in
@@ -155,6 +186,7 @@ HIGHER_IS_BETTER_MEASURES = frozenset({
     "gross margin", "operating margin", "net margin", "revenue growth", "current ratio", "quick ratio",
     "operating cash flow ratio", "interest coverage ratio", "inventory turnover", "receivables turnover",
     "asset turnover", "return on assets", "return on equity", "free cash flow conversion", "free cash flow",
+    "fixed asset turnover", "EBITDA", "EBITDA margin",
 })  # fmt: skip
 LOWER_IS_BETTER_MEASURES = frozenset({"debt-to-equity ratio", "days inventory outstanding", "days sales outstanding"})
 
@@ -172,7 +204,7 @@ MEASURE_FRAME = frozenset(
     expressed term terms usd dollar dollars million millions billion billions thousand thousands
     using use used based basis according relying rely shown reported stated statement statements balance sheet
     cash flow flows income operations data information detail details line item items p l pnl
-    defined definition
+    defined definition unadjusted reported attributable shareholders stockholders shareowners common
     agreement accordance consistent line outlined presented disclosed provided given contained included within
     refer referring reference drawing drawn primarily mainly solely
     """.split()

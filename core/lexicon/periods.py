@@ -101,6 +101,15 @@ RELATIVE_PERIOD_WORDS = frozenset(
 )
 HALVES = ("h1", "h2")
 
+# A part of a year: a statement's column of one ("Three Months Ended July 29, 2023", "26 Weeks Ended", "Fourth
+# Quarter", "Year-to-date") is no fiscal year's figure, and a question naming one asks no whole year.
+INTERIM = re.compile(
+    r"\b(?:three|six|nine|3|6|9)\s+months?\b|\b(?:13|26|39|thirteen|twenty[\s-]six|thirty[\s-]nine)\s+weeks?\b|"
+    r"\bquarters?\b|\bq[1-4]\b|\bh[12]\b|\b(?:first|second)\s+half\b|\bhalf[\s-]year\b|\bytd\b|"
+    r"\byear[\s-]to[\s-]date\b|\binterim\b",
+    re.I,
+)
+
 # Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 # "March", "Mar", "Mar.", "Sept" (any case) and, in a sheet's header, "Mar-26", "Mar 2026", "2026-03".

@@ -16,6 +16,7 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
+from core.lexicon.measures import MEASURES
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
@@ -152,6 +153,8 @@ def _cell_places(plan: Plan, schema: RoomSchema, *, table: bool = True) -> list[
             if heading is not None and heading.values[0]:
                 headings.append(heading.values[0])
         place = [step.row_label, step.other_label, *step.column_labels, *headings]
+        if step.operation == "measure":  # the measure computed is named by any of its wordings
+            place += [w for m in MEASURES if m.name == step.row_label for w in m.wordings]
         if sheet.page is None:  # a workbook's tab the question names ("the planned revenue": the Plan tab)
             place += naming_words(plan.standalone_question, sheet)
         if table:  # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a tab

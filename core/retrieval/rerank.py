@@ -46,6 +46,7 @@ import psycopg
 from core.db import q
 from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS
 from core.lexicon.finance import STATEMENT_HEADINGS
+from core.lexicon.periods import INTERIM
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,19 @@ def statement_kind(text: str) -> str | None:
         if pattern.search(top) and len(_FIGURE.findall(text)) >= STATEMENT_FIGURES:
             return kind
     return None
+
+
+_ANNUAL = re.compile(r"\btwelve\s+months\b|\b(?:fiscal\s+)?years?\s+ended\b|\bfull[\s-]year\b|\b5[23]\s+weeks\b", re.I)
+_UNAUDITED = re.compile(r"\bunaudited\b", re.I)
+_INTERIM_TOP = 400
+
+
+def interim_page(text: str) -> bool:
+    """Whether a page's statement is of a part of a year: its top names a quarter or months ("Six Months Ended
+    July 29, 2023") or says it is unaudited (a 10-Q's condensed statements), and names no whole year ("Twelve
+    Months", "Years Ended")."""
+    top = text[:_INTERIM_TOP]
+    return bool(INTERIM.search(top) or _UNAUDITED.search(top)) and not _ANNUAL.search(top)
 
 
 _SEGMENT_HEADING = re.compile(r"\bsegments?\b", re.IGNORECASE)

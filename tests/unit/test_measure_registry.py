@@ -278,3 +278,144 @@ def test_a_yes_no_on_a_measure_compares_the_year_asked_with_the_one_before() -> 
     judged = measure_cells("Did capex intensity improve in 2022?", room)
     assert isinstance(judged, tuple) and judged[0].direction_words == ["Increased", "Decreased"]
     assert measure_cells("Did the current ratio improve in 2022 compared with 2019?", room) is None
+
+
+# -- definitions over opening and closing balances, and statements as real filings print them --------------------
+
+
+def _orrin(sheet: SheetInfo) -> SheetInfo:
+    """The sheet on a page naming the company the questions name."""
+    return replace(sheet, page_text="Orrin Tools, Inc.\n" + sheet.page_text)
+
+
+def test_a_definition_averaging_a_balance_between_two_years_is_the_later_years_measure() -> None:
+    """ "revenue / (average net PP&E between FY2021 and FY2022)": the average of the two balances, in 2022; a
+    name the question defines that the registry knows keeps its name and kind; "change in X between …" is X
+    less its prior figure; the period words of the names are no part of them."""
+    question = ("What is Orrin Tools' FY2022 fixed asset turnover ratio? Fixed asset turnover ratio is defined as: "
+                "FY2022 revenue / (average PP&E between FY2021 and FY2022). Round to two decimal places.")  # fmt: skip
+    asked = asked_measure(question)
+    assert asked is not None and asked.name == "fixed asset turnover" and asked.places == 2
+    assert asked.formulas == (
+        "(revenue / ((net property, plant and equipment + prior(net property, plant and equipment)) / 2))",
+    )
+    rows = [["Revenue", "5,000", "4,700"], ["Property, plant and equipment", "9,000", "8,800"],
+            ["Less: accumulated depreciation", "(6,000)", "(5,900)"],
+            ["Property, plant and equipment — net", "3,000", "2,900"]]  # fmt: skip
+    found = measure_cells(question, RoomSchema(1, (_orrin(_sheet(20, rows, page=4)),)))
+    assert not isinstance(found, Missing) and found is not None
+    step = found[0]
+    assert step.column_labels == ["2022"]
+    assert {(i.label, i.column) for i in step.inputs} == {
+        ("Revenue", "2022"), ("Property, plant and equipment — net", "2022"),
+        ("Property, plant and equipment — net", "2021")}  # fmt: skip
+    roa = asked_measure("What is the FY2022 return on assets (ROA) for Orrin? ROA is defined as: FY2022 net income / "
+                        "(average total assets between FY2021 and FY2022).")  # fmt: skip
+    assert roa is not None and roa.name == "return on assets" and roa.kind == "percent"
+    dpo = asked_measure("What is Orrin's FY2022 days payable outstanding? DPO is defined as: 365 * (average accounts "
+                        "payable between FY2021 and FY2022) / (FY2022 COGS + change in inventory between FY2021 and "
+                        "FY2022).")  # fmt: skip
+    assert dpo is not None and dpo.kind == "days"
+    assert dpo.formulas == ("((365 * ((accounts payable + prior(accounts payable)) / 2)) / "
+                            "(cost of sales + (inventory - prior(inventory))))",)  # fmt: skip
+    # a name of its own keeps the question's meaning, though a registered wording is part of it
+    own = asked_measure("Using the cash conversion ratio (defined as cash from operations / total current "
+                        "liabilities), what was it for 2021?")  # fmt: skip
+    assert own is not None and own.name == "cash conversion ratio" and own.kind == "ratio"
+
+
+def test_a_definition_not_read_as_a_formula_abstains_and_no_part_of_it_answers() -> None:
+    rows = [["Total assets", "9,000", "8,800"], ["Net income", "700", "650"]]
+    found = measure_cells("What is Orrin's 2022 asset yield, defined as net income divided by total assets, both "
+                          "from the five-year table (selected data)?", RoomSchema(1, (_orrin(_sheet(21, rows, page=4)),)))  # fmt: skip
+    assert isinstance(found, Missing) and "could not read" in found.reason
+
+
+def test_a_balance_is_read_from_the_balance_sheet_never_from_the_cash_flow_statements_change() -> None:
+    """The cash flow statement prints "Inventories (629)" and "Accounts payable 111": the year's changes. A
+    balance (inventory, payables) is read from the balance sheet, whichever table holds more inputs; "Total
+    inventories" under an "Inventories" heading is the inventory when no line is called so."""
+    cash = replace(_sheet(22, [["Cost of sales", "19,000", "18,500"], ["Net cash provided by operating activities",
+                                "5,600", "7,400"], ["Inventories", "(629)", "(903)"], ["Accounts payable", "111",
+                                "518"]], page=52), page_text="Consolidated Statement of Cash Flows\n" + "1,234 " * 30)  # fmt: skip
+    balance = replace(_sheet(23, [["Inventories", "", ""], ["Finished goods", "2,500", "2,200"],
+                                  ["Total inventories", "5,372", "4,985"], ["Accounts payable", "3,183", "2,994"]],
+                             page=50), page_text="Consolidated Balance Sheet\n" + "1,234 " * 30)  # fmt: skip
+    found = measure_cells("What was the inventory turnover in 2022?", RoomSchema(1, (cash, balance)))
+    assert not isinstance(found, Missing) and found is not None
+    assert {(i.name, i.sheet_id, i.label) for i in found[0].inputs} == {
+        ("cost of sales", 22, "Cost of sales"), ("inventory", 23, "Total inventories")}  # fmt: skip
+
+
+def test_a_whole_year_asked_is_never_read_from_a_quarter_or_an_interim_statement() -> None:
+    """A 10-Q's statements ("Six Months Ended July 29, 2023", unaudited) date their columns in the year asked:
+    a fiscal year's measure is read from the annual statement; a quarter asked reads the quarter."""
+    interim = replace(_sheet(24, [["Net cash provided by operating activities", "181", "(709)"],
+                                  ["Purchases of property and equipment", "(395)", "(420)"]], page=6,
+                             document_id=2, names=("Column A", "July 29, 2023", "July 30, 2022")),
+                      page_text="Condensed Consolidated Statements of Cash Flows (unaudited)\nSix Months Ended\n")  # fmt: skip
+    annual = replace(_sheet(25, [["Net cash provided by operating activities", "1,824", "3,252"],
+                                 ["Purchases of property and equipment", "(930)", "(737)"]], page=42,
+                            names=("Column A", "2023", "2022")),
+                     page_text="Consolidated Statements of Cash Flows\nFiscal Years Ended\n")  # fmt: skip
+    found = measure_cells("What was the free cash flow in FY2023?", RoomSchema(1, (interim, annual)))
+    assert not isinstance(found, Missing) and found is not None
+    assert {i.sheet_id for i in found[0].inputs} == {25}
+    quarters = _sheet(26, [["Revenue", "9,583", "11,647"], ["Gross profit", "2,157", "2,519"]], page=3,
+                      names=("Column A", "Second Quarter 2023", "Second Quarter 2022"))  # fmt: skip
+    assert measure_cells("What was the gross margin in 2023?", RoomSchema(1, (quarters,))) is None
+
+
+def test_statement_wordings_of_real_filings_and_measures_analysts_compute() -> None:
+    """Lines as filings print them ("Sales to customers", "Net cash flows from operating activities", capex "net
+    of $35 of non-cash capital expenditures", "Research, development and related expenses"), and the EBITDA
+    margin, R&D share, working capital and payout from them. "Other expense (income), net" is no net income."""
+    rows = [["Sales to customers", "94,943", "93,775"], ["Operating income", "6,539", "7,369"],
+            ["Research, development and related expenses", "1,862", "1,994"],
+            ["Other expense (income), net", "147", "165"],
+            ["Net income attributable to Orrin", "5,777", "5,921"],
+            ["Net cash flows from operating activities", "5,591", "7,454"],
+            ["Depreciation and amortization", "1,831", "1,915"],
+            ["Additions to property and equipment, net of $35 and $46, respectively, of non-cash capital "
+             "expenditures", "(930)", "(737)"], ["Dividends paid to shareholders", "(3,369)", "(3,420)"]]  # fmt: skip
+    balance = [["Total current assets", "14,688", "15,403"], ["Total current liabilities", "9,523", "9,035"]]
+    room = RoomSchema(1, (_orrin(_sheet(27, rows, page=4)), _orrin(_sheet(29, balance, page=5))))
+    expected = {
+        "What is Orrin's FY2022 unadjusted EBITDA % margin?": {"Operating income", "Depreciation and amortization",
+                                                              "Sales to customers"},
+        "What is Orrin's FY2022 R&D expense as a percentage of net sales?": {
+            "Research, development and related expenses", "Sales to customers"},
+        "What was Orrin's free cash flow in FY2022?": {"Net cash flows from operating activities", rows[7][0]},
+        "What is Orrin's FY2022 working capital?": {"Total current assets", "Total current liabilities"},
+        "What is Orrin's FY2022 dividend payout ratio (using total cash dividends paid and net income attributable "
+        "to shareholders)?": {"Dividends paid to shareholders", "Net income attributable to Orrin"},
+        "What was the net profit margin in 2022?": {"Sales to customers", "Net income attributable to Orrin"},
+    }  # fmt: skip
+    for question, labels in expected.items():
+        found = measure_cells(question, room, shares=True)
+        assert isinstance(found, tuple), question
+        assert {i.label for i in found[0].inputs} == labels, question
+
+
+def test_a_printed_measure_in_other_words_than_asked_is_computed() -> None:
+    """A discussion table prints "Operating income margin"; asked "operating margin", the cell rules would not
+    read that line: the measure is computed from the statement (asked in the printed words, the line is read)."""
+    rows = [["Net sales", "35,355", "32,184"], ["Operating income", "7,369", "7,161"],
+            ["Operating income margin", "20.8%", "22.2%"]]  # fmt: skip
+    room = RoomSchema(1, (_sheet(28, rows, page=4),))
+    found = measure_cells("What was the operating margin in 2022?", room)
+    assert isinstance(found, tuple) and {i.label for i in found[0].inputs} == {"Net sales", "Operating income"}
+    assert measure_cells("What was the operating income margin in 2022?", room) is None
+
+
+def test_inputs_from_tables_heading_a_period_differently_share_its_label() -> None:
+    """A cash flow statement heads its year "January 28, 2023", a discussion table "2023": every input of the
+    year carries one label (the computation groups the inputs of a period by it)."""
+    cash = _sheet(30, [["Total cash provided by operating activities", "1,824", "3,252"],
+                       ["Repurchase of common stock", "(1,014)", "(3,502)"]], page=42,
+                  names=("Column A", "January 28, 2023", "January 29, 2022"))  # fmt: skip
+    capex = _sheet(31, [["Total capital expenditures", "930", "737"]], page=30, names=("Column A", "2023", "2022"))
+    found = measure_cells("What was the free cash flow in 2023?", RoomSchema(1, (capex, cash)))
+    assert isinstance(found, tuple)
+    step = found[0]
+    assert {i.period for i in step.inputs} == set(step.column_labels) and len(step.column_labels) == 1

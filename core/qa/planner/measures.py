@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from core.cells import parse_number
 from core.lexicon.filings import COMPANY_SUFFIXES
 from core.lexicon.measures import (
+    BALANCES,
     HIGHER_IS_BETTER_MEASURES,
     INPUT_LABELS,
     INPUTS,
@@ -36,7 +37,7 @@ from core.lexicon.measures import (
     Measure,
     MeasureKind,
 )
-from core.lexicon.periods import months_asked
+from core.lexicon.periods import INTERIM, months_asked
 from core.qa.grounding import question_names
 from core.qa.planner.cells.grid import (
     Grid,
@@ -55,7 +56,7 @@ from core.qa.planner.sheets import naming_words
 from core.qa.planner.statements import named_here
 from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
 from core.retrieval.formula import FormulaError, Node, parse, refs
-from core.retrieval.rerank import statement_kind
+from core.retrieval.rerank import interim_page, statement_kind
 from core.text import NUMBER_WORDS, years_in
 
 
@@ -157,7 +158,7 @@ def _written(question: str) -> Asked | None:
     m = _DEFINED.search(question)
     if m is None:
         return None
-    expr = _balanced(m.group("expr").strip().rstrip("."))
+    expr = _balances(_balanced(m.group("expr").strip().rstrip(".")))
     for pattern, operator in _WORDED_OPERATORS:
         expr = pattern.sub(operator, expr)
     try:
@@ -177,11 +178,44 @@ def _written(question: str) -> Asked | None:
             bound = bare
         mapping[name] = bound
     formula = _renamed(tree, mapping)
+    convention = f"as the question defines it: {_balanced(m.group('expr').strip().rstrip('.'))}"
     named = _DEFINED_NAME.search(question[: m.start() + 20])
     title = _title(named.group("name")) if named else ""
+    # a registered measure the question names and defines ("ROA is defined as: …") keeps its name and kind (a
+    # percent), its formula the question's; a name of its own ("the cash conversion ratio, defined as …") is
+    # the question's measure, whatever registered wording is part of it
+    registered = _registered(question)
+    if registered is not None and (not title or any(_words(w) == _words(title) for w in registered.wordings)):
+        return Asked(registered.name, (formula,), registered.kind, convention, _places(question), 1, tuple(own))
     title = title or "measure as defined in the question"
-    convention = f"as the question defines it: {_balanced(m.group('expr').strip().rstrip('.'))}"
     return Asked(title, (formula,), "ratio", convention, _places(question), 1, tuple(own))
+
+
+# A definition's averages and changes of a balance over the two years it names, and the period words of its names:
+# "FY2022 revenue / (average PP&E between FY2021 and FY2022)" is revenue / avg(PP&E) in the later year; "change in
+# inventory from 2021 to 2022" is inventory less its prior figure; "average inventory" alone is the opening and
+# closing balances' average as analysts compute it.
+_YEAR_WORD = r"(?:(?:fy|fiscal(?:\s+year)?)\s*'?)?\d{2,4}"
+_TWO_YEARS = (
+    rf"(?:between|from|over|across|for|in|of)\s+(?:the\s+)?{_YEAR_WORD}\s+(?:and|to|through|-|–)\s+{_YEAR_WORD}"
+)
+_NAME_RUN = r"(?:the\s+)?(?P<x>[^()/*+]+?)"
+_AVERAGE_OVER = re.compile(rf"\baverage\s+(?:of\s+)?{_NAME_RUN}\s+{_TWO_YEARS}", re.I)
+_CHANGE_OVER = re.compile(rf"\b(?:the\s+)?change\s+in\s+{_NAME_RUN}\s+{_TWO_YEARS}", re.I)
+_AVERAGE_ALONE = re.compile(rf"\baverage\s+(?:of\s+)?{_NAME_RUN}(?=\s*(?:[)/*+]|\s-\s|$))", re.I)
+_PERIOD_WORDS = re.compile(
+    r"(?:\b(?:in|for|at|of|as\s+of)\s+)?(?:\bthe\s+)?(?:\b(?:fy|fiscal(?:\s+year)?)\s*'?\d{2,4}\b|\b(?:19|20)\d{2}\b)",
+    re.I,
+)
+
+
+def _balances(expr: str) -> str:
+    """A written definition with its averages and changes of balances as formula functions and without the period
+    words of its names (see above)."""
+    expr = _AVERAGE_OVER.sub(lambda m: f"avg({m.group('x').strip()})", expr)
+    expr = _CHANGE_OVER.sub(lambda m: f"({m.group('x').strip()} - prior({m.group('x').strip()}))", expr)
+    expr = _AVERAGE_ALONE.sub(lambda m: f"avg({m.group('x').strip()})", expr)
+    return " ".join(_PERIOD_WORDS.sub(" ", expr).split())
 
 
 def _balanced(expr: str) -> str:
@@ -267,7 +301,7 @@ def _share_of_revenue(question: str, span: int) -> Asked | None:
 
 def _chosen(question: str, name: str) -> Asked | None:
     """The registered measure of that name (a model's choice), or None."""
-    measure = next((m for m in MEASURES if m.name == name.strip().lower()), None)
+    measure = next((m for m in MEASURES if m.name.lower() == name.strip().lower()), None)
     if measure is None:
         return None
     span_m = _AVERAGE_SPAN.search(question)
@@ -294,8 +328,16 @@ def _table(sheet: SheetInfo, question: str) -> _Table | None:
     names = [c.name for c in sheet.columns]
     if len(names) < 2 or not sheet.grid:
         return None
+    whole_year = not INTERIM.search(question)
+    if whole_year and sheet.page is not None and interim_page(sheet.page_text):
+        return None  # a 10-Q's statement: its columns dated in a year are parts of it, or a balance within it
     labels, n_header = column_labels(names, sheet.grid, 0)
     periods = year_columns(labels, 0)
+    if whole_year:
+        # a year asked is a whole year: a quarter's or six months' column dated in it is not its figure
+        periods = {
+            k: kept for k, cols in periods.items() if (kept := [i for i in cols if not INTERIM.search(labels[i])])
+        }
     monthly = False
     if len(periods) < 2:
         periods = month_columns(labels, 0)
@@ -305,6 +347,9 @@ def _table(sheet: SheetInfo, question: str) -> _Table | None:
     columns = sorted({i for cols in periods.values() for i in cols})
     grid = Grid(sheet.grid[n_header:], 0, columns, set(periods), set(), labels, question)
     return _Table(sheet, grid, periods, monthly)
+
+
+_TOTAL = frozenset({"total"})
 
 
 def _line(
@@ -317,6 +362,7 @@ def _line(
     wanted = [_words(w) for w in wordings]
     found = []
     patterned = []
+    totals = []
     heading = ""
     for row in table.grid.rows:
         label = row_label(row)
@@ -328,9 +374,11 @@ def _line(
         variants = [frozenset(v - table.grid.years) for v in label_variants(label)] if label else []
         if any(v in wanted for v in variants if v):
             found.append(row)
+        elif any(v - _TOTAL in wanted for v in variants if "total" in v):
+            totals.append(row)  # "Total inventories" under an "Inventories" heading: when no line is the wording
         elif labelled is not None and labelled.fullmatch(" ".join(label.lower().split())):
             patterned.append(row)
-    found = found or patterned
+    found = found or patterned or totals
     if len(found) != 1:
         return None
     row = found[0]
@@ -394,6 +442,27 @@ def _measure_part(question: str, asked: Asked) -> str:
     return _asking(question)
 
 
+_TWO_YEARS_PHRASE = re.compile(_TWO_YEARS, re.I)
+
+
+def _balance_periods(question: str, asked: Asked) -> str:
+    """The question as its periods are read for a measure over opening and closing balances: the two years an
+    average or change spans ("average inventory between FY2021 and FY2022") are its prior and its period, so
+    the period asked is the year named elsewhere, else the later of the two."""
+    if asked.span != 1 or not any(prior for f in asked.formulas for _, prior in refs(parse(f))):
+        return question
+    spans = [years_in(m.group(0)) for m in _TWO_YEARS_PHRASE.finditer(question)]
+    if not spans:
+        return question
+    rest = _TWO_YEARS_PHRASE.sub(" ", question)
+    if years_in(rest):
+        return rest
+    pairs = {tuple(sorted(set(years))) for years in spans}
+    if len(pairs) == 1 and len(pair := next(iter(pairs))) == 2 and int(pair[1]) - int(pair[0]) == 1:
+        return f"{rest} {pair[1]}"
+    return question
+
+
 def _prior_key(key: str) -> str:
     """The period before a period key: "2021" -> "2020", "M03" -> "M02"."""
     return f"M{int(key[1:]) - 1:02d}" if key.startswith("M") else str(int(key) - 1)
@@ -440,6 +509,8 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
     wanted = [(name, _prior_key(key) if prior else key) for key in keys for name, prior in refs(tree)]
 
     def hit(table: _Table, name: str, want: str) -> tuple[GridRow, int] | None:
+        if name in BALANCES and _flows(table):
+            return None
         column = table.grid.year_column(want, table.periods) if want in table.periods else None
         labelled = None if name in dict(asked.wordings) else INPUT_LABELS.get(name)
         row = _line(table, _wordings(asked, name), column, labelled) if column is not None else None
@@ -462,9 +533,20 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
             inputs.append(MeasureInput(
                 name=name, prior=prior, sheet_id=table.sheet.sheet_id, row_id=row.row_id,
                 column=[c.name for c in table.sheet.columns][column], column_label=table.grid.labels[column],
-                label=row_label(row), period=_period_label([table, *ranked], key),
+                label=row_label(row), period=_period_label(ranked, key),
             ))  # fmt: skip
     return _Found(inputs, missing, len(inputs))
+
+
+_ACTIVITIES = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
+
+
+def _flows(table: _Table) -> bool:
+    """Whether a table is a statement of cash flows (or a part of one in the discussion): its lines of a balance
+    are the period's changes."""
+    return statement_kind(table.sheet.page_text) == "cash flow statement" or any(
+        _ACTIVITIES.search(row_label(row)) for row in table.grid.rows
+    )
 
 
 def _period_label(tables: Sequence[_Table], key: str) -> str:
@@ -475,12 +557,18 @@ def _period_label(tables: Sequence[_Table], key: str) -> str:
     return key
 
 
-def _printed(asked: Asked, tables: Sequence[_Table]) -> bool:
-    """Whether a statement prints the measure itself as a line ("Gross margin %", "Current ratio")."""
+def _printed(asked: Asked, tables: Sequence[_Table], question: str) -> bool:
+    """Whether a statement prints the measure itself as a line ("Gross margin %", "Current ratio") in the words the
+    question asks it by (the cell rules read that line; a line in other words, "Operating income margin" for
+    "operating margin", they do not: the measure is computed)."""
     measure = next((m for m in MEASURES if m.name == asked.name), None)
     wordings = [_words(w) for w in (measure.wordings if measure else (asked.name,))]
+    asked_words = _words(question)
     return any(
-        any(frozenset(v - t.grid.years) in wordings for v in label_variants(row_label(row)))
+        any(
+            frozenset(v - t.grid.years) in wordings and v - t.grid.years <= asked_words
+            for v in label_variants(row_label(row))
+        )
         for t in tables
         for row in t.grid.rows
         if row_label(row)
@@ -510,9 +598,9 @@ def _missing(asked: Asked, found: _Found, where: str) -> Missing:
 
 def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str) -> CellsStep | Missing | None:
     """The measure from `tables` (all of one workbook grid, or of one filing), Missing, or None (no input held)."""
-    if not tables or _printed(asked, tables) or (not asked.chosen and _unread(question, asked, tables)):
+    if not tables or _printed(asked, tables, question) or (not asked.chosen and _unread(question, asked, tables)):
         return None
-    keys = _periods(question, tables[0], asked.span)
+    keys = _periods(_balance_periods(question, asked), tables[0], asked.span)
     if keys is None:
         return None
     best: _Found | None = None
@@ -539,9 +627,25 @@ def measure_cells(
     if moved is not None:
         return _measure_moved(question, schema, moved)
     asked = asked_measure(question, shares=shares) or _chosen(question, chosen)
-    if asked is None or _NOT_ITS_FIGURE.search(_asking(question)):
+    if asked is None:
+        return _unread_definition(question)
+    if _NOT_ITS_FIGURE.search(_asking(question)):
         return None
     return _measure_steps(question, schema, asked)
+
+
+_OPERATOR = re.compile(r"[/*+]|\s-\s|\b(?:divided|over|times|plus|minus|less|average|ratio|sum)\b", re.I)
+
+
+def _unread_definition(question: str) -> Missing | None:
+    """A formula the question writes ("defined as: …") that is not read as one: the answer abstains saying so.
+    The other rules would answer a part of it (an average of total assets for a return on them): never."""
+    m = _DEFINED.search(question)
+    if m is None or not _OPERATOR.search(m.group("expr")):
+        return None
+    expr = _balanced(m.group("expr").strip().rstrip("."))
+    return Missing(f"The question defines what it asks as {expr}, which I could not read as a formula over "
+                   f"statement lines (write it with names of lines and + - * /), so nothing is computed.")  # fmt: skip
 
 
 def _measure_moved(
@@ -599,9 +703,13 @@ def _measure_steps(question: str, schema: RoomSchema, asked: Asked) -> tuple[Cel
     asked_years = years_in(question)
     target = max(asked_years) if asked_years else ""
 
-    def order(tables: list[_Table]) -> tuple[bool, str]:
+    # a whole year asked: a filing of the year (a 10-K) before one holding parts of years (a 10-Q, a quarter's release)
+    whole_year = not INTERIM.search(question)
+
+    def order(tables: list[_Table]) -> tuple[bool, bool, str]:
         latest = max(max(t.periods) for t in tables)
-        return latest != target, "".join(chr(255 - ord(c)) for c in latest)
+        interim = whole_year and any(INTERIM.search(label) for t in tables for label in t.grid.labels)
+        return latest != target, interim, "".join(chr(255 - ord(c)) for c in latest)
 
     for tables in sorted(documents.values(), key=order):
         found = _in_tables(asked, tables, question, f"{tables[0].sheet.title}'s statements")

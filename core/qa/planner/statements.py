@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from core.lexicon.finance import FIGURE_WORDINGS
 from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
-from core.lexicon.periods import HALVES, MONTHS, QUARTERS, YEAR_DIGITS
+from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
@@ -27,12 +27,14 @@ from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
+from core.retrieval.rerank import interim_page
 from core.text import STOP_WORDS, YEAR, years_in
 
 _WORD = re.compile(r"[a-z0-9&]+")
-# A quantity derived from a line item: the question asks for the ratio, margin or share, not the line.
+# A quantity derived from a line item: the question asks for the ratio, margin or share, not the line ("per the
+# cash flow statement" says where to read it: no quantity per anything).
 _DERIVED = re.compile(
-    r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+(?!cent\b)[a-z]+)\b|"
+    r"\b(?:ratio|ratios|margin|margins|turnover|rate|rates|yield|multiple|per\s+(?!cent\b|the\b|its\b|their\b)[a-z]+)\b|"
     r"\bas\s+an?\s+(?:percent(?:age)?|%|share|proportion)\s+of\b|\b(?:percentage|share|proportion)\s+of\b"
 )
 
@@ -45,10 +47,11 @@ _NOT_A_FIGURE = re.compile(
 # "Of rent, wages and power, which cost the most": one of several items, not a figure.
 _WHICH_ITEM = re.compile(r"\bwhich\b(?!\s+(?:year|period|quarter|fiscal|month))")
 _COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b")
-# What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18".
+# What follows a comparison word when periods are compared: "compared to 2018", "vs. fiscal 2018", "vs FY18",
+# "compared with FY2021".
 _PERIOD_AFTER = re.compile(
     r"\.?\s*(?:to|with|against)?\s*(?:the\s+)?"
-    rf"(?:(?:fiscal\s+)?(?:year\s+)?{YEAR_DIGITS}|(?:fy|f)\s*\d\d|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
+    rf"(?:(?:fiscal\s+)?(?:year\s+)?{YEAR_DIGITS}|(?:fy|f)\s*'?(?:{YEAR_DIGITS}|\d\d)|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year)\b"
 )
 # Words that ask for a line item's figure without naming another quantity: "the amount of Spare Parts".
 _GENERIC = frozenset(
@@ -79,9 +82,15 @@ def _stem(word: str) -> str:
 _ONE_WORD_METRICS = frozenset(_stem(w.lower()) for ws in METRICS.values() for w in ws if len(w.split()) == 1)
 
 
+_NET_OF = re.compile(r",\s*net\s+of\b.*$", re.I | re.S)
+
+
 def label_words(label: str) -> set[str]:
-    """The words of a line item that name it (a bracketed note or acronym left out), singular."""
-    return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", label))}
+    """The words of a line item that name it (a bracketed note or acronym left out, and what it is "net of":
+    "Additions to property and equipment, net of $35 of non-cash capital expenditures"), singular."""
+    net = _NET_OF.search(label)
+    named = label[: net.start()] if net is not None and net.start() else label
+    return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", named))}
 
 
 def _fold(text: str) -> str:
@@ -354,8 +363,10 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             if step is not None:
                 return step, sheet
     best: tuple[int, CellsStep, SheetInfo] | None = None
+    # a whole year asked ("FY2022", "2022"): never a quarter's or a 10-Q's figures dated in it
+    whole_year = not INTERIM.search(question)
     for sheet in schema.sheets:
-        if not sheet.grid or sheet.page is None:
+        if not sheet.grid or sheet.page is None or (whole_year and interim_page(sheet.page_text)):
             continue
         context = f"{sheet.page_text} {sheet.document_text}"
         step = plan_cells(
@@ -367,6 +378,8 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             step = turned.step(plan_cells(question, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
                                           given_names=names, context=context), question)  # fmt: skip
         if step is None or not named_here(question, sheet) or prose_differs(question, step, sheet):
+            continue
+        if whole_year and any(INTERIM.search(label) for label in step.column_labels):
             continue
         if not credible(step, question, aliases) and not (
             linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
@@ -387,7 +400,8 @@ def _outflow(question: str, step: CellsStep) -> CellsStep:
     if step.operation != "value" or step.stated:
         return step
     asked = f" {' '.join(_WORD.findall(question.lower()))} "
-    label = " ".join(_WORD.findall(step.row_label.lower()))
+    net = _NET_OF.search(step.row_label)
+    label = " ".join(_WORD.findall((step.row_label[: net.start()] if net and net.start() else step.row_label).lower()))
     for name in OUTFLOWS:
         wordings = [" ".join(_WORD.findall(w.lower())) for w in FIGURE_WORDINGS.get(name, ())]
         names_it = any(f" {w} " in asked for w in wordings if w and w not in label)

@@ -70,16 +70,34 @@ class GridRow:
     values: tuple[str | None, ...]
 
 
+# A bracket giving the line's other sign ("Other expense (income), net", "Net income (loss)") names no line of
+# its own: "income, net" is not net income.
+_OTHER_SIGN = re.compile(
+    r"(?:income|expenses?|loss(?:es)?|gains?|benefit|charges?|credits?|deficit|used\s+(?:in|for)|provided\s+by|"
+    r"increase|decrease|deficiency|surplus)",
+    re.I,
+)
+
+
+_NET_OF = re.compile(r",\s*net\s+of\b", re.I)
+
+
 def label_variants(label: str) -> list[set[str]]:
     """The label's words, and its words without a bracketed part or with only the acronym in brackets:
     "Loan-to-value (LTV) ratio" is asked about as "LTV ratio" or "loan-to-value ratio"."""
     variants = [content_words(label)]
+    if (net := _NET_OF.search(label)) is not None and net.start():
+        # "Additions to property and equipment, net of $35 of non-cash capital expenditures": the line is the
+        # words before what it is net of
+        variants.append(content_words(label[: net.start()]))
     if "(" in label:
         variants.append(content_words(re.sub(r"\([^)]*\)", " ", label)))
         inside = re.findall(r"\(([^)]*)\)", label)
         # The bracket names the line ("(LTV)", "(Scope 1)"), unless it is a unit or a note: "Sales (millions)" is
         # not asked about as "millions", "Inventories (Notes 1 and 3)" not as "notes".
-        if inside and not any(NOISE_BRACKET.fullmatch(part.strip()) for part in inside):
+        if inside and not any(
+            NOISE_BRACKET.fullmatch(part.strip()) or _OTHER_SIGN.fullmatch(part.strip()) for part in inside
+        ):
             after = label[label.rfind(")") + 1 :]
             variants.append(content_words(" ".join(inside) + " " + after))
     return [v for v in variants if v]
