@@ -423,3 +423,41 @@ def test_what_drove_a_change_is_not_answered_with_the_changes_figure() -> None:
     assert statement_cells("How much did net income change from FY2021 to FY2022?", ROOM) is not None
     assert statement_cells("What drove the decrease in net income in FY2022?", ROOM) is None
     assert statement_cells("Why did net income decrease from FY2021 to FY2022?", ROOM) is None
+
+
+def test_statement_lines_as_filings_print_them() -> None:
+    """A line "net of" what it excludes is named by the words before it, its spending the amount spent; "per
+    the cash flow statement" says where to read, not a quantity per anything; a dividend line printed "to
+    shareholders" answers "cash dividends paid"; "compared with FY2021" compares periods."""
+    cash = table(11, ["2023", "2022"], [
+        ["Net earnings", "1,419", "2,454"],
+        ["Additions to property and equipment, net of $35 and $46, respectively, of non-cash capital expenditures",
+         "(930)", "(737)"],
+        ["Dividends paid to shareholders", "(789)", "(688)"]], page=42)  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(cash,), documents=((1, "NVK_2022_10K.pdf"),))
+    capex = statement_cells("What is the FY2023 capital expenditure in USD millions, per the cash flow statement?", room)
+    assert capex is not None and capex[0].row_label.startswith("Additions to property") and capex[0].outflow
+    dividends = statement_cells("What were FY2023 cash dividends paid in USD millions?", room)
+    assert dividends is not None and dividends[0].row_label == "Dividends paid to shareholders"
+    fell = statement_cells("Did net earnings decrease in FY2023 compared with FY2022?", room)
+    assert fell is not None and fell[0].operation == "change" and fell[0].direction_words == ["No", "Yes"]
+
+
+def test_a_whole_year_is_never_answered_from_a_quarters_columns_or_an_interim_statement() -> None:
+    """An earnings release's "Fourth Quarter 2022" columns and a 10-Q's unaudited statements date figures in the
+    year asked: "net earnings in FY2022" is the year's, from the annual statement, or nothing."""
+    quarter = table(12, ["FOURTH QUARTER 2022 Amount", "2021 Amount"], [["Net earnings", "3,520", "4,736"]], page=10,
+                    title="NVK_2022Q4_EARNINGS.pdf")  # fmt: skip
+    interim = table(13, ["July 29, 2022", "July 30, 2021"], [["Net earnings", "1,180", "1,320"]], page=4,
+                    text="Condensed Consolidated Statements of Earnings (unaudited) Six Months Ended",
+                    title="NVK_2022Q2_10Q.pdf")  # fmt: skip
+    annual = table(14, ["2022", "2021"], [["Net earnings", "17,941", "20,878"]], page=47)
+    for sheets in ((quarter,), (interim,)):
+        room = RoomSchema(room_id=1, sheets=sheets, documents=((1, sheets[0].title),))
+        assert statement_cells("Did net earnings decrease in FY2022 compared with FY2021?", room) is None
+        assert statement_cells("What were net earnings in 2022?", room) is None
+    room = RoomSchema(room_id=1, sheets=(quarter, interim, annual), documents=((1, "NVK_2022_10K.pdf"),))
+    found = statement_cells("What were net earnings in 2022?", room)
+    assert found is not None and found[1].sheet_id == 14
+    asked_quarter = statement_cells("What were net earnings in the fourth quarter of 2022?", room)
+    assert asked_quarter is not None and asked_quarter[1].sheet_id == 12
