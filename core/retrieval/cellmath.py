@@ -96,6 +96,12 @@ class CellsStep(BaseModel):
     # The test of "where" / "count_where": the periods in which the line item is below ("<") or above (">") a figure.
     compare: Literal["", "<", ">"] = ""
     threshold: str = ""
+    # A yes/no on whether a measure held steady over its periods: the most it may move from one to the next (in
+    # points of a percent, or in its own unit), "" when not asked.
+    steady: str = ""
+    # Which of a measure's inputs is the largest ("max") or smallest ("min") in its period, asked instead of its
+    # figure: "which of operating, investing and financing activities brought in the most cash".
+    pick: Literal["", "max", "min"] = ""
     # The unit the question asks its amount in ("Answer in USD billions"): "billion", or "" when none is asked.
     asked_scale: str = ""
     # "periods" of a table asked as a whole ("Which periods does this table cover?"): read on its first full line.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import pairwise
 
 from core.cells import parse_number
 from core.lexicon.measures import OUTFLOWS
@@ -81,6 +82,8 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
             citations.append(citation)
             prior = f", the prior period's column ({column_period(item.column_label)})" if item.prior else ""
             cells.append(f"{item.label} {text} ({citation.ref}{prior})")
+        if step.pick:
+            return _picked(step, read, scale_of=base)
         result = evaluate(tree, values)
         if step.measure_kind == "percent":
             result *= 100
@@ -89,6 +92,10 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
         accounts.append(f"{render(tree, shown)}{times} in {column_period(period)}: {'; '.join(cells)}")
     if step.direction_words and len(results) == 2:
         return _moved(step, results, accounts, citations, places)
+    if step.steady and len(results) > 1:
+        return _steady(step, results, accounts, citations, places)
+    if step.compare and step.threshold and len(results) == 1:
+        return _held(step, results[0], accounts[0], citations, places, f" {base}" if base else "")
     final = _rounded(sum(results, Decimal(0)) / len(results), places)
     unit = f" {base}" if step.measure_kind == "amount" and base else ""
     asked = ""
@@ -109,6 +116,65 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
         head = f"{figure}{unit}{asked}, the average of {each}; each = " + " | ".join(accounts)
     text = f"{head}; the {step.row_label}, {step.convention}"
     return CellsResult(values=[format(final, "f")], citations=citations, description=text)
+
+
+def _picked(
+    step: CellsStep, read: list[tuple[MeasureInput, Decimal, str, Citation, str]], scale_of: str
+) -> CellsResult:
+    """Which input is the largest (or smallest) in the period, as signed, the others beside it: "Operating
+    activities: 5,591 (investing activities (1,046); financing activities (5,350)) in 2022"."""
+    ranked = sorted(read, key=lambda r: r[1] * _factor(r[4]), reverse=step.pick == "max")
+    (item, _, text, _, _), rest = ranked[0], ranked[1:]
+    period = column_period(item.column_label)
+    word = "the most" if step.pick == "max" else "the least"
+    others = "; ".join(f"{r[0].label} {r[2]}" for r in rest)
+    unit = f" {scale_of}" if scale_of else ""
+    said = f"{item.label} brought in {word}: {text}{unit} in {period} (beside {others})"
+    return CellsResult(values=[item.label], citations=[r[3] for r in read], description=f"{said}; {step.convention}")
+
+
+def _steady(
+    step: CellsStep, results: list[Decimal], accounts: list[str], citations: list[Citation], places: int
+) -> CellsResult:
+    """A yes/no on whether the measure held steady: "No — the gross margin moved 3.03 points from 2021 to 2022,
+    more than 2: 48.40% (2020), 46.84% (2021), 43.81% (2022); each = …". Moves are between figures as rounded."""
+    figures = [_rounded(r, places) for r in results]
+    periods = [column_period(p) for p in step.column_labels]
+    limit = Decimal(step.steady)
+    moves = [(abs(b - a), periods[i], periods[i + 1]) for i, (a, b) in enumerate(pairwise(figures))]
+    largest = max(moves, key=lambda m: m[0])
+    points = " points" if step.measure_kind == "percent" else ""
+    each = ", ".join(f"{_shown(f, step.measure_kind)} ({p})" for f, p in zip(figures, periods, strict=True))
+    if largest[0] <= limit:
+        said = f"the {step.row_label} moved at most {_grouped_move(largest[0])}{points} a year, within {step.steady}"
+        word = "Yes"
+    else:
+        said = (f"the {step.row_label} moved {_grouped_move(largest[0])}{points} from {largest[1]} to {largest[2]}, "
+                f"more than {step.steady}")  # fmt: skip
+        word = "No"
+    text = f"{word} — {said}: {each}; each = {' | '.join(accounts)}; the {step.row_label}, {step.convention}"
+    return CellsResult(values=[word], citations=citations, description=text)
+
+
+def _grouped_move(value: Decimal) -> str:
+    return f"{value:,.2f}"
+
+
+def _held(
+    step: CellsStep, result: Decimal, account: str, citations: list[Citation], places: int, unit: str
+) -> CellsResult:
+    """A yes/no on the measure's level, the word first and the figure behind it: "Yes — the working capital was
+    5,165 in 2022, above 0; = 14,688 - 9,523 …". The figure as rounded is compared."""
+    figure = _rounded(result, places)
+    limit = Decimal(step.threshold)
+    yes = figure < limit if step.compare == "<" else figure > limit
+    test = f"{'below' if step.compare == '<' else 'above'} {_shown(limit, step.measure_kind)}"
+    period = column_period(step.column_labels[0])
+    word = "Yes" if yes else "No"
+    amount = unit if step.measure_kind == "amount" else ""
+    said = f"the {step.row_label} was {_shown(figure, step.measure_kind)}{amount} in {period}, {'' if yes else 'not '}{test}"
+    text = f"{word} — {said}; = {account}; the {step.row_label}, {step.convention}"
+    return CellsResult(values=[word], citations=citations, description=text)
 
 
 def _moved(

@@ -14,6 +14,8 @@ from core.qa.planner.cells import GridRow
 from core.qa.planner.measures import Missing, asked_measure, measure_cells
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
 from core.retrieval.formula import FormulaError, evaluate, parse, refs, render
+from core.retrieval.measures import run_measure
+from core.retrieval.tables import Column, SheetFrame
 
 
 def test_a_formula_is_parsed_and_evaluated_exactly() -> None:
@@ -85,7 +87,7 @@ def _sheet(
     names: tuple[str, ...] = ("Column A", "2022", "2021"),
 ) -> SheetInfo:
     columns = tuple(
-        ColumnInfo(name=n, letter="ABC"[i], dtype="text" if i == 0 else "number", position=i)
+        ColumnInfo(name=n, letter="ABCDE"[i], dtype="text" if i == 0 else "number", position=i)
         for i, n in enumerate(names)
     )
     grid = tuple(GridRow(row_id=sheet_id * 100 + i, values=tuple(r)) for i, r in enumerate(rows))
@@ -419,3 +421,75 @@ def test_inputs_from_tables_heading_a_period_differently_share_its_label() -> No
     assert isinstance(found, tuple)
     step = found[0]
     assert {i.period for i in step.inputs} == set(step.column_labels) and len(step.column_labels) == 1
+
+
+def _frames(*sheets: SheetInfo) -> dict[int, SheetFrame]:
+    """The sheets as the retriever loads them, to run a planned measure over their cells."""
+    frames = {}
+    for sheet in sheets:
+        columns = [Column(position=i, name=c.name, letter=c.letter, dtype=c.dtype) for i, c in enumerate(sheet.columns)]
+        rows = [list(row.values) for row in sheet.grid]
+        frames[sheet.sheet_id] = SheetFrame.from_rows(columns, rows, row_ids=[r.row_id for r in sheet.grid],
+                                                      sheet=sheet.name, sheet_id=sheet.sheet_id)  # fmt: skip
+    return frames
+
+
+INCOME_3Y = replace(
+    _sheet(40, [["Net sales", "34,229", "35,355", "32,184"], ["Cost of sales", "19,232", "18,795", "16,605"],
+                ["Operating income", "6,539", "7,369", "7,161"]], page=48, names=("Column A", "2022", "2021", "2020")),
+    page_text="Consolidated Statement of Income\nYears ended December 31\n" + "1,234 " * 30,
+)  # fmt: skip
+BALANCE_2Y = _sheet(41, [["Total current assets", "14,688", "15,403"], ["Total current liabilities", "9,523", "9,035"]],
+                    page=50)  # fmt: skip
+CASH_3Y = _sheet(42, [["Net cash provided by (used in) operating activities", "5,591", "7,454"],
+                      ["Net cash provided by (used in) investing activities", "(1,046)", "(1,317)"],
+                      ["Net cash provided by (used in) financing activities", "(5,350)", "(6,145)"]], page=52)  # fmt: skip
+ANNUAL = RoomSchema(1, (INCOME_3Y, BALANCE_2Y, CASH_3Y))
+
+
+def test_an_improving_measure_written_before_it_is_its_move() -> None:
+    """ "Did Acme show an improving operating margin trend in FY2022?" asks whether the margin rose."""
+    found = measure_cells("Did the company show an improving operating margin trend in FY2022?", ANNUAL)
+    assert isinstance(found, tuple) and found[0].direction_words == ["Yes", "No"]
+    result = run_measure(_frames(INCOME_3Y), found[0])
+    assert result.values == ["No"] and result.description.startswith("No — the operating margin fell from 20.84%")
+
+
+def test_a_yes_no_on_a_measures_sign_or_level_leads_with_the_word_and_the_figure() -> None:
+    positive = measure_cells("Does the company have positive working capital based on FY2022 data?", ANNUAL)
+    assert isinstance(positive, tuple) and (positive[0].compare, positive[0].threshold) == (">", "0")
+    result = run_measure(_frames(BALANCE_2Y), positive[0])
+    assert result.values == ["Yes"] and "5,165" in result.description and "above 0" in result.description
+    above = measure_cells("Is the current ratio above 1.6 at the end of FY2022?", ANNUAL)
+    assert isinstance(above, tuple)
+    result = run_measure(_frames(BALANCE_2Y), above[0])
+    assert result.values == ["No"] and "1.54" in result.description and "not above 1.6" in result.description
+    # a percent limit of a ratio, or two years: not read here
+    assert measure_cells("Is the current ratio above 50% in FY2022?", ANNUAL) is None
+    assert measure_cells("Was the current ratio above 1 in 2021 and 2022?", ANNUAL) is None
+
+
+def test_a_measure_held_steady_is_judged_by_the_questions_limit_over_the_years_printed() -> None:
+    question = (
+        "Are the company's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
+    )
+    found = measure_cells(question, ANNUAL)
+    assert isinstance(found, tuple) and found[0].steady == "2" and found[0].column_labels == ["2020", "2021", "2022"]
+    result = run_measure(_frames(INCOME_3Y), found[0])
+    assert result.values == ["No"]
+    assert "3.03 points from 2021 to 2022" in result.description and "48.41% (2020)" in result.description
+    loose = measure_cells(question.replace("2%", "4%"), ANNUAL)
+    assert isinstance(loose, tuple) and run_measure(_frames(INCOME_3Y), loose[0]).values == ["Yes"]
+    # no limit written: no judgement here
+    assert measure_cells("Have the company's gross margins been stable?", ANNUAL) is None
+
+
+def test_which_cash_flow_activity_brought_in_the_most_each_total_cited() -> None:
+    question = "Of its operating, investing and financing activities, which generated the most cash in FY2022?"
+    found = measure_cells(question, ANNUAL)
+    assert isinstance(found, tuple) and found[0].pick == "max" and len(found[0].inputs) == 3
+    result = run_measure(_frames(CASH_3Y), found[0])
+    assert result.values == ["Net cash provided by (used in) operating activities"] and len(result.citations) == 3
+    least = measure_cells("Which of investing and financing activities used the least cash in FY2021?", ANNUAL)
+    assert isinstance(least, tuple) and least[0].pick == "min"
+    assert run_measure(_frames(CASH_3Y), least[0]).values == ["Net cash provided by (used in) financing activities"]

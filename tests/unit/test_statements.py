@@ -435,7 +435,9 @@ def test_statement_lines_as_filings_print_them() -> None:
          "(930)", "(737)"],
         ["Dividends paid to shareholders", "(789)", "(688)"]], page=42)  # fmt: skip
     room = RoomSchema(room_id=1, sheets=(cash,), documents=((1, "NVK_2022_10K.pdf"),))
-    capex = statement_cells("What is the FY2023 capital expenditure in USD millions, per the cash flow statement?", room)
+    capex = statement_cells(
+        "What is the FY2023 capital expenditure in USD millions, per the cash flow statement?", room
+    )
     assert capex is not None and capex[0].row_label.startswith("Additions to property") and capex[0].outflow
     dividends = statement_cells("What were FY2023 cash dividends paid in USD millions?", room)
     assert dividends is not None and dividends[0].row_label == "Dividends paid to shareholders"

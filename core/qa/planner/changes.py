@@ -105,20 +105,31 @@ class YesNoAsked:
     judged: str = ""  # "better" ("improve") or "worse" ("deteriorate") when the verb judges, else ""
 
 
+# The verb written as an adjective before what moved: "Has Acme shown an improving gross margin trend over FY2023?"
+# asks whether the gross margin improved; "trend", "profile" name no line.
+_HAS_A = re.compile(r"\b(?:have|has|had|show|shows|showed)\s+(?:an?|the)\s*$", re.IGNORECASE)
+_MOVED_NOUN = re.compile(
+    r"^\s*(?P<what>.+?)\s*(?:\b(?:profile|trend|trajectory|picture)\b)?\s*(?P<rest>(?:\b(?:as\s+of|in|for|over|during|from|between|since|compared|versus|vs)\b.*)?[?.!]?\s*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def yes_no_asked(question: str) -> YesNoAsked | None:
     """The yes/no a question asks of a line's change, or None (a reason asked is no yes/no)."""
     m = _YES_NO.match(question)
     if m is None or REASON.search(question):
         return None
-    rest = _BOTH_WAYS.sub("", m.group("rest"))
-    as_change = f"What was the change in {m.group('topic').strip()} {rest.strip()}".strip()
+    topic, rest = m.group("topic").strip(), m.group("rest")
+    if _HAS_A.search(topic) and (noun := _MOVED_NOUN.match(rest)) is not None and noun.group("what").strip():
+        topic, rest = f"{_HAS_A.sub('', topic).strip()} {noun.group('what').strip()}", noun.group("rest")
+    as_change = f"What was the change in {topic} {_BOTH_WAYS.sub('', rest).strip()}".strip()
     verb = " ".join(m.group("verb").lower().split())
     judged = ("better" if verb in BETTER_VERBS else "worse") if verb in _JUDGED else ""
-    moved = YesNoAsked("Increased", "Decreased", as_change, m.group("topic").strip(), judged)
-    if _BOTH_WAYS.match(m.group("rest")):
+    moved = YesNoAsked("Increased", "Decreased", as_change, topic, judged)
+    if _BOTH_WAYS.match(rest):
         return moved
     if verb in _JUDGED:
-        words = set(re.findall(r"[a-z-]+", m.group("topic").lower()))
+        words = set(re.findall(r"[a-z-]+", topic.lower()))
         if words & LOWER_IS_BETTER:
             better_up = False
         elif words & HIGHER_IS_BETTER:

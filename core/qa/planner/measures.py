@@ -596,9 +596,16 @@ def _missing(asked: Asked, found: _Found, where: str) -> Missing:
                    f"computed (no ingredient is given as the measure).")  # fmt: skip
 
 
-def _in_tables(asked: Asked, tables: Sequence[_Table], question: str, where: str) -> CellsStep | Missing | None:
-    """The measure from `tables` (all of one workbook grid, or of one filing), Missing, or None (no input held)."""
-    if not tables or _printed(asked, tables, question) or (not asked.chosen and _unread(question, asked, tables)):
+def _in_tables(
+    asked: Asked, tables: Sequence[_Table], question: str, where: str, judged: bool = False
+) -> CellsStep | Missing | None:
+    """The measure from `tables` (all of one workbook grid, or of one filing), Missing, or None (no input held).
+    `judged`: a yes/no on it, which the cell rules do not answer from a line printing it: computed anyway."""
+    if (
+        not tables
+        or (not judged and _printed(asked, tables, question))
+        or (not asked.chosen and _unread(question, asked, tables))
+    ):
         return None
     keys = _periods(_balance_periods(question, asked), tables[0], asked.span)
     if keys is None:
@@ -626,6 +633,9 @@ def measure_cells(
     moved = yes_no_asked(question)
     if moved is not None:
         return _measure_moved(question, schema, moved)
+    held = _measure_held(question, schema) or _measure_steady(question, schema) or _activity_picked(question, schema)
+    if held is not None:
+        return held
     asked = asked_measure(question, shares=shares) or _chosen(question, chosen)
     if asked is None:
         return _unread_definition(question)
@@ -683,7 +693,145 @@ def _measure_moved(
     return step.model_copy(update={"direction_words": words, "reason": reason}), sheet
 
 
-def _measure_steps(question: str, schema: RoomSchema, asked: Asked) -> tuple[CellsStep, SheetInfo] | Missing | None:
+# A yes/no on a measure's level in one year: "Does Acme have positive working capital based on FY2022 data?",
+# "Is the current ratio above 1 at the end of FY2022?", "Was the payout ratio below 50% in 2021?".
+_YES_NO_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b", re.I)
+_SIGNED = re.compile(
+    r"\b(?P<sign>positive|negative)\s+(?P<what>[a-z][\w&' -]*?)(?=\s+(?:based|as|in|for|at|on|during|over)\b|[?.,]|$)",
+    re.I,
+)
+_LIMIT = re.compile(
+    r"\b(?P<cmp>above|over|greater\s+than|more\s+than|higher\s+than|exceed(?:s|ed|ing)?|at\s+least|below|under|"
+    r"less\s+than|lower\s+than|at\s+most)\s+(?P<n>-?\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?",
+    re.I,
+)
+_BELOW = re.compile(r"^(?:below|under|less|lower|at\s+most)", re.I)
+
+
+def _measure_held(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """A yes/no on whether a registered measure is positive or negative, or above or below a figure, in the one
+    year asked: the measure computed from cited cells, the answer leading with the word (see above)."""
+    if not _YES_NO_START.match(question) or not (years := sorted(set(years_in(question)))) or len(years) != 1:
+        return None
+    asking = _asking(question)
+    signed, limit = _SIGNED.search(asking), _LIMIT.search(asking)
+    if signed is not None:
+        asked = asked_measure(f"What was the {signed.group('what')} in {years[0]}?")
+        compare, threshold = (">" if signed.group("sign").lower() == "positive" else "<"), "0"
+    elif limit is not None:
+        asked = asked_measure(f"What was {asking[: limit.start()]} in {years[0]}?")
+        compare, threshold = ("<" if _BELOW.match(limit.group("cmp")) else ">"), limit.group("n")
+        if asked is not None and (limit.group("pct") is not None) != (asked.kind == "percent"):
+            return None  # "above 50%" of a ratio, or "above 1.5" of a percent: not read
+    else:
+        return None
+    if asked is None or asked.span != 1:
+        return None
+    names = " ".join(question_names(question))
+    neutral = f"What was the {asked.name}{f' of {names}' if names else ''} in {years[0]}?"
+    found = _measure_steps(neutral, schema, asked, judged=True)
+    if not isinstance(found, tuple):
+        return found
+    step, sheet = found
+    test = f"{'below' if compare == '<' else 'above'} {threshold}"
+    reason = f"Whether the {asked.name} was {test} in {step.column_labels[0]}: {step.reason}"
+    return step.model_copy(update={"compare": compare, "threshold": threshold, "reason": reason}), sheet
+
+
+# A yes/no on whether a measure held steady over the years a filing prints: "Have Acme's operating margins been
+# stable, moving no more than 1.5 points in any year?" The limit is the question's (a percent's moves in points);
+# without one, no judgement is made here.
+_STEADY = re.compile(r"\b(?:consistent|stable|steady|fluctuat\w*|volatile|varie[sd]|vary(?:ing)?)\b", re.I)
+_STEADY_LIMIT = re.compile(
+    r"\b(?:more\s+than|over|beyond|exceed\w*|within|above)\s+(?:roughly\s+|about\s+|around\s+|approximately\s+)?"
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>%|percent(?:age)?(?:\s+points?)?|points?|pp|bps)?",
+    re.I,
+)
+_LAST_YEARS = re.compile(
+    r"\b(?:last|past|previous|prior)\s+(?P<n>two|three|four|five|[2-5])\s+(?:fiscal\s+)?years\b", re.I
+)
+_PLURAL_MEASURES = re.compile(r"\b(margin|ratio|rate|turnover)s\b", re.I)
+
+
+def _measure_steady(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The measure in each of the years asked (the three a 10-K prints, ending with the latest, unless the question
+    names the span), judged steady when no year moves more than the question's limit."""
+    if not _YES_NO_START.match(question) or not _STEADY.search(question):
+        return None
+    limit = _STEADY_LIMIT.search(question)
+    if limit is None or (limit.group("unit") or "").lower() == "bps":
+        return None
+    asked = asked_measure(_PLURAL_MEASURES.sub(r"\1", _asking(question)))
+    if asked is None or asked.span != 1 or any(p for f in asked.formulas for _, p in refs(parse(f))):
+        return None  # over balances averaged year by year the first year lacks its opening balance: not read
+    if (asked.kind == "percent") != bool(limit.group("unit")) and limit.group("unit"):
+        return None
+    span_m = _LAST_YEARS.search(question)
+    n = span_m.group("n").lower() if span_m else "3"
+    span = int(n) if n.isdigit() else NUMBER_WORDS.get(n, 3)
+    years = years_in(question)
+    latest = max(years) if years else _latest_year(schema)
+    if not latest:
+        return None
+    names = " ".join(question_names(question))
+    neutral = f"What was the {asked.name}{f' of {names}' if names else ''} in {latest}?"
+    found = _measure_steps(neutral, schema, replace(asked, span=span), judged=True)
+    if not isinstance(found, tuple):
+        return found
+    step, sheet = found
+    reason = f"Whether the {asked.name} moved no more than {limit.group('n')} a year: {step.reason}"
+    return step.model_copy(update={"steady": limit.group("n"), "reason": reason}), sheet
+
+
+# Which of the cash flow statement's three activities brought in the most (or the least) cash in a year: "Among
+# operations, investing and financing activities, which generated the most cash for Acme in FY2022?"
+_ACTIVITY_WORDS = {"operating cash flow": r"\boperat\w*", "investing cash flow": r"\binvest\w*",
+                   "financing cash flow": r"\bfinanc\w*"}  # fmt: skip
+_MOST_LEAST = re.compile(r"\b(?P<max>most|largest|highest|greatest|biggest)\b|\b(?P<min>least|smallest|lowest)\b", re.I)
+_ACTIVITIES_ASKED = Asked(
+    "cash flow by activity",
+    ("operating cash flow + investing cash flow + financing cash flow",),
+    "amount",
+    "the net cash of each activity, as the cash flow statement signs it",
+)
+
+
+def _activity_picked(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The activity whose net cash was the largest (the smallest) in the one year asked, each total cited."""
+    if not re.search(r"\bwhich\b", question, re.I) or not re.search(r"\bcash\b", question, re.I):
+        return None
+    named = [name for name, pattern in _ACTIVITY_WORDS.items() if re.search(pattern, question, re.I)]
+    most = _MOST_LEAST.search(question)
+    years = sorted(set(years_in(question)))
+    if len(named) < 2 or most is None or len(years) != 1:
+        return None
+    names = " ".join(question_names(question))
+    neutral = f"What was the cash flow by activity{f' of {names}' if names else ''} in {years[0]}?"
+    formula = " + ".join(named)
+    asked = replace(_ACTIVITIES_ASKED, formulas=(formula,), chosen=True)
+    found = _measure_steps(neutral, schema, asked, judged=True)
+    if not isinstance(found, tuple):
+        return found
+    step, sheet = found
+    pick = "max" if most.group("max") else "min"
+    reason = f"Which activity's net cash was the {'largest' if pick == 'max' else 'smallest'}: {step.reason}"
+    return step.model_copy(update={"pick": pick, "reason": reason}), sheet
+
+
+def _latest_year(schema: RoomSchema) -> str:
+    """The latest year a statement of the room's filings prints (a whole year's: no interim page)."""
+    latest = ""
+    for sheet in schema.sheets:
+        if sheet.page is not None and statement_kind(sheet.page_text) and not interim_page(sheet.page_text):
+            table = _table(sheet, "")
+            if table is not None and not table.monthly:
+                latest = max(latest, max(table.periods))
+    return latest
+
+
+def _measure_steps(
+    question: str, schema: RoomSchema, asked: Asked, judged: bool = False
+) -> tuple[CellsStep, SheetInfo] | Missing | None:
     """The measure `asked` from the room's statement grids: a workbook grid holding all its inputs, else the
     tables of one filing (the filing of the period asked first)."""
     by_id = {s.sheet_id: s for s in schema.sheets}
@@ -691,7 +839,7 @@ def _measure_steps(question: str, schema: RoomSchema, asked: Asked) -> tuple[Cel
     for sheet in schema.sheets:
         if sheet.page is not None or (table := _table(sheet, question)) is None:
             continue
-        found = _in_tables(asked, [table], question, sheet.label)
+        found = _in_tables(asked, [table], question, sheet.label, judged)
         if isinstance(found, CellsStep):
             return found, by_id[found.sheet_id]
         missing = missing or found
@@ -712,7 +860,7 @@ def _measure_steps(question: str, schema: RoomSchema, asked: Asked) -> tuple[Cel
         return latest != target, interim, "".join(chr(255 - ord(c)) for c in latest)
 
     for tables in sorted(documents.values(), key=order):
-        found = _in_tables(asked, tables, question, f"{tables[0].sheet.title}'s statements")
+        found = _in_tables(asked, tables, question, f"{tables[0].sheet.title}'s statements", judged)
         if isinstance(found, CellsStep):
             return found, by_id[found.sheet_id]
         missing = missing or found
