@@ -134,7 +134,7 @@ FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
 # Currencies, accounting abbreviations, statement acronyms and company suffixes a question writes in capitals
 # although they name no company ("EBITDA", "FY", "Inc").
 FINANCE_ABBREVIATIONS = frozenset(
-    """usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e d&a roa roe roic yoy qoq ttm ltm
+    """usd eur gbp gaap non-gaap eps ebit ebitda capex cogs sg&a r&d m&a pp&e d&a roa roe roic cagr yoy qoq ttm ltm
     ppne fy dpo dso dio ccc fcf ocf cfo ceo cfo coo cto ipo etf llc inc corp ltd plc co us u.s usa""".split()
 )
 

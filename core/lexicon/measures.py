@@ -188,6 +188,9 @@ MEASURES: tuple[Measure, ...] = (
                                          "payable days", "days payable"),
             ("avg(accounts payable) / cost of sales * 365",), "days",
             f"accounts payable over cost of sales times 365 days, the payables the {_AVERAGE}"),
+    Measure("COGS margin", ("cogs margin", "cogs % margin", "cogs percent margin", "cost of goods sold margin",
+                            "cost of sales margin", "cogs as a percent of revenue"),
+            ("cost of sales / revenue",), "percent", "cost of sales over revenue"),
     Measure("working capital", ("working capital", "net working capital"), ("current assets - current liabilities",),
             "amount", "current assets less current liabilities"),
 )  # fmt: skip
@@ -201,7 +204,9 @@ HIGHER_IS_BETTER_MEASURES = frozenset({
     "asset turnover", "return on assets", "return on equity", "free cash flow conversion", "free cash flow",
     "fixed asset turnover", "EBITDA", "EBITDA margin",
 })  # fmt: skip
-LOWER_IS_BETTER_MEASURES = frozenset({"debt-to-equity ratio", "days inventory outstanding", "days sales outstanding"})
+LOWER_IS_BETTER_MEASURES = frozenset(
+    {"debt-to-equity ratio", "days inventory outstanding", "days sales outstanding", "COGS margin"}
+)
 
 # Words a question asking for a measure may hold besides the measure's, its inputs', its periods' and the names it
 # gives: how it asks and how it wants the answer ("Calculate the FY2022 current ratio; round to two decimal places

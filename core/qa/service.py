@@ -16,7 +16,6 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
-from core.lexicon.measures import MEASURES
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
@@ -153,8 +152,7 @@ def _cell_places(plan: Plan, schema: RoomSchema, *, table: bool = True) -> list[
             if heading is not None and heading.values[0]:
                 headings.append(heading.values[0])
         place = [step.row_label, step.other_label, *step.column_labels, *headings]
-        if step.operation == "measure":  # the measure computed is named by any of its wordings
-            place += [w for m in MEASURES if m.name == step.row_label for w in m.wordings]
+
         if sheet.page is None:  # a workbook's tab the question names ("the planned revenue": the Plan tab)
             place += naming_words(plan.standalone_question, sheet)
         if table:  # the sheet's name: a PDF table's page and heading ("p2 ASSETS ALLOCATED TO SEGMENTS"), or a tab
@@ -217,9 +215,12 @@ def _evidence(
     # the columns its other words match would cite a figure of another metric.
     # And a measure named by a compound the room never prints ("net promoter score"): its words one by one are
     # on every page.
+    # A measure step reads the question's measure through the registry, every input bound to a cell (its words
+    # were checked in planning: core/qa/planner/measures.py), "CAGR" and "steady" included: nothing unlinked.
+    measured = any(isinstance(s, CellsStep) and s.operation == "measure" for s in plan.steps)
     unlinked = (
         []
-        if missing
+        if missing or measured
         else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
         or unlinked_measures(
             wb.db,

@@ -102,6 +102,9 @@ class CellsStep(BaseModel):
     # Which of a measure's inputs is the largest ("max") or smallest ("min") in its period, asked instead of its
     # figure: "which of operating, investing and financing activities brought in the most cash".
     pick: Literal["", "max", "min"] = ""
+    # The measure's change from its first period to its last, asked instead of its figure: "change" (a percent's
+    # in points), "pct_change" (relative to the first) or "cagr" (its compound annual growth rate).
+    moved: Literal["", "change", "pct_change", "cagr"] = ""
     # The unit the question asks its amount in ("Answer in USD billions"): "billion", or "" when none is asked.
     asked_scale: str = ""
     # "periods" of a table asked as a whole ("Which periods does this table cover?"): read on its first full line.

@@ -92,6 +92,8 @@ def _run(sheets: Mapping[int, SheetFrame], step: CellsStep) -> CellsResult:
         accounts.append(f"{render(tree, shown)}{times} in {column_period(period)}: {'; '.join(cells)}")
     if step.direction_words and len(results) == 2:
         return _moved(step, results, accounts, citations, places)
+    if step.moved and len(results) > 1:
+        return _changed(step, results, accounts, citations, places, f" {base}" if base else "")
     if step.steady and len(results) > 1:
         return _steady(step, results, accounts, citations, places)
     if step.compare and step.threshold and len(results) == 1:
@@ -131,6 +133,39 @@ def _picked(
     unit = f" {scale_of}" if scale_of else ""
     said = f"{item.label} brought in {word}: {text}{unit} in {period} (beside {others})"
     return CellsResult(values=[item.label], citations=[r[3] for r in read], description=f"{said}; {step.convention}")
+
+
+def _changed(
+    step: CellsStep, results: list[Decimal], accounts: list[str], citations: list[Citation], places: int, unit: str
+) -> CellsResult:
+    """The measure's change from its first period to its last: "-3.03 percentage points: the gross margin went
+    from 46.84% in 2021 to 43.81% in 2022; each = …" (a percent's change in points; "pct_change": relative)."""
+    first, last = results[0], results[-1]
+    before, after = column_period(step.column_labels[0]), column_period(step.column_labels[-1])
+    shown_before, shown_after = (_shown(_whole(_rounded(v, places)), step.measure_kind) for v in (first, last))
+    if step.moved == "cagr":
+        years = int(column_period(step.column_labels[-1])[-4:]) - int(column_period(step.column_labels[0])[-4:])
+        if first <= 0 or last <= 0 or years < 1:
+            raise MeasureUnreadable(f"no compound growth rate from {shown_before} to {shown_after}")
+        change = _rounded(((last / first) ** (Decimal(1) / years) - 1) * 100, places)
+        figure = f"{change:,f}% a year, compounded over {years} year{'s' if years > 1 else ''}"
+    elif step.moved == "pct_change":
+        if first == 0:
+            raise ZeroDivisionError(f"the {step.row_label} was 0 in {before}: no percentage change")
+        change = _rounded((last - first) / abs(first) * 100, places)
+        figure = f"{change:,f}%"
+    else:
+        change = _rounded(last - first, places)
+        points = " percentage points" if step.measure_kind == "percent" else ""
+        figure = f"{change:,f}{points}" + (unit if step.measure_kind == "amount" else "")
+    said = f"the {step.row_label} went from {shown_before} in {before} to {shown_after} in {after}"
+    text = f"{figure}: {said}; each = {' | '.join(accounts)}; the {step.row_label}, {step.convention}"
+    return CellsResult(values=[format(change, "f")], citations=citations, description=text)
+
+
+def _whole(value: Decimal) -> Decimal:
+    """A figure without decimals when it has none to show ("32,184", not "32,184.00")."""
+    return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
 def _steady(

@@ -125,3 +125,18 @@ def test_an_amount_measure_asked_in_another_unit_is_converted_from_the_statement
     assert result["answer"].startswith("2.10 billion (2,101.00 million) = 2,913 - (812)"), result["answer"]
     same = _done(workbench, "What was free cash flow in 2022 in USD millions?", "Quillon")
     assert same["values"] == ["2101.00"], same["answer"]
+
+
+def test_a_growth_rate_a_level_and_a_change_of_a_measure_through_the_whole_path(workbench, filing) -> None:
+    """Questions whose measure words the room never prints ("CAGR", "positive working capital") are answered
+    from the statements' cells, the word or figure first: the measure is computed, so nothing is unlinked."""
+    cagr = _done(workbench, "What was the compound annual growth rate of net income from 2020 to 2022?", "Quillon")
+    expected = _round(((Decimal(1250) / Decimal(990)).sqrt() - 1) * 100)
+    assert not cagr["abstained"] and cagr["values"] == [expected], cagr["answer"]
+    assert cagr["answer"].startswith(f"{expected}% a year, compounded over 2 years"), cagr["answer"]
+    assert sorted(c["value"] for c in cagr["citations"]) == ["1,105", "1,250", "990"]
+    positive = _done(workbench, "Does Quillon have positive working capital based on 2022 data?", "Quillon")
+    assert positive["values"] == ["Yes"] and "873" in positive["answer"], positive["answer"]  # 4,400 - 3,527
+    change = _done(workbench, "What was the change in the current ratio from 2021 to 2022?", "Quillon")
+    moved = _round(Decimal(4400) / Decimal(3527) - Decimal(3980) / Decimal(3311))
+    assert change["values"] == [moved], change["answer"]

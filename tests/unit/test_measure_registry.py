@@ -493,3 +493,35 @@ def test_which_cash_flow_activity_brought_in_the_most_each_total_cited() -> None
     least = measure_cells("Which of investing and financing activities used the least cash in FY2021?", ANNUAL)
     assert isinstance(least, tuple) and least[0].pick == "min"
     assert run_measure(_frames(CASH_3Y), least[0]).values == ["Net cash provided by (used in) financing activities"]
+
+
+def test_a_measures_change_between_two_years_in_points_or_relative() -> None:
+    """ "the FY2020 - FY2022 change in the gross margin" is in points, from each year's cited cells; a ratio's
+    "percentage change" is relative; a percent's "percentage change" (points or relative?) is not read here."""
+    found = measure_cells("What is the FY2020 - FY2022 change in the gross margin?", ANNUAL)
+    assert isinstance(found, tuple) and found[0].moved == "change"
+    assert found[0].column_labels == ["2020", "2021", "2022"]
+    result = run_measure(_frames(INCOME_3Y), found[0])
+    assert result.values == ["-4.59"] and result.description.startswith("-4.59 percentage points")  # 43.81 - 48.41
+    ratio = measure_cells("By what percentage did the current ratio change from 2021 to 2022?", ANNUAL)
+    assert isinstance(ratio, tuple) and ratio[0].moved == "pct_change"
+    assert run_measure(_frames(BALANCE_2Y), ratio[0]).values == ["-9.53"]  # 1.5424 against 1.7048
+    assert measure_cells("What was the percentage change in the gross margin from 2021 to 2022?", ANNUAL) is None
+    assert measure_cells("What drove the change in the gross margin from 2021 to 2022?", ANNUAL) is None
+
+
+def test_a_compound_annual_growth_rate_of_a_line_or_measure() -> None:
+    for question in ("What is the 2-year net sales CAGR from FY2020 to FY2022?",
+                     "What was the compound annual growth rate of net sales over the two years ending 2022?"):  # fmt: skip
+        found = measure_cells(question, ANNUAL)
+        assert isinstance(found, tuple) and found[0].moved == "cagr", question
+        result = run_measure(_frames(INCOME_3Y), found[0])
+        assert result.values == ["3.13"] and "compounded over 2 years" in result.description  # (34,229/32,184)^½ - 1
+        assert "32,184 in 2020" in result.description
+    assert measure_cells("What is the net sales CAGR?", ANNUAL) is None  # no years: not read
+
+
+def test_the_cost_of_sales_margin_is_a_registered_measure() -> None:
+    found = measure_cells("What is the FY2022 COGS % margin?", ANNUAL)
+    assert isinstance(found, tuple) and found[0].row_label == "COGS margin"
+    assert run_measure(_frames(INCOME_3Y), found[0]).values == ["56.19"]

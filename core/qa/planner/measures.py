@@ -633,12 +633,20 @@ def measure_cells(
     moved = yes_no_asked(question)
     if moved is not None:
         return _measure_moved(question, schema, moved)
-    held = _measure_held(question, schema) or _measure_steady(question, schema) or _activity_picked(question, schema)
+    held = (
+        _measure_held(question, schema)
+        or _measure_steady(question, schema)
+        or _activity_picked(question, schema)
+        or _compound_growth(question, schema)
+    )
     if held is not None:
         return held
     asked = asked_measure(question, shares=shares) or _chosen(question, chosen)
     if asked is None:
         return _unread_definition(question)
+    changed = _measure_change(question, schema, asked)
+    if changed is not None:
+        return changed
     if _NOT_ITS_FIGURE.search(_asking(question)):
         return None
     return _measure_steps(question, schema, asked)
@@ -816,6 +824,92 @@ def _activity_picked(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
     pick = "max" if most.group("max") else "min"
     reason = f"Which activity's net cash was the {'largest' if pick == 'max' else 'smallest'}: {step.reason}"
     return step.model_copy(update={"pick": pick, "reason": reason}), sheet
+
+
+# A measure's change between two years: "What is the FY2021 - FY2022 change in the EBITDA margin?", "How much did
+# the current ratio change from 2020 to 2022?" (a percent's change in points); "percentage change" of a ratio is
+# relative (of a percent it could be either: not read). A reason asked is no change's figure.
+_CHANGE_ASKED = re.compile(r"\bchang(?:e|ed|es)\b", re.I)
+_RELATIVE_CHANGE = re.compile(
+    r"\b(?:percent(?:age)?|%)\s+change\b|\bchange\s+in\s+percent(?:age)?\b|\bby\s+what\s+(?:percent(?:age)?|%)", re.I
+)
+_NO_CHANGE_FIGURE = re.compile(
+    r"\b(?:drove|drive[sn]?|driv(?:er|ers|ing)|why|reasons?|due\s+to|caused?|explain\w*)\b", re.I
+)
+
+
+def _measure_change(question: str, schema: RoomSchema, asked: Asked) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The registered or defined measure in the first and last of the two years asked, and its change."""
+    asking = _asking(question)
+    if not _CHANGE_ASKED.search(asking) or _NO_CHANGE_FIGURE.search(asking) or _YES_NO_START.match(asking):
+        return None
+    years = sorted(set(years_in(question)))
+    if len(years) != 2 or not 1 <= int(years[1]) - int(years[0]) <= 4 or asked.span != 1:
+        return None
+    relative = bool(_RELATIVE_CHANGE.search(asking))
+    if relative and asked.kind == "percent":
+        return None
+    names = " ".join(question_names(question))
+    neutral = f"What was the {asked.name}{f' of {names}' if names else ''} in {years[1]}?"
+    span = int(years[1]) - int(years[0]) + 1
+    # a line printing the measure is the cell rules' to read (its change is the printed figures')
+    found = _measure_steps(neutral, schema, replace(asked, span=span))
+    if not isinstance(found, tuple):
+        return found
+    step, sheet = found
+    moved = "pct_change" if relative else "change"
+    reason = f"The change in the {asked.name} from {years[0]} to {years[1]}: {step.reason}"
+    return step.model_copy(update={"moved": moved, "reason": reason}), sheet
+
+
+# A compound annual growth rate: "What is the 2-year revenue CAGR from FY2019 to FY2021?", "the compound annual
+# growth rate of net income over 2019-2022": a line (or a registered measure) in the first and last year.
+_GROWTH = r"(?:cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)"
+_CAGR_OF = re.compile(
+    rf"\b{_GROWTH}\s+(?:of|in|for)\s+(?:the\s+)?(?P<what>[a-z][\w&,' -]*?)"
+    r"(?=\s+(?:from|between|over|for|in|during|of|ending|through)\b|[?.,(]|$)",
+    re.I,
+)
+_CAGR_AFTER = re.compile(rf"(?P<what>[a-z][\w&,' -]*?)\s+{_GROWTH}\b", re.I)
+_YEAR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[1-9])[\s-]+years?\b", re.I)
+
+
+def _compound_growth(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
+    """The compound annual growth rate of a line or registered measure between the first and last year asked."""
+    asking = _asking(question)
+    m = _CAGR_OF.search(asking) or _CAGR_AFTER.search(asking)
+    if m is None:
+        return None
+    years = sorted(set(years_in(question)))
+    span_m = _YEAR_SPAN.search(question)
+    if len(years) == 1 and span_m is not None:
+        n = span_m.group("n").lower()
+        years = [str(int(years[0]) - (int(n) if n.isdigit() else NUMBER_WORDS.get(n, 0))), years[0]]
+    if len(years) != 2 or not 1 <= int(years[1]) - int(years[0]) <= 4:
+        return None
+    words = re.sub(
+        r"^(?:what|which|how)\b.*?\b(?:the|is|was|of)\s+",
+        "",
+        m.group("what").strip(),
+        flags=re.I,
+    )
+    words = _YEAR_SPAN.sub(" ", " ".join(w for w in words.split() if not years_in(w))).strip()
+    asked = asked_measure(f"What was the {words} in {years[1]}?")
+    if asked is None:
+        tokens = words.split()
+        bound = next((b for i in range(len(tokens)) if (b := input_named(" ".join(tokens[i:]))) is not None), None)
+        if bound is None:
+            return None
+        asked = Asked(bound, (bound,), "amount", f"the {bound} line", chosen=True)
+    names = " ".join(question_names(question))
+    neutral = f"What was the {asked.name}{f' of {names}' if names else ''} in {years[1]}?"
+    span = int(years[1]) - int(years[0]) + 1
+    found = _measure_steps(neutral, schema, replace(asked, span=span, places=_places(question)), judged=True)
+    if not isinstance(found, tuple):
+        return found
+    step, sheet = found
+    reason = f"The compound annual growth rate of the {asked.name} from {years[0]} to {years[1]}: {step.reason}"
+    return step.model_copy(update={"moved": "cagr", "measure_kind": "amount", "reason": reason}), sheet
 
 
 def _latest_year(schema: RoomSchema) -> str:
