@@ -123,6 +123,7 @@ FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
     "operating cash flow": ("operating cash flow", "cash provided by operating activities",
                             "net cash provided by operating activities", "cash from operations",
                             "net cash flows from operating activities", "total cash provided by operating activities",
+                            "cash flows provided by operating activities",
                             "cash flows from operating activities", "net cash provided by (used for) operating activities"),
     # the balance after depreciation, as analysts abbreviate it; "PP&E" alone may be the gross line: not listed
     "net property, plant and equipment": ("net PP&E", "net PPNE", "net PPE", "PP&E, net", "PPNE, net",

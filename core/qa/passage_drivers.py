@@ -105,7 +105,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             return Quote(best.n, sentence, span, valued=True)
     subject = topic(question)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
-    found: list[tuple[float, int, Quote]] = []
+    found: list[tuple[bool, float, int, Quote]] = []
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
@@ -120,8 +120,20 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             if _against(question, quoted):
                 continue
             share = topic_share(subject, quoted)
-            found.append((share, -order, Quote(item.n, quoted, passage_span(undated, sentence))))
-    return max(found, key=lambda f: (f[0], f[1]))[2] if found else None
+            found.append(
+                (_moves(subject, quoted), share, -order, Quote(item.n, quoted, passage_span(undated, sentence)))
+            )
+    return max(found, key=lambda f: (f[0], f[1], f[2]))[3] if found else None
+
+
+def _moves(subject: str, sentence: str) -> bool:
+    """Whether the sentence says the line itself moved: its name before a verb of change ("cash flows provided by
+    operating activities decreased $1.9 billion, primarily due to …"), not a line named among the reasons of
+    another's move ("The decrease in cash primarily resulted from cash flow from operations …")."""
+    for change in (*UP.finditer(sentence), *DOWN.finditer(sentence)):
+        if names(subject, sentence[: change.start()]):
+            return True
+    return False
 
 
 # -- yes/no ------------------------------------------------------------------------------------

@@ -64,3 +64,16 @@ def test_a_yes_no_needs_both_figures_in_one_sentence() -> None:
     )
     assert found is not None and found.word == "No"
     assert yes_no("Did selling expenses rise?", [passage(1, "Selling expenses were $15 million.")]) is None
+
+
+def test_a_name_opening_with_a_digit_is_the_companys_and_the_line_that_moved_is_quoted_first() -> None:
+    """ "7G's operating cash flow": 7G is the company. Of two sentences naming operating cash, the one saying it
+    moved is quoted, not the one naming it among the reasons of another line's move."""
+    assert topic("What drove the decrease in 7G's operating cash flow in 2022?") == "operating cash flow"
+    text = (
+        "Cash and equivalents decreased $0.9 billion, primarily because operating cash flow was offset by dividend "
+        "payments and share repurchases. In 2022, cash flows provided by operating activities decreased $1.9 "
+        "billion, primarily due to lower net income and higher tax payments."
+    )
+    quote = driver_quote("What drove the decrease in 7G's operating cash flow in 2022?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("In 2022, cash flows provided by operating activities")
