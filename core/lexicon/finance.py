@@ -171,3 +171,6 @@ STATEMENT_ITEMS: dict[str, tuple[str, ...]] = {
                             "cash from operations", "operating cash flow", "cash provided by operating activities",
                             "dividends paid", "share repurchases", "buybacks"),
 }  # fmt: skip
+
+# Words a filing and a question use for the same thing, either way round ("buybacks" asked, "repurchased" written).
+SAME_THING: tuple[tuple[str, ...], ...] = (("repurchase", "buyback"),)

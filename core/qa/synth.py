@@ -12,6 +12,7 @@ from core.ingest.filing import parse_period
 from core.models import Citation
 from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
+from core.qa.passage_shares import prose_share
 from core.qa.passage_spans import passage_span
 from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.qa.planner.periods import FilingPeriod, PeriodAsked, filings_for, read_period
@@ -136,6 +137,11 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence], period: Peri
     if not tables:
         if best is None:
             return Answer(text=ABSTAIN, abstained=True)
+        # a quarter's share of its year reads the quarter's filing and the year's: every period's passages
+        everything = [e for e in evidence if e.kind != "table"]
+        shared = _share_read(question, everything, {e.n: e.period for e in everything if e.period}, evidence)
+        if shared is not None:
+            return shared
         if passage_coverage < MIN_COVERAGE:
             # What drove a change, or whether it rose, is read from a sentence naming the line and stating it
             # (the reason's words, "drove", "improve", are the question's, not the passage's): that strict read,
@@ -207,6 +213,24 @@ def _table_parts(tables: Sequence[Evidence]) -> tuple[list[str], list[str]]:
         parts.append(f"{sentence.rstrip('.')} [{table.n}].")
         values.extend(table.values)
     return parts, values
+
+
+def _share_read(
+    question: str, passages: Sequence[Evidence], labels: dict[int, str], evidence: Sequence[Evidence]
+) -> Answer | None:
+    """The share of a year's amount made in a quarter, from the two sentences stating them
+    (core.qa.passage_shares); None when the question asks none or no two sentences state them."""
+    found = prose_share(question, passages, labels)
+    if found is None:
+        return None
+    (part_n, part_text), (whole_n, whole_text) = found.part_quote, found.whole_quote
+    quotes = f"“{part_text.rstrip('.')}” [{part_n}]. “{whole_text.rstrip('.')}” [{whole_n}]."
+    checked = checked_answer(quotes, [], evidence)
+    if checked.abstained or checked.flagged:
+        return None  # a quote did not survive the check: no figure computed from it
+    # the share is computed from the two cited figures (as a measure is from its cells), so it leads unverified
+    lead = f"{found.share}% = {found.part.value} / {found.whole.value} (the quarter's over the year's): "
+    return checked.model_copy(update={"text": lead + checked.text, "values": [f"{found.share}"]})
 
 
 def _reads_out(question: str) -> bool:
