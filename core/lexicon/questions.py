@@ -141,3 +141,6 @@ NEGATIONS = frozenset("not never no non without didn doesn don isn wasn weren ha
 VALUE_WORDS = frozenset("value worth".split())
 QUANTITY_COLUMNS = ("units", "quantity", "qty", "units on hand", "on hand", "stock on hand", "stock", "count")
 UNIT_PRICE_COLUMNS = ("unit cost", "unit price", "cost per unit", "price per unit", "price", "cost")
+
+# The auxiliaries a yes/no question opens with ("Did net sales rise?", "Is the current ratio above 1?").
+YES_NO_OPENERS = ("did", "does", "do", "has", "have", "had", "was", "were", "is", "are")

@@ -17,16 +17,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from core.lexicon.comparison import SHARE_WORDS
 from core.lexicon.finance import SAME_THING
 from core.lexicon.numbers import SCALE_WORDS
 from core.qa.passage_figures import Figure, figures
+from core.qa.planner.changes import DOWN, UP
 from core.retrieval.retriever import Evidence
 from core.text import STOP_WORDS, years_in
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 # The question: a share of the year's amount made in its last (or a named) quarter.
-# ("share" only as "share of": "share repurchases" asks no share)
-_SHARE_ASKED = re.compile(r"\bshare\s+of\b|\b(?:percentage|percent|portion|proportion|fraction)\b", re.I)
+# (core/lexicon/comparison.py's share words, and "portion"; "share" only as "share of": "share repurchases" asks
+# no share)
+_SHARE_ASKED = re.compile(
+    rf"\bshare\s+of\b|\b(?:{'|'.join(w for w in (*SHARE_WORDS, 'portion') if w != 'share')})\b", re.I
+)
 _QUARTER_ASKED = re.compile(
     r"\b(?:(?P<ord>first|second|third|fourth|last|final|1st|2nd|3rd|4th)\s+quarter|q(?P<q>[1-4]))\b", re.I
 )
@@ -79,12 +84,9 @@ class ShareAsked:
     quarter: int
 
 
-# A change asked ("the percentage increase in Q4 revenue") is no share of the year.
-_CHANGE = re.compile(
-    r"\b(?:increase|decrease|rise|rose|fall|fell|growth|grew|grow|decline|declined|change|changed|up|down|"
-    r"compared|versus|vs|prior|previous|last\s+year)\b",
-    re.I,
-)
+# A change asked ("the percentage increase in Q4 revenue", "compared with the prior year"; the words of a move are
+# core.qa.planner.changes') is no share of the year.
+_COMPARED = re.compile(r"\b(?:chang\w*|compared|versus|vs|prior|previous|last\s+year)\b", re.I)
 _YEAR_WORDS = re.compile(
     r"\b(?:fiscal\s+(?:year\s+)?(?:19|20)\d\d|fy\s*'?\d{2,4}|(?:19|20)\d\d|the\s+year|annual|full[\s-]year)\b", re.I
 )
@@ -96,7 +98,8 @@ def share_asked(question: str) -> ShareAsked | None:
     the quarter, not of the year."""
     quarter = _QUARTER_ASKED.search(question)
     share = _SHARE_ASKED.search(question)
-    if share is None or quarter is None or len(set(years_in(question))) > 1 or _CHANGE.search(question):
+    moved = UP.search(question) or DOWN.search(question) or _COMPARED.search(question)
+    if share is None or quarter is None or len(set(years_in(question))) > 1 or moved:
         return None
     year = _YEAR_WORDS.search(question)
     if year is None or year.start() > quarter.start():

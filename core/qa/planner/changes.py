@@ -22,6 +22,7 @@ from core.lexicon.drivers import (
     UP_VERBS,
     WORSE_VERBS,
 )
+from core.lexicon.questions import YES_NO_OPENERS
 
 
 def phrases(words: tuple[str, ...]) -> str:
@@ -51,7 +52,7 @@ _ASK_WORDS = re.compile(
     re.IGNORECASE,
 )
 _YES_NO = re.compile(
-    rf"^\s*(?:did|does|do|has|have|had|was|were|is|are)\b(?P<topic>.+?)\b(?P<verb>"
+    rf"^\s*(?:{'|'.join(YES_NO_OPENERS)})\b(?P<topic>.+?)\b(?P<verb>"
     rf"{phrases(UP_VERBS + DOWN_VERBS + _JUDGED)})\b(?P<rest>.*)$",
     re.IGNORECASE | re.DOTALL,
 )

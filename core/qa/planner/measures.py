@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from core.cells import parse_number
+from core.lexicon.comparison import AMOUNT_SUPERLATIVES, COMPARATORS, IN_TIME, SUPERLATIVES
 from core.lexicon.filings import COMPANY_SUFFIXES
 from core.lexicon.measures import (
     BALANCES,
@@ -38,6 +39,7 @@ from core.lexicon.measures import (
     MeasureKind,
 )
 from core.lexicon.periods import INTERIM, months_asked
+from core.lexicon.questions import YES_NO_OPENERS
 from core.qa.grounding import question_names
 from core.qa.planner.cells.grid import (
     Grid,
@@ -703,17 +705,19 @@ def _measure_moved(
 
 # A yes/no on a measure's level in one year: "Does Acme have positive working capital based on FY2022 data?",
 # "Is the current ratio above 1 at the end of FY2022?", "Was the payout ratio below 50% in 2021?".
-_YES_NO_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b", re.I)
+_YES_NO_START = re.compile(rf"^\s*(?:{'|'.join(YES_NO_OPENERS)})\b", re.I)
 _SIGNED = re.compile(
     r"\b(?P<sign>positive|negative)\s+(?P<what>[a-z][\w&' -]*?)(?=\s+(?:based|as|in|for|at|on|during|over)\b|[?.,]|$)",
     re.I,
 )
-_LIMIT = re.compile(
-    r"\b(?P<cmp>above|over|greater\s+than|more\s+than|higher\s+than|exceed(?:s|ed|ing)?|at\s+least|below|under|"
-    r"less\s+than|lower\s+than|at\s+most)\s+(?P<n>-?\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?",
-    re.I,
-)
-_BELOW = re.compile(r"^(?:below|under|less|lower|at\s+most)", re.I)
+# A limit's phrase ("above", "less than"; core/lexicon/comparison.py's, those of an amount, not of time) before
+# its figure, and whether it asks below.
+_AMOUNT_LIMITS = [
+    (words, op) for words, op in COMPARATORS if op in ("gt", "lt") and not set(words) & (IN_TIME | {"since", "prior"})
+]
+_LIMIT_PHRASES = "|".join(r"\s+".join(words) for words, _ in _AMOUNT_LIMITS)
+_LIMIT = re.compile(rf"\b(?P<cmp>{_LIMIT_PHRASES})\s+(?P<n>-?\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?", re.I)
+_BELOW = {" ".join(words) for words, op in _AMOUNT_LIMITS if op == "lt"}
 
 
 def _measure_held(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Missing | None:
@@ -728,7 +732,7 @@ def _measure_held(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetIn
         compare, threshold = (">" if signed.group("sign").lower() == "positive" else "<"), "0"
     elif limit is not None:
         asked = asked_measure(f"What was {asking[: limit.start()]} in {years[0]}?")
-        compare, threshold = ("<" if _BELOW.match(limit.group("cmp")) else ">"), limit.group("n")
+        compare, threshold = ("<" if " ".join(limit.group("cmp").lower().split()) in _BELOW else ">"), limit.group("n")
         if asked is not None and (limit.group("pct") is not None) != (asked.kind == "percent"):
             return None  # "above 50%" of a ratio, or "above 1.5" of a percent: not read
     else:
@@ -795,7 +799,7 @@ def _measure_steady(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
 # operations, investing and financing activities, which generated the most cash for Acme in FY2022?"
 _ACTIVITY_WORDS = {"operating cash flow": r"\boperat\w*", "investing cash flow": r"\binvest\w*",
                    "financing cash flow": r"\bfinanc\w*"}  # fmt: skip
-_MOST_LEAST = re.compile(r"\b(?P<max>most|largest|highest|greatest|biggest)\b|\b(?P<min>least|smallest|lowest)\b", re.I)
+_MOST_LEAST = re.compile(rf"\b(?:{'|'.join(sorted(AMOUNT_SUPERLATIVES))})\b", re.I)
 _ACTIVITIES_ASKED = Asked(
     "cash flow by activity",
     ("operating cash flow + investing cash flow + financing cash flow",),
@@ -821,7 +825,7 @@ def _activity_picked(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
     if not isinstance(found, tuple):
         return found
     step, sheet = found
-    pick = "max" if most.group("max") else "min"
+    pick = "max" if SUPERLATIVES[most.group(0).lower()][0] else "min"
     reason = f"Which activity's net cash was the {'largest' if pick == 'max' else 'smallest'}: {step.reason}"
     return step.model_copy(update={"pick": pick, "reason": reason}), sheet
 
