@@ -58,7 +58,7 @@ def test_a_definition_written_in_the_question_is_used_as_written() -> None:
                           "divided by total current liabilities? Round to three decimal places.")  # fmt: skip
     assert asked is not None
     assert asked.formulas == ("(operating cash flow / current liabilities)",)
-    assert asked.name == "liquidity gauge of Norwick Ltd" and asked.places == 3
+    assert asked.name == "liquidity gauge" and asked.places == 3  # the company it is of is no part of its name
     # a name the registry does not know is a line item of its own words
     own = asked_measure("What was the plant yield in 2020, calculated as widgets shipped / widgets started?")
     assert own is not None and own.formulas == ("(widgets shipped / widgets started)",)
@@ -525,3 +525,17 @@ def test_the_cost_of_sales_margin_is_a_registered_measure() -> None:
     found = measure_cells("What is the FY2022 COGS % margin?", ANNUAL)
     assert isinstance(found, tuple) and found[0].row_label == "COGS margin"
     assert run_measure(_frames(INCOME_3Y), found[0]).values == ["56.19"]
+
+
+def test_a_defined_registered_measure_named_for_a_company_and_a_line_net_of_its_allowances() -> None:
+    """ "the FY2022 return on equity for Orrin Tools, defined as …" is the registered ROE (a percent); "Accounts
+    receivable — net of allowances of $95" is the receivables line."""
+    asked = asked_measure("What is the FY2022 return on equity for Orrin Tools, defined as FY2022 net income / "
+                          "(average total equity between FY2021 and FY2022)?")  # fmt: skip
+    assert asked is not None and asked.name == "return on equity" and asked.kind == "percent"
+    rows = [
+        ["Net sales", "32,765", "31,657"],
+        ["Accounts receivable — net of allowances of $95 and $103", "5,020", "4,911"],
+    ]
+    found = measure_cells("What was the receivables turnover in 2022?", RoomSchema(1, (_sheet(43, rows, page=4),)))
+    assert isinstance(found, tuple) and {i.label for i in found[0].inputs} >= {rows[1][0]}

@@ -463,3 +463,18 @@ def test_a_whole_year_is_never_answered_from_a_quarters_columns_or_an_interim_st
     assert found is not None and found[1].sheet_id == 14
     asked_quarter = statement_cells("What were net earnings in the fourth quarter of 2022?", room)
     assert asked_quarter is not None and asked_quarter[1].sheet_id == 12
+
+
+def test_a_line_under_a_per_share_heading_is_no_amount_and_the_statement_wins_among_equals() -> None:
+    """Highlights print "Net earnings" twice: the amount, and under "Per share data" the EPS. "Net earnings" asked
+    is the amount, from the income statement before the highlights (same label, same specificity)."""
+    highlights = table(15, ["2019", "2018"], [["Per share data", "", ""], ["Net earnings", "5.20", "3.26"]], page=26)
+    statement = table(16, ["2019", "2018"], [["Revenue", "42,879", "42,151"], ["Net earnings", "1,464", "1,000"]],
+                      page=53, text="Consolidated Statements of Earnings\n" + "1,234 " * 30)  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(highlights, statement), documents=((1, "NVK_2019_10K.pdf"),))
+    found = statement_cells("By what percentage did net earnings change from FY2018 to FY2019?", room)
+    assert found is not None and found[1].sheet_id == 16
+    alone = RoomSchema(room_id=1, sheets=(highlights,), documents=((1, "NVK_2019_10K.pdf"),))
+    assert statement_cells("What were net earnings in 2019?", alone) is None
+    per_share = statement_cells("What were net earnings per share in 2019?", alone)
+    assert per_share is None or per_share[1].sheet_id == 15  # asked per share: the heading is the question's

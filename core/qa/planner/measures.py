@@ -55,7 +55,7 @@ from core.qa.planner.cells.words import ASKED_SCALE
 from core.qa.planner.changes import YesNoAsked, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.sheets import naming_words
-from core.qa.planner.statements import named_here
+from core.qa.planner.statements import NOT_AMOUNTS, named_here
 from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
 from core.retrieval.formula import FormulaError, Node, parse, refs
 from core.retrieval.rerank import interim_page, statement_kind
@@ -232,7 +232,9 @@ def _balanced(expr: str) -> str:
 
 
 def _title(name: str) -> str:
-    """A measure's name as the question writes it, without articles and periods ("the FY2022 current ratio")."""
+    """A measure's name as the question writes it, without articles, periods and the company it is of ("the
+    FY2022 current ratio for Acme")."""
+    name = re.split(r"\s+(?:for|of|at)\s+(?=[A-Z0-9])", name, maxsplit=1)[0]
     words = [w for w in name.split() if not years_in(w) and w.lower() not in ("the", "a", "an", "fiscal", "fy")]
     return " ".join(words)
 
@@ -371,7 +373,7 @@ def _line(
         if not any((row.values[i] or "").strip() for i in table.grid.value_columns if i < len(row.values)):
             heading = label
             continue
-        if _NOT_AMOUNTS.search(heading):
+        if NOT_AMOUNTS.search(heading):
             continue
         variants = [frozenset(v - table.grid.years) for v in label_variants(label)] if label else []
         if any(v in wanted for v in variants if v):
@@ -392,9 +394,6 @@ def _line(
 # ("Group", "Holdings", "Company" are left out: a lowercase "group" may name a segment.)
 _LEFT_OUT = frozenset({"company", "group", "holding"})
 _SUFFIX_WORDS = frozenset(w for s in COMPANY_SUFFIXES for w in content_words(s.replace(".", ""))) - _LEFT_OUT
-
-# Headings of lines that are not the statement's amounts.
-_NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
 
 
 _MONTH_WORDS = frozenset(

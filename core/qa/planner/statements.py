@@ -23,11 +23,12 @@ from core.qa.grounding import abbreviates, question_names
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
+from core.qa.planner.cells.grid import NET_OF
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, yes_no_asked
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
-from core.retrieval.rerank import interim_page
+from core.retrieval.rerank import interim_page, statement_kind
 from core.text import STOP_WORDS, YEAR, years_in
 
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -82,13 +83,10 @@ def _stem(word: str) -> str:
 _ONE_WORD_METRICS = frozenset(_stem(w.lower()) for ws in METRICS.values() for w in ws if len(w.split()) == 1)
 
 
-_NET_OF = re.compile(r",\s*net\s+of\b.*$", re.I | re.S)
-
-
 def label_words(label: str) -> set[str]:
     """The words of a line item that name it (a bracketed note or acronym left out, and what it is "net of":
     "Additions to property and equipment, net of $35 of non-cash capital expenditures"), singular."""
-    net = _NET_OF.search(label)
+    net = NET_OF.search(label)
     named = label[: net.start()] if net is not None and net.start() else label
     return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", named))}
 
@@ -362,7 +360,7 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             )  # fmt: skip
             if step is not None:
                 return step, sheet
-    best: tuple[int, CellsStep, SheetInfo] | None = None
+    best: tuple[tuple[int, bool], CellsStep, SheetInfo] | None = None
     # a whole year asked ("FY2022", "2022"): never a quarter's or a 10-Q's figures dated in it
     whole_year = not INTERIM.search(question)
     for sheet in schema.sheets:
@@ -385,12 +383,33 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
         ):
             continue
-        specific = len(label_words(step.row_label))
+        if _under_other_figures(question, step, sheet):
+            continue
+        # the most specific line; among equals, a primary statement's before highlights and notes
+        specific = (len(label_words(step.row_label)), statement_kind(sheet.page_text) is not None)
         if best is None or specific > best[0]:
             best = (specific, step, sheet)
     if best is None and asks_periods(question):
         return _table_periods(question, schema)
     return (_outflow(question, prose_stated(question, best[1], best[2])), best[2]) if best else None
+
+
+# Headings of lines that are no amount of the statement: per-share figures, rates, ratios, statistics ("Per Share
+# Data" over "Net earnings 5.20").
+NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
+
+
+def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether the line sits under a heading of per-share figures or rates (the nearest line above it with no
+    figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS."""
+    rows = list(sheet.grid)
+    at = next((i for i, row in enumerate(rows) if row.row_id == step.row_id), None)
+    if at is None:
+        return False
+    heading = next((r for r in reversed(rows[:at]) if r.values and not any(v for v in r.values[1:])), None)
+    text = (heading.values[0] or "") if heading is not None else ""
+    found = NOT_AMOUNTS.search(text)
+    return found is not None and not NOT_AMOUNTS.search(question)
 
 
 def _outflow(question: str, step: CellsStep) -> CellsStep:
@@ -400,7 +419,7 @@ def _outflow(question: str, step: CellsStep) -> CellsStep:
     if step.operation != "value" or step.stated:
         return step
     asked = f" {' '.join(_WORD.findall(question.lower()))} "
-    net = _NET_OF.search(step.row_label)
+    net = NET_OF.search(step.row_label)
     label = " ".join(_WORD.findall((step.row_label[: net.start()] if net and net.start() else step.row_label).lower()))
     for name in OUTFLOWS:
         wordings = [" ".join(_WORD.findall(w.lower())) for w in FIGURE_WORDINGS.get(name, ())]

@@ -79,16 +79,16 @@ _OTHER_SIGN = re.compile(
 )
 
 
-_NET_OF = re.compile(r",\s*net\s+of\b", re.I)
+# What a line is "net of" ("Additions to property and equipment, net of $35 of non-cash capital expenditures",
+# "Accounts receivable — net of allowances of $95"): the line is the words before it.
+NET_OF = re.compile(r"\s*(?:,|—|–|\s-)\s*net\s+of\b", re.I)
 
 
 def label_variants(label: str) -> list[set[str]]:
     """The label's words, and its words without a bracketed part or with only the acronym in brackets:
     "Loan-to-value (LTV) ratio" is asked about as "LTV ratio" or "loan-to-value ratio"."""
     variants = [content_words(label)]
-    if (net := _NET_OF.search(label)) is not None and net.start():
-        # "Additions to property and equipment, net of $35 of non-cash capital expenditures": the line is the
-        # words before what it is net of
+    if (net := NET_OF.search(label)) is not None and net.start():
         variants.append(content_words(label[: net.start()]))
     if "(" in label:
         variants.append(content_words(re.sub(r"\([^)]*\)", " ", label)))
