@@ -26,7 +26,8 @@ from core.providers.llm import client, create_chat, failure
 from core.qa.pii import redact_json
 from core.qa.planner import MAX_HISTORY, OfflinePlanner, RoomSchema, SheetInfo, describe_op
 from core.qa.planner.intents import MEASURE_MISSING
-from core.qa.planner.measures import Missing, measure_cells
+from core.qa.planner.measure_questions import measure_cells
+from core.qa.planner.measures import Missing
 from core.qa.planner.rules import account_plan
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep

@@ -11,7 +11,8 @@ import pytest
 
 from core.lexicon.measures import INPUTS, MEASURES
 from core.qa.planner.cells import GridRow
-from core.qa.planner.measures import Missing, asked_measure, measure_cells
+from core.qa.planner.measure_questions import measure_cells
+from core.qa.planner.measures import Missing, asked_measure
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
 from core.retrieval.formula import FormulaError, evaluate, parse, refs, render
 from core.retrieval.measures import run_measure

@@ -17,7 +17,8 @@ from core.qa.planner.describe import describe_op
 from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
-from core.qa.planner.measures import Missing, measure_cells
+from core.qa.planner.measure_questions import measure_cells
+from core.qa.planner.measures import Missing
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
