@@ -106,10 +106,13 @@ METRICS: dict[str, tuple[str, ...]] = {
 # reading an ingredient's cell would give a cited figure of another quantity.
 FIGURE_WORDINGS: dict[str, tuple[str, ...]] = {
     "revenue": ("revenue", "revenues", "net revenue", "net revenues", "net sales", "total revenue", "total revenues",
-                "total net sales", "total net revenue", "total net revenues", "sales to customers", "revenues, net"),
+                "total net sales", "total net revenue", "total net revenues", "sales to customers", "revenues, net",
+                # a bank's revenue line, after its interest expense
+                "total revenues net of interest expense"),
     "capital expenditure": ("capital expenditure", "capital expenditures", "capex", "capital spending",
                             "purchases of property, plant and equipment", "purchases of property and equipment",
-                            "additions to property, plant and equipment", "additions to property and equipment"),
+                            "additions to property, plant and equipment", "additions to property and equipment",
+                            "purchases of premises and equipment", "purchase of premises and equipment"),
     "cost of goods sold": ("cost of goods sold", "cost of sales", "cost of revenue", "cost of revenues",
                            "cost of products sold", "COGS"),
     "net income": ("net income", "net earnings"),

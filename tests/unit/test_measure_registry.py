@@ -540,3 +540,22 @@ def test_a_defined_registered_measure_named_for_a_company_and_a_line_net_of_its_
     ]
     found = measure_cells("What was the receivables turnover in 2022?", RoomSchema(1, (_sheet(43, rows, page=4),)))
     assert isinstance(found, tuple) and {i.label for i in found[0].inputs} >= {rows[1][0]}
+
+
+def test_a_written_definition_is_computed_though_a_line_prints_the_measure_and_abstains_without_its_lines() -> None:
+    """A bank prints "Return on average equity 32.1%" in its discussion; the question writes its own ROE: computed
+    as written from the statements. Its lines nowhere: it abstains (never the average of equity alone)."""
+    question = ("What is the FY2022 return on equity for Orrin? ROE is defined as FY2022 net income / (average total "
+                "shareholders' equity between FY2021 and FY2022).")  # fmt: skip
+    income = _sheet(44, [["Total revenues net of interest expense", "52,862", "42,380"], ["Net income", "7,514", "8,060"]],
+                    page=96)  # fmt: skip
+    balance = _sheet(45, [["Total shareholders’ equity", "24,711", "22,177"]], page=98)
+    ratios = _sheet(46, [["Return on average equity", "32.1%", "35.0%"]], page=60)
+    income, balance, ratios = _orrin(income), _orrin(balance), _orrin(ratios)
+    found = measure_cells(question, RoomSchema(1, (ratios, income, balance)))
+    assert isinstance(found, tuple) and {i.sheet_id for i in found[0].inputs} == {44, 45}
+    missing = measure_cells(question, RoomSchema(1, (ratios,)))
+    assert isinstance(missing, Missing) and "as the question defines it" in missing.reason
+    # a bank's revenue line after its interest expense is its revenue
+    margin = measure_cells("What was the net profit margin in 2022?", RoomSchema(1, (income,)))
+    assert isinstance(margin, tuple) and "Total revenues net of interest expense" in {i.label for i in margin[0].inputs}

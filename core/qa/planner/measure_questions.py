@@ -19,6 +19,7 @@ from core.qa.planner.changes import YesNoAsked, yes_no_asked
 from core.qa.planner.measures import (
     DEFINED,
     NOT_ITS_FIGURE,
+    WRITTEN,
     Asked,
     Missing,
     asked_measure,
@@ -62,7 +63,15 @@ def measure_cells(
         return changed
     if NOT_ITS_FIGURE.search(asking(question)):
         return None
-    return measure_steps(question, schema, asked)
+    # A formula the question writes is computed as written, though a statement prints a line of the measure's name
+    # (its own definition, maybe another); when none of its lines is found it abstains: the other rules would
+    # answer a part of it (an average of equity for a return on it).
+    written = asked.convention.startswith(WRITTEN)
+    found = measure_steps(question, schema, asked, judged=written)
+    if found is None and written:
+        return Missing(f"The {asked.name} is {asked.convention}: no statement of the room holds its lines, so "
+                       f"nothing is computed.")  # fmt: skip
+    return found
 
 
 _OPERATOR = re.compile(r"[/*+]|\s-\s|\b(?:divided|over|times|plus|minus|less|average|ratio|sum)\b", re.I)

@@ -95,6 +95,7 @@ _DEFINED_NAME = re.compile(
     r"\s*,?\s*\(?\s*(?:which\s+is\s+|as\s+)?(?:defined|calculated|computed|measured)\s+as\b",
     re.I,
 )
+WRITTEN = "as the question defines it"  # the convention a written definition's measure states
 _WORDED_OPERATORS = (
     (re.compile(r"\s+divided\s+by\s+|\s+over\s+", re.I), " / "),
     (re.compile(r"\s+(?:multiplied\s+by|times)\s+", re.I), " * "),
@@ -177,7 +178,7 @@ def _written(question: str) -> Asked | None:
             bound = bare
         mapping[name] = bound
     formula = _renamed(tree, mapping)
-    convention = f"as the question defines it: {balanced(m.group('expr').strip().rstrip('.'))}"
+    convention = f"{WRITTEN}: {balanced(m.group('expr').strip().rstrip('.'))}"
     named = _DEFINED_NAME.search(question[: m.start() + 20])
     title = _title(named.group("name")) if named else ""
     # a registered measure the question names and defines ("ROA is defined as: …") keeps its name and kind (a
