@@ -258,6 +258,13 @@ def sheet_unit(sheet: SheetFrame) -> str | None:
     return stated_unit(first.name)
 
 
+# Lines whose figures are no amounts in the statement's unit: ratios, rates, margins, per-share figures, days.
+_NO_SCALE = re.compile(
+    r"\bratios?\b|\brates?\b|\bmargins?\b|per[\s-]+share|\bpercent|%|\bdays\b|\btimes\b|\bturnover\b|\byield\b",
+    re.I,
+)
+
+
 def sheet_scale(sheet: SheetFrame) -> str:
     """The scale word of the unit a sheet states ("in millions" -> "million"), or ""."""
     unit = sheet_unit(sheet)
@@ -348,8 +355,10 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     periods = [column_period(label) for label in step.column_labels]
     scale = sheet_scale(sheet)
     points = any("%" in t for t in texts)
-    if points:
-        scale = ""  # percentages carry no scale; their differences are percentage points
+    if points or _NO_SCALE.search(step.row_label):
+        # percentages carry no scale (their differences are percentage points), nor does a ratio, a rate or a
+        # per-share line in a table of millions: "Current ratio 1.5" is no 1.5 million
+        scale = ""
     if step.operation in ITEM_OPERATIONS:
         other = cell(*step.other_cells[0]) if step.other_cells else cell(step.other_row_id or 0, columns[0].name)
         return _run_items(sheet, step, other, texts[0], citations[0], periods[0], scale, points)

@@ -478,3 +478,26 @@ def test_a_line_under_a_per_share_heading_is_no_amount_and_the_statement_wins_am
     assert statement_cells("What were net earnings in 2019?", alone) is None
     per_share = statement_cells("What were net earnings per share in 2019?", alone)
     assert per_share is None or per_share[1].sheet_id == 15  # asked per share: the heading is the question's
+
+
+def test_a_ratio_line_in_a_table_of_millions_carries_no_scale() -> None:
+    """A highlights table in millions prints "Current ratio 1.5": the answer is 1.5, not 1.5 million."""
+    from core.retrieval.cellmath import run_cells
+    from core.retrieval.tables import Column, SheetFrame
+
+    rows = [["Revenue", "39,403", "39,528"], ["Current ratio", "1.5", "1.4"]]
+    highlights = table(17, ["2017", "2016"], rows, page=26)
+    room = RoomSchema(room_id=1, sheets=(highlights,), documents=((1, "NVK_2017_10K.pdf"),))
+    found = statement_cells("What was the current ratio in 2017?", room)
+    assert found is not None and found[0].row_label == "Current ratio"
+    names = ["($ in millions)", "2017", "2016"]
+    columns = [
+        Column(position=i, name=n, letter="ABC"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(columns, rows, row_ids=[r.row_id for r in highlights.grid], sheet="p26")
+    result = run_cells(frame, found[0])
+    assert result.values == ["1.5"] and "million" not in result.description, result.description
+    revenue = run_cells(
+        frame, found[0].model_copy(update={"row_id": highlights.grid[0].row_id, "row_label": "Revenue"})
+    )
+    assert "million" in revenue.description  # an amount keeps the table's unit
