@@ -75,6 +75,8 @@ class MeasureInput(BaseModel):
     column_label: str  # the column's header text ("2021", "Sep")
     label: str
     period: str  # the period asked this input serves (a prior balance serves the period after its own)
+    # the scale word ("million") a primary statement's page states above the table, for a table stating none
+    page_scale: str = ""
 
 
 class CellsStep(BaseModel):
@@ -269,6 +271,16 @@ def sheet_scale(sheet: SheetFrame) -> str:
     """The scale word of the unit a sheet states ("in millions" -> "million"), or ""."""
     unit = sheet_unit(sheet)
     return unit.split()[1].rstrip("s") if unit else ""
+
+
+_PAGE_TOP = 400
+
+
+def page_scale(page_text: str) -> str:
+    """The scale word of the one unit a page states at its top ("Consolidated Statements of Cash Flows $ in
+    millions"), or "" (none, or two different ones)."""
+    scales = {(m.group(1) or m.group(3)).lower().rstrip("s") for m in _UNIT.finditer(page_text[:_PAGE_TOP])}
+    return next(iter(scales)) if len(scales) == 1 else ""
 
 
 def _figure(text: str, scale: str) -> str:

@@ -34,7 +34,8 @@ def _read(sheets: Mapping[int, SheetFrame], item: MeasureInput) -> tuple[Decimal
     if number is None or "%" in text:
         raise MeasureUnreadable(f"{item.label} ({item.column_label}) holds no amount: {text or '(empty)'}")
     value = Decimal(repr(number))
-    return (abs(value) if item.name in OUTFLOWS else value), text, cite(sheet, row, column), sheet_scale(sheet)
+    scale = sheet_scale(sheet) or item.page_scale  # the table's unit, else the one its statement's page states
+    return (abs(value) if item.name in OUTFLOWS else value), text, cite(sheet, row, column), scale
 
 
 def _factor(scale: str) -> Decimal:

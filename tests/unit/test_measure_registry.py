@@ -559,3 +559,18 @@ def test_a_written_definition_is_computed_though_a_line_prints_the_measure_and_a
     # a bank's revenue line after its interest expense is its revenue
     margin = measure_cells("What was the net profit margin in 2022?", RoomSchema(1, (income,)))
     assert isinstance(margin, tuple) and "Total revenues net of interest expense" in {i.label for i in margin[0].inputs}
+
+
+def test_a_statement_whose_unit_is_printed_above_its_table_on_the_page_is_in_that_unit() -> None:
+    """The cash flow statement's table states no unit; its page's heading does ("$ in millions"): a payout of its
+    dividends over net earnings from a statement stating "(in millions)" is computed, not refused for the
+    inputs' units differing."""
+    cash = replace(_sheet(47, [["Dividends paid", "(505)", "(499)"]], page=58),
+                   page_text="Consolidated Statements of Cash Flows $ in millions\\n" + "1,234 " * 30)  # fmt: skip
+    income = _sheet(48, [["Revenue", "39,403", "39,528"], ["Net earnings", "1,228", "897"]], page=56,
+                    names=("(in millions)", "2022", "2021"))  # fmt: skip
+    found = measure_cells("What was the payout ratio in 2022?", RoomSchema(1, (cash, income)))
+    assert isinstance(found, tuple)
+    assert {i.page_scale for i in found[0].inputs if i.sheet_id == 47} == {"million"}
+    result = run_measure(_frames(cash, income), found[0])
+    assert result.values == ["41.12"], result.description  # 505 / 1,228

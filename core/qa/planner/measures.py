@@ -53,7 +53,7 @@ from core.qa.planner.cells.words import ASKED_SCALE
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.sheets import naming_words
 from core.qa.planner.statements import NOT_AMOUNTS, named_here
-from core.retrieval.cellmath import CellsStep, MeasureInput, content_words
+from core.retrieval.cellmath import CellsStep, MeasureInput, content_words, page_scale
 from core.retrieval.formula import FormulaError, Node, parse, refs
 from core.retrieval.rerank import interim_page, statement_kind
 from core.text import NUMBER_WORDS, years_in
@@ -533,6 +533,7 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
                 name=name, prior=prior, sheet_id=table.sheet.sheet_id, row_id=row.row_id,
                 column=[c.name for c in table.sheet.columns][column], column_label=table.grid.labels[column],
                 label=row_label(row), period=_period_label(ranked, key),
+                page_scale=page_scale(table.sheet.page_text) if statement_kind(table.sheet.page_text) else "",
             ))  # fmt: skip
     return _Found(inputs, missing, len(inputs))
 
