@@ -520,6 +520,8 @@ def test_a_compound_annual_growth_rate_of_a_line_or_measure() -> None:
         assert result.values == ["3.13"] and "compounded over 2 years" in result.description  # (34,229/32,184)^½ - 1
         assert "32,184 in 2020" in result.description
     assert measure_cells("What is the net sales CAGR?", ANNUAL) is None  # no years: not read
+    # a word more qualifies the line: no whole-company line answers a segment's growth
+    assert measure_cells("What is the 2-year widgets segment net sales CAGR from 2020 to 2022?", ANNUAL) is None
 
 
 def test_the_cost_of_sales_margin_is_a_registered_measure() -> None:

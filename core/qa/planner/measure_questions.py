@@ -320,8 +320,10 @@ def _compound_growth(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
     words = _YEAR_SPAN.sub(" ", " ".join(w for w in words.split() if not years_in(w))).strip()
     asked = asked_measure(f"What was the {words} in {years[1]}?")
     if asked is None:
-        tokens = words.split()
-        bound = next((b for i in range(len(tokens)) if (b := input_named(" ".join(tokens[i:]))) is not None), None)
+        # the line is every word left once the company's own words go ("J&J's sales", "Acme total revenue"): a word
+        # more ("Widgets segment revenue") qualifies it, and no whole-company line answers
+        tokens = [t for t in words.split() if not re.search(r"['’]s?$", t) and not t[:1].isupper()]
+        bound = input_named(" ".join(tokens))
         if bound is None:
             return None
         asked = Asked(bound, (bound,), "amount", f"the {bound} line", chosen=True)
