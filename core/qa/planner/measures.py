@@ -316,6 +316,10 @@ def chosen_measure(question: str, name: str) -> Asked | None:
 # -- the grids -----------------------------------------------------------------------------------------------
 
 
+# A cash flow statement's lines (or a discussion table of them): "Net cash provided by operating activities".
+_ACTIVITIES = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
+
+
 @dataclass(frozen=True)
 class _Table:
     """A statement grid as the measure reads it: its sheet, line items, and the column of each period key."""
@@ -324,6 +328,8 @@ class _Table:
     grid: Grid
     periods: dict[str, list[int]]  # "2021" or "M03" -> columns
     monthly: bool
+    flows: bool = False  # a statement of cash flows (or part of one): its lines of a balance are changes
+    page_scale: str = ""  # the unit a primary statement's page states above the table ("million"), else ""
 
 
 def statement_table(sheet: SheetInfo, question: str) -> _Table | None:
@@ -348,7 +354,9 @@ def statement_table(sheet: SheetInfo, question: str) -> _Table | None:
             return None
     columns = sorted({i for cols in periods.values() for i in cols})
     grid = Grid(sheet.grid[n_header:], 0, columns, set(periods), set(), labels, question)
-    return _Table(sheet, grid, periods, monthly)
+    kind = statement_kind(sheet.page_text)
+    flows = kind == "cash flow statement" or any(_ACTIVITIES.search(row_label(row)) for row in grid.rows)
+    return _Table(sheet, grid, periods, monthly, flows, page_scale(sheet.page_text) if kind else "")
 
 
 _TOTAL = frozenset({"total"})
@@ -508,7 +516,7 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
     wanted = [(name, _prior_key(key) if prior else key) for key in keys for name, prior in refs(tree)]
 
     def hit(table: _Table, name: str, want: str) -> tuple[GridRow, int] | None:
-        if name in BALANCES and _flows(table):
+        if name in BALANCES and table.flows:
             return None
         column = table.grid.year_column(want, table.periods) if want in table.periods else None
         labelled = None if name in dict(asked.wordings) else INPUT_LABELS.get(name)
@@ -533,20 +541,9 @@ def _find(asked: Asked, formula: str, tables: Sequence[_Table], keys: Sequence[s
                 name=name, prior=prior, sheet_id=table.sheet.sheet_id, row_id=row.row_id,
                 column=[c.name for c in table.sheet.columns][column], column_label=table.grid.labels[column],
                 label=row_label(row), period=_period_label(ranked, key),
-                page_scale=page_scale(table.sheet.page_text) if statement_kind(table.sheet.page_text) else "",
+                page_scale=table.page_scale,
             ))  # fmt: skip
     return _Found(inputs, missing, len(inputs))
-
-
-_ACTIVITIES = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
-
-
-def _flows(table: _Table) -> bool:
-    """Whether a table is a statement of cash flows (or a part of one in the discussion): its lines of a balance
-    are the period's changes."""
-    return statement_kind(table.sheet.page_text) == "cash flow statement" or any(
-        _ACTIVITIES.search(row_label(row)) for row in table.grid.rows
-    )
 
 
 def _period_label(tables: Sequence[_Table], key: str) -> str:
