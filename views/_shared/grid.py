@@ -91,27 +91,53 @@ def _jump(target: dict | None) -> JsCode:
         "(function() { var target = "
         + json.dumps(target)
         + """;
-  var tries = 0;
+  // Each parse of the options starts its own wait; a later one (a newer target) ends the earlier. The wait is long
+  // (30 s): a first mount in a busy browser can be slow, and a cell's row may arrive a moment after the grid.
+  var mine = window.__sheetJumpSeq = (window.__sheetJumpSeq || 0) + 1;
+  var until = Date.now() + 30000, painted = null;
+  function again() { if (Date.now() < until) { setTimeout(jump, 30); } }
+  function drawn() {
+    var cell = target.col ? ' .ag-cell[col-id="' + CSS.escape(target.col) + '"]' : '';
+    return !!document.querySelector('.ag-row[row-id="' + CSS.escape(target.row) + '"]' + cell);
+  }
+  function show(api, node) {
+    api.ensureNodeVisible(node, 'middle');
+    if (target.col) { api.ensureColumnVisible(target.col); }
+  }
+  // Rows and columns out of view are not drawn at all. The columns are sized to their contents after the first rows
+  // are drawn, which can move a cited column scrolled to a moment before out of view again: until the cell is drawn
+  // (10 s at most), it is scrolled to again.
+  function settle(api, node, deadline) {
+    if (window.__sheetJumpSeq !== mine || api.isDestroyed() || drawn() || Date.now() > deadline) { return; }
+    show(api, node);
+    setTimeout(function() { settle(api, node, deadline); }, 150);
+  }
   function jump() {
+    if (window.__sheetJumpSeq !== mine) { return; }
     var api = window.__sheetApi;
-    if (!api || api.isDestroyed()) { if (tries++ < 100) { setTimeout(jump, 30); } return; }
-    var ctx = api.getGridOption('context') || {};
-    ctx.target = target;
-    api.refreshCells({force: true});
+    if (!api || api.isDestroyed()) { again(); return; }
+    if (painted !== api) {
+      var ctx = api.getGridOption('context') || {};
+      ctx.target = target;
+      api.refreshCells({force: true});
+      painted = api;
+    }
     if (!target || !target.row) { return; }
+    // Once per citation click per grid: a grid made anew (its api another) is scrolled again.
     var done = JSON.stringify(target);
-    if (window.__sheetJumped === done) { return; }
+    if (window.__sheetJumped === done && window.__sheetJumpedApi === api) { return; }
     var node = api.getRowNode(target.row);
-    if (!node) { if (tries++ < 100) { setTimeout(jump, 30); } return; }
+    if (!node) { again(); return; }
     window.__sheetJumped = done;
+    window.__sheetJumpedApi = api;
     // Moved there already by the chip's click in the page (views/_shared/chip_jump.py): no second scroll and flash.
     var early = window.__sheetClientJump;
     if (early && early.row === target.row && early.col === target.col && Date.now() - early.at < 5000) { return; }
-    api.ensureNodeVisible(node, 'middle');
-    if (target.col) { api.ensureColumnVisible(target.col); }
+    show(api, node);
     setTimeout(function() {
       api.flashCells({rowNodes: [node], columns: target.col ? [target.col] : undefined, flashDuration: 1200, fadeDuration: 1200});
     }, 100);
+    setTimeout(function() { settle(api, node, Date.now() + 10000); }, 150);
   }
   setTimeout(jump, 0);
   return true;
