@@ -177,3 +177,8 @@ STATEMENT_ITEMS: dict[str, tuple[str, ...]] = {
 
 # Words a filing and a question use for the same thing, either way round ("buybacks" asked, "repurchased" written).
 SAME_THING: tuple[tuple[str, ...], ...] = (("repurchase", "buyback"),)
+
+# Metrics that are themselves expenses, and the nouns a question may add to one without naming another quantity:
+# "SG&A expenses", "R&D spending" and "depreciation expense" are the lexicon's SG&A, R&D and D&A.
+EXPENSE_METRICS = ("SG&A", "R&D", "interest expense", "depreciation and amortization")
+EXPENSE_NOUNS = frozenset("expense expenses cost costs spend spending".split())

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.db import Database, q, returned
+from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS
 from core.qa.grounding import question_names
 from core.qa.metrics import METRICS, anticipated_clauses, beginning, word_stems, written_pattern
 from core.text import STOP_WORDS
@@ -415,6 +416,8 @@ def _read_run(at: _Run, ending: dict[int, _Run], found: dict[str, Measure]) -> N
         return
     if measure[-1].rstrip("s") in _OF_A_METRIC and _plain(measure[:-1]) in _LEXICON:
         return  # "net profit margin", "debt-to-equity ratio": the lexicon's metric is what is linked
+    if _an_expense(measure):
+        return
     rows = tuple(w for w in words if w not in ("per", "and"))
     # "X per Y": a row holding costs and units is no cost per unit, one that says "per unit" (or under a
     # "Per unit" column) is
@@ -450,13 +453,24 @@ def _read_owned(phrase: list[str], found: dict[str, Measure]) -> None:
         return
     if compound and not _INNER.intersection(plain):
         return
-    if plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON:
+    if (plain[-1] in _OF_A_METRIC and _plain(plain[:-1]) in _LEXICON) or _an_expense(plain):
         return
     # No room-wide row check: a line that prints the phrase is in its page's passages (a sheet's in its row's),
     # and words spread over a row and its table's head are no noun phrase ("Market price per share" in a
     # table of share prices is no market share; "cost" and "funds" in one pension row no cost of funds).
     # "assets under management": one word between, "assets to manage" is another.
     found.setdefault(*_exact(plain))
+
+
+def _an_expense(words: Sequence[str]) -> bool:
+    """Whether `words` name a lexicon metric that is an expense, and a noun that says so ("SG&A expenses", "R&D
+    spending"): the lexicon's metric is what is linked, however the room words it ("Selling, general and
+    administrative")."""
+    return (
+        len(words) > 1
+        and words[-1].lower() in EXPENSE_NOUNS
+        and any(_plain(words[:-1]) in {_plain(w) for w in METRICS[name]} for name in EXPENSE_METRICS)
+    )
 
 
 def _count(text: str, whose: Sequence[str]) -> Measure:

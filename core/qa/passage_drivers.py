@@ -21,10 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from itertools import pairwise
 
 from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, CURRENT_FIRST, OTHER_DRIVER_PHRASES, PRIOR_FIRST
-from core.lexicon.finance import FIGURE_WORDINGS, METRICS
+from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
 from core.qa.passage_spans import MIN_TOPIC, passage_span
 from core.qa.planner.changes import (
@@ -38,6 +39,7 @@ from core.qa.planner.changes import (
     topic,
     yes_no_asked,
 )
+from core.qa.planner.periods import read_period
 from core.retrieval.retriever import Evidence
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -52,6 +54,15 @@ _ANAPHORA = re.compile(
 _ITS_PERIOD = r"(?:(?:in|for|at|during)\s+(?:the\s+)?(?:fiscal\s+|fy\s*)?(?:year\s+|quarter\s+)?[\w-]+\s*,?\s*)?"
 _CURRENT_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(CURRENT_FIRST)})\s+(?:the\s+)?$", re.IGNORECASE)
 _PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$", re.IGNORECASE)
+# How many years from the one asked a sentence's year is still read as the period of its move.
+_NEAR_YEARS = 3
+# How many sentences back a sentence naming no year takes its year from.
+_LOOK_BACK = 3
+# How near a verb or noun of change the line's name must stand to be what moved (words).
+_NEAR = 6
+_EXPENSES = frozenset(METRICS[name] for name in EXPENSE_METRICS)
+# Every wording of every line, lower-cased: the longer names another line's wording may sit in.
+_ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
 
 
@@ -70,10 +81,30 @@ def names(subject: str, sentence: str) -> bool:
         if not asked:
             continue
         rest = low.replace(f" {max(asked, key=len).lower()} ", " ")
-        if any(re.search(rf"\b{re.escape(w.lower())}\b", said) for w in wordings):
-            if not rest.strip() or topic_share(rest, sentence) >= MIN_TOPIC:
+        # "SG&A expenses" asked, "SG&A was impacted by …" written: the noun says what SG&A is, no other quantity
+        of_kind = wordings in _EXPENSES and set(rest.split()) <= EXPENSE_NOUNS
+        if any(re.search(rf"\b{re.escape(w.lower())}\b", _others_out(said, w, wordings)) for w in wordings):
+            if not rest.strip() or of_kind or topic_share(rest, sentence) >= MIN_TOPIC:
                 return True
     return False
+
+
+def _others_out(said: str, wording: str, wordings: tuple[str, ...]) -> str:
+    """`said` (lower-cased) less the names of other lines that hold `wording` ("cost of sales" holds "sales") and
+    the shares of it ("measured as a percent of sales"): what is left names the line itself, if anything."""
+    for pattern in _other_names(wording.lower(), wordings):
+        said = pattern.sub(" ", said)
+    return said
+
+
+@lru_cache(maxsize=1024)
+def _other_names(wording: str, wordings: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The patterns _others_out removes for `wording` of the line worded `wordings`, the longest first."""
+    w = re.escape(wording)
+    own = {x.lower() for x in wordings}
+    longer = sorted((o for o in _ALL_WORDINGS if o not in own and re.search(rf"\b{w}\b", o)), key=len, reverse=True)
+    share = re.compile(rf"\b(?:as\s+a\s+)?(?:percent(?:age)?|%|share)\s+(?:of|to)\s+{w}\b")
+    return (share, *(re.compile(rf"\b{re.escape(o)}\b") for o in longer))
 
 
 @dataclass(frozen=True)
@@ -88,6 +119,26 @@ class Quote:
     valued: bool = False
 
 
+def _years_asked(question: str) -> tuple[int, ...]:
+    """The year(s) of the one period a question asks about (none when it names none, or compares periods)."""
+    asked = read_period(question)
+    return asked.years if asked is not None and not asked.compares else ()
+
+
+def _of_another_year(asked: tuple[int, ...], said: Sequence[str], i: int) -> bool:
+    """Whether sentence `i` of `said` states a move of another year than those asked: it names a year near them (a
+    10-K discusses the prior year's change too: "SG&A increased in fiscal 2018 due to …" in the fiscal 2019 filing)
+    and none of them; a sentence naming none is of the year the nearest sentence before it names ("… decreased to
+    20.6% in fiscal 2018 from 21.9% in fiscal 2017. The increase in SG&A was driven by …"). Years far off (a
+    founding year, a note's maturity) say nothing of the move's period."""
+    for j in range(i, max(i - _LOOK_BACK, 0) - 1, -1):
+        read = read_period(said[j])
+        near = [y for y in (read.years if read else ()) if any(abs(y - a) <= _NEAR_YEARS for a in asked)]
+        if near:
+            return not set(near) & set(asked)
+    return False
+
+
 def _against(question: str, sentence: str) -> bool:
     """The sentence states a change only of the other direction than the one asked."""
     asked = direction_asked(question)
@@ -99,9 +150,10 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     """The sentence of `passages` that states what drove the change asked (see the module); `first`: the best
     passage's best sentences, preferred when one gives the reason in so many words."""
     best = passages[0] if passages else None
+    years = _years_asked(question)
     for sentence in first:
         span = passage_span(question, sentence)
-        if best is not None and span is not None:
+        if best is not None and span is not None and not (years and _of_another_year(years, [sentence], 0)):
             return Quote(best.n, sentence, span, valued=True)
     subject = topic(question)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
@@ -117,7 +169,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 if not (before and _ANAPHORA.match(sentence) and names(subject, before)):
                     continue
                 quoted = f"{before} {sentence}"
-            if _against(question, quoted):
+            if _against(question, quoted) or (years and _of_another_year(years, said, i)):
                 continue
             share = topic_share(subject, quoted)
             found.append(
@@ -127,11 +179,21 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
 
 
 def _moves(subject: str, sentence: str) -> bool:
-    """Whether the sentence says the line itself moved: its name before a verb of change ("cash flows provided by
-    operating activities decreased $1.9 billion, primarily due to …"), not a line named among the reasons of
-    another's move ("The decrease in cash primarily resulted from cash flow from operations …")."""
+    """Whether the sentence says the line itself moved: its name just before a verb of change ("cash flows provided
+    by operating activities decreased $1.9 billion, primarily due to …") or just after a noun of change ("The
+    decrease in revenue was driven by …"), not a line named among the reasons of another's move ("The decrease in
+    cash primarily resulted from cash flow from operations …", "the excess decreased, due to lower forecasted
+    revenue growth and higher estimates …"): the move is stated before the sentence's reason begins."""
+    cause = _DRIVER.search(sentence)
+    reason_at = cause.start() if cause else len(sentence)
     for change in (*UP.finditer(sentence), *DOWN.finditer(sentence)):
-        if names(subject, sentence[: change.start()]):
+        if change.start() > reason_at:
+            continue  # a move among the reasons is another line's
+        before = sentence[: change.start()].split()[-_NEAR:]
+        after = sentence[change.end() :].split()[:_NEAR]
+        if names(subject, " ".join(before)):
+            return True
+        if after and after[0].lower() in ("in", "of") and names(subject, " ".join(after[1:])):
             return True
     return False
 
@@ -181,9 +243,13 @@ def yes_no(question: str, passages: Sequence[Evidence]) -> YesNo | None:
     if asked is None:
         return None
     subject = topic(question)
+    years = _years_asked(question)
     for item in passages:
-        for sentence in sentences(item.content):
+        said = sentences(item.content)
+        for i, sentence in enumerate(said):
             if len(sentence.split()) > MAX_WORDS or not names(subject, sentence):
+                continue
+            if years and _of_another_year(years, said, i):
                 continue
             pair = _pair(sentence)
             if pair is None:

@@ -22,6 +22,7 @@ from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
+from core.qa.planner.changes import asks_driver, yes_no_asked
 from core.qa.planner.intents import MEASURE_MISSING
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
@@ -166,6 +167,8 @@ UNLINKED = "This room has no column or passage about"
 UNHELD = "No passage found names"
 # How many passages and rows naming what is asked each search step gathers when none of those retrieved names it.
 FOCUS_DEPTH = 40
+# The pages a driver or yes/no question reads whole (see _whole_pages): its first pages found.
+WHOLE_PAGES = 5
 
 
 def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, set[int]]:
@@ -193,6 +196,17 @@ def _naming(wb: Context, question: str, names: list[str]) -> str:
     queries = {**metric_queries(wb.db, question), **measure_queries(wb.db, question)}
     parts = [queries.get(name, "") for name in names]
     return " & ".join(f"({part})" for part in parts) if all(parts) else ""
+
+
+def _whole_pages(plan: Plan) -> Plan:
+    """`plan` with its search steps reading their first WHOLE_PAGES pages whole when the question asks what drove
+    a change or whether a line rose: the sentence stating it may sit in a page's passage after a table, beside a
+    passage that ranked the page (core.qa.passage_drivers reads them all)."""
+    question = plan.standalone_question
+    if not (asks_driver(question) or yes_no_asked(question) is not None):
+        return plan
+    steps = [s.model_copy(update={"whole_pages": WHOLE_PAGES}) if isinstance(s, SearchStep) else s for s in plan.steps]
+    return plan.model_copy(update={"steps": steps})
 
 
 def _deeper(plan: Plan) -> Plan:
@@ -236,6 +250,7 @@ def _evidence(
         yield step(f"{UNLINKED} {', '.join(unlinked)}")
         return []
     hints = hints_for(wb.db, ref.id, plan.standalone_question) if wb.settings.rerank != "off" else None
+    plan = _whole_pages(plan)
     evidence = retrieve(wb.db, ref, plan, embedder=embedder, rerank=hints, scorer=model_scorer(wb.settings))
     if not evidence or any(e.kind == "table" for e in evidence):
         return evidence

@@ -23,6 +23,9 @@ class SearchStep(BaseModel):
     # the sheets' rows too; not when the planner found that no column reads what is asked (the rows would be
     # offered as an answer to a question they do not answer)
     rows: bool = True
+    # the first this many PDF pages found are read whole: each page's other passages follow its best (a driver's
+    # sentence may sit in the page's passage after a table); 0: each page by its best passage alone
+    whole_pages: int = 0
 
 
 class LookupStep(BaseModel):

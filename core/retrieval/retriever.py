@@ -6,13 +6,13 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict
 
 from core.db import Database, q
-from core.models import Citation
+from core.models import Citation, SearchHit
 from core.providers.embeddings import Embedder
 from core.retrieval.cellmath import CellsResult, CellsStep, run_cells
 from core.retrieval.measures import run_measure
 from core.retrieval.plan import AcrossStep, LookupStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.rerank import RerankHints, Scorer
-from core.retrieval.search import search
+from core.retrieval.search import page_passages, search
 from core.retrieval.tables import TableResult, load_sheet, run_across, run_row_math, run_share, run_table_op
 from core.retrieval.tables.plain import plain_lead
 from core.rooms.store import RoomRef
@@ -55,6 +55,19 @@ def _table_evidence(n: int, result: TableResult, *, lead: bool = True) -> Eviden
     body = "\n".join(" | ".join(row) for row in result.rows[:20])
     more = f"\n(cells: {result.cited_range})" if result.cited_range else ""
     return _computed(n, result, f"{header}\n{body}{more}", plain_lead(result) if lead else "")
+
+
+def _passage(n: int, hit: SearchHit) -> Evidence:
+    """A search hit as evidence: a PDF passage, or a sheet's row."""
+    citation = Citation(**hit.model_dump(exclude={"preview", "period"}))
+    return Evidence(
+        n=n,
+        kind="passage" if hit.kind == "page" else "row",
+        content=hit.quote if hit.kind == "page" and hit.quote else hit.preview,
+        citations=[citation],
+        score=hit.score,
+        period=hit.period,
+    )
 
 
 def retrieve(
@@ -106,26 +119,19 @@ def retrieve(
                 rerank=rerank,
                 scorer=scorer,
             )
+            pages = page_passages(db, room, [h for h in hits if h.kind == "page"][: step.whole_pages])
             for hit in hits:
                 if (step.document_ids and hit.document_id not in step.document_ids) or (
                     not step.rows and hit.row_id is not None
                 ):
                     continue
-                key = (hit.document_id, hit.page, hit.chunk_index, hit.row_id)
-                if key in seen:
-                    continue
-                seen.add(key)
-                citation = Citation(**hit.model_dump(exclude={"preview", "period"}))
-                evidence.append(
-                    Evidence(
-                        n=len(evidence) + 1,
-                        kind="passage" if hit.kind == "page" else "row",
-                        content=hit.quote if hit.kind == "page" and hit.quote else hit.preview,
-                        citations=[citation],
-                        score=hit.score,
-                        period=hit.period,
-                    )
-                )
+                # a page's other passages follow its best, in their order on the page (step.whole_pages)
+                for found in [hit, *pages.get((hit.document_id, hit.page or 0), [])]:
+                    key = (found.document_id, found.page, found.chunk_index, found.row_id)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    evidence.append(_passage(len(evidence) + 1, found))
         elif isinstance(step, LookupStep):
             with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
                 rows = cur.execute(

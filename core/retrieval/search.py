@@ -194,6 +194,23 @@ def search(
     return [_hit(details[i], scores[i], columns, query) for i in order[:k]]
 
 
+def page_passages(db: Database, room: RoomRef, hits: Sequence[SearchHit]) -> dict[tuple[int, int], list[SearchHit]]:
+    """Every passage of the PDF pages of `hits`, in their order on the page, by (document id, page): a page is
+    ranked by its best passage, and the sentence that answers may sit in the page's next one (after a table)."""
+    pages = sorted({(h.document_id, h.page) for h in hits if h.kind == "page" and h.page is not None})
+    if not pages:
+        return {}
+    params = {"room_id": room.id, "docs": [d for d, _ in pages], "pages": [p for _, p in pages]}
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        ids = [row["id"] for row in cur.execute(q("page_chunk_ids"), params)]
+        details = {row["id"]: row for row in cur.execute(q("chunk_details"), {"ids": ids})} if ids else {}
+    out: dict[tuple[int, int], list[SearchHit]] = {}
+    for i in ids:
+        row = details[i]
+        out.setdefault((row["document_id"], row["page_number"]), []).append(_hit(row, 0.0, {}, ""))
+    return out
+
+
 def _reranked(
     cur: psycopg.Cursor[Any],
     room_id: int,

@@ -271,6 +271,13 @@ WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY p.document_id, p.page_number, c.chunk_index
 LIMIT %(limit)s;
 
+-- name: page_chunk_ids
+-- The passages of each PDF page asked (pairs of document id and page number), in their order on the page.
+SELECT c.id FROM chunks c
+WHERE c.room_id = %(room_id)s AND c.row_id IS NULL
+  AND (c.document_id, c.page_number) IN (SELECT * FROM unnest(%(docs)s::bigint[], %(pages)s::int[]))
+ORDER BY c.document_id, c.page_number, c.chunk_index;
+
 -- name: page_texts
 -- The whole text of each page asked (pairs of document id and page number).
 SELECT document_id, page_number, text FROM pages

@@ -121,3 +121,32 @@ def test_a_table_answer_opens_with_plain_words(workbench) -> None:
     assert "Rep ≠ Total" in result["plan"]  # the operator notation stays in the plan
     result = ask(workbench, "What are the total Q1 sales?", "T")
     assert result["answer"].startswith("The total Q1 Sales is 610, over 4 rows [1]"), result["answer"]
+
+
+def test_a_drivers_sentence_in_the_page_passage_after_a_table_is_read(workbench: Workbench) -> None:
+    """A page is found by its best passage (here a summary table full of the question's words); the sentence that
+    states the driver sits in the page's later passage. A driver question reads the first pages found whole."""
+    table = "Summary of Cash Flows (in millions) 2024 2023\n" + "\n".join(
+        f"Net cash provided by operating activities, {name} {a} {b}"
+        for name, a, b in (("as reported", "5,120", "6,980"), ("continuing operations", "4,980", "6,610"),
+                           ("before tax payments", "5,640", "7,020"), ("excluding divestitures", "5,010", "6,700"),
+                           ("per segment total", "5,120", "6,980"), ("net of restricted cash", "5,090", "6,950"))
+    )  # fmt: skip
+    table += "\nDecrease in operating cash flow 2024 (1,860)\nOperating cash flow decrease, Harrow Instruments (1,860)"
+    filler = " ".join(
+        f"The Company manages its {topic} under policies reviewed each year by the Board and its committees."
+        for topic in ("liquidity", "debt maturities", "pension funding", "foreign exchange exposure",
+                      "commercial paper program", "credit facilities", "hedging program", "investment portfolio",
+                      "capital allocation", "dividend policy", "share repurchase program", "insurance coverage",
+                      "supplier financing", "lease portfolio")
+    )  # fmt: skip
+    reason = (
+        "In 2024, cash flows provided by operating activities decreased $1,860 million compared with 2023, "
+        "primarily due to lower net income and higher income tax payments."
+    )
+    pdf = make_pdf([f"Harrow Instruments Corp. Annual Report 2024\n{table}\n{filler}\n{reason}\n{filler[:700]}"])
+    workbench.ingest_upload(pdf, "harrow-2024-10k.pdf", "H", embed=False)
+    result = ask(workbench, "What drove the decrease in Harrow Instruments' operating cash flow in 2024?", "H")
+    assert not result["abstained"], result["answer"]
+    assert "lower net income and higher income tax payments" in result["answer"]
+    assert result["citations"] and all(c["page"] == 1 for c in result["citations"])

@@ -92,6 +92,10 @@ def test_measures_named_by_a_compound(question: str, expected: list[str]) -> Non
         "What is the ARPU targeted by Norvik for 2024?",
         "What were Acme's revenue and net income in 2022?",
         "What is the depreciation and amortization ratio of Acme?",  # a ratio of the lexicon's D&A, not of "amortization"
+        # an expense line of the lexicon with a noun saying it is one: the lexicon's SG&A, R&D
+        "What caused Acme's SG&A expenses to increase in 2022?",
+        "What were Acme's R&D costs in FY2022?",
+        "What was the research and development spending of Acme?",
     ],
 )
 def test_no_measure_to_link(question: str) -> None:

@@ -77,3 +77,54 @@ def test_a_name_opening_with_a_digit_is_the_companys_and_the_line_that_moved_is_
     )
     quote = driver_quote("What drove the decrease in 7G's operating cash flow in 2022?", [passage(1, text)])
     assert quote is not None and quote.text.startswith("In 2022, cash flows provided by operating activities")
+
+
+def test_the_line_that_moved_is_the_one_named_before_the_reason() -> None:
+    """Of two sentences naming revenue, the one whose own move is stated is quoted: a line moving among another's
+    reasons ("… due to lower forecasted revenue growth") is not the line's move."""
+    text = (
+        "In fiscal 2024, the fair value headroom shrank, primarily due to lower forecasted revenue growth and "
+        "higher discount rates. The decrease in revenue in fiscal 2024 was primarily driven by fewer store visits "
+        "across most categories."
+    )
+    quote = driver_quote("What drove Larkspur Outfitters' revenue decline in fiscal 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("The decrease in revenue in fiscal 2024")
+
+
+def test_a_line_named_inside_another_lines_name_is_not_named() -> None:
+    """ "Cost of sales, as a percent of sales, increased …" states no move of net sales; "comparable sales" is its
+    own line, not revenue."""
+    text = (
+        "Cost of sales, measured as a percent of sales, increased in 2024 primarily due to freight costs. "
+        "Net sales increased 4% in 2024, primarily driven by higher volumes of filters."
+    )
+    quote = driver_quote("What drove the increase in Pell Corp's net sales in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Net sales increased 4%")
+    only = "Kitchen: the 5.5% comparable sales decline was driven primarily by small appliances."
+    assert driver_quote("What drove Pell Corp's revenue decline in 2024?", [passage(1, only)]) is None
+
+
+def test_an_expense_line_asked_with_its_noun_is_named_by_its_short_name() -> None:
+    """ "SG&A expenses" asked, "SG&A was impacted by …" written: the noun adds no other quantity."""
+    text = "SG&A was impacted by increased legal costs, primarily related to the settlement of a patent dispute."
+    quote = driver_quote("What caused Pell Corp's SG&A expenses to increase in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text == text
+
+
+def test_a_sentence_of_another_year_states_no_driver_of_the_year_asked() -> None:
+    """A 10-K also discusses the prior year's change: a sentence naming only that year, or following one that
+    does, is not the driver of the year asked; one naming the year asked is."""
+    prior = (
+        "Our segment's SG&A increased $27 million in fiscal 2023 compared to fiscal 2022. The increase in SG&A was "
+        "primarily driven by the extra week."
+    )
+    question = "What drove Larkspur Outfitters' SG&A increase in fiscal 2024?"
+    assert driver_quote(question, [passage(1, prior)]) is None
+    assert driver_quote(question.replace("2024", "2023"), [passage(1, prior)]) is not None
+    current = "SG&A increased in fiscal 2024, primarily due to higher incentive pay. The company was founded in 1966."
+    quote = driver_quote(question, [passage(1, prior), passage(2, current)])
+    assert quote is not None and quote.n == 2
+    # a yes/no is read from a sentence of the year asked only
+    figures = "SG&A decreased to $8.0 billion in fiscal 2023 from $8.6 billion in fiscal 2022."
+    assert yes_no("Did Larkspur Outfitters' SG&A decrease in fiscal 2024?", [passage(1, figures)]) is None
+    assert yes_no("Did Larkspur Outfitters' SG&A decrease in fiscal 2023?", [passage(1, figures)]) is not None
