@@ -21,6 +21,9 @@ CAUSE_PHRASES = (
     "owing to",
     r"reflect(?:s|ed|ing)?",
 )
+# Single words of those phrases, for a keyword search of the passages stating a reason (core/qa/service.py).
+CAUSE_WORDS = ("due", "driven", "primarily", "mainly", "largely", "result", "reflect", "attributable", "because",
+               "owing")  # fmt: skip
 # Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
 OTHER_DRIVER_PHRASES = ("led by", "on account of", "offset by", "contributed to", "primarily", "mainly", "largely")
 # The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").
@@ -55,3 +58,6 @@ HIGHER_IS_BETTER = frozenset(
 # B", "to A from B" (current first), and "from B to A" (prior first).
 CURRENT_FIRST = (r"compared\s+(?:with|to)", r"(?:up|down)\s+from", "versus", r"vs\.?", "from", "against")
 PRIOR_FIRST = ("to",)
+# Words that scope a sentence to a part of the company: a driver of one segment's move is the company's only when
+# the question asks of that part ("Domestic segment", "electronics-related businesses").
+PART_WORDS = ("segment", "segments", "segment's", "business", "businesses", "division", "divisions", "unit", "units")

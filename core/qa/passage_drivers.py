@@ -24,7 +24,14 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 
-from core.lexicon.drivers import CAUSE_PHRASES, CAUSE_QUALIFIERS, CURRENT_FIRST, OTHER_DRIVER_PHRASES, PRIOR_FIRST
+from core.lexicon.drivers import (
+    CAUSE_PHRASES,
+    CAUSE_QUALIFIERS,
+    CURRENT_FIRST,
+    OTHER_DRIVER_PHRASES,
+    PART_WORDS,
+    PRIOR_FIRST,
+)
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
 from core.qa.passage_spans import MIN_TOPIC, passage_span
@@ -58,11 +65,20 @@ _PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$
 _NEAR_YEARS = 3
 # How many sentences back a sentence naming no year takes its year from.
 _LOOK_BACK = 3
-# How near a verb or noun of change the line's name must stand to be what moved (words).
-_NEAR = 6
+# How near a verb or noun of change the line's name must stand to be what moved: words beyond the name's own.
+_NEAR = 4
 _EXPENSES = frozenset(METRICS[name] for name in EXPENSE_METRICS)
+# A line's share of revenue ("as a percentage of net sales"), which names another line than revenue.
+_SHARE_OF_REVENUE = re.compile(
+    r"\b(?:as\s+a\s+)?(?:percent(?:age)?|%|share)\s+(?:of|to)\s+(?:"
+    + "|".join(re.escape(w) for w in sorted(METRICS["revenue"], key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+_SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
+_PART = re.compile(rf"\b(?:{phrases(PART_WORDS)})\b", re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
 
 
@@ -73,8 +89,12 @@ def sentences(text: str) -> list[str]:
 
 def names(subject: str, sentence: str) -> bool:
     """Whether `sentence` names `subject`: most of its words, or one of its line's other wordings."""
-    if not subject or topic_share(subject, sentence) >= MIN_TOPIC:
-        return bool(subject)
+    if not subject:
+        return False
+    if not _SHARE_WORD.search(subject):  # "SG&A as a percentage of revenue" does not name revenue
+        sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
+    if topic_share(subject, sentence) >= MIN_TOPIC:
+        return True
     low, said = f" {subject.lower()} ", sentence.lower()
     for wordings in (*FIGURE_WORDINGS.values(), *METRICS.values()):
         asked = [w for w in wordings if f" {w.lower()} " in low]
@@ -157,7 +177,8 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             return Quote(best.n, sentence, span, valued=True)
     subject = topic(question)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
-    found: list[tuple[bool, float, int, Quote]] = []
+    whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
+    found: list[tuple[bool, bool, float, int, Quote]] = []
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
@@ -172,10 +193,14 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             if _against(question, quoted) or (years and _of_another_year(years, said, i)):
                 continue
             share = topic_share(subject, quoted)
-            found.append(
-                (_moves(subject, quoted), share, -order, Quote(item.n, quoted, passage_span(undated, sentence)))
-            )
-    return max(found, key=lambda f: (f[0], f[1], f[2]))[3] if found else None
+            cause = _DRIVER.search(quoted)
+            of_whole = not (whole and _PART.search(quoted[: cause.start()] if cause else quoted))
+            quote = Quote(item.n, quoted, passage_span(undated, sentence))
+            found.append((_moves(subject, quoted), of_whole, share, -order, quote))
+    # only a sentence stating the line's own move answers (one naming it among the reasons of another's, or in a
+    # glossary, does not); the company's before a part's, then the most of the question's words, then the first
+    moved = [f for f in found if f[0]]
+    return max(moved, key=lambda f: (f[1], f[2], f[3]))[4] if moved else None
 
 
 def _moves(subject: str, sentence: str) -> bool:
@@ -184,13 +209,14 @@ def _moves(subject: str, sentence: str) -> bool:
     decrease in revenue was driven by …"), not a line named among the reasons of another's move ("The decrease in
     cash primarily resulted from cash flow from operations …", "the excess decreased, due to lower forecasted
     revenue growth and higher estimates …"): the move is stated before the sentence's reason begins."""
+    near = len(subject.split()) + _NEAR  # a line's name printed longer than asked ("as a percentage of net sales")
     cause = _DRIVER.search(sentence)
     reason_at = cause.start() if cause else len(sentence)
     for change in (*UP.finditer(sentence), *DOWN.finditer(sentence)):
         if change.start() > reason_at:
             continue  # a move among the reasons is another line's
-        before = sentence[: change.start()].split()[-_NEAR:]
-        after = sentence[change.end() :].split()[:_NEAR]
+        before = sentence[: change.start()].split()[-near:]
+        after = sentence[change.end() :].split()[:near]
         if names(subject, " ".join(before)):
             return True
         if after and after[0].lower() in ("in", "of") and names(subject, " ".join(after[1:])):

@@ -51,6 +51,13 @@ _YEAR_SAID = re.compile(
     r"(?:19|20)\d\d\s+(?:fiscal\s+)?year|for\s+(?:fy\s*)?(?:19|20)\d\d)\b",
     re.I,
 )
+# A quarter named with its year ("the fourth quarter of fiscal 2023", "Q4 2023"): the year is the quarter's, so the
+# sentence is still one quarter's.
+_QUARTER_OF_YEAR = re.compile(
+    r"\b(?:(?:first|second|third|fourth|last|final|1st|2nd|3rd|4th)\s+quarter|q[1-4])(?:\s+of)?,?\s+"
+    r"(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d\d\b",
+    re.I,
+)
 _WORD = re.compile(r"[a-z0-9&]+")
 
 
@@ -161,7 +168,7 @@ def prose_share(
             if figure is None:
                 continue
             said_years = years_in(sentence)
-            if _QUARTER_SAID.search(sentence) and not _YEAR_SAID.search(sentence):
+            if _QUARTER_SAID.search(sentence) and not _YEAR_SAID.search(_QUARTER_OF_YEAR.sub(" quarter ", sentence)):
                 # the quarter of the year asked: the sentence or its filing's period says which year
                 of_year = not year or year in said_years or (not said_years and year in years_in(label))
                 if part is None and of_year and _quarter_named(sentence, asked.quarter, label):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Literal, Protocol
@@ -16,13 +17,14 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
+from core.lexicon.drivers import CAUSE_WORDS
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
-from core.qa.planner.changes import asks_driver, yes_no_asked
+from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.qa.planner.intents import MEASURE_MISSING
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
@@ -34,6 +36,7 @@ from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
 from core.rooms.store import RoomRef
+from core.text import STOP_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +172,8 @@ UNHELD = "No passage found names"
 FOCUS_DEPTH = 40
 # The pages a driver or yes/no question reads whole (see _whole_pages): its first pages found.
 WHOLE_PAGES = 5
+# The passages naming the line and a reason's word a driver question gathers besides (see _stating).
+STATING_DEPTH = 8
 
 
 def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, set[int]]:
@@ -265,7 +270,36 @@ def _evidence(
     if unheld:
         yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
         return []
-    return focused
+    return focused + _stating(wb, ref, plan, focused)
+
+
+def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) -> list[Evidence]:
+    """For a question asking what drove a line's change: the passages of the plan's documents holding the line's
+    words and a word of a reason ("due", "driven", "primarily" …), ranked by the question's words, numbered after
+    `evidence` and not in it. The sentence stating the driver may be on a page the search ranked low (an overview's
+    "Member loans increased 22 percent, driven by …" below pages of risk factors naming loans)."""
+    question = plan.standalone_question
+    if not asks_driver(question):
+        return []
+    words = [w for w in re.findall(r"[a-z0-9]+", topic(question).lower()) if w not in STOP_WORDS]
+    if not words:
+        return []
+    with wb.db.connection() as conn:
+        query = f"{' & '.join(words)} & ({' | '.join(CAUSE_WORDS)})"
+        within = returned(conn.execute(q("query_text"), {"query": query}))[0] or ""
+    if not within:
+        return []
+    steps = [
+        s.model_copy(update={"k": STATING_DEPTH, "whole_pages": 0, "rows": False}) if isinstance(s, SearchStep) else s
+        for s in plan.steps
+        if isinstance(s, SearchStep)
+    ]
+    found = retrieve(wb.db, ref, plan.model_copy(update={"steps": steps}), embedder=None, within=within)
+    held = {(c.document_id, c.page, c.chunk_index) for e in evidence for c in e.citations}
+    extra = [
+        e for e in found if (e.citations[0].document_id, e.citations[0].page, e.citations[0].chunk_index) not in held
+    ]
+    return [e.model_copy(update={"n": len(evidence) + i}) for i, e in enumerate(extra, start=1)]
 
 
 def _said_abstention(plan: Plan, lacking: FilingScope | None) -> tuple[str, str] | None:

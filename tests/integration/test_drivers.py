@@ -150,3 +150,25 @@ def test_a_drivers_sentence_in_the_page_passage_after_a_table_is_read(workbench:
     assert not result["abstained"], result["answer"]
     assert "lower net income and higher income tax payments" in result["answer"]
     assert result["citations"] and all(c["page"] == 1 for c in result["citations"])
+
+
+def test_a_drivers_sentence_on_a_page_ranked_low_is_found_by_its_words(workbench: Workbench) -> None:
+    """Pages of risk factors naming the line over and over outrank the overview page stating its move and reason;
+    the passages holding the line's words and a reason's word are searched for besides, and the overview's
+    sentence is quoted."""
+    risk = (
+        "Risk factors for 2024. Our member loans expose Corvid Bank to credit risk. An increase in member loans in "
+        "2024 may increase losses, and member loans performance depends on member loans underwriting. If member "
+        "loans increase, member loans reserves may need to increase as well in 2024; member loans are funded by "
+        "deposits. Corvid Bank member loans."
+    )
+    filler = " ".join(f"The bank reviews its {t} each quarter." for t in ("liquidity", "capital", "funding", "pricing"))
+    overview = (
+        f"Overview of 2024. {filler} Member loans increased 22 percent in 2024, driven by growth in billed business."
+    )
+    pdf = make_pdf([f"Corvid Bank Annual Report 2024\n{risk}"] + [risk] * 12 + [overview])
+    workbench.ingest_upload(pdf, "corvid-2024-10k.pdf", "C", embed=False)
+    result = ask(workbench, "What drove the increase in Corvid Bank's member loans in 2024?", "C")
+    assert not result["abstained"], result["answer"]
+    assert "driven by growth in billed business" in result["answer"]
+    assert {c["page"] for c in result["citations"]} == {14}

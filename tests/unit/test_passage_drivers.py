@@ -128,3 +128,42 @@ def test_a_sentence_of_another_year_states_no_driver_of_the_year_asked() -> None
     figures = "SG&A decreased to $8.0 billion in fiscal 2023 from $8.6 billion in fiscal 2022."
     assert yes_no("Did Larkspur Outfitters' SG&A decrease in fiscal 2024?", [passage(1, figures)]) is None
     assert yes_no("Did Larkspur Outfitters' SG&A decrease in fiscal 2023?", [passage(1, figures)]) is not None
+
+
+def test_a_sentence_not_stating_the_lines_move_is_no_driver() -> None:
+    """A sentence naming the line among another line's reasons, or defining it, states no driver of its change:
+    none is quoted (the caller abstains) rather than a sentence that only mentions it."""
+    text = (
+        "Net interest income increased 27 percent, primarily driven by higher revolving member loan balances. "
+        "Member loans — Represents loans to members, primarily revolving balances."
+    )
+    assert driver_quote("What drove the increase in Corvid Bank's member loans in 2024?", [passage(1, text)]) is None
+    moved = text + " Member loans increased 22 percent in 2024, driven by growth in billed business."
+    quote = driver_quote("What drove the increase in Corvid Bank's member loans in 2024?", [passage(1, moved)])
+    assert quote is not None and quote.text.startswith("Member loans increased 22 percent")
+
+
+def test_the_companys_move_is_quoted_before_a_segments() -> None:
+    """Asked of the company, a sentence of one segment's move comes after one of the whole company's; asked of the
+    segment, the segment's."""
+    text = (
+        "Our Outdoor segment's net sales decreased 3% in 2024, primarily due to fewer tent orders. "
+        "Net sales decreased 1% in 2024, primarily due to lower volumes in most categories."
+    )
+    quote = driver_quote("Why did Pell Corp's net sales decrease in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Net sales decreased 1%")
+    quote = driver_quote("Why did the Outdoor segment's net sales decrease in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Our Outdoor segment's")
+
+
+def test_a_lines_share_of_revenue_is_not_revenue_and_a_segment_in_the_reason_is_no_segments_move() -> None:
+    """ "SG&A as a percentage of net sales decreased …" states no move of net sales (asked of SG&A's share, it does);
+    a reason naming a segment ("lower volumes in the consumer segment") leaves the company's move the company's."""
+    text = (
+        "SG&A as a percentage of net sales decreased to 19.1% from 19.6%, driven by savings from restructuring. "
+        "Net sales decreased $42 million, or 3.1%, primarily due to lower volumes in the consumer segment."
+    )
+    quote = driver_quote("What drove the decrease in Pell Corp's net sales in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Net sales decreased $42 million")
+    quote = driver_quote("Why did Pell Corp's SG&A as a percentage of net sales decrease in 2024?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("SG&A as a percentage of net sales")

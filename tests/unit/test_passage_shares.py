@@ -35,6 +35,22 @@ def test_a_quarters_share_of_the_years_amount_is_read_from_the_two_sentences_sta
     assert q2 is not None and q2.part.value == "$40 million"
 
 
+def test_a_quarters_sentence_naming_its_year_is_still_the_quarters() -> None:
+    """ "In the fourth quarter of fiscal 2023, we repurchased …" names a year, but as its quarter's: it is the
+    quarter's sentence, whatever filing it is in; a sentence of the whole year stays the year's."""
+    annual = passage(
+        1,
+        "In the fourth quarter of fiscal 2023, we repurchased 0.8 million shares for $61 million. "
+        "In fiscal 2023, we repurchased 3.9 million shares for $290 million in total.",
+        "FY2023",
+    )
+    found = prose_share("What share of Orrin's fiscal 2023 buybacks was made in Q4?", [annual], {1: "FY2023"})
+    assert found is not None and found.part.value == "$61 million" and found.whole.value == "$290 million"
+    # another quarter of the year asked is no answer
+    third = passage(1, annual.content.replace("fourth quarter", "third quarter"), "FY2023")
+    assert prose_share("What share of Orrin's fiscal 2023 buybacks was made in Q4?", [third], {1: "FY2023"}) is None
+
+
 def test_questions_asking_no_share_of_a_year_are_left_alone() -> None:
     for question in (
         "What were Q4 share repurchases in fiscal 2023?",  # "share repurchases" asks no share
