@@ -311,6 +311,8 @@ def test_a_link_into_another_visible_room_switches_and_says_so(page, app_url: st
     tab = page.context.new_page()
     tab.goto(f"{app_url}/?conversation={conversation}")
     tab.get_by_text(f"Switched to the data room '{ROOM}': conversation {conversation} was asked there").wait_for()
+    # the notice is drawn before the conversation's turns: on a loaded machine the run was still drawing them
+    tab.locator('[data-testid="stChatMessage"]').nth(1).wait_for(timeout=60_000)
     wait_idle(tab)
     assert sidebar_room(tab) == ROOM and tab.locator('[data-testid="stChatMessage"]').count() == 2
     assert "room=Acme+deal" in tab.url
