@@ -330,6 +330,7 @@ def _same_metric() -> dict[str, frozenset[str]]:
 
 _SAME_METRIC = _same_metric()
 _LEXICON = frozenset(_SAME_METRIC)
+_LEXICON_WORDS = frozenset(w for wording in _LEXICON for w in wording.split())
 # Words before a metric that do not make it another quantity: "total revenue" is revenue, "deferred revenue" is not.
 _SAME_QUANTITY = frozenset("total net gross annual quarterly consolidated reported overall group".split())
 
@@ -387,6 +388,18 @@ def measures_asked(question: str) -> list[Measure]:
     for phrase in _owned(runs, named):  # a figure the question asks of a name: held as a compound, or not at all
         _read_owned(phrase, found)
     return list(found.values())
+
+
+def narrowing_words(question: str) -> list[tuple[str, ...]]:
+    """For each measure `question` names by narrowing a lexicon metric ("discount revenue", "services net sales"),
+    the words that narrow it ("discount"; words of the lexicon's wordings and words that make no other quantity,
+    "net", "total", "consolidated", left out): a line answering it must hold them, the whole company's revenue line
+    is no discount revenue."""
+    narrowing = (
+        tuple(w for w in m.cell if w not in _SAME_QUANTITY and w not in _LEXICON_WORDS)
+        for m in measures_asked(question)
+    )
+    return [words for words in narrowing if words]
 
 
 def _read_run(at: _Run, ending: dict[int, _Run], found: dict[str, Measure]) -> None:

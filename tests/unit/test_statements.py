@@ -501,3 +501,23 @@ def test_a_ratio_line_in_a_table_of_millions_carries_no_scale() -> None:
         frame, found[0].model_copy(update={"row_id": highlights.grid[0].row_id, "row_label": "Revenue"})
     )
     assert "million" in revenue.description  # an amount keeps the table's unit
+
+
+def test_a_metric_narrowed_by_the_question_is_read_only_on_a_line_holding_its_narrowing_word() -> None:
+    """ "Discount revenue" asked: a note's "Total revenues net of interest expense" (a wording of revenue, and a
+    longer label) is the whole company's revenue, not the part asked; the statement's "Discount revenue" line is.
+    A line under a heading holding the word ("Services" under "Net revenues: services") answers too."""
+    note = table(17, ["2022", "2021"], [["Total revenues net of interest expense", "145", "(43)"]], page=156)
+    statement = table(18, ["2022", "2021"], [["Discount revenue", "30,739", "24,563"], ["Net card fees", "6,070",
+                      "5,195"], ["Total revenues net of interest expense", "52,862", "42,380"]], page=96,
+                      text="Consolidated Statements of Income\n" + "1,234 " * 30)  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(note, statement), documents=((1, "NVK_2022_10K.pdf"),))
+    found = statement_cells("Did discount revenue increase in 2022?", room)
+    assert found is not None and found[0].row_label == "Discount revenue" and found[1].sheet_id == 18
+    alone = RoomSchema(room_id=1, sheets=(note,), documents=((1, "NVK_2022_10K.pdf"),))
+    assert statement_cells("Did discount revenue increase in 2022?", alone) is None
+    assert statement_cells("Did total revenues increase in 2022?", alone) is not None  # the metric itself
+    headed = table(19, ["2022", "2021"], [["Net revenues: services", "", ""], ["Total", "812", "760"]], page=60)
+    room = RoomSchema(room_id=1, sheets=(headed,), documents=((1, "NVK_2022_10K.pdf"),))
+    found = statement_cells("What were services net revenues in 2022?", room)
+    assert found is None or found[0].row_id == 1901

@@ -20,6 +20,7 @@ from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
 from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
+from core.qa.measures import narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
@@ -383,7 +384,7 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
         ):
             continue
-        if _under_other_figures(question, step, sheet):
+        if _under_other_figures(question, step, sheet) or not _narrowing_held(question, step, sheet):
             continue
         # the most specific line; among equals, a primary statement's before highlights and notes
         specific = (len(label_words(step.row_label)), statement_kind(sheet.page_text) is not None)
@@ -402,14 +403,30 @@ NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates
 def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     """Whether the line sits under a heading of per-share figures or rates (the nearest line above it with no
     figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS."""
+    found = NOT_AMOUNTS.search(_heading(step, sheet))
+    return found is not None and not NOT_AMOUNTS.search(question)
+
+
+def _heading(step: CellsStep, sheet: SheetInfo) -> str:
+    """The heading a step's line sits under: the nearest line above it with no figures ("" when none)."""
     rows = list(sheet.grid)
     at = next((i for i, row in enumerate(rows) if row.row_id == step.row_id), None)
     if at is None:
-        return False
+        return ""
     heading = next((r for r in reversed(rows[:at]) if r.values and not any(v for v in r.values[1:])), None)
-    text = (heading.values[0] or "") if heading is not None else ""
-    found = NOT_AMOUNTS.search(text)
-    return found is not None and not NOT_AMOUNTS.search(question)
+    return (heading.values[0] or "") if heading is not None else ""
+
+
+def _narrowing_held(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether the line holds the words narrowing a metric the question names ("discount" of "discount revenue"),
+    in its label or its heading (the nearest line above it with no figures: "Services" under "Net sales:" too): a
+    wording of the metric alone ("Total revenues net of interest expense") is the whole company's, not the part
+    asked (a cited wrong figure it was)."""
+    needed = narrowing_words(question)
+    if not needed:
+        return True
+    held = {_stem(w) for w in _words(f"{step.row_label} {_heading(step, sheet)}")}
+    return all({_stem(w) for w in words} <= held for words in needed)
 
 
 def _outflow(question: str, step: CellsStep) -> CellsStep:
