@@ -330,6 +330,7 @@ def _same_metric() -> dict[str, frozenset[str]]:
 
 _SAME_METRIC = _same_metric()
 _LEXICON = frozenset(_SAME_METRIC)
+_NET_OF_TAIL = re.compile(r"\bnet\s+of\b.*$", re.IGNORECASE)  # "… net of interest expense": what it is net of
 _LEXICON_WORDS = frozenset(w for wording in _LEXICON for w in wording.split())
 # Words before a metric that do not make it another quantity: "total revenue" is revenue, "deferred revenue" is not.
 _SAME_QUANTITY = frozenset("total net gross annual quarterly consolidated reported overall group".split())
@@ -400,6 +401,14 @@ def narrowing_words(question: str) -> list[tuple[str, ...]]:
         for m in measures_asked(question)
     )
     return [words for words in narrowing if words]
+
+
+def metric_alone(label: str) -> bool:
+    """Whether a line's label is a lexicon metric and nothing narrower: its words, less what it is net of and words
+    that make no other quantity, are one of the metric's wordings ("Total revenues net of interest expense" is
+    revenues; "Work in process", "Discount revenue" are narrower)."""
+    words = [w for w in _plain(_NET_OF_TAIL.sub(" ", label)).split() if w not in _SAME_QUANTITY]
+    return bool(words) and " ".join(words) in _LEXICON
 
 
 def _read_run(at: _Run, ending: dict[int, _Run], found: dict[str, Measure]) -> None:

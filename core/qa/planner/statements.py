@@ -20,7 +20,7 @@ from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
 from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
-from core.qa.measures import narrowing_words
+from core.qa.measures import metric_alone, narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
@@ -418,12 +418,12 @@ def _heading(step: CellsStep, sheet: SheetInfo) -> str:
 
 
 def _narrowing_held(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
-    """Whether the line holds the words narrowing a metric the question names ("discount" of "discount revenue"),
-    in its label or its heading (the nearest line above it with no figures: "Services" under "Net sales:" too): a
-    wording of the metric alone ("Total revenues net of interest expense") is the whole company's, not the part
-    asked (a cited wrong figure it was)."""
+    """Whether a line that is a wording of the metric alone ("Total revenues net of interest expense", "Net sales")
+    holds, in its label or its heading (the nearest line above it with no figures), the words narrowing the metric
+    the question names ("discount" of "discount revenue"): else it is the whole company's figure, not the part asked
+    (a cited wrong figure it was). A line narrower than the metric ("Work in process") is judged as before."""
     needed = narrowing_words(question)
-    if not needed:
+    if not needed or not metric_alone(step.row_label):
         return True
     held = {_stem(w) for w in _words(f"{step.row_label} {_heading(step, sheet)}")}
     return all({_stem(w) for w in words} <= held for words in needed)
