@@ -3,8 +3,9 @@
 - **Drivers**: "What drove the rise in freight costs?", "Why did inventories increase?", "What was the decline in
   margin primarily due to?" are answered by the sentence that states it ("Inventories increased 8%, primarily due
   to earlier receipts of holiday goods."), quoted whole. The sentence must name what the question asks about (its
-  topic words, or the line's wording in core/lexicon/finance.py) and hold a driver's words (core/lexicon/drivers.py);
-  a sentence opening on "This"/"The increase" that gives the reason of the sentence before it is quoted with it.
+  topic words, or the line's wording in core/lexicon/finance.py), hold a driver's words (core/lexicon/drivers.py)
+  and state the line's own move before its reason, of the year asked (not the prior year's discussion); a sentence
+  opening on "This"/"The increase" that gives the reason of the sentence before it is quoted with it.
   A sentence of the other direction ("decreased" asked "increase") states no driver of the change asked. None in
   the passages: the caller abstains saying so.
 - **Yes/no**: "Did X increase or decrease?", "Is X improving?", "Did X rise in FY2023?" are answered from a
@@ -69,10 +70,9 @@ _LOOK_BACK = 3
 _NEAR = 4
 _EXPENSES = frozenset(METRICS[name] for name in EXPENSE_METRICS)
 # A line's share of revenue ("as a percentage of net sales"), which names another line than revenue.
+_SHARE_OF = r"\b(?:as\s+a\s+)?(?:percent(?:age)?|%|share)\s+(?:of|to)\s+"  # "as a percent of", "% to"
 _SHARE_OF_REVENUE = re.compile(
-    r"\b(?:as\s+a\s+)?(?:percent(?:age)?|%|share)\s+(?:of|to)\s+(?:"
-    + "|".join(re.escape(w) for w in sorted(METRICS["revenue"], key=len, reverse=True))
-    + r")\b",
+    _SHARE_OF + r"(?:" + "|".join(re.escape(w) for w in sorted(METRICS["revenue"], key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
 )
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
@@ -123,7 +123,7 @@ def _other_names(wording: str, wordings: tuple[str, ...]) -> tuple[re.Pattern[st
     w = re.escape(wording)
     own = {x.lower() for x in wordings}
     longer = sorted((o for o in _ALL_WORDINGS if o not in own and re.search(rf"\b{w}\b", o)), key=len, reverse=True)
-    share = re.compile(rf"\b(?:as\s+a\s+)?(?:percent(?:age)?|%|share)\s+(?:of|to)\s+{w}\b")
+    share = re.compile(rf"{_SHARE_OF}{w}\b")
     return (share, *(re.compile(rf"\b{re.escape(o)}\b") for o in longer))
 
 
