@@ -290,7 +290,7 @@ def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) ->
     if not within:
         return []
     steps = [
-        s.model_copy(update={"k": STATING_DEPTH, "whole_pages": 0, "rows": False}) if isinstance(s, SearchStep) else s
+        s.model_copy(update={"k": STATING_DEPTH, "whole_pages": 0, "rows": False})
         for s in plan.steps
         if isinstance(s, SearchStep)
     ]
