@@ -110,6 +110,14 @@ INTERIM = re.compile(
     re.I,
 )
 
+# Words asking for amounts a filing schedules for later years ("payments due in 2027", "notes maturing in 2026",
+# "expected benefit payments for 2028"): a filing's columns of years after its own are such a schedule.
+SCHEDULED = re.compile(
+    r"\b(?:due|matur\w*|payments?|obligations?|commitments?|expect\w*|future|thereafter|schedul\w*|minimum|"
+    r"forecast\w*|project(?:ed|ions?)|estimat\w*|planned|outlook|guidance|remaining)\b",
+    re.I,
+)
+
 # Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 # "March", "Mar", "Mar.", "Sept" (any case) and, in a sheet's header, "Mar-26", "Mar 2026", "2026-03".

@@ -34,6 +34,7 @@ from core.lexicon.drivers import (
     PRIOR_FIRST,
 )
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
+from core.lexicon.periods import INTERIM
 from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
 from core.qa.passage_spans import MIN_TOPIC, passage_span
 from core.qa.planner.changes import (
@@ -50,7 +51,13 @@ from core.qa.planner.changes import (
 from core.qa.planner.periods import read_period
 from core.retrieval.retriever import Evidence
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# A sentence ends at its stop before a capital, a figure, a quote, a bracket or a bullet ("… in 2027. • Interest
+# expense decreased …": each bullet of a list is its own sentence).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(•·▪●])")
+_BULLET = re.compile(r"^[•·▪●]\s*")
+# A table's row read into the text: four or more figures in a row ("7 % 7 % 2.5 % (5.8)%"); prose after it is a
+# sentence of its own ("… (4.2)% Notable comparable sales changes were as follows: …").
+_FIGURE_RUN = re.compile(r"(?:(?<=\s)|^)(?:[($]*\d[\d,.]*\)?\s?%?\)?\s+){3}[($]*\d[\d,.]*\)?\s?%?\)?(?=\s+[A-Z])")
 _DRIVER = re.compile(
     rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|{phrases(CAUSE_QUALIFIERS)})\b", re.IGNORECASE
 )
@@ -75,6 +82,9 @@ _SHARE_OF_REVENUE = re.compile(
     _SHARE_OF + r"(?:" + "|".join(re.escape(w) for w in sorted(METRICS["revenue"], key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
 )
+# What a line is net of, in brackets ("Interest expense (net of interest income) decreased"): a deduction from the
+# line named before it, not a line of its own.
+_NET_OF = re.compile(r"\(\s*net\s+of\b[^)]*\)", re.IGNORECASE)
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
@@ -83,8 +93,13 @@ _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORE
 
 
 def sentences(text: str) -> list[str]:
-    """A passage's sentences, whitespace folded."""
-    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    """A passage's sentences, whitespace folded; a bullet, or a table's row of figures, ends the sentence before."""
+    out = []
+    for said in _SENTENCE.split(" ".join(text.split())):
+        for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
+            if part := _BULLET.sub("", part.strip()):
+                out.append(part)
+    return out
 
 
 def names(subject: str, sentence: str) -> bool:
@@ -93,6 +108,8 @@ def names(subject: str, sentence: str) -> bool:
         return False
     if not _SHARE_WORD.search(subject):  # "SG&A as a percentage of revenue" does not name revenue
         sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
+    if not re.search(r"\bnet\s+of\b", subject, re.IGNORECASE):
+        sentence = _NET_OF.sub(" ", sentence)
     if topic_share(subject, sentence) >= MIN_TOPIC:
         return True
     low, said = f" {subject.lower()} ", sentence.lower()
@@ -137,6 +154,9 @@ class Quote:
     # the span is the answer's value: read from the best passage's best sentence for the question as asked (a span
     # read elsewhere leads the answer's words, but a reason's value is given only as surely as before)
     valued: bool = False
+    # the line moved the other way than the question says ("What drove the increase" of a line that fell): the
+    # sentence stating that move, and the answer says the question's premise is not what the filing states
+    contrary: bool = False
 
 
 def _years_asked(question: str) -> tuple[int, ...]:
@@ -179,6 +199,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
     found: list[tuple[bool, bool, float, int, Quote]] = []
+    contrary: list[tuple[bool, bool, float, int, Quote]] = []
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
@@ -190,16 +211,18 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 if not (before and _ANAPHORA.match(sentence) and names(subject, before)):
                     continue
                 quoted = f"{before} {sentence}"
-            if _against(question, quoted) or (years and _of_another_year(years, said, i)):
+            if years and _of_another_year(years, said, i):
                 continue
+            against = _against(question, quoted)
             share = topic_share(subject, quoted)
             cause = _DRIVER.search(quoted)
             of_whole = not (whole and _PART.search(quoted[: cause.start()] if cause else quoted))
-            quote = Quote(item.n, quoted, passage_span(undated, sentence))
-            found.append((_moves(subject, quoted), of_whole, share, -order, quote))
+            quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against)
+            (contrary if against else found).append((_moves(subject, quoted), of_whole, share, -order, quote))
     # only a sentence stating the line's own move answers (one naming it among the reasons of another's, or in a
-    # glossary, does not); the company's before a part's, then the most of the question's words, then the first
-    moved = [f for f in found if f[0]]
+    # glossary, does not); the company's before a part's, then the most of the question's words, then the first.
+    # None of the move asked: the company's own move the other way says the question's premise is not the filing's.
+    moved = [f for f in found if f[0]] or [f for f in contrary if f[0] and f[1]]
     return max(moved, key=lambda f: (f[1], f[2], f[3]))[4] if moved else None
 
 
@@ -209,19 +232,25 @@ def _moves(subject: str, sentence: str) -> bool:
     decrease in revenue was driven by …"), not a line named among the reasons of another's move ("The decrease in
     cash primarily resulted from cash flow from operations …", "the excess decreased, due to lower forecasted
     revenue growth and higher estimates …"): the move is stated before the sentence's reason begins."""
+    return _move(subject, sentence) is not None
+
+
+def _move(subject: str, sentence: str) -> bool | None:
+    """The line's own move as `_moves` reads it: True when it rose, False when it fell, None when not stated."""
     near = len(subject.split()) + _NEAR  # a line's name printed longer than asked ("as a percentage of net sales")
     cause = _DRIVER.search(sentence)
     reason_at = cause.start() if cause else len(sentence)
-    for change in (*UP.finditer(sentence), *DOWN.finditer(sentence)):
+    changes = sorted((*UP.finditer(sentence), *DOWN.finditer(sentence)), key=lambda m: m.start())
+    for change in changes:
         if change.start() > reason_at:
             continue  # a move among the reasons is another line's
         before = sentence[: change.start()].split()[-near:]
         after = sentence[change.end() :].split()[:near]
-        if names(subject, " ".join(before)):
-            return True
-        if after and after[0].lower() in ("in", "of") and names(subject, " ".join(after[1:])):
-            return True
-    return False
+        if names(subject, " ".join(before)) or (
+            after and after[0].lower() in ("in", "of") and names(subject, " ".join(after[1:]))
+        ):
+            return bool(UP.fullmatch(change.group(0)))
+    return None
 
 
 # -- yes/no ------------------------------------------------------------------------------------
@@ -233,8 +262,8 @@ class YesNo:
 
     word: str
     quote: Quote
-    current: Figure
-    prior: Figure
+    current: Figure | None  # None (both): the sentence states the move in words only ("Our gross margin rose in …")
+    prior: Figure | None
     rose: bool
 
 
@@ -285,4 +314,30 @@ def yes_no(question: str, passages: Sequence[Evidence]) -> YesNo | None:
                 continue
             word = asked.if_up if current > prior else asked.if_down
             return YesNo(word, Quote(item.n, sentence), *pair, rose=current > prior)
+    return _stated(question, subject, passages)
+
+
+def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo | None:
+    """The yes/no from the first sentence stating the line's own move in words, of the period asked ("Our gross
+    margin rate increased in the second quarter of fiscal 2027, primarily due to …"): its quarter when one is
+    asked, no part of the year when a whole year is; None when the passages state none of one direction."""
+    asked = yes_no_asked(question)
+    period = read_period(question)
+    if asked is None or period is None or period.compares:
+        return None  # a move is stated of a period: one must be asked
+    for item in passages:
+        said = sentences(item.content)
+        for i, sentence in enumerate(said):
+            if len(sentence.split()) > MAX_WORDS or _of_another_year(period.years, said, i):
+                continue
+            read = read_period(sentence)
+            if read is None or not set(read.years) & set(period.years):
+                continue  # the move's period is stated in the sentence itself
+            if period.quarter is not None and read.quarter != period.quarter:
+                continue
+            if period.quarter is None and INTERIM.search(sentence):
+                continue  # "in the first six months of fiscal 2027" is no whole year's move
+            rose = _move(subject, sentence)
+            if rose is not None:
+                return YesNo(asked.if_up if rose else asked.if_down, Quote(item.n, sentence), None, None, rose=rose)
     return None

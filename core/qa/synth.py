@@ -14,7 +14,7 @@ from core.qa.passage_drivers import Quote, driver_quote, sentences, yes_no
 from core.qa.passage_figures import asked_periods, passage_figure, passage_figures, subject
 from core.qa.passage_shares import prose_share
 from core.qa.passage_spans import passage_span
-from core.qa.planner.changes import asks_driver, topic, yes_no_asked
+from core.qa.planner.changes import asks_driver, direction_asked, topic, yes_no_asked
 from core.qa.planner.periods import FilingPeriod, PeriodAsked, filings_for, read_period
 from core.retrieval.retriever import Evidence
 from core.text import MARKER, STOP_WORDS
@@ -255,8 +255,11 @@ def _read_out(
         label = labels.get(found.quote.n)
         moved = "increased" if found.rose else "decreased"
         word = found.word if found.word.lower() == moved else f"{found.word}, it {moved}"
-        figures = f"{found.current.text} against {found.prior.text} before"
-        text = f"{label + ': ' if label else ''}{word} — {figures}: {_quoted(found.quote)}"
+        if found.current is not None and found.prior is not None:
+            text = f"{word} — {found.current.text} against {found.prior.text} before: {_quoted(found.quote)}"
+        else:  # the move stated in words: the sentence is what the answer stands on
+            text = f"{word}, as the filing states: {_quoted(found.quote)}"
+        text = f"{label + ': ' if label else ''}{text}"
         return checked_answer(text, [found.word], evidence)
     if not asks_driver(question):
         return None
@@ -268,6 +271,10 @@ def _read_out(
         return Answer(text=f"{ABSTAIN} No passage{where} states what drove {what}.", abstained=True)
     label = labels.get(quote.n)
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
+    if quote.contrary:  # "What drove the increase" of a line that fell: say so before the filing's reason
+        went, asked_word = ("rose", "fell") if direction_asked(question) == "down" else ("fell", "rose")
+        what = topic(question) or "it"
+        lead = f"{what[:1].upper()}{what[1:]} {went}, not {asked_word}. {lead}"
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
     # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)
     valued = quote.valued and quote.span in _passages_answer(question, best, passages, labels, evidence).values

@@ -10,15 +10,17 @@ FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
 
 -- A table read from a PDF comes with its page's text: the names a question gives must be on that page.
 -- name: schema_sheets
--- The last column: the whole document's text when the sheet is its only table and the document is short (30
--- pages or fewer: a memo's or an excerpt's paragraphs are that table's context; a long filing's are not), else ''.
+-- The eighth column: the whole document's text when the sheet is its only table and the document is short (30
+-- pages or fewer: a memo's or an excerpt's paragraphs are that table's context; a long filing's are not), else '';
+-- the last, the document's fiscal year (a filing's columns of later years are a schedule of what is due).
 SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p.text, ''),
        CASE WHEN s.page_number IS NOT NULL
                  AND (SELECT count(*) FROM sheets t WHERE t.document_id = s.document_id) = 1
                  AND (SELECT count(*) FROM pages c WHERE c.document_id = s.document_id) <= 30
             THEN coalesce((SELECT string_agg(a.text, ' ' ORDER BY a.page_number) FROM pages a
                            WHERE a.document_id = s.document_id), '')
-            ELSE '' END
+            ELSE '' END,
+       d.fiscal_year
 FROM sheets s JOIN documents d ON d.id = s.document_id
 LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'

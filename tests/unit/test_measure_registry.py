@@ -110,6 +110,26 @@ def test_inputs_from_two_tables_of_one_filing() -> None:
     assert cells == {(1, "Net cash provided by operating activities", "2022"), (2, "Total current liabilities", "2022")}
 
 
+def test_a_filings_columns_of_later_years_are_no_period_of_a_measure() -> None:
+    """An older filing's schedule of what falls due in later years (its columns 2025 and 2026 in a 2023 10-K) is
+    no input of a measure asked of those years: the measure names what is missing instead."""
+    schedule = replace(
+        _sheet(
+            8,
+            [["Total current assets", "2,950", "2,700"], ["Total current liabilities", "1,700", "1,650"]],
+            page=40,
+            names=("Column A", "2026", "2025"),
+        ),
+        fiscal_year=2023,
+    )
+    found = measure_cells("What was the current ratio in 2026?", RoomSchema(1, (schedule,)))
+    assert found is None or isinstance(found, Missing)
+    same_year = measure_cells(
+        "What was the current ratio in 2026?", RoomSchema(1, (replace(schedule, fiscal_year=2026),))
+    )
+    assert not isinstance(same_year, Missing) and same_year is not None
+
+
 def test_the_inputs_come_from_the_table_holding_them_all_before_an_earlier_table_holding_one() -> None:
     """A filing whose earlier page has a table holding one input (a quarterly table's revenue line) and whose
     statement holds both: every input is read from the statement, and the periods are named as it heads them."""

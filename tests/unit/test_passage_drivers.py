@@ -39,9 +39,11 @@ def test_a_reason_in_the_next_sentence_is_quoted_with_its_line() -> None:
     assert quote.text == text
 
 
-def test_a_sentence_of_the_other_direction_is_no_driver() -> None:
+def test_a_sentence_of_the_other_direction_is_no_driver_of_the_move_asked() -> None:
+    """It is quoted only as the move the filing states instead (marked contrary: the answer says so)."""
     text = "Warranty expense decreased 5%, primarily due to fewer claims."
-    assert driver_quote("What drove the increase in warranty expense?", [passage(1, text)]) is None
+    quote = driver_quote("What drove the increase in warranty expense?", [passage(1, text)])
+    assert quote is not None and quote.contrary
 
 
 def test_a_yes_no_needs_both_figures_in_one_sentence() -> None:
@@ -167,3 +169,65 @@ def test_a_lines_share_of_revenue_is_not_revenue_and_a_segment_in_the_reason_is_
     assert quote is not None and quote.text.startswith("Net sales decreased $42 million")
     quote = driver_quote("Why did Pell Corp's SG&A as a percentage of net sales decrease in 2024?", [passage(1, text)])
     assert quote is not None and quote.text.startswith("SG&A as a percentage of net sales")
+
+
+def test_a_yes_no_on_a_move_stated_in_words_of_the_period_asked() -> None:
+    """No sentence sets the two figures against each other, but one states the line's move in the quarter asked:
+    the answer leads with the word and quotes it; a half-year's or another quarter's move answers nothing."""
+    text = (
+        "Our gross margin rate decreased in the first six months of fiscal 2027, primarily due to clearance. "
+        "Our gross margin rate increased in the second quarter of fiscal 2027, primarily due to a richer mix. "
+        "Our SG&A decreased in the second quarter of fiscal 2027, due to lower payroll."
+    )
+    found = yes_no(
+        "Did Larkspur's gross margin rate increase in the second quarter of fiscal 2027?", [passage(3, text)]
+    )
+    assert found is not None and found.word == "Yes" and found.rose and found.current is None
+    assert found.quote.text.startswith("Our gross margin rate increased in the second quarter")
+    assert (
+        yes_no("Did Larkspur's gross margin rate increase in the third quarter of fiscal 2027?", [passage(3, text)])
+        is None
+    )
+    # a whole year asked: the quarter's and the half-year's moves are no answer
+    assert yes_no("Did Larkspur's gross margin rate increase in fiscal 2027?", [passage(3, text)]) is None
+    # no period asked: a move stated of some period says nothing
+    assert yes_no("Did Larkspur's gross margin rate increase?", [passage(3, text)]) is None
+
+
+def test_bullets_and_table_rows_end_sentences_and_a_deduction_names_no_line() -> None:
+    """A bullet list's items, and prose after a table's row of figures, are sentences of their own; "(net of
+    interest income)" is what another line is net of: it states no move of interest income or net income."""
+    text = (
+        "Pension income lowered expense year-on-year for 2026. • Interest expense (net of interest income) decreased in "
+        "2027, driven by debt maturities. Hardware 7 % 7 % 2.5 % (5.8)% Total 100 % 100 % (5.4)% (4.2)% Net income "
+        "decreased 9% in 2027, primarily due to litigation charges."
+    )
+    quote = driver_quote("What drove the decrease in Quillon's net income in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text == "Net income decreased 9% in 2027, primarily due to litigation charges."
+    quote = driver_quote("Why did Quillon's interest expense decrease in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Interest expense (net of interest income) decreased")
+    assert driver_quote("Why did Quillon's interest income decrease in 2027?", [passage(1, text)]) is None
+
+
+def test_a_move_the_other_way_than_asked_is_quoted_as_such() -> None:
+    """ "What drove the increase" of a line the filing says fell: the fall's sentence, marked contrary (the answer
+    says the premise is not the filing's); a sentence of the direction asked is quoted as before."""
+    fell = "Net sales decreased 4% in 2027, primarily due to lower volumes in Europe."
+    quote = driver_quote("What drove the increase in Quillon's net sales in 2027?", [passage(1, fell)])
+    assert quote is not None and quote.contrary and quote.text == fell
+    both = f"{fell} Net sales increased 2% in the Americas segment, driven by pricing."
+    quote = driver_quote("What drove the decrease in Quillon's net sales in 2027?", [passage(1, both)])
+    assert quote is not None and not quote.contrary and quote.text == fell
+
+
+def test_the_answers_words_for_a_contrary_move_and_a_move_stated_in_words() -> None:
+    from core.qa.synth import synthesize_offline
+
+    fell = passage(1, "Net sales decreased 4% in 2027, primarily due to lower volumes in Europe.")
+    answer = synthesize_offline("What drove the increase in Quillon's net sales in 2027?", [fell])
+    assert answer.text.startswith("Net sales fell, not rose. “Net sales decreased 4% in 2027, primarily due to")
+    rose = passage(2, "Our gross margin rate increased in the second quarter of fiscal 2027, due to a richer mix.")
+    answer = synthesize_offline(
+        "Did Quillon's gross margin rate increase in the second quarter of fiscal 2027?", [rose]
+    )
+    assert answer.text.startswith("Yes, it increased, as the filing states: “Our gross margin rate increased in the")

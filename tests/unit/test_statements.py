@@ -18,7 +18,7 @@ def table(
     """A grid as the schema holds it: column names are the header (blank corner), rows the line items."""
     names = ["Column A", *years]
     columns = tuple(
-        ColumnInfo(name=n, letter="ABCDE"[i], dtype="text" if i == 0 else "number", position=i)
+        ColumnInfo(name=n, letter="ABCDEFGH"[i], dtype="text" if i == 0 else "number", position=i)
         for i, n in enumerate(names)
     )
     grid = tuple(GridRow(row_id=sheet_id * 100 + i, values=tuple(r)) for i, r in enumerate(rows))
@@ -521,3 +521,36 @@ def test_a_metric_narrowed_by_the_question_is_read_only_on_a_line_holding_its_na
     room = RoomSchema(room_id=1, sheets=(headed,), documents=((1, "NVK_2022_10K.pdf"),))
     found = statement_cells("What were services net revenues in 2022?", room)
     assert found is None or found[0].row_id == 1901
+
+
+def test_a_filings_columns_of_later_years_are_a_schedule_not_those_years_figures() -> None:
+    """An older 10-K's contractual obligations ("Total debt" due in each later year) print the years a question
+    names: "did total debt fall in 2031" is read from the filing of 2031, never from what the 2027 filing
+    scheduled to be repaid in 2030 and 2031; a question asking what is due reads the schedule."""
+    schedule = dataclasses.replace(
+        table(
+            15,
+            ["Total", "2028", "2029", "2030", "2031"],
+            [["Total debt (Note 9)", "9,400", "1,100", "860", "1,640", "1,210"]],
+            page=52,
+            title="NVK_2027_10K.pdf",
+        ),
+        fiscal_year=2027,
+    )
+    balance = dataclasses.replace(
+        table(16, ["2031", "2030"], [["Total debt", "14,205", "15,870"]], page=38, title="NVK_2031_10K.pdf"),
+        fiscal_year=2031,
+    )
+    alone = RoomSchema(room_id=1, sheets=(schedule,), documents=((1, "NVK_2027_10K.pdf"),))
+    assert statement_cells("Did total debt decrease in 2031?", alone) is None
+    assert statement_cells("What was total debt in 2030?", alone) is None
+    both = RoomSchema(
+        room_id=1, sheets=(schedule, balance), documents=((1, "NVK_2027_10K.pdf"), (2, "NVK_2031_10K.pdf"))
+    )
+    found = statement_cells("Did total debt decrease in 2031?", both)
+    assert found is not None and found[1].sheet_id == 16
+    due = statement_cells("How much total debt is due in 2030?", alone)
+    assert due is not None and due[1].sheet_id == 15
+    # the year after the filing's may name the same fiscal year (a year ending in June named by its start)
+    undated = dataclasses.replace(schedule, fiscal_year=None)
+    assert statement_cells("What was total debt in 2030?", RoomSchema(1, (undated,))) is not None

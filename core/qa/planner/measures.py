@@ -346,6 +346,8 @@ def statement_table(sheet: SheetInfo, question: str) -> _Table | None:
         periods = {
             k: kept for k, cols in periods.items() if (kept := [i for i in cols if not INTERIM.search(labels[i])])
         }
+    # a filing's columns of later years schedule what is due then: no measure of a period reads them
+    periods = {k: cols for k, cols in periods.items() if not (k.isdigit() and sheet.scheduled(int(k)))}
     monthly = False
     if len(periods) < 2:
         periods = month_columns(labels, 0)

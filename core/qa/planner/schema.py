@@ -175,6 +175,12 @@ class SheetInfo:
     page: int | None = None  # a table read from a PDF: its page (the planner reads it as a statement grid only)
     page_text: str = ""  # that page's text (names a question gives must be on it)
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
+    fiscal_year: int | None = None  # the fiscal year of the filing it was read from (None when not known)
+
+    def scheduled(self, year: int) -> bool:
+        """Whether this filing's column of `year` schedules later amounts (what is due or matures then), not that
+        year's figure: a year after the filing's own, or after the next (a fiscal year named by the year it began)."""
+        return self.fiscal_year is not None and year > self.fiscal_year + 1
 
     @property
     def label(self) -> str:
@@ -303,7 +309,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             page=page,
             page_text=text,
             document_text=whole,
+            fiscal_year=year,
         )
-        for s, d, t, n, rows, page, text, whole in sheets
+        for s, d, t, n, rows, page, text, whole, year in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

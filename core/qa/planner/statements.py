@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from core.lexicon.finance import FIGURE_WORDINGS
 from core.lexicon.measures import OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
-from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, YEAR_DIGITS
+from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, SCHEDULED, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
 from core.qa.measures import metric_alone, narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
@@ -380,6 +380,8 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
             continue
         if whole_year and any(INTERIM.search(label) for label in step.column_labels):
             continue
+        if _scheduled_years(question, step, sheet):
+            continue
         if not credible(step, question, aliases) and not (
             linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
         ):
@@ -398,6 +400,15 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
 # Headings of lines that are no amount of the statement: per-share figures, rates, ratios, statistics ("Per Share
 # Data" over "Net earnings 5.20").
 NOT_AMOUNTS = re.compile(r"per[\s-]+share|share\s+data|statistic|ratios?\b|rates?\b|price|percent|%", re.I)
+
+
+def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether the step reads a column of a year after its filing's own (after the next, for a fiscal year named
+    by the year it began): a schedule of later payments or maturities ("Total debt" due in 2030 and 2031 in a
+    2028 10-K), not that year's figure, unless the question asks for what is due or expected."""
+    if SCHEDULED.search(question):
+        return False
+    return any(sheet.scheduled(int(year)) for label in step.column_labels for year in years_in(label))
 
 
 def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
