@@ -24,6 +24,9 @@ CAUSE_PHRASES = (
 # Single words of those phrases, for a keyword search of the passages stating a reason (core/qa/service.py).
 CAUSE_WORDS = ("due", "driven", "primarily", "mainly", "largely", "result", "reflect", "attributable", "because",
                "owing")  # fmt: skip
+# Verbs of change a line's name stands just before when a sentence states its move ("Card Member loans increased
+# 22 percent …"), for a phrase search of those sentences (core/qa/service.py).
+MOVE_VERBS = ("increased", "decreased", "rose", "fell", "declined", "grew", "improved", "dropped")
 # Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
 OTHER_DRIVER_PHRASES = ("led by", "on account of", "offset by", "contributed to", "primarily", "mainly", "largely")
 # The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").

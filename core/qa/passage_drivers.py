@@ -35,6 +35,7 @@ from core.lexicon.drivers import (
 )
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.lexicon.periods import INTERIM
+from core.qa.measures import metric_alone
 from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
 from core.qa.passage_spans import MIN_TOPIC, passage_span
 from core.qa.planner.changes import (
@@ -50,6 +51,7 @@ from core.qa.planner.changes import (
 )
 from core.qa.planner.periods import read_period
 from core.retrieval.retriever import Evidence
+from core.text import STOP_WORDS
 
 # A sentence ends at its stop before a capital, a figure, a quote, a bracket or a bullet ("… in 2027. • Interest
 # expense decreased …": each bullet of a list is its own sentence).
@@ -73,6 +75,8 @@ _PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$
 _NEAR_YEARS = 3
 # How many sentences back a sentence naming no year takes its year from.
 _LOOK_BACK = 3
+# Figures before a verb of change that make the text a table's lines, not a sentence stating a move.
+_TABLE_FIGURES = 3
 # How near a verb or noun of change the line's name must stand to be what moved: words beyond the name's own.
 _NEAR = 4
 _EXPENSES = frozenset(METRICS[name] for name in EXPENSE_METRICS)
@@ -85,6 +89,9 @@ _SHARE_OF_REVENUE = re.compile(
 # What a line is net of, in brackets ("Interest expense (net of interest income) decreased"): a deduction from the
 # line named before it, not a line of its own.
 _NET_OF = re.compile(r"\(\s*net\s+of\b[^)]*\)", re.IGNORECASE)
+# A line's rate, margin or ratio ("SG&A rate", "gross profit margin"): another quantity than the line itself.
+_RATE_WORDS = r"(?:rates?|margins?|ratios?)"
+_RATE_OF = re.compile(rf"\b[\w&-]+\s+{_RATE_WORDS}\b", re.IGNORECASE)
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
@@ -110,6 +117,8 @@ def names(subject: str, sentence: str) -> bool:
         sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
     if not re.search(r"\bnet\s+of\b", subject, re.IGNORECASE):
         sentence = _NET_OF.sub(" ", sentence)
+    if not re.search(rf"\b{_RATE_WORDS}\b", subject, re.IGNORECASE):  # "SG&A" asked: "SG&A rate" is no SG&A
+        sentence = _RATE_OF.sub(" ", sentence)
     if topic_share(subject, sentence) >= MIN_TOPIC:
         return True
     low, said = f" {subject.lower()} ", sentence.lower()
@@ -191,11 +200,13 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     passage's best sentences, preferred when one gives the reason in so many words."""
     best = passages[0] if passages else None
     years = _years_asked(question)
+    subject = topic(question)
     for sentence in first:
         span = passage_span(question, sentence)
-        if best is not None and span is not None and not (years and _of_another_year(years, [sentence], 0)):
+        if best is None or span is None or (years and _of_another_year(years, [sentence], 0)):
+            continue
+        if _moves(subject, sentence) and not _against(question, sentence):  # its own move, as the others below
             return Quote(best.n, sentence, span, valued=True)
-    subject = topic(question)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
     found: list[tuple[bool, bool, float, int, Quote]] = []
@@ -231,8 +242,26 @@ def _moves(subject: str, sentence: str) -> bool:
     by operating activities decreased $1.9 billion, primarily due to …") or just after a noun of change ("The
     decrease in revenue was driven by …"), not a line named among the reasons of another's move ("The decrease in
     cash primarily resulted from cash flow from operations …", "the excess decreased, due to lower forecasted
-    revenue growth and higher estimates …"): the move is stated before the sentence's reason begins."""
-    return _move(subject, sentence) is not None
+    revenue growth and higher estimates …"): the move is stated before the sentence's reason begins. Or its two
+    figures set against each other before the reason ("Interest income was $214 million as compared to $130 million
+    in 2026, primarily due to …")."""
+    return _move(subject, sentence) is not None or _compared(subject, sentence)
+
+
+_COMPARED_TO = re.compile(r"\b(?:as\s+)?compared\s+(?:to|with)\b|\bversus\b|\bvs\.?(?=\s)", re.IGNORECASE)
+
+
+def _compared(subject: str, sentence: str) -> bool:
+    """Whether the line is named, then a figure, then a comparison with another figure, before the reason."""
+    cause = _DRIVER.search(sentence)
+    head = sentence[: cause.start()] if cause else sentence
+    against = _COMPARED_TO.search(head)
+    if against is None or not names(subject, head[: against.start()]):
+        return False
+    kinds = ("money", "percent", "count")
+    return any(f.kind in kinds for f in figures(head[: against.start()])) and any(
+        f.kind in kinds for f in figures(head[against.end() :])
+    )
 
 
 def _move(subject: str, sentence: str) -> bool | None:
@@ -244,13 +273,50 @@ def _move(subject: str, sentence: str) -> bool | None:
     for change in changes:
         if change.start() > reason_at:
             continue  # a move among the reasons is another line's
+        if len(figures(sentence[: change.start()])) >= _TABLE_FIGURES:
+            continue  # a table's lines read into the text ("Comparable sales 0.3 % … Total revenue decrease")
         before = sentence[: change.start()].split()[-near:]
         after = sentence[change.end() :].split()[:near]
-        if names(subject, " ".join(before)) or (
-            after and after[0].lower() in ("in", "of") and names(subject, " ".join(after[1:]))
+        said_before, said_after = " ".join(before), " ".join(after[1:])
+        # "The decrease in revenue …", or the line as the verb's object: "Tax reform lowered the effective tax rate"
+        object_of = bool(after) and after[0].lower() in ("in", "of", "the", "our", "its", "their")
+        if (names(subject, said_before) and not _narrower(subject, said_before)) or (
+            object_of and names(subject, said_after) and not _narrower(subject, said_after)
         ):
             return bool(UP.fullmatch(change.group(0)))
     return None
+
+
+# Words before a line's name that leave it the whole line: determiners, words of the whole ("total", "enterprise",
+# "worldwide"), of the period, of how it went ("strong", "higher"). Any other lower-case word before it narrows it
+# to a part or another line ("profit-share revenue", "services revenue"); a capitalised one names a segment or the
+# company (`PART_WORDS` and the company's own move first judge those).
+_WHOLE_WORDS = frozenset(
+    "the our its their this that these a an total net gross annual quarterly consolidated reported overall group "
+    "enterprise worldwide global company companywide company-wide operating fiscal year full-year quarter quarterly "
+    "strong weak higher lower record solid organic".split()
+)
+
+
+def _narrower(subject: str, said: str) -> bool:
+    """Whether `said` names the line asked (a lexicon metric alone: "revenue") only narrowed by the word before its
+    name ("The fiscal 2026 profit-share revenue decrease …"): a part of it, not the line."""
+    if not metric_alone(subject):
+        return False
+    wordings = max(
+        (ws for ws in METRICS.values() if any(re.search(rf"\b{re.escape(w)}\b", subject, re.IGNORECASE) for w in ws)),
+        key=lambda ws: max(len(w) for w in ws),
+        default=(),
+    )
+    pattern = "|".join(re.escape(w) for w in sorted(wordings, key=len, reverse=True))
+    found = list(re.finditer(rf"\b(?:{pattern})\b", said, re.IGNORECASE)) if pattern else []
+    if not found:
+        return False
+    before = said[: found[-1].start()].split()
+    word = before[-1].strip("\"'“”(,;:") if before else ""
+    if not word or word[0].isupper() or re.search(r"\d|['’]s$", word):
+        return False
+    return word.lower() not in _WHOLE_WORDS | STOP_WORDS
 
 
 # -- yes/no ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
-from core.lexicon.drivers import CAUSE_WORDS
+from core.lexicon.drivers import CAUSE_WORDS, MOVE_VERBS
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
@@ -284,21 +284,26 @@ def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) ->
     words = [w for w in re.findall(r"[a-z0-9]+", topic(question).lower()) if w not in STOP_WORDS]
     if not words:
         return []
+    cause = f"({' | '.join(CAUSE_WORDS)})"
+    # first the passages where the line's name stands just before a verb of change ("Card Member loans increased"),
+    # then any holding its words and a reason's
+    queries = (f"({' <-> '.join(words)} <-> ({' | '.join(MOVE_VERBS)})) & {cause}", f"{' & '.join(words)} & {cause}")
     with wb.db.connection() as conn:
-        query = f"{' & '.join(words)} & ({' | '.join(CAUSE_WORDS)})"
-        within = returned(conn.execute(q("query_text"), {"query": query}))[0] or ""
-    if not within:
-        return []
+        withins = [returned(conn.execute(q("query_text"), {"query": query}))[0] or "" for query in queries]
     steps = [
         s.model_copy(update={"k": STATING_DEPTH, "whole_pages": 0, "rows": False})
         for s in plan.steps
         if isinstance(s, SearchStep)
     ]
-    found = retrieve(wb.db, ref, plan.model_copy(update={"steps": steps}), embedder=None, within=within)
+    scoped = plan.model_copy(update={"steps": steps})
+    found = [e for within in withins if within for e in retrieve(wb.db, ref, scoped, embedder=None, within=within)]
     held = {(c.document_id, c.page, c.chunk_index) for e in evidence for c in e.citations}
-    extra = [
-        e for e in found if (e.citations[0].document_id, e.citations[0].page, e.citations[0].chunk_index) not in held
-    ]
+    extra = []
+    for e in found:
+        place = (e.citations[0].document_id, e.citations[0].page, e.citations[0].chunk_index)
+        if place not in held:
+            held.add(place)
+            extra.append(e)
     return [e.model_copy(update={"n": len(evidence) + i}) for i, e in enumerate(extra, start=1)]
 
 

@@ -172,3 +172,26 @@ def test_a_drivers_sentence_on_a_page_ranked_low_is_found_by_its_words(workbench
     assert not result["abstained"], result["answer"]
     assert "driven by growth in billed business" in result["answer"]
     assert {c["page"] for c in result["citations"]} == {14}
+
+
+def test_the_sentence_stating_the_lines_move_is_found_beneath_pages_naming_it_with_reasons(
+    workbench: Workbench,
+) -> None:
+    """More pages than are gathered name the line beside a reason's word (another line's move "driven by member loans
+    balances", risks "due to" it) and outrank the overview: the passages where the line's name stands just before
+    a verb of change are searched for first, and the overview's sentence is quoted."""
+    risk = (
+        "Risk factors for 2024. Our member loans expose Corvid Bank to credit risk, primarily due to concentration. "
+        "Net interest income increased, primarily driven by member loans balances. Member loans performance depends "
+        "on member loans underwriting, mainly due to member loans pricing; member loans are funded by deposits."
+    )
+    filler = " ".join(f"The bank reviews its {t} each quarter." for t in ("liquidity", "capital", "funding", "pricing"))
+    overview = (
+        f"Overview of 2024. {filler} Member loans increased 22 percent in 2024, driven by growth in billed business."
+    )
+    pdf = make_pdf([f"Corvid Bank Annual Report 2024\n{risk}"] + [risk] * 12 + [overview])
+    workbench.ingest_upload(pdf, "corvid-2024-10k.pdf", "C", embed=False)
+    result = ask(workbench, "What drove the increase in Corvid Bank's member loans in 2024?", "C")
+    assert not result["abstained"], result["answer"]
+    assert "driven by growth in billed business" in result["answer"]
+    assert {c["page"] for c in result["citations"]} == {14}

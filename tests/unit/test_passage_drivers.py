@@ -231,3 +231,51 @@ def test_the_answers_words_for_a_contrary_move_and_a_move_stated_in_words() -> N
         "Did Quillon's gross margin rate increase in the second quarter of fiscal 2027?", [rose]
     )
     assert answer.text.startswith("Yes, it increased, as the filing states: “Our gross margin rate increased in the")
+
+
+def test_a_lines_rate_is_another_quantity_and_figures_compared_state_a_move() -> None:
+    """ "SG&A" asked: a sentence on the SG&A rate (a share of revenue) states no move of SG&A; a line's two figures set
+    against each other before the reason state its move as surely as a verb of change."""
+    rate = "The decrease in SG&A rate was driven by sales leverage."
+    assert driver_quote("Why did Quillon's SG&A decrease in fiscal 2027?", [passage(1, rate)]) is None
+    quote = driver_quote("Why did Quillon's SG&A rate decrease in fiscal 2027?", [passage(1, rate)])
+    assert quote is not None and quote.text == rate
+    compared = (
+        "Interest income in fiscal 2027 was $214 million as compared to $130 million in fiscal 2026 primarily due to "
+        "higher rates earned on cash balances."
+    )
+    quote = driver_quote("Why did Quillon's interest income increase in fiscal 2027?", [passage(2, compared)])
+    assert quote is not None and quote.text == compared
+    # the comparison names another line before it: no move of the line asked
+    other = "Interest expense was $90 million compared to $70 million, primarily due to higher interest income."
+    assert driver_quote("Why did Quillon's interest income increase?", [passage(3, other)]) is None
+
+
+def test_a_narrower_line_and_a_tables_lines_state_no_move_of_the_line_asked() -> None:
+    """ "Revenue" asked: "the profit-share revenue decrease" is a part of revenue, and "… Comparable sales impact 0.3 %
+    Total revenue decrease (0.3)%" is a table read into the text; the whole company's words ("enterprise revenue",
+    "our revenue") and a segment's name (judged by the company-first rule) are the line."""
+    narrower = "The fiscal 2027 profit-share revenue decrease reflects lower premiums paid to the underwriter."
+    table_text = (
+        "Non-comparable sales 1.8 % Comparable sales impact 0.3 % Currency impact (2.4)% Total revenue decrease "
+        "(0.3)% reflects store closures."
+    )
+    for text in (narrower, table_text):
+        assert driver_quote("What caused Quillon's revenue to decrease in fiscal 2027?", [passage(1, text)]) is None
+    whole = "Enterprise revenue decreased 0.3% in fiscal 2027, primarily due to store closures."
+    quote = driver_quote("What caused Quillon's revenue to decrease in fiscal 2027?", [passage(1, whole)])
+    assert quote is not None and quote.text == whole
+    ours = "Our revenue decreased in fiscal 2027, driven by lower traffic."
+    assert driver_quote("Why did Quillon's revenue decrease in fiscal 2027?", [passage(1, ours)]) is not None
+    # the part asked by name is read as before
+    quote = driver_quote("Why did Quillon's profit-share revenue decrease in fiscal 2027?", [passage(1, narrower)])
+    assert quote is not None and quote.text == narrower
+
+
+def test_the_line_as_the_object_of_a_verb_of_change_moved() -> None:
+    text = "Factors that decreased the Company's effective tax rate were primarily a lower statutory rate abroad."
+    quote = driver_quote("Why did Quillon's effective tax rate change in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text == text
+    # a narrower line as the object is not the line asked
+    other = "Lower premiums decreased the profit-share revenue of the card program."
+    assert driver_quote("Why did Quillon's revenue decrease?", [passage(1, other)]) is None
