@@ -75,6 +75,8 @@ _PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$
 _NEAR_YEARS = 3
 # How many sentences back a sentence naming no year takes its year from.
 _LOOK_BACK = 3
+_ASIDE = re.compile(r"\((?!\s*net\s+of\b)[^)]*\)")
+_FIGURE_WORD = re.compile(r"[$€£(]*\d[\d,.]*[)%]*[,;]?|(?:million|billion|thousand|percent)[,;]?", re.IGNORECASE)
 # Figures before a verb of change that make the text a table's lines, not a sentence stating a move.
 _TABLE_FIGURES = 3
 # How near a verb or noun of change the line's name must stand to be what moved: words beyond the name's own.
@@ -275,7 +277,10 @@ def _move(subject: str, sentence: str) -> bool | None:
             continue  # a move among the reasons is another line's
         if len(figures(sentence[: change.start()])) >= _TABLE_FIGURES:
             continue  # a table's lines read into the text ("Comparable sales 0.3 % … Total revenue decrease")
-        before = sentence[: change.start()].split()[-near:]
+        # an aside in brackets and the figures between the name and the move are no words of the name's distance
+        # ("Interest expense (excluding capitalized interest) in 2026 was $1,952 million, an increase of …")
+        before = [w for w in _ASIDE.sub(" ", sentence[: change.start()]).split() if not _FIGURE_WORD.fullmatch(w)]
+        before = before[-near:]
         after = sentence[change.end() :].split()[:near]
         said_before, said_after = " ".join(before), " ".join(after[1:])
         # "The decrease in revenue …", or the line as the verb's object: "Tax reform lowered the effective tax rate"
@@ -403,6 +408,8 @@ def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo 
                 continue
             if period.quarter is None and INTERIM.search(sentence):
                 continue  # "in the first six months of fiscal 2027" is no whole year's move
+            if _PART.search(sentence) and not _PART.search(question):
+                continue  # a segment's move is not the company's
             rose = _move(subject, sentence)
             if rose is not None:
                 return YesNo(asked.if_up if rose else asked.if_down, Quote(item.n, sentence), None, None, rose=rose)

@@ -128,6 +128,18 @@ def test_a_filings_columns_of_later_years_are_no_period_of_a_measure() -> None:
         "What was the current ratio in 2026?", RoomSchema(1, (replace(schedule, fiscal_year=2026),))
     )
     assert not isinstance(same_year, Missing) and same_year is not None
+    # a table heading the filing's own year too is a history (or its period was misread): every column is a year's
+    history = replace(
+        _sheet(
+            9,
+            [["Total current assets", "2,950", "2,700"], ["Total current liabilities", "1,700", "1,650"]],
+            page=40,
+            names=("Column A", "2026", "2023"),
+        ),
+        fiscal_year=2023,
+    )
+    found = measure_cells("What was the current ratio in 2026?", RoomSchema(1, (history,)))
+    assert not isinstance(found, Missing) and found is not None
 
 
 def test_the_inputs_come_from_the_table_holding_them_all_before_an_earlier_table_holding_one() -> None:

@@ -190,6 +190,12 @@ def test_a_yes_no_on_a_move_stated_in_words_of_the_period_asked() -> None:
     )
     # a whole year asked: the quarter's and the half-year's moves are no answer
     assert yes_no("Did Larkspur's gross margin rate increase in fiscal 2027?", [passage(3, text)]) is None
+    # a segment's move is not the company's
+    segment = "Our Outdoor segment gross margin rate increased in the second quarter of fiscal 2027, due to mix."
+    assert (
+        yes_no("Did Larkspur's gross margin rate increase in the second quarter of fiscal 2027?", [passage(3, segment)])
+        is None
+    )
     # no period asked: a move stated of some period says nothing
     assert yes_no("Did Larkspur's gross margin rate increase?", [passage(3, text)]) is None
 
@@ -279,3 +285,18 @@ def test_the_line_as_the_object_of_a_verb_of_change_moved() -> None:
     # a narrower line as the object is not the line asked
     other = "Lower premiums decreased the profit-share revenue of the card program."
     assert driver_quote("Why did Quillon's revenue decrease?", [passage(1, other)]) is None
+
+
+def test_a_period_phrase_is_no_topic_and_figures_between_name_and_move_keep_it_near() -> None:
+    assert topic("Why did Freight costs decrease in the year ended June 30, 2027, versus the same period in 2026?") == (
+        "Freight costs"
+    )
+    assert topic(
+        "Why did freight costs for the six months ended March 31, 2027 rise compared with the prior year?"
+    ) == ("freight costs")
+    text = (
+        "Overall freight costs (excluding fuel surcharges) in 2027 were $1,952 million, an increase of $473 million "
+        "year to year, driven by longer lanes."
+    )
+    quote = driver_quote("What caused the increase in Quillon's freight costs in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text == text

@@ -551,6 +551,20 @@ def test_a_filings_columns_of_later_years_are_a_schedule_not_those_years_figures
     assert found is not None and found[1].sheet_id == 16
     due = statement_cells("How much total debt is due in 2030?", alone)
     assert due is not None and due[1].sheet_id == 15
-    # the year after the filing's may name the same fiscal year (a year ending in June named by its start)
+    # a filing of unknown period: its columns are read as before
     undated = dataclasses.replace(schedule, fiscal_year=None)
     assert statement_cells("What was total debt in 2030?", RoomSchema(1, (undated,))) is not None
+    # a table also heading the filing's own year or earlier ones is a history (or the period was misread): its
+    # later columns are years' figures ("selected financial data" 2026 to 2030 in a filing read as of 2027)
+    history = dataclasses.replace(
+        table(
+            17,
+            ["2030", "2029", "2028", "2027", "2026"],
+            [["Total debt", "14,205", "15,870", "15,100", "16,020", "16,400"]],
+            page=30,
+            title="NVK_2027_10K.pdf",
+        ),
+        fiscal_year=2027,
+    )
+    found = statement_cells("What was total debt in 2030?", RoomSchema(1, (history,)))
+    assert found is not None and found[1].sheet_id == 17

@@ -22,6 +22,7 @@ from core.lexicon.drivers import (
     UP_VERBS,
     WORSE_VERBS,
 )
+from core.lexicon.periods import MONTHS
 from core.lexicon.questions import YES_NO_OPENERS
 
 
@@ -44,6 +45,16 @@ _CHANGE = re.compile(
 PERIOD_WORDS = re.compile(
     r"\b(?:fy\s?'?\d{2,4}|q[1-4]|fiscal(?:\s+year)?|(?:first|second|third|fourth)[-\s]quarter|quarter|year|"
     r"full[-\s]year|\d{4}|(?:over|during|for|in)\s+the\s+(?:year|period|quarter))\b",
+    re.IGNORECASE,
+)
+# A period written as a phrase ("the year ended December 31, 2026", "versus the same period in 2025", "compared
+# with the prior year"): no topic either.
+_PERIOD_PHRASES = re.compile(
+    rf"\b(?:(?:three|six|nine|twelve|\d{{1,2}})\s+months\s+|(?:fiscal\s+)?years?\s+|quarters?\s+|weeks?\s+)?"
+    rf"ended\s+(?:(?:{'|'.join(MONTHS)})\s+\d{{1,2}},?\s+)?\d{{4}}|"
+    r"\b(?:versus|vs\.?|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+    r"(?:same\s+period|prior\s+(?:fiscal\s+)?year|previous\s+(?:fiscal\s+)?year|last\s+year|year\s+before)"
+    r"(?:\s+(?:in|of)\s+\d{4})?",
     re.IGNORECASE,
 )
 _ASK_WORDS = re.compile(
@@ -76,6 +87,7 @@ def topic(question: str) -> str:
     text = _FOR_NAME.sub(" ", first.group(1) if first else question)
     text = re.sub(r"\bas\s+of\b", " ", text, flags=re.IGNORECASE)
     text = REASON.sub(" ", text)
+    text = _PERIOD_PHRASES.sub(" ", text)
     text = PERIOD_WORDS.sub(" ", text)
     text = _CHANGE.sub(" ", text)
     text = _ASK_WORDS.sub(" ", text)

@@ -347,7 +347,8 @@ def statement_table(sheet: SheetInfo, question: str) -> _Table | None:
             k: kept for k, cols in periods.items() if (kept := [i for i in cols if not INTERIM.search(labels[i])])
         }
     # a filing's columns of later years schedule what is due then: no measure of a period reads them
-    periods = {k: cols for k, cols in periods.items() if not (k.isdigit() and sheet.scheduled(int(k)))}
+    later = sheet.scheduled(int(k) for k in periods if k.isdigit())
+    periods = {k: cols for k, cols in periods.items() if not (k.isdigit() and int(k) in later)}
     monthly = False
     if len(periods) < 2:
         periods = month_columns(labels, 0)

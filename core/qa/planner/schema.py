@@ -7,6 +7,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -177,10 +178,15 @@ class SheetInfo:
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
     fiscal_year: int | None = None  # the fiscal year of the filing it was read from (None when not known)
 
-    def scheduled(self, year: int) -> bool:
-        """Whether this filing's column of `year` schedules later amounts (what is due or matures then), not that
-        year's figure: a year after the filing's own, or after the next (a fiscal year named by the year it began)."""
-        return self.fiscal_year is not None and year > self.fiscal_year + 1
+    def scheduled(self, years: Iterable[int]) -> set[int]:
+        """Of the years a table of this filing heads its columns with, those that schedule later amounts (what is
+        due or matures then), not that year's figure: when the filing's period is known and the table holds no year
+        of its own or before (a schedule of payments; a table also heading earlier years is a history, or the
+        period was misread), the years after the next (a fiscal year may be named by the year it began)."""
+        years = set(years)
+        if self.fiscal_year is None or not years or min(years) <= self.fiscal_year:
+            return set()
+        return {year for year in years if year > self.fiscal_year + 1}
 
     @property
     def label(self) -> str:

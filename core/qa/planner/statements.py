@@ -408,7 +408,8 @@ def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     2028 10-K), not that year's figure, unless the question asks for what is due or expected."""
     if SCHEDULED.search(question):
         return False
-    return any(sheet.scheduled(int(year)) for label in step.column_labels for year in years_in(label))
+    later = sheet.scheduled(int(year) for column in sheet.columns for year in years_in(column.name))
+    return any(int(year) in later for label in step.column_labels for year in years_in(label))
 
 
 def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
