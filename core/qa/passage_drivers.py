@@ -63,8 +63,11 @@ _FIGURE_RUN = re.compile(r"(?:(?<=\s)|^)(?:[($]*\d[\d,.]*\)?\s?%?\)?\s+){3}[($]*
 _DRIVER = re.compile(
     rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|{phrases(CAUSE_QUALIFIERS)})\b", re.IGNORECASE
 )
+# "This was due to …", "The increase was driven by …", "Increases were primarily due to …": the reason of the move the
+# sentence before states.
 _ANAPHORA = re.compile(
-    rf"^\s*(?:this|these|that|it|the\s+(?:{phrases(UP_NOUNS + DOWN_NOUNS)}|change|improvement|variance))\b",
+    rf"^\s*(?:this|these|that|it|(?:the|these)\s+(?:{phrases(UP_NOUNS + DOWN_NOUNS)}|changes?|improvements?|variances?)\b|"
+    rf"(?:{phrases(UP_NOUNS + DOWN_NOUNS)})\s+(?:was|were)\b)",
     re.IGNORECASE,
 )
 # The first figure's period may stand between the figures: "8.1% in 2023 from 9.4%", "$12 million in fiscal 2022 to".
@@ -76,7 +79,7 @@ _NEAR_YEARS = 3
 # How many sentences back a sentence naming no year takes its year from.
 _LOOK_BACK = 3
 _ASIDE = re.compile(r"\((?!\s*net\s+of\b)[^)]*\)")
-_FIGURE_WORD = re.compile(r"[$€£(]*\d[\d,.]*[)%]*[,;]?|(?:million|billion|thousand|percent)[,;]?", re.IGNORECASE)
+_FIGURE_WORD = re.compile(r"[$€£(]*\d[\d,.]*[)%]*[,;]?|(?:million|billion|thousand)[,;]?", re.IGNORECASE)
 # Figures before a verb of change that make the text a table's lines, not a sentence stating a move.
 _TABLE_FIGURES = 3
 # How near a verb or noun of change the line's name must stand to be what moved: words beyond the name's own.

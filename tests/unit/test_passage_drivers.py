@@ -300,3 +300,12 @@ def test_a_period_phrase_is_no_topic_and_figures_between_name_and_move_keep_it_n
     )
     quote = driver_quote("What caused the increase in Quillon's freight costs in 2027?", [passage(1, text)])
     assert quote is not None and quote.text == text
+
+
+def test_a_plural_change_noun_opening_the_next_sentence_gives_the_reason() -> None:
+    text = (
+        "Cost of sales, measured as a percent of sales, increased in 2027 when compared to the same period last year. "
+        "Increases were primarily due to higher freight and energy costs."
+    )
+    quote = driver_quote("Why did Quillon's cost of sales as a percent of sales increase in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text == text
