@@ -101,6 +101,7 @@ _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
 _PART = re.compile(rf"\b(?:{phrases(PART_WORDS)})\b", re.IGNORECASE)
+_PART_WORDS = frozenset(w.lower() for w in PART_WORDS)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
 
 
@@ -298,7 +299,8 @@ def _move(subject: str, sentence: str) -> bool | None:
 # Words before a line's name that leave it the whole line: determiners, words of the whole ("total", "enterprise",
 # "worldwide"), of the period, of how it went ("strong", "higher"). Any other lower-case word before it narrows it
 # to a part or another line ("profit-share revenue", "services revenue"); a capitalised one names a segment or the
-# company (`PART_WORDS` and the company's own move first judge those).
+# company, and "segment" or "business" ("Business segment operating income margins") a part: the company's own
+# move first (`PART_WORDS`) judges those.
 _WHOLE_WORDS = frozenset(
     "the our its their this that these a an total net gross annual quarterly consolidated reported overall group "
     "enterprise worldwide global company companywide company-wide operating fiscal year full-year quarter quarterly "
@@ -324,7 +326,7 @@ def _narrower(subject: str, said: str) -> bool:
     word = before[-1].strip("\"'“”(,;:") if before else ""
     if not word or word[0].isupper() or re.search(r"\d|['’]s$", word):
         return False
-    return word.lower() not in _WHOLE_WORDS | STOP_WORDS
+    return word.lower() not in _WHOLE_WORDS | STOP_WORDS | _PART_WORDS
 
 
 # -- yes/no ------------------------------------------------------------------------------------

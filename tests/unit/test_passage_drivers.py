@@ -271,6 +271,10 @@ def test_a_narrower_line_and_a_tables_lines_state_no_move_of_the_line_asked() ->
     whole = "Enterprise revenue decreased 0.3% in fiscal 2027, primarily due to store closures."
     quote = driver_quote("What caused Quillon's revenue to decrease in fiscal 2027?", [passage(1, whole)])
     assert quote is not None and quote.text == whole
+    # "segment" before the name is a part, left to the company-first rule: quoted when nothing of the whole is
+    segment = "Business segment operating income margins decreased in 2027 due to litigation costs."
+    quote = driver_quote("What drove Quillon's operating margin change in 2027?", [passage(1, segment)])
+    assert quote is not None and quote.text == segment
     ours = "Our revenue decreased in fiscal 2027, driven by lower traffic."
     assert driver_quote("Why did Quillon's revenue decrease in fiscal 2027?", [passage(1, ours)]) is not None
     # the part asked by name is read as before
