@@ -97,6 +97,7 @@ _NET_OF = re.compile(r"\(\s*net\s+of\b[^)]*\)", re.IGNORECASE)
 # A line's rate, margin or ratio ("SG&A rate", "gross profit margin"): another quantity than the line itself.
 _RATE_WORDS = r"(?:rates?|margins?|ratios?)"
 _RATE_OF = re.compile(rf"\b[\w&-]+\s+{_RATE_WORDS}\b", re.IGNORECASE)
+_OTHER = re.compile(r"\bother\b", re.IGNORECASE)
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
@@ -119,6 +120,8 @@ def names(subject: str, sentence: str) -> bool:
     """Whether `sentence` names `subject`: most of its words, or one of its line's other wordings."""
     if not subject:
         return False
+    if _OTHER.search(subject) and not _OTHER.search(sentence):
+        return False  # "other income" is named only with its "other": interest income is not it
     if not _SHARE_WORD.search(subject):  # "SG&A as a percentage of revenue" does not name revenue
         sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
     if not re.search(r"\bnet\s+of\b", subject, re.IGNORECASE):
@@ -289,11 +292,31 @@ def _move(subject: str, sentence: str) -> bool | None:
         said_before, said_after = " ".join(before), " ".join(after[1:])
         # "The decrease in revenue …", or the line as the verb's object: "Tax reform lowered the effective tax rate"
         object_of = bool(after) and after[0].lower() in ("in", "of", "the", "our", "its", "their")
-        if (names(subject, said_before) and not _narrower(subject, said_before)) or (
+        if (names(subject, said_before) and not _narrower(subject, said_before) and not _of_it(subject, before)) or (
             object_of and names(subject, said_after) and not _narrower(subject, said_after)
         ):
             return bool(UP.fullmatch(change.group(0)))
     return None
+
+
+# Nouns of a quantity kept against a line ("the receivables reserve", "loans provision", "its margin"): the line's
+# name followed by one names that quantity, not the line.
+_OF_A_LINE = frozenset(
+    "reserve reserves provision provisions allowance allowances margin margins rate rates ratio ratios write-offs "
+    "charge-offs".split()
+)
+
+
+def _of_it(subject: str, words: Sequence[str]) -> bool:
+    """Whether, in `words` before a verb of change, the line's name is followed by a noun of a quantity kept against
+    it that the question does not ask ("Card Member receivables reserve for credit losses increased": the reserve
+    moved, not the receivables)."""
+    asked = {w[:5] for w in re.findall(r"[a-z&]+", subject.lower())}
+    at = [i for i, w in enumerate(words) if re.sub(r"[^a-z&]", "", w.lower())[:5] in asked]
+    if not at:
+        return False
+    tail = (re.sub(r"[^a-z-]", "", w.lower()) for w in words[at[-1] + 1 :])
+    return any(w in _OF_A_LINE and w[:5] not in asked for w in tail)
 
 
 # Words before a line's name that leave it the whole line: determiners, words of the whole ("total", "enterprise",

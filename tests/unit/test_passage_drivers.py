@@ -313,3 +313,22 @@ def test_a_plural_change_noun_opening_the_next_sentence_gives_the_reason() -> No
     )
     quote = driver_quote("Why did Quillon's cost of sales as a percent of sales increase in 2027?", [passage(1, text)])
     assert quote is not None and quote.text == text
+
+
+def test_a_quantity_kept_against_the_line_and_an_other_line_state_no_move_of_it() -> None:
+    """ "Member receivables reserve for credit losses increased": the reserve moved, not the receivables; "other
+    income" is named only with its "other" (interest income is another line)."""
+    reserve = (
+        "Member receivables reserve for credit losses increased in 2027, primarily driven by higher delinquencies."
+    )
+    assert (
+        driver_quote("What drove the increase in Quillon's member receivables in 2027?", [passage(1, reserve)]) is None
+    )
+    quote = driver_quote(
+        "What drove the increase in Quillon's member receivables reserve in 2027?", [passage(1, reserve)]
+    )
+    assert quote is not None and quote.text == reserve
+    interest = "Interest income increased in 2027, primarily due to higher rates earned on cash balances."
+    assert driver_quote("What drove the change in Quillon's other income in 2027?", [passage(1, interest)]) is None
+    other = "Other income increased in 2027, primarily due to gains on securities."
+    assert driver_quote("What drove the change in Quillon's other income in 2027?", [passage(1, other)]) is not None

@@ -568,3 +568,35 @@ def test_a_filings_columns_of_later_years_are_a_schedule_not_those_years_figures
     )
     found = statement_cells("What was total debt in 2030?", RoomSchema(1, (history,)))
     assert found is not None and found[1].sheet_id == 17
+
+
+def test_a_line_under_a_heading_of_charges_is_the_charge_and_net_income_is_the_companys_line() -> None:
+    """ "Card Member loans" under "Provisions for credit losses:" on an income statement is the loans' provision:
+    "did loans increase" is never read there (the balance sheet's line is). "Net income" of a statement printing
+    it with and without the noncontrolling interests is the company's own line, named as printed."""
+    income = table(
+        18,
+        ["2031", "2030"],
+        [["Provisions for credit losses:", "", ""], ["Member loans", "1,514", "(1,155)"], ["Total provisions", "2,182", "(1,419)"]],
+        page=96,
+    )  # fmt: skip
+    balance = table(19, ["2031", "2030"], [["Member loans", "107,964", "88,562"], ["Total assets", "228,354", "188,548"]], page=98)  # fmt: skip
+    assert statement_cells("Did member loans increase in 2031?", RoomSchema(1, (income,))) is None
+    found = statement_cells("Did member loans increase in 2031?", RoomSchema(1, (income, balance)))
+    assert found is not None and found[1].sheet_id == 19
+    asked = statement_cells(
+        "What was the provision for credit losses on member loans in 2031?", RoomSchema(1, (income,))
+    )
+    assert asked is None or asked[1].sheet_id == 18
+    earnings = table(
+        20,
+        ["2031", "2030"],
+        [["Net income including noncontrolling interest", "5,363", "4,869"], ["Less: Net income attributable to noncontrolling interest", "14", "11"],
+         ["Net income attributable to Norvik", "5,349", "4,858"]],
+        page=56,
+        text="Norvik Corp Consolidated Statement of Income",
+    )  # fmt: skip
+    found = statement_cells("Did Norvik's net income increase in 2031?", RoomSchema(1, (earnings,)))
+    assert found is not None and found[0].row_label == "Net income attributable to Norvik"
+    value = statement_cells("What was Norvik's net income in 2031?", RoomSchema(1, (earnings,)))
+    assert value is not None and value[0].row_label == "Net income attributable to Norvik"

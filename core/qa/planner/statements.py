@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from core.lexicon.finance import FIGURE_WORDINGS
-from core.lexicon.measures import OUTFLOWS
+from core.lexicon.measures import INPUT_LABELS, OUTFLOWS
 from core.lexicon.numbers import SCALE_WORDS, parse_number
 from core.lexicon.periods import HALVES, INTERIM, MONTHS, QUARTERS, SCHEDULED, YEAR_DIGITS
 from core.qa.grounding import abbreviates, question_names
@@ -392,9 +392,39 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
         specific = (len(label_words(step.row_label)), statement_kind(sheet.page_text) is not None)
         if best is None or specific > best[0]:
             best = (specific, step, sheet)
+    if best is None and (owned := _attributable(question, schema)) is not None:
+        return owned
     if best is None and asks_periods(question):
         return _table_periods(question, schema)
     return (_outflow(question, prose_stated(question, best[1], best[2])), best[2]) if best else None
+
+
+_NET_INCOME = re.compile(r"\bnet\s+(?:income|earnings)\b", re.IGNORECASE)
+_SHARE_OF_INCOME = re.compile(r"non-?controlling|minority|attributable|participating", re.IGNORECASE)
+
+
+def _attributable(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+    """ "Net income" asked of filings printing it twice, including the noncontrolling interests' share and
+    attributable to the company ("Net income attributable to Globex"), so that no line is the one asked: the
+    company's own line, as the measure registry reads it (`INPUT_LABELS`), named in the answer as printed."""
+    asked = _NET_INCOME.search(question)
+    if asked is None or _SHARE_OF_INCOME.search(question):
+        return None
+    labels = dict.fromkeys(
+        label
+        for sheet in schema.sheets
+        if sheet.page is not None
+        for row in sheet.grid
+        if row.values
+        and (label := " ".join((row.values[0] or "").split()))
+        and INPUT_LABELS["net income"].fullmatch(label.lower())
+    )
+    for label in labels:
+        written = label[:1].lower() + label[1:]  # as the question would write it: "Net" is no name
+        found = _statement_cells(f"{question[: asked.start()]}{written}{question[asked.end() :]}", schema)
+        if found is not None:
+            return found
+    return None
 
 
 # Headings of lines that are no amount of the statement: per-share figures, rates, ratios, statistics ("Per Share
@@ -412,11 +442,18 @@ def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     return any(int(year) in later for label in step.column_labels for year in years_in(label))
 
 
+# Headings whose lines are charges against what they name ("Provisions for credit losses:" over "Card Member loans"):
+# such a line is the charge, not the loans.
+CHARGES_FOR = re.compile(r"\b(?:provisions?|reserves?|allowances?|write-?offs?|charge-?offs?|impairments?)\b", re.I)
+
+
 def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     """Whether the line sits under a heading of per-share figures or rates (the nearest line above it with no
-    figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS."""
-    found = NOT_AMOUNTS.search(_heading(step, sheet))
-    return found is not None and not NOT_AMOUNTS.search(question)
+    figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS; or
+    under a heading of charges ("Provisions for credit losses") the question does not name: "Card Member loans"
+    there is the loans' provision, not the loans."""
+    heading = _heading(step, sheet)
+    return any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, CHARGES_FOR))
 
 
 def _heading(step: CellsStep, sheet: SheetInfo) -> str:
