@@ -33,6 +33,7 @@ from core.lexicon.drivers import (
     PART_WORDS,
     PRIOR_FIRST,
 )
+from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.lexicon.periods import INTERIM
 from core.qa.measures import metric_alone
@@ -416,6 +417,12 @@ def yes_no(question: str, passages: Sequence[Evidence]) -> YesNo | None:
     return _stated(question, subject, passages)
 
 
+def _names_quarter(sentence: str, quarter: int) -> bool:
+    """Whether the sentence names the quarter among other periods ("in the second quarter and first six months")."""
+    words = [w for w, n in QUARTER_ORDINALS.items() if n == quarter]
+    return bool(re.search(rf"\b(?:(?:{'|'.join(words)})\s+quarter|q{quarter})\b", sentence, re.IGNORECASE))
+
+
 def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo | None:
     """The yes/no from the first sentence stating the line's own move in words, of the period asked ("Our gross
     margin rate increased in the second quarter of fiscal 2027, primarily due to …"): its quarter when one is
@@ -432,7 +439,11 @@ def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo 
             read = read_period(sentence)
             if read is None or not set(read.years) & set(period.years):
                 continue  # the move's period is stated in the sentence itself
-            if period.quarter is not None and read.quarter != period.quarter:
+            if (
+                period.quarter is not None
+                and read.quarter != period.quarter
+                and not _names_quarter(sentence, period.quarter)
+            ):
                 continue
             if period.quarter is None and INTERIM.search(sentence):
                 continue  # "in the first six months of fiscal 2027" is no whole year's move

@@ -190,6 +190,13 @@ def test_a_yes_no_on_a_move_stated_in_words_of_the_period_asked() -> None:
     )
     # a whole year asked: the quarter's and the half-year's moves are no answer
     assert yes_no("Did Larkspur's gross margin rate increase in fiscal 2027?", [passage(3, text)]) is None
+    # the quarter named among other periods still states the quarter's move
+    both = passage(
+        4,
+        "The decrease in revenue in the second quarter and first six months of fiscal 2027 was driven by lower traffic.",
+    )
+    found = yes_no("Did Larkspur's revenue decrease in the second quarter of fiscal 2027?", [both])
+    assert found is not None and found.word == "Yes" and not found.rose
     # a segment's move is not the company's
     segment = "Our Outdoor segment gross margin rate increased in the second quarter of fiscal 2027, due to mix."
     assert (
