@@ -286,7 +286,7 @@ def _move(subject: str, sentence: str) -> bool | None:
         if len(figures(sentence[: change.start()])) >= _TABLE_FIGURES:
             continue  # a table's lines read into the text ("Comparable sales 0.3 % … Total revenue decrease")
         # an aside in brackets and the figures between the name and the move are no words of the name's distance
-        # ("Interest expense (excluding capitalized interest) in 2026 was $1,952 million, an increase of …")
+        # ("Freight costs (before fuel surcharges) for 2027 came to $640 million, a rise of …")
         before = [w for w in _ASIDE.sub(" ", sentence[: change.start()]).split() if not _FIGURE_WORD.fullmatch(w)]
         before = before[-near:]
         after = sentence[change.end() :].split()[:near]

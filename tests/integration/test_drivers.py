@@ -152,16 +152,9 @@ def test_a_drivers_sentence_in_the_page_passage_after_a_table_is_read(workbench:
     assert result["citations"] and all(c["page"] == 1 for c in result["citations"])
 
 
-def test_a_drivers_sentence_on_a_page_ranked_low_is_found_by_its_words(workbench: Workbench) -> None:
-    """Pages of risk factors naming the line over and over outrank the overview page stating its move and reason;
-    the passages holding the line's words and a reason's word are searched for besides, and the overview's
-    sentence is quoted."""
-    risk = (
-        "Risk factors for 2024. Our member loans expose Corvid Bank to credit risk. An increase in member loans in "
-        "2024 may increase losses, and member loans performance depends on member loans underwriting. If member "
-        "loans increase, member loans reserves may need to increase as well in 2024; member loans are funded by "
-        "deposits. Corvid Bank member loans."
-    )
+def _overview_beneath(workbench: Workbench, risk: str) -> None:
+    """A 10-K of 13 pages of `risk` over an overview page stating the move of member loans and its reason: the
+    driver question quotes the overview's sentence, cited on its page."""
     filler = " ".join(f"The bank reviews its {t} each quarter." for t in ("liquidity", "capital", "funding", "pricing"))
     overview = (
         f"Overview of 2024. {filler} Member loans increased 22 percent in 2024, driven by growth in billed business."
@@ -172,6 +165,19 @@ def test_a_drivers_sentence_on_a_page_ranked_low_is_found_by_its_words(workbench
     assert not result["abstained"], result["answer"]
     assert "driven by growth in billed business" in result["answer"]
     assert {c["page"] for c in result["citations"]} == {14}
+
+
+def test_a_drivers_sentence_on_a_page_ranked_low_is_found_by_its_words(workbench: Workbench) -> None:
+    """Pages of risk factors naming the line over and over outrank the overview page stating its move and reason;
+    the passages holding the line's words and a reason's word are searched for besides, and the overview's
+    sentence is quoted."""
+    risk = (
+        "Risk factors for 2024. Our member loans expose Corvid Bank to credit risk. An increase in member loans in "
+        "2024 may increase losses, and member loans performance depends on member loans underwriting. If member "
+        "loans increase, member loans reserves may need to increase as well in 2024; member loans are funded by "
+        "deposits. Corvid Bank member loans."
+    )
+    _overview_beneath(workbench, risk)
 
 
 def test_the_sentence_stating_the_lines_move_is_found_beneath_pages_naming_it_with_reasons(
@@ -185,13 +191,4 @@ def test_the_sentence_stating_the_lines_move_is_found_beneath_pages_naming_it_wi
         "Net interest income increased, primarily driven by member loans balances. Member loans performance depends "
         "on member loans underwriting, mainly due to member loans pricing; member loans are funded by deposits."
     )
-    filler = " ".join(f"The bank reviews its {t} each quarter." for t in ("liquidity", "capital", "funding", "pricing"))
-    overview = (
-        f"Overview of 2024. {filler} Member loans increased 22 percent in 2024, driven by growth in billed business."
-    )
-    pdf = make_pdf([f"Corvid Bank Annual Report 2024\n{risk}"] + [risk] * 12 + [overview])
-    workbench.ingest_upload(pdf, "corvid-2024-10k.pdf", "C", embed=False)
-    result = ask(workbench, "What drove the increase in Corvid Bank's member loans in 2024?", "C")
-    assert not result["abstained"], result["answer"]
-    assert "driven by growth in billed business" in result["answer"]
-    assert {c["page"] for c in result["citations"]} == {14}
+    _overview_beneath(workbench, risk)
