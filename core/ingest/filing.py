@@ -43,7 +43,7 @@ from core.lexicon.filings import (
     REPORT_KINDS,
     SEC_FORMS,
 )
-from core.lexicon.periods import FISCAL_PREFIX, MONTH_NUMBERS, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, MONTH_NUMBERS, WRITTEN_DATE, YEAR_DIGITS
 from core.models import Filing, period_label
 
 __all__ = [
@@ -63,12 +63,8 @@ __all__ = [
 FIRST_PAGES = 3
 FIRST_CHARS = 8000
 
-_MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 # "January 28, 2023", "Jan. 28 2023", "28 January 2023"
-DATE = (
-    rf"(?:(?P<month>{_MONTH})\.?\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{YEAR_DIGITS})"
-    rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{_MONTH})\.?,?\s+(?P<year2>{YEAR_DIGITS}))"
-)
+DATE = WRITTEN_DATE
 _DATE = re.compile(DATE, re.IGNORECASE)
 _FORM = re.compile(r"\bFORM\s+(" + "|".join(SEC_FORMS) + r")\b")
 _REPORT = re.compile(r"\b(" + "|".join(REPORT_KINDS) + r")\s+REPORT\s+PURSUANT\b", re.IGNORECASE)

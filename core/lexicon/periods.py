@@ -93,6 +93,13 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 MONTH_ABBREVIATIONS = tuple(a for m in MONTHS for a in ((m[:3], "sept") if m == "september" else (m[:3],)))
 # A month's name or short form -> its number (1-12).
 MONTH_NUMBERS = {name: i for i, month in enumerate(MONTHS, 1) for name in (month, month[:3])} | {"sept": 9}
+# A date written in words: "January 28, 2023", "Jan. 28 2023", "28 January 2023" (groups month/day/year, or
+# day2/month2/year2: use it once in a pattern).
+_MONTH_NAMES = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+WRITTEN_DATE = (
+    rf"(?:(?P<month>{_MONTH_NAMES})\.?\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{YEAR_DIGITS})"
+    rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{_MONTH_NAMES})\.?,?\s+(?P<year2>{YEAR_DIGITS}))"
+)
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 QUARTERS = ("q1", "q2", "q3", "q4")
 # Words naming a period relative to another ("against last year", "vs the prior month", "the same quarter").

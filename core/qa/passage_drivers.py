@@ -33,7 +33,6 @@ from core.lexicon.drivers import (
     PART_WORDS,
     PRIOR_FIRST,
 )
-from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.lexicon.periods import INTERIM
 from core.qa.measures import metric_alone
@@ -50,7 +49,7 @@ from core.qa.planner.changes import (
     topic,
     yes_no_asked,
 )
-from core.qa.planner.periods import read_period
+from core.qa.planner.periods import names_quarter, read_period
 from core.retrieval.retriever import Evidence
 from core.text import STOP_WORDS
 
@@ -332,18 +331,26 @@ _WHOLE_WORDS = frozenset(
 )
 
 
-def _narrower(subject: str, said: str) -> bool:
-    """Whether `said` names the line asked (a lexicon metric alone: "revenue") only narrowed by the word before its
-    name ("The fiscal 2026 profit-share revenue decrease …"): a part of it, not the line."""
+@lru_cache(maxsize=256)
+def _metric_named(subject: str) -> re.Pattern[str] | None:
+    """Any wording of the lexicon metric `subject` is alone (the metric with the longest wording it holds); None
+    when it is no metric alone."""
     if not metric_alone(subject):
-        return False
+        return None
     wordings = max(
         (ws for ws in METRICS.values() if any(re.search(rf"\b{re.escape(w)}\b", subject, re.IGNORECASE) for w in ws)),
         key=lambda ws: max(len(w) for w in ws),
         default=(),
     )
     pattern = "|".join(re.escape(w) for w in sorted(wordings, key=len, reverse=True))
-    found = list(re.finditer(rf"\b(?:{pattern})\b", said, re.IGNORECASE)) if pattern else []
+    return re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) if pattern else None
+
+
+def _narrower(subject: str, said: str) -> bool:
+    """Whether `said` names the line asked (a lexicon metric alone: "revenue") only narrowed by the word before its
+    name ("The fiscal 2026 profit-share revenue decrease …"): a part of it, not the line."""
+    named = _metric_named(subject)
+    found = list(named.finditer(said)) if named is not None else []
     if not found:
         return False
     before = said[: found[-1].start()].split()
@@ -417,12 +424,6 @@ def yes_no(question: str, passages: Sequence[Evidence]) -> YesNo | None:
     return _stated(question, subject, passages)
 
 
-def _names_quarter(sentence: str, quarter: int) -> bool:
-    """Whether the sentence names the quarter among other periods ("in the second quarter and first six months")."""
-    words = [w for w, n in QUARTER_ORDINALS.items() if n == quarter]
-    return bool(re.search(rf"\b(?:(?:{'|'.join(words)})\s+quarter|q{quarter})\b", sentence, re.IGNORECASE))
-
-
 def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo | None:
     """The yes/no from the first sentence stating the line's own move in words, of the period asked ("Our gross
     margin rate increased in the second quarter of fiscal 2027, primarily due to …"): its quarter when one is
@@ -442,7 +443,7 @@ def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo 
             if (
                 period.quarter is not None
                 and read.quarter != period.quarter
-                and not _names_quarter(sentence, period.quarter)
+                and not names_quarter(sentence, period.quarter)
             ):
                 continue
             if period.quarter is None and INTERIM.search(sentence):

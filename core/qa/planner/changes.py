@@ -22,7 +22,7 @@ from core.lexicon.drivers import (
     UP_VERBS,
     WORSE_VERBS,
 )
-from core.lexicon.periods import MONTHS
+from core.lexicon.periods import WRITTEN_DATE, YEAR_DIGITS
 from core.lexicon.questions import YES_NO_OPENERS
 
 
@@ -51,7 +51,7 @@ PERIOD_WORDS = re.compile(
 # with the prior year"): no topic either.
 _PERIOD_PHRASES = re.compile(
     rf"\b(?:(?:three|six|nine|twelve|\d{{1,2}})\s+months\s+|(?:fiscal\s+)?years?\s+|quarters?\s+|weeks?\s+)?"
-    rf"ended\s+(?:(?:{'|'.join(MONTHS)})\s+\d{{1,2}},?\s+)?\d{{4}}|"
+    rf"ended\s+(?:{WRITTEN_DATE}|{YEAR_DIGITS})|"
     r"\b(?:versus|vs\.?|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
     r"(?:same\s+period|prior\s+(?:fiscal\s+)?year|previous\s+(?:fiscal\s+)?year|last\s+year|year\s+before)"
     r"(?:\s+(?:in|of)\s+\d{4})?",

@@ -35,6 +35,16 @@ _QUARTER = re.compile(
     rf"(?:\s*year\s+)?(?P<year>{YEAR_DIGITS}|(?<=[\sy'])\d\d)\b",
     re.IGNORECASE,
 )
+_QUARTER_NAMED = r"\b(?:q{q}|(?:{words})[-\s]quarter)\b"
+
+
+def names_quarter(text: str, quarter: int) -> bool:
+    """Whether `text` names quarter `quarter` ("Q2", "second quarter", "second-quarter"), with its year or among
+    other periods ("in the second quarter and first six months of fiscal 2024")."""
+    words = "|".join(w for w, n in QUARTER_ORDINALS.items() if n == quarter)
+    return re.search(_QUARTER_NAMED.format(q=quarter, words=words), text, re.IGNORECASE) is not None
+
+
 _FISCAL_YEAR = re.compile(rf"(?<![\w-])(?P<fiscal>{_FISCAL})(?P<year>{YEAR_DIGITS}|\d\d)\b", re.IGNORECASE)
 _BARE_YEAR = re.compile(rf"(?<![\w$.,-])(?P<year>{YEAR_DIGITS})(?![\w%]|[.,]\d)")
 _COUNT = "|".join([*NUMBER_WORDS, r"\d"])
