@@ -27,8 +27,20 @@ CAUSE_WORDS = ("due", "driven", "primarily", "mainly", "largely", "result", "ref
 # Verbs of change a line's name stands just before when a sentence states its move ("Card Member loans increased
 # 22 percent …"), for a phrase search of those sentences (core/qa/service.py).
 MOVE_VERBS = ("increased", "decreased", "rose", "fell", "declined", "grew", "improved", "dropped")
+# Nouns of change a line's name follows when a sentence names its move first ("The decrease in revenue was driven
+# by …"), for the same phrase search.
+MOVE_NOUNS = ("increase", "decrease", "decline", "rise", "growth", "reduction", "improvement", "drop", "fall")
 # Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
-OTHER_DRIVER_PHRASES = ("led by", "on account of", "offset by", "contributed to", "primarily", "mainly", "largely")
+OTHER_DRIVER_PHRASES = (
+    "led by",
+    "on account of",
+    "offset by",
+    "contributed to",
+    "primarily",
+    "mainly",
+    "largely",
+    "which included",
+)
 # The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").
 REASON_ASKED = (
     r"^\s*why\b",
@@ -64,3 +76,11 @@ PRIOR_FIRST = ("to",)
 # Words that scope a sentence to a part of the company: a driver of one segment's move is the company's only when
 # the question asks of that part ("Domestic segment", "electronics-related businesses").
 PART_WORDS = ("segment", "segments", "segment's", "business", "businesses", "division", "divisions", "unit", "units")
+# Headings of a filing's discussion that open the whole company's part of it again after a segment's ("Consolidated
+# Results", "Liquidity and Capital Resources", "Item 7A.", "Critical Accounting Estimates", "Non-GAAP Financial
+# Measures"), as printed (capitalised, alone on a line).
+WHOLE_COMPANY_HEADINGS = ("Consolidated", "Liquidity", r"Item\s+\d", "Critical Accounting", "Non-GAAP",
+                          "Results of Operations", "Overview", "Financial Condition")  # fmt: skip
+# Words making a line another measure than the one printed in the statements ("non-GAAP operating income",
+# "adjusted EBITDA", "pro forma net sales"): a move of it is not the line's, unless the question asks it.
+ADJUSTED_WORDS = ("non-GAAP", "adjusted", "pro forma", "as adjusted")

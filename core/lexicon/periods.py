@@ -117,6 +117,15 @@ INTERIM = re.compile(
     re.I,
 )
 
+# The spans of a statement's columns ("Three Months Ended", "13 Weeks Ended", "Quarter Ended"; "Six Months Ended",
+# "26 Weeks"; "Nine Months Ended", "39 Weeks"): the same pattern reads a column's header and the span a question names
+# ("the second quarter", "Q2"; "the first half", "the first six months"; "the first nine months").
+COLUMN_SPANS = (
+    re.compile(r"\b(?:three|3)\s+months?\b|\b(?:13|thirteen)\s+weeks?\b|\bquarters?\b|\bq[1-4]\b", re.I),
+    re.compile(r"\b(?:six|6)\s+months?\b|\b(?:26|twenty[\s-]six)\s+weeks?\b|\bhalf\b|\bh[12]\b", re.I),
+    re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|thirty[\s-]nine)\s+weeks?\b", re.I),
+)
+
 # Words asking for amounts a filing schedules for later years ("payments due in 2027", "notes maturing in 2026",
 # "expected benefit payments for 2028"): a filing's columns of years after its own are such a schedule.
 SCHEDULED = re.compile(

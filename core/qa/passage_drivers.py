@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 
 from core.lexicon.drivers import (
+    ADJUSTED_WORDS,
     CAUSE_PHRASES,
     CAUSE_QUALIFIERS,
     CURRENT_FIRST,
     OTHER_DRIVER_PHRASES,
     PART_WORDS,
     PRIOR_FIRST,
+    WHOLE_COMPANY_HEADINGS,
 )
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.lexicon.periods import INTERIM
@@ -70,6 +72,8 @@ _ANAPHORA = re.compile(
     rf"(?:{phrases(UP_NOUNS + DOWN_NOUNS)})\s+(?:was|were)\b)",
     re.IGNORECASE,
 )
+# "The decrease in the ETR was …": what it names after "in"/"of", up to its verb.
+_ANAPHORA_OF = re.compile(r"^\s*(?:in|of)\s+(?:the\s+|our\s+|its\s+)?(?P<what>.+?)\s+(?:was|were|is|are)\b", re.I)
 # The first figure's period may stand between the figures: "8.1% in 2023 from 9.4%", "$12 million in fiscal 2022 to".
 _ITS_PERIOD = r"(?:(?:in|for|at|during)\s+(?:the\s+)?(?:fiscal\s+|fy\s*)?(?:year\s+|quarter\s+)?[\w-]+\s*,?\s*)?"
 _CURRENT_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(CURRENT_FIRST)})\s+(?:the\s+)?$", re.IGNORECASE)
@@ -98,6 +102,7 @@ _NET_OF = re.compile(r"\(\s*net\s+of\b[^)]*\)", re.IGNORECASE)
 _RATE_WORDS = r"(?:rates?|margins?|ratios?)"
 _RATE_OF = re.compile(rf"\b[\w&-]+\s+{_RATE_WORDS}\b", re.IGNORECASE)
 _OTHER = re.compile(r"\bother\b", re.IGNORECASE)
+_ADJUSTED = re.compile(rf"(?<![\w-])(?:{phrases(ADJUSTED_WORDS)})(?![\w-])", re.IGNORECASE)
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
 _ALL_WORDINGS = frozenset(w.lower() for ws in (*FIGURE_WORDINGS.values(), *METRICS.values()) for w in ws)
@@ -106,14 +111,47 @@ _PART_WORDS = frozenset(w.lower() for w in PART_WORDS)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORECASE)
 
 
+# A table's row ending its line: two or more figures last ("Operating income as a % of revenue 4.6 % 6.2 %"), the
+# next line opening on a capital (prose seldom ends a line on two figures).
+_FIGURE = r"(?:\$[ \t\u00a0]?)?[($]*\d[\d,.]*\)?[ \t\u00a0]?%?\)?"
+_ROW_END = re.compile(rf"(?:{_FIGURE}[ \t\u00a0]+)+{_FIGURE}[ \t\u00a0]*\n(?=\s*[A-Z•·▪●])")
+
+
 def sentences(text: str) -> list[str]:
-    """A passage's sentences, whitespace folded; a bullet, or a table's row of figures, ends the sentence before."""
+    """A passage's sentences, whitespace folded; a bullet, or a table's row of figures (several in a run, or
+    ending its line), ends the sentence before."""
     out = []
-    for said in _SENTENCE.split(" ".join(text.split())):
-        for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
-            if part := _BULLET.sub("", part.strip()):
-                out.append(part)
+    cuts = [m.end() for m in _ROW_END.finditer(text)]
+    for start, end in pairwise([0, *cuts, len(text)]):
+        for said in _SENTENCE.split(" ".join(text[start:end].split())):
+            for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
+                if part := _BULLET.sub("", part.strip()):
+                    out.append(part)
     return out
+
+
+# A segment's heading alone on its line ("Domestic Segment"): the discussion under it is that segment's, up to a
+# heading of the whole company's (`WHOLE_COMPANY_HEADINGS`).
+_SEGMENT_HEADING = re.compile(r"^[ \t]*(?P<name>(?:[A-Z][\w&'.-]*[ \t]+){1,4}Segment)[ \t]*$", re.MULTILINE)
+_WHOLE_HEADING = re.compile(
+    rf"^[ \t]*(?:[A-Z][\w-]*[ \t]+){{0,2}}(?:{'|'.join(WHOLE_COMPANY_HEADINGS)})\b[^\n]{{0,80}}$", re.MULTILINE
+)
+
+
+def section(text: str) -> str:
+    """The segment whose part of a filing's discussion `text` (the filing's text up to a passage) ends in: its last
+    segment heading ("Domestic Segment"), unless a heading of the whole company's follows it; else ""."""
+    last = next(reversed([*_SEGMENT_HEADING.finditer(text)]), None)
+    if last is None or _WHOLE_HEADING.search(text, last.end()):
+        return ""
+    return " ".join(last.group("name").split())
+
+
+def line_of(subject: str) -> str:
+    """The line asked of a part of the company ("gross profit rate" of "Retail segment gross profit rate"), else
+    the subject."""
+    part = _PART.search(subject)
+    return (subject[part.end() :].strip() if part else "") or subject
 
 
 def names(subject: str, sentence: str) -> bool:
@@ -128,6 +166,11 @@ def names(subject: str, sentence: str) -> bool:
         sentence = _NET_OF.sub(" ", sentence)
     if not re.search(rf"\b{_RATE_WORDS}\b", subject, re.IGNORECASE):  # "SG&A" asked: "SG&A rate" is no SG&A
         sentence = _RATE_OF.sub(" ", sentence)
+    part = _PART.search(subject)
+    if part and (line := line_of(subject)) != subject and not names(line, sentence):
+        return False  # "Consumer segment sales" asked: the segment's "income before tax" is named, not its sales
+    if part and not all(re.search(rf"\b{re.escape(w)}\b", sentence, re.I) for w in subject[: part.start()].split()):
+        return False  # "Retail segment" asked: the Wholesale segment's sales are not named
     if topic_share(subject, sentence) >= MIN_TOPIC:
         return True
     low, said = f" {subject.lower()} ", sentence.lower()
@@ -175,6 +218,35 @@ class Quote:
     # the line moved the other way than the question says ("What drove the increase" of a line that fell): the
     # sentence stating that move, and the answer says the question's premise is not what the filing states
     contrary: bool = False
+    part: str = ""  # the segment whose discussion the sentence sits in ("Domestic Segment"), when it names none
+    others: tuple[Quote, ...] = ()  # the company's move asked, stated only per segment: the other segments' quotes
+
+
+def _section_at(item: Evidence, sentence: str) -> str:
+    """The segment whose discussion a sentence of `item` sits in: a heading in the passage before it, else the
+    passage's own section (`Evidence.section`)."""
+    # up to the sentence's end: a heading printed before its prose runs into it ("Consolidated Results Income tax
+    # expense decreased …")
+    at = re.search(r"\s+".join(map(re.escape, sentence.split()[-6:])), item.content)
+    head = item.content[: at.end()] if at else ""
+    if _SEGMENT_HEADING.search(head) or _WHOLE_HEADING.search(head):
+        return section(head)
+    return item.section
+
+
+def _anaphora(sentence: str, before: str) -> bool:
+    """Whether `sentence` gives the reason of the move the sentence before states: "This was due to …", "The
+    decrease in the ETR was …" after the ETR's move; not "The decrease in revenue was …" after another line's."""
+    opening = _ANAPHORA.match(sentence)
+    if opening is None:
+        return False
+    named = _ANAPHORA_OF.match(sentence[opening.end() :])
+    return named is None or named.group("what").lower() in before.lower()
+
+
+def _in_part(part: str, sentence: str) -> str:
+    """A sentence as read under its segment's heading: "Domestic Segment: Our revenue decreased …"."""
+    return f"{part}: {sentence}" if part else sentence
 
 
 def _years_asked(question: str) -> tuple[int, ...]:
@@ -190,7 +262,9 @@ def _of_another_year(asked: tuple[int, ...], said: Sequence[str], i: int) -> boo
     20.6% in fiscal 2018 from 21.9% in fiscal 2017. The increase in SG&A was driven by …"). Years far off (a
     founding year, a note's maturity) say nothing of the move's period."""
     for j in range(i, max(i - _LOOK_BACK, 0) - 1, -1):
-        read = read_period(said[j])
+        # the year of what the move is compared with is not the move's ("… $4,900 million compared with $4,700
+        # million in fiscal 2026")
+        read = read_period(_COMPARED_TO.split(said[j])[0])
         near = [y for y in (read.years if read else ()) if any(abs(y - a) <= _NEAR_YEARS for a in asked)]
         if near:
             return not set(near) & set(asked)
@@ -218,32 +292,73 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             return Quote(best.n, sentence, span, valued=True)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
-    found: list[tuple[bool, bool, float, int, Quote]] = []
-    contrary: list[tuple[bool, bool, float, int, Quote]] = []
+    # (states the line's move, (as printed, the company's, share of the question's words, -order), the quote)
+    found: list[tuple[bool, tuple[bool, bool, float, int], Quote]] = []
+    contrary: list[tuple[bool, tuple[bool, bool, float, int], Quote]] = []
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
             if not _DRIVER.search(sentence) or len(sentence.split()) > MAX_WORDS:
                 continue
+            # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
+            part = "" if _PART.search(sentence) else _section_at(item, sentence)
             quoted = sentence
-            if not names(subject, sentence):
+            if not names(subject, _in_part(part, sentence)):
                 before = said[i - 1] if i else ""
-                if not (before and _ANAPHORA.match(sentence) and names(subject, before)):
+                if not (before and _anaphora(sentence, before) and names(subject, _in_part(part, before))):
                     continue
+                if not _moves(line_of(subject) if part else subject, before):
+                    continue  # the sentence before states no move ("SG&A $ 638 $ 689", a table's row)
                 quoted = f"{before} {sentence}"
             if years and _of_another_year(years, said, i):
                 continue
-            against = _against(question, quoted)
-            share = topic_share(subject, quoted)
-            cause = _DRIVER.search(quoted)
-            of_whole = not (whole and _PART.search(quoted[: cause.start()] if cause else quoted))
-            quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against)
-            (contrary if against else found).append((_moves(subject, quoted), of_whole, share, -order, quote))
+            read = _in_part(part, quoted)
+            # the move the sentence states of the line, else its words of change, against the one asked
+            went = _move(line_of(subject) if part else subject, quoted)
+            asked_way = direction_asked(question)
+            against = (
+                _against(question, quoted) if went is None else asked_way is not None and went != (asked_way == "up")
+            )
+            share = topic_share(subject, read)
+            cause = _DRIVER.search(read)
+            head = read[: cause.start()] if cause else read
+            of_whole = not (whole and _PART.search(head))
+            # a non-GAAP or adjusted measure's move ("Our non-GAAP operating income rate decreased") only when no
+            # sentence states the line's as printed
+            printed = not _ADJUSTED.search(head) or bool(_ADJUSTED.search(subject))
+            quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part)
+            # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
+            states = _moves(line_of(subject) if part else subject, quoted)
+            (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
     # only a sentence stating the line's own move answers (one naming it among the reasons of another's, or in a
-    # glossary, does not); the company's before a part's, then the most of the question's words, then the first.
-    # None of the move asked: the company's own move the other way says the question's premise is not the filing's.
-    moved = [f for f in found if f[0]] or [f for f in contrary if f[0] and f[1]]
-    return max(moved, key=lambda f: (f[1], f[2], f[3]))[4] if moved else None
+    # glossary, does not); the line as printed before an adjusted measure's, the company's before a part's, then the
+    # most of the question's words, then the first. None of the move asked: the company's own move the other way
+    # says the question's premise is not the filing's.
+    moved = [f for f in found if f[0]] or [f for f in contrary if f[0] and f[1][1]]
+    if not moved:
+        return None
+    ranked = sorted(moved, key=lambda f: f[1], reverse=True)
+    chosen, of_whole = ranked[0][2], ranked[0][1][1]
+    if not whole or of_whole:
+        return chosen
+    # the company's move asked, and only its segments' discussions state it: each segment's sentence (labelled with
+    # its heading when it names none), so that no one segment stands for the company
+    seen = {_part_of(chosen)}
+    others = []
+    for *_, quote in ranked[1:]:
+        if (key := _part_of(quote)) and key not in seen:
+            seen.add(key)
+            others.append(quote)
+    return replace(chosen, others=tuple(others))
+
+
+_PART_NAMED = re.compile(rf"((?:[A-Z][\w&'-]*\s+){{1,3}})(?:{phrases(PART_WORDS)})\b")
+
+
+def _part_of(quote: Quote) -> str:
+    """The segment a quote is of: its heading's, else the one it names ("Our Retail segment's SG&A …"); "" if none."""
+    named = _PART_NAMED.search(quote.text)
+    return (quote.part or (named.group(1) if named else "")).split(" Segment")[0].strip().lower()
 
 
 def _moves(subject: str, sentence: str) -> bool:

@@ -17,11 +17,12 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
-from core.lexicon.drivers import CAUSE_WORDS, MOVE_VERBS
+from core.lexicon.drivers import CAUSE_WORDS, MOVE_NOUNS, MOVE_VERBS
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
+from core.qa.passage_drivers import line_of, section
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.planner.changes import asks_driver, topic, yes_no_asked
@@ -184,6 +185,10 @@ def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, 
     return {**metrics_held(wb.db, question, texts), **measures_held(wb.db, question, passages, rows)}
 
 
+# The noun naming a part of the company ("segment", "division") in a driver question.
+_PART_NOUN = re.compile(r"\b(?:segments?|segment's|divisions?)\b", re.IGNORECASE)
+
+
 def _focused(wb: Context, question: str, evidence: list[Evidence], most: int) -> tuple[list[Evidence], list[str]]:
     """The pieces of `evidence` (passages and rows) that hold every metric and measure `question` names, at most
     `most` of them, renumbered from 1 (all of them when no piece holds every one), and the names no piece holds."""
@@ -237,15 +242,16 @@ def _evidence(
     # A measure step reads the question's measure through the registry, every input bound to a cell (its words
     # were checked in planning: core/qa/planner/measures.py), "CAGR" and "steady" included: nothing unlinked.
     measured = any(isinstance(s, CellsStep) and s.operation == "measure" for s in plan.steps)
+    # a driver of a part's line ("the Retail segment's SG&A") asks of the line: the part's own passages are read
+    # under its heading (core.qa.passage_drivers), and "segment SG&A" is no measure the room must print
+    asked = plan.standalone_question
+    asked = _PART_NOUN.sub(" ", asked) if asks_driver(asked) else asked
     unlinked = (
         []
         if missing or measured
-        else unlinked_metrics(wb.db, ref.id, plan.standalone_question, _cell_places(plan, schema))
+        else unlinked_metrics(wb.db, ref.id, asked, _cell_places(plan, schema))
         or unlinked_measures(
-            wb.db,
-            ref.id,
-            plan.standalone_question,
-            _cell_places(plan, schema, table=False) + _table_labels(plan, schema),
+            wb.db, ref.id, asked, _cell_places(plan, schema, table=False) + _table_labels(plan, schema)
         )
     )
     if missing:
@@ -262,15 +268,42 @@ def _evidence(
     # The room holding a metric somewhere ("cost of funding" in a risk factor) does not make the passages
     # retrieved about it: when they are the answer (no table step computed it), the answer is drawn from those
     # that hold what the question names, searched for further when none does; found nowhere, it abstains.
-    focused, unheld = _focused(wb, plan.standalone_question, evidence, len(evidence))
+    focused, unheld = _focused(wb, asked, evidence, len(evidence))
     if unheld:  # the room's passages that name them, ranked by the question's words
-        within = _naming(wb, plan.standalone_question, unheld)
+        within = _naming(wb, asked, unheld)
         deeper = retrieve(wb.db, ref, _deeper(plan), embedder=embedder, within=within) if within else []
-        focused, unheld = _focused(wb, plan.standalone_question, deeper, len(evidence))
+        focused, unheld = _focused(wb, asked, deeper, len(evidence))
     if unheld:
         yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
         return []
-    return focused + _stating(wb, ref, plan, focused)
+    return _sectioned(wb, plan.standalone_question, focused + _stating(wb, ref, plan, focused))
+
+
+def _words_of(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
+
+
+def _sectioned(wb: Context, question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """For a question asking what drove a change: each passage with the segment whose part of its filing's
+    discussion it sits in (`Evidence.section`), read from the text before it on its page and the page before
+    (core.qa.passage_drivers.section): "Our revenue decreased …" under "Domestic Segment" is that segment's."""
+    if not asks_driver(question):
+        return evidence
+    cited = [c for e in evidence if e.kind == "passage" and e.citations for c in e.citations[:1]]
+    keys = {(c.document_id, p) for c in cited if c.page and c.start_char is not None for p in (c.page - 1, c.page)}
+    if not keys:
+        return evidence
+    with wb.db.connection() as conn:
+        rows = conn.execute(q("page_texts"), {"docs": [d for d, _ in keys], "pages": [p for _, p in keys]}).fetchall()
+    text = {(int(d), int(p)): t or "" for d, p, t in rows}
+    out = []
+    for e in evidence:
+        c = e.citations[0] if e.citations else None
+        if e.kind == "passage" and c is not None and c.page and c.start_char is not None:
+            before = text.get((c.document_id, c.page), "")[: c.start_char]
+            e = e.model_copy(update={"section": section(f"{text.get((c.document_id, c.page - 1), '')}\n{before}")})
+        out.append(e)
+    return out
 
 
 def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) -> list[Evidence]:
@@ -281,22 +314,37 @@ def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) ->
     question = plan.standalone_question
     if not asks_driver(question):
         return []
-    words = [w for w in re.findall(r"[a-z0-9]+", topic(question).lower()) if w not in STOP_WORDS]
+    subject = topic(question)
+    words = _words_of(subject)
     if not words:
         return []
     cause = f"({' | '.join(CAUSE_WORDS)})"
-    # first the passages where the line's name stands just before a verb of change ("Card Member loans increased"),
-    # then any holding its words and a reason's
-    queries = (f"({' <-> '.join(words)} <-> ({' | '.join(MOVE_VERBS)})) & {cause}", f"{' & '.join(words)} & {cause}")
     with wb.db.connection() as conn:
+        # the line's name as a phrase, its small words kept in place ("cost of sales")
+        name = returned(conn.execute(q("wordings_query_text"), {"wordings": [subject]}))[0] or " <-> ".join(words)
+        # first the passages where the name stands just before a verb of change ("Card Member loans increased") or
+        # just after a noun of one ("The decrease in revenue was …"), then any holding its words and a reason's
+        queries = [
+            f"(({name}) <-> ({' | '.join(MOVE_VERBS)}) | ({' | '.join(MOVE_NOUNS)}) <2> ({name})) & {cause}",
+            f"{' & '.join(words)} & {cause}",
+        ]
+        # a part's line ("Retail segment revenue"): also its pages under the part's heading, read whole, where "Our
+        # revenue decreased …" names no part (each passage is read with its section: `_sectioned`)
+        line = _words_of(line_of(subject))
+        queries += [f"{' & '.join(line)} & {cause}"] if line != words else []
         withins = [returned(conn.execute(q("query_text"), {"query": query}))[0] or "" for query in queries]
-    steps = [
-        s.model_copy(update={"k": STATING_DEPTH, "whole_pages": 0, "rows": False})
-        for s in plan.steps
-        if isinstance(s, SearchStep)
-    ]
-    scoped = plan.model_copy(update={"steps": steps})
-    found = [e for within in withins if within for e in retrieve(wb.db, ref, scoped, embedder=None, within=within)]
+    found = []
+    for i, within in enumerate(withins):
+        steps = [
+            s.model_copy(update={"k": STATING_DEPTH, "whole_pages": STATING_DEPTH if i == 2 else 0, "rows": False})
+            for s in plan.steps
+            if isinstance(s, SearchStep)
+        ]
+        found += (
+            retrieve(wb.db, ref, plan.model_copy(update={"steps": steps}), embedder=None, within=within)
+            if within
+            else []
+        )
     held = {(c.document_id, c.page, c.chunk_index) for e in evidence for c in e.citations}
     extra = []
     for e in found:

@@ -269,13 +269,14 @@ def _read_out(
         where = f" of the {asked.label} filings" if asked is not None and not asked.compares else ""
         what = topic(question) or "it"
         return Answer(text=f"{ABSTAIN} No passage{where} states what drove {what}.", abstained=True)
-    label = labels.get(quote.n)
+    label = ", ".join(filter(None, (labels.get(quote.n), quote.part)))  # "FY2027, Retail Segment"
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
     if quote.contrary:  # "What drove the increase" of a line that fell: say so before the filing's reason
         went, asked_word = ("rose", "fell") if direction_asked(question) == "down" else ("fell", "rose")
         what = topic(question) or "it"
         lead = f"{what[:1].upper()}{what[1:]} {went}, not {asked_word}. {lead}"
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
+    text += "".join(f" {other.part}: {_quoted(other)}" for other in quote.others)  # the other segments
     # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)
     valued = quote.valued and quote.span in _passages_answer(question, best, passages, labels, evidence).values
     answer = checked_answer(text, [quote.span] if valued and quote.span else [], evidence)

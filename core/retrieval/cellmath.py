@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from core.cells import parse_number
 from core.errors import TableError
 from core.lexicon.numbers import SCALE_WORDS
-from core.lexicon.periods import YEAR_DIGITS
+from core.lexicon.periods import COLUMN_SPANS, WRITTEN_DATE, YEAR_DIGITS
 from core.models import Citation
 from core.retrieval.tables import Column, SheetFrame, cite
 from core.text import STOP_WORDS, year_mentions
@@ -225,6 +225,21 @@ def column_period(label: str) -> str:
     return written if written[:1].isalpha() and " " not in written else year
 
 
+# A column of part of a year headed by its span and end ("Three Months Ended July 29, 2026"): its year alone would
+# name the calendar year, not the quarter (nor the fiscal year asked, which may be the next).
+_SPAN_ENDED = re.compile(
+    rf"(?P<span>(?:{'|'.join(span.pattern for span in COLUMN_SPANS)})(?:\s+\w+)?\s+ended)\s+(?P<date>{WRITTEN_DATE})",
+    re.I,
+)
+
+
+def _spoken_period(label: str) -> str:
+    """A column's period as an answer names it: "the three months ended July 29, 2026" for a column of part of a
+    year headed so, else its year (`column_period`)."""
+    m = _SPAN_ENDED.search(" ".join(label.split()))
+    return f"the {m.group('span').lower()} {m.group('date')}" if m else column_period(label)
+
+
 _SCALES = "|".join(f"{word}s" for word in SCALE_WORDS)  # "thousands|millions|billions"
 # The unit a statement states above its figures: "(in millions, except per share amounts)", "In thousands",
 # "(Millions)", "(Millions, except per share amounts)".
@@ -364,7 +379,7 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     columns = [c for _, c in pairs]
     texts = [sheet.texts(c.position)[r] or "" for r, c in pairs]
     citations = [cite(sheet, r, c) for r, c in pairs]
-    periods = [column_period(label) for label in step.column_labels]
+    periods = [_spoken_period(label) for label in step.column_labels]
     scale = sheet_scale(sheet)
     points = any("%" in t for t in texts)
     if points or _NO_SCALE.search(step.row_label):

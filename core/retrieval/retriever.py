@@ -32,6 +32,7 @@ class Evidence(BaseModel):
     description: str = ""  # a table step's one-line account of what was computed
     lead: str = ""  # a table step's result in plain words, which the answer opens with ("" : the description)
     period: str | None = None  # a passage's document's fiscal period ("FY2022", "Q3 FY2023"), when known
+    section: str = ""  # the segment whose part of a filing's discussion a passage sits in ("Domestic Segment")
 
 
 def _computed(n: int, result: TableResult | CellsResult, body: str, lead: str = "") -> Evidence:

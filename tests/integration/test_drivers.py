@@ -192,3 +192,38 @@ def test_the_sentence_stating_the_lines_move_is_found_beneath_pages_naming_it_wi
         "on member loans underwriting, mainly due to member loans pricing; member loans are funded by deposits."
     )
     _overview_beneath(workbench, risk)
+
+
+def test_a_segments_driver_is_read_under_its_heading(workbench: Workbench) -> None:
+    """A 10-K discusses the company, then each segment under its heading, in sentences naming no segment ("Our SG&A
+    decreased …"). Asked of a segment, its own heading's sentence is quoted and labelled with it; asked of the
+    company, the company's; a segment's line named with "segment" ("segment SG&A") is no measure the passages
+    must print."""
+    company = (
+        "Results of Operations\nConsolidated Results\nThe decrease in revenue in 2024 was primarily driven by lower "
+        "store traffic across both segments.\nOur SG&A decreased in 2024, primarily due to lower advertising."
+    )
+    segment = (
+        "{name} Segment\nSelected financial data for the {name} segment was as follows.\nRevenue $ 3,504 $ 3,931\n"
+        "SG&A $ 638 $ 689\nThe decrease in revenue in 2024 was primarily driven by {revenue}.\n"
+        "Our SG&A decreased in 2024, primarily due to {sga}."
+    )
+    pages = [
+        f"Fenwick Outfitters, Inc. Annual Report 2024\n{company}",
+        segment.format(name="Retail", revenue="fewer mall visits", sga="lower store payroll"),
+        segment.format(name="Wholesale", revenue="a lost department-store account", sga="lower incentive pay"),
+        "Liquidity and Capital Resources\nCash decreased in 2024, primarily due to share repurchases.",
+    ]
+    workbench.ingest_upload(make_pdf(pages), "fenwick-2024-10k.pdf", "F", embed=False)
+    result = ask(workbench, "What drove the decline in Fenwick's Wholesale segment revenue in 2024?", "F")
+    assert not result["abstained"], result["answer"]
+    assert "Wholesale Segment" in result["answer"] and "a lost department-store account" in result["answer"]
+    assert {c["page"] for c in result["citations"]} == {3}
+    result = ask(workbench, "Why did Fenwick's Retail segment SG&A decrease in 2024?", "F")
+    assert not result["abstained"], result["answer"]
+    assert "Retail Segment" in result["answer"] and "lower store payroll" in result["answer"]
+    result = ask(workbench, "What drove the decrease in Fenwick's revenue in 2024?", "F")
+    assert "lower store traffic" in result["answer"] and "Segment:" not in result["answer"], result["answer"]
+    # a segment the filing does not discuss abstains, never another segment's sentence
+    result = ask(workbench, "Why did Fenwick's Online segment SG&A decrease in 2024?", "F")
+    assert result["abstained"], result["answer"]

@@ -1065,3 +1065,23 @@ def test_an_amount_due_within_a_bound_is_the_sum_of_the_buckets_inside_it_never_
     assert answer is not None and answer[1] == ["3360"], answer
     thereafter = [["", "Total", "2025", "2026-2027", "2028-2029", "Thereafter"], *OBLIGATIONS[1:]]
     assert obligations_answer("What are operating leases due within 3 years?", thereafter) is None
+
+
+def test_a_change_between_quarters_names_each_quarter_not_its_calendar_year() -> None:
+    """ "Three Months Ended July 29, 2027" is said as such: its year alone would name the calendar year (and a
+    fiscal year named by its end may be the next)."""
+    rows = [["", "July 29, 2027", "July 30, 2026", "July 29, 2027"], ["Net earnings", "274", "306", "518"]]
+    names = ["Column A", "Three Months Ended", "Column C", "Six Months Ended"]
+    columns = [
+        Column(position=i, name=n, letter="ABCD"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(columns, rows, row_numbers=[1, 2], row_ids=[10, 11], sheet="p4")
+    step = plan_cells(
+        "What was the change in net earnings in the second quarter of 2027?", 1, names,
+        [GridRow(row_id=10 + i, values=tuple(v or None for v in r)) for i, r in enumerate(rows)],
+    )  # fmt: skip
+    assert step is not None
+    assert run_cells(frame, step).description == (
+        "the change in Net earnings from the three months ended July 30, 2026 (306) to the three months ended "
+        "July 29, 2027 (274) is -32"
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.qa.passage_drivers import driver_quote, yes_no
+from core.qa.passage_drivers import driver_quote, section, sentences, yes_no
 from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.retrieval.retriever import Evidence
 from tests.factories import PAGE
@@ -339,3 +339,69 @@ def test_a_quantity_kept_against_the_line_and_an_other_line_state_no_move_of_it(
     assert driver_quote("What drove the change in Quillon's other income in 2027?", [passage(1, interest)]) is None
     other = "Other income increased in 2027, primarily due to gains on securities."
     assert driver_quote("What drove the change in Quillon's other income in 2027?", [passage(1, other)]) is not None
+
+
+def test_a_sentence_under_a_segments_heading_is_that_segments() -> None:
+    """A filing discusses each segment under its heading, in sentences naming no segment ("Our revenue decreased
+    …"): asked of one segment, its own heading's sentence answers, never another's; asked of the company, a
+    segment's sentence is a part's (the company's own first) and is labelled with its segment."""
+    retail = "Retail Segment\n\nSelected data for the segment follows.\n"
+    wholesale = "Wholesale Segment\n\nSelected data for the segment follows.\n"
+    assert section(f"Consolidated Results\nNet sales rose.\n{retail}Tables") == "Retail Segment"
+    assert section(f"{retail}Liquidity and Capital Resources\nCash rose.") == ""  # the company's again
+    assert section("Our segments are Retail and Wholesale.") == ""  # a mention in prose is no heading
+    ours = "Our gross margin rate decreased in fiscal 2027, primarily due to deeper markdowns on apparel."
+    theirs = "Our gross margin rate decreased in fiscal 2027, primarily driven by higher freight costs in Ontario."
+    passages = [
+        Evidence(n=1, kind="passage", content=ours, citations=[PAGE], section="Retail Segment"),
+        Evidence(n=2, kind="passage", content=theirs, citations=[PAGE], section="Wholesale Segment"),
+    ]
+    quote = driver_quote("Why did the Wholesale segment gross margin rate decrease in fiscal 2027?", passages)
+    assert quote is not None and quote.n == 2 and quote.part == "Wholesale Segment"
+    assert driver_quote("Why did the Outlet segment gross margin rate decrease in fiscal 2027?", passages) is None
+    # the company's move, stated only per segment: each segment's sentence, labelled
+    quote = driver_quote("Why did the gross margin rate decrease in fiscal 2027?", passages)
+    assert quote is not None and {quote.part, *(o.part for o in quote.others)} == {
+        "Retail Segment",
+        "Wholesale Segment",
+    }
+    # a heading inside the passage, before the sentence, is the sentence's section
+    inside = Evidence(n=3, kind="passage", content=f"{wholesale}{theirs}", citations=[PAGE])
+    quote = driver_quote("Why did the Wholesale segment gross margin rate decrease in fiscal 2027?", [inside])
+    assert quote is not None and quote.part == "Wholesale Segment"
+    quote = driver_quote("Why did the Retail segment gross margin rate decrease in fiscal 2027?", [inside])
+    assert quote is None
+
+
+def test_a_segments_other_line_is_not_the_line_asked() -> None:
+    """ "Home Comfort segment sales" asked: the segment's income as a percent of its sales names no sales move."""
+    text = (
+        "In 2027, the Home Comfort segment income before tax as a percent of sales was 19.6% versus 10.5% in 2026. "
+        "The increase in the income before tax as a percent of sales was primarily driven by lower litigation costs."
+    )
+    assert driver_quote("Why did the Home Comfort segment sales change in 2027?", [passage(1, text)]) is None
+
+
+def test_a_move_stated_with_its_parts_answers_why() -> None:
+    """ "Sales were $15.0 billion, a decrease of 0.5%, which included 3.6% growth and a negative currency impact of
+    4.1%": the move and what made it up, quoted."""
+    text = (
+        "Lighting segment sales in 2027 were $15.0 billion, a decrease of 0.5% from 2026, which included 3.6% "
+        "operational growth and a negative currency impact of 4.1%."
+    )
+    quote = driver_quote("Why did the Lighting segment sales change in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Lighting segment sales in 2027")
+
+
+def test_a_table_row_ending_its_line_ends_the_sentence_before_the_prose() -> None:
+    text = (
+        "Revenue $ 3,504 $ 3,931\nGross profit as a % of revenue 23.0 % 23.9 %\n\nThe decrease in revenue "
+        "in fiscal 2027 was primarily driven by lower sales in Ontario.\nIt was a hard year."
+    )
+    said = sentences(text)
+    assert "The decrease in revenue in fiscal 2027 was primarily driven by lower sales in Ontario." in said
+    assert said[0] == "Revenue $ 3,504 $ 3,931"
+    # a prose line ending on one figure goes on
+    assert sentences("Revenue was $3.5 billion in fiscal 2027\nCompared to fiscal 2026 it fell.") == [
+        "Revenue was $3.5 billion in fiscal 2027 Compared to fiscal 2026 it fell."
+    ]

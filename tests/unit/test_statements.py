@@ -4,6 +4,7 @@ item the question seems to name must be what it asks for, never a cited figure o
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 
 import pytest
 
@@ -600,3 +601,46 @@ def test_a_line_under_a_heading_of_charges_is_the_charge_and_net_income_is_the_c
     assert found is not None and found[0].row_label == "Net income attributable to Norvik"
     value = statement_cells("What was Norvik's net income in 2031?", RoomSchema(1, (earnings,)))
     assert value is not None and value[0].row_label == "Net income attributable to Norvik"
+
+
+def test_a_quarter_of_a_fiscal_year_named_by_its_end_is_read_from_the_filings_dated_columns() -> None:
+    """A 10-Q for the second quarter of fiscal 2028 (ended July 29, 2027) heads its columns "Three Months Ended
+    July 29, 2027" and "Six Months Ended": the quarter asked of fiscal 2028 is the first, and the prior year's
+    quarter is its comparative; a quarter's question never reads the half-year's column."""
+    rows = [
+        ["", "July 29, 2027", "July 30, 2026", "July 29, 2027", "July 30, 2026"],
+        ["Revenue", "$ 9,583", "$ 10,329", "$ 19,050", "$ 20,976"],
+        ["Net earnings", "$ 274", "$ 306", "$ 518", "$ 647"],
+    ]
+    names = ["Three Months Ended", "Column C", "Six Months Ended", "Column E"]
+    interim = dataclasses.replace(
+        table(21, names, rows, page=4, title="NVK_2028Q2_10Q.pdf",
+              text="Condensed Consolidated Statements of Earnings (unaudited)"),
+        fiscal_year=2028, period_end=date(2027, 7, 29),
+    )  # fmt: skip
+    room = RoomSchema(room_id=1, sheets=(interim,), documents=((1, interim.title),))
+    found = statement_cells("Did net earnings decrease in the second quarter of fiscal 2028?", room)
+    assert found is not None
+    step = found[0]
+    assert step.operation == "change" and step.direction_words == ["No", "Yes"]  # "Yes" if it fell
+    assert step.column_labels == ["Three Months Ended July 30, 2026", "Three Months Ended July 29, 2027"]
+    found = statement_cells("What was revenue in the first six months of fiscal 2028?", room)
+    assert found is not None and found[0].column_labels == ["Six Months Ended July 29, 2027"]
+    # a date the question writes is read as written
+    found = statement_cells("What was revenue in the three months ended July 30, 2026?", room)
+    assert found is not None and found[0].column_labels == ["Three Months Ended July 30, 2026"]
+    # filed with its fiscal year named by its end's year, nothing moves
+    plain = dataclasses.replace(interim, fiscal_year=2027)
+    room = RoomSchema(room_id=1, sheets=(plain,), documents=((1, plain.title),))
+    found = statement_cells("What was revenue in the second quarter of 2027?", room)
+    assert found is not None and found[0].column_labels == ["Three Months Ended July 29, 2027"]
+
+
+def test_a_yes_no_is_the_lines_move_never_a_line_naming_its_change() -> None:
+    """A rate and volume table's "Change in net interest income" is a longer label than "Net interest income", but a
+    yes/no on the line's move reads the line's two columns."""
+    statement = table(22, ["2027", "2026"], [["Net interest income", "9,895", "7,750"]], page=47)
+    analysis = table(23, ["2027 Versus 2026 Average Rate"], [["Change in net interest income", "412"]], page=171)
+    room = RoomSchema(room_id=1, sheets=(statement, analysis), documents=((1, "NVK_2027_10K.pdf"),))
+    found = statement_cells("Did net interest income increase in 2027?", room)
+    assert found is not None and found[1].sheet_id == 22 and found[0].operation == "change"

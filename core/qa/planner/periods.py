@@ -21,10 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.numbers import NUMBER_WORDS
-from core.lexicon.periods import FISCAL_PREFIX, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, WRITTEN_DATE, YEAR_DIGITS
 from core.models import period_label
 
 _YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
@@ -179,3 +180,27 @@ def filings_for(asked: PeriodAsked, filings: Sequence[FilingPeriod]) -> FilingSc
         return None  # a bare year, or documents of unknown period that may hold it
     held = sorted({(f.fiscal_year or 0, f.fiscal_quarter or 0, f.label or "") for f in dated})
     return FilingScope(missing=asked.label, held=tuple(label for *_, label in held))
+
+
+def as_dated(question: str, fiscal_year: int | None, period_end: date | None, headers: Sequence[str]) -> str:
+    """`question` with the years it names written as a filing's columns date them, when the filing's fiscal year is
+    named by a year other than its period's end ("the second quarter of fiscal 2027" of a 10-Q for the quarter
+    ended July 31, 2026; "fiscal 2026" of a 10-K for the year ended January 30, 2027 under a by-start-year
+    convention) and its columns are headed by such dates: fiscal 2027 is then the column dated 2026, fiscal 2026
+    the one dated 2025. Unchanged when the question writes a date itself ("the quarter ended July 31, 2026")."""
+    if fiscal_year is None or period_end is None or abs(by := period_end.year - fiscal_year) != 1:
+        return question
+    month = period_end.strftime("%B")[:3].lower()
+    dated = any(str(period_end.year) in header and month in header.lower() for header in headers)
+    if not dated or re.search(WRITTEN_DATE, question, re.IGNORECASE) or read_period(question) is None:
+        return question
+
+    fiscal = [m.span("year") for m in _FISCAL_YEAR.finditer(question)]
+    bare = [m.span("year") for m in _BARE_YEAR.finditer(question) if not any(a <= m.start() < b for a, b in fiscal)]
+    out, at = [], 0
+    for start, end in sorted(fiscal + bare):
+        digits = question[start:end]
+        year = _full_year(digits) + by
+        out += [question[at:start], str(year) if len(digits.lstrip("'")) == 4 else f"{year % 100:02d}"]
+        at = end
+    return "".join(out) + question[at:]

@@ -9,6 +9,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from typing import Literal
 
@@ -177,6 +178,7 @@ class SheetInfo:
     page_text: str = ""  # that page's text (names a question gives must be on it)
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
     fiscal_year: int | None = None  # the fiscal year of the filing it was read from (None when not known)
+    period_end: date | None = None  # and the end of that filing's period
 
     def scheduled(self, years: Iterable[int]) -> set[int]:
         """Of the years a table of this filing heads its columns with, those that schedule later amounts (what is
@@ -316,7 +318,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             page_text=text,
             document_text=whole,
             fiscal_year=year,
+            period_end=end,
         )
-        for s, d, t, n, rows, page, text, whole, year in sheets
+        for s, d, t, n, rows, page, text, whole, year, end in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

@@ -24,9 +24,10 @@ from core.qa.measures import metric_alone, narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
-from core.qa.planner.cells.grid import NET_OF
+from core.qa.planner.cells.grid import NET_OF, column_labels
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, yes_no_asked
+from core.qa.planner.periods import as_dated
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.retrieval.rerank import interim_page, statement_kind
@@ -342,15 +343,18 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
         return None
     asked = yes_no_asked(question)
     if asked is not None:
-        found = _statement_cells(asked.as_change, schema)
-        if found is None or found[0].operation != "change":
+        found = _statement_cells(asked.as_change, schema, only="change")
+        if found is None:
             return None
         words = [asked.if_up, asked.if_down]
         return found[0].model_copy(update={"direction_words": words}), found[1]
     return _statement_cells(question, schema)
 
 
-def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+def _statement_cells(question: str, schema: RoomSchema, only: str | None = None) -> tuple[CellsStep, SheetInfo] | None:
+    """The statement step answering `question` (see `statement_cells`); with `only`, of that operation alone: a
+    yes/no is the line's move between two columns, never a line naming its change ("Change in net interest
+    income" of a rate and volume table, the more specific label)."""
     aliases = figure_aliases(question)
     names = question_names(question)
     for sheet in schema.sheets:
@@ -359,7 +363,7 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
                 question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, given_names=names,
                 whole_table=bool(re.search(r"\btable\b", question, re.I)),
             )  # fmt: skip
-            if step is not None:
+            if step is not None and (not only or step.operation == only):
                 return step, sheet
     best: tuple[tuple[int, bool], CellsStep, SheetInfo] | None = None
     # a whole year asked ("FY2022", "2022"): never a quarter's or a 10-Q's figures dated in it
@@ -367,43 +371,54 @@ def _statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Shee
     for sheet in schema.sheets:
         if not sheet.grid or sheet.page is None or (whole_year and interim_page(sheet.page_text)):
             continue
-        context = f"{sheet.page_text} {sheet.document_text}"
-        step = plan_cells(
-            question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, strict=True,
-            given_names=names, context=context,
-        )  # fmt: skip
-        if step is None and (turned := turned_grid([c.name for c in sheet.columns], sheet.grid)) is not None:
-            # periods down the table ("2021", "December 31, 2019" headings): read with its periods across
-            step = turned.step(plan_cells(question, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
-                                          given_names=names, context=context), question)  # fmt: skip
-        if step is None or not named_here(question, sheet) or prose_differs(question, step, sheet):
-            continue
-        if whole_year and any(INTERIM.search(label) for label in step.column_labels):
-            continue
-        if _scheduled_years(question, step, sheet):
-            continue
-        if not credible(step, question, aliases) and not (
-            linked_here(question, step, sheet, schema) and credible(step, question, aliases, linked=True)
-        ):
-            continue
-        if _under_other_figures(question, step, sheet) or not _narrowing_held(question, step, sheet):
+        step = _filing_step(question, sheet, schema, only, aliases, names)
+        if step is None or (whole_year and any(INTERIM.search(label) for label in step.column_labels)):
             continue
         # the most specific line; among equals, a primary statement's before highlights and notes
         specific = (len(label_words(step.row_label)), statement_kind(sheet.page_text) is not None)
         if best is None or specific > best[0]:
             best = (specific, step, sheet)
-    if best is None and (owned := _attributable(question, schema)) is not None:
+    if best is None and (owned := _attributable(question, schema, only)) is not None:
         return owned
-    if best is None and asks_periods(question):
+    if best is None and not only and asks_periods(question):
         return _table_periods(question, schema)
     return (_outflow(question, prose_stated(question, best[1], best[2])), best[2]) if best else None
+
+
+def _filing_step(
+    question: str, sheet: SheetInfo, schema: RoomSchema, only: str | None, aliases: Sequence[str], names: Sequence[str]
+) -> CellsStep | None:
+    """The step reading `question` from one table of a filing (of operation `only` when given; `aliases` and
+    `names` are the question's, read once), None when its line is not credibly the one asked (see the module)."""
+    context = f"{sheet.page_text} {sheet.document_text}"
+    columns = [c.name for c in sheet.columns]
+    # the years asked as this filing's columns date them (a fiscal year named by another year than its end's)
+    dated = as_dated(question, sheet.fiscal_year, sheet.period_end, column_labels(columns, sheet.grid, 0)[0])
+    step = plan_cells(
+        dated, sheet.sheet_id, columns, sheet.grid, aliases, strict=True, given_names=names, context=context
+    )
+    if step is None and (turned := turned_grid(columns, sheet.grid)) is not None:
+        # periods down the table ("2021", "December 31, 2019" headings): read with its periods across
+        step = turned.step(plan_cells(dated, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
+                                      given_names=names, context=context), dated)  # fmt: skip
+    if step is None or (only and step.operation != only) or not named_here(question, sheet):
+        return None
+    if prose_differs(dated, step, sheet) or _scheduled_years(question, step, sheet):
+        return None
+    if not credible(step, dated, aliases) and not (
+        linked_here(dated, step, sheet, schema) and credible(step, dated, aliases, linked=True)
+    ):
+        return None
+    if _under_other_figures(question, step, sheet) or not _narrowing_held(question, step, sheet):
+        return None
+    return step
 
 
 _NET_INCOME = re.compile(r"\bnet\s+(?:income|earnings)\b", re.IGNORECASE)
 _SHARE_OF_INCOME = re.compile(r"non-?controlling|minority|attributable|participating", re.IGNORECASE)
 
 
-def _attributable(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+def _attributable(question: str, schema: RoomSchema, only: str | None) -> tuple[CellsStep, SheetInfo] | None:
     """ "Net income" asked of filings printing it twice, including the noncontrolling interests' share and
     attributable to the company ("Net income attributable to Globex"), so that no line is the one asked: the
     company's own line, as the measure registry reads it (`INPUT_LABELS`), named in the answer as printed."""
@@ -421,7 +436,7 @@ def _attributable(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetIn
     )
     for label in labels:
         written = label[:1].lower() + label[1:]  # as the question would write it: "Net" is no name
-        found = _statement_cells(f"{question[: asked.start()]}{written}{question[asked.end() :]}", schema)
+        found = _statement_cells(f"{question[: asked.start()]}{written}{question[asked.end() :]}", schema, only)
         if found is not None:
             return found
     return None

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.periods import header_month
+from core.lexicon.periods import COLUMN_SPANS, header_month
 from core.qa.planner.cells.words import (
     DUE_BOUND,
     DUE_RANGE,
@@ -142,12 +142,17 @@ def column_labels(names: Sequence[str], rows: Sequence[GridRow], label_pos: int)
 
 
 def _named_columns(columns: Sequence[int], labels: Sequence[str], question: str) -> list[int]:
-    """Of several columns of one year, the one the question names: by its day ("the quarter ended March 3") or
-    by the words of its group header ("Financial assets" over "2019 2018 2019 2018"); [] when none stands out."""
+    """Of several columns of one year, the one the question names: by its day ("the quarter ended March 3"), by
+    its span ("the second quarter" of "Three Months Ended" beside "Six Months Ended") or by the words of its group
+    header ("Financial assets" over "2019 2018 2019 2018"); [] when none stands out."""
     days = {day_key(m) for m in MONTH_DAY.finditer(question)}
     dated = [i for i in columns if days & {day_key(m) for m in MONTH_DAY.finditer(labels[i])}]
     if len(dated) == 1:
         return dated
+    spans = [span for span in COLUMN_SPANS if span.search(question)]
+    spanned = [i for i in columns if len(spans) == 1 and spans[0].search(labels[i])]
+    if len(spanned) == 1:
+        return spanned
     wanted = content_words(question)
     scores = {i: len((content_words(labels[i]) - set(years_in(labels[i]))) & wanted) for i in columns}
     best = max(scores.values())
