@@ -6,6 +6,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any, Literal, Protocol
 
 import psycopg
@@ -19,16 +20,17 @@ from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
 from core.lexicon.drivers import CAUSE_WORDS, MOVE_NOUNS, MOVE_VERBS
 from core.providers.embeddings import Embedder
-from core.qa.grounding import missing_names
+from core.qa.grounding import missing_names, question_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.passage_drivers import line_of, section
 from core.qa.pii import redact, redact_citation
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
-from core.qa.planner.changes import asks_driver, topic, yes_no_asked
+from core.qa.planner.changes import asks_driver, direction_asked, topic, yes_no_asked
 from core.qa.planner.intents import MEASURE_MISSING
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
+from core.qa.planner.statements import statement_cells
 from core.qa.rerank import hints_for, model_scorer
 from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
@@ -276,7 +278,35 @@ def _evidence(
     if unheld:
         yield step(f"{UNHELD} {', '.join(unheld)}: nothing to answer from")
         return []
-    return _sectioned(wb, plan.standalone_question, focused + _stating(wb, ref, plan, focused))
+    found = _sectioned(wb, plan.standalone_question, focused + _stating(wb, ref, plan, focused))
+    return found + _premise(wb, ref, plan, schema, len(found))
+
+
+def _premise(wb: Context, ref: RoomRef, plan: Plan, schema: RoomSchema, numbered: int) -> list[Evidence]:
+    """For a question asking what drove a change of one direction ("What drove the increase in revenue in FY2027?"):
+    the line's change between its statement columns, from the filings in scope, marked `premise` (numbered after
+    `numbered`): no answer by itself, but when no sentence gives the reason, or the filing states the move the other
+    way, the answer says which way the line went ("Revenue fell, not rose: … [n]")."""
+    question = plan.standalone_question
+    way = direction_asked(question)
+    if not asks_driver(question) or way is None or not (subject := topic(question)):
+        return []
+    asked = read_period(question)
+    whose = question_names(question)
+    owner = f"{whose[0]}'s " if whose else ""
+    checked = (
+        f"Did {owner}{subject} {'increase' if way == 'up' else 'decrease'}{f' in {asked.label}' if asked else ''}?"
+    )
+    scope = {d for s in plan.steps if isinstance(s, SearchStep) for d in s.document_ids}
+    sheets = tuple(sheet for sheet in schema.sheets if not scope or sheet.document_id in scope)
+    found = statement_cells(checked, replace(schema, sheets=sheets))
+    if found is None:
+        return []
+    try:
+        computed = retrieve(wb.db, ref, plan.model_copy(update={"steps": [found[0]]}), embedder=None)
+    except (LookupError, ValueError, ArithmeticError):
+        return []  # a cell edited away since the schema was read: no premise to check
+    return [e.model_copy(update={"n": numbered + 1, "premise": True}) for e in computed[:1] if e.kind == "table"]
 
 
 def _words_of(text: str) -> list[str]:

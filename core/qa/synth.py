@@ -130,6 +130,7 @@ def synthesize_offline(question: str, evidence: Sequence[Evidence], period: Peri
         e
         for e in evidence
         if e.kind == "table"
+        and not e.premise  # a driver question's premise checked: said only with the reason's absence (_read_out)
         and coverage(question, e.description) >= passage_coverage
         and (not e.values or any(v.strip() for v in e.values))
     ]
@@ -264,17 +265,23 @@ def _read_out(
     if not asks_driver(question):
         return None
     quote = driver_quote(question, ordered, _best_sentences(question, best, 2))
+    what = topic(question) or "it"
+    went, asked_word = ("rose", "fell") if direction_asked(question) == "down" else ("fell", "rose")
+    # the line's statement change, when it went the other way than the question says (service._premise)
+    premise = next((e for e in evidence if e.premise and e.values[:1] == ["No"] and " — " in e.description), None)
+    against = f"{what[:1].upper()}{what[1:]} {went}, not {asked_word}"
+    if premise is not None:
+        against += f": {premise.description.split(' — ', 1)[1]} [{premise.n}]"
     if quote is None:
         asked = read_period(question)
         where = f" of the {asked.label} filings" if asked is not None and not asked.compares else ""
-        what = topic(question) or "it"
+        if premise is not None:  # the premise is not the filing's: say so, with the line's two cells
+            return checked_answer(f"{against}. No passage{where} states what drove it.", [], evidence)
         return Answer(text=f"{ABSTAIN} No passage{where} states what drove {what}.", abstained=True)
     label = ", ".join(filter(None, (labels.get(quote.n), quote.part)))  # "FY2027, Retail Segment"
     lead = f"{quote.span[:1].upper()}{quote.span[1:]}: " if quote.span else ""
     if quote.contrary:  # "What drove the increase" of a line that fell: say so before the filing's reason
-        went, asked_word = ("rose", "fell") if direction_asked(question) == "down" else ("fell", "rose")
-        what = topic(question) or "it"
-        lead = f"{what[:1].upper()}{what[1:]} {went}, not {asked_word}. {lead}"
+        lead = f"{against}. {lead}"
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
     text += "".join(f" {other.part}: {_quoted(other)}" for other in quote.others)  # the other segments
     # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)

@@ -33,6 +33,9 @@ class Evidence(BaseModel):
     lead: str = ""  # a table step's result in plain words, which the answer opens with ("" : the description)
     period: str | None = None  # a passage's document's fiscal period ("FY2022", "Q3 FY2023"), when known
     section: str = ""  # the segment whose part of a filing's discussion a passage sits in ("Domestic Segment")
+    # a statement line's change computed to check a driver question's premise ("What drove the increase …"): said
+    # only when the filing gives no reason of the move asked (core.qa.synth), never the answer by itself
+    premise: bool = False
 
 
 def _computed(n: int, result: TableResult | CellsResult, body: str, lead: str = "") -> Evidence:

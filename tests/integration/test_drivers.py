@@ -227,3 +227,18 @@ def test_a_segments_driver_is_read_under_its_heading(workbench: Workbench) -> No
     # a segment the filing does not discuss abstains, never another segment's sentence
     result = ask(workbench, "Why did Fenwick's Online segment SG&A decrease in 2024?", "F")
     assert result["abstained"], result["answer"]
+
+
+def test_a_driver_asked_of_a_move_the_statement_shows_the_other_way_says_so_with_both_cells(workbench) -> None:
+    """ "What drove the decrease in gross profit in 2022?" of a statement whose gross profit rose, and no sentence
+    giving a reason: the premise is not the filing's, said with the line's two cells, never an abstention or another
+    line's reason; a move the question has right with no reason stated still abstains."""
+    workbench.ingest_upload(make_statement_pdf(), "tallow-2022-10k.pdf", "S", embed=False)
+    result = ask(workbench, "What drove the decrease in gross profit in 2022?", "S")
+    assert not result["abstained"], result["answer"]
+    assert result["answer"].startswith(
+        "Gross profit rose, not fell: Gross profit increased from 2021 (42,399 million) to 2022 (45,816 million)"
+    ), result["answer"]
+    assert sorted(c["column"] for c in result["citations"]) == ["2021", "2022"]
+    result = ask(workbench, "What drove the increase in gross profit in 2022?", "S")
+    assert result["abstained"] and "No passage" in result["answer"], result["answer"]
