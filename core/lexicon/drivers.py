@@ -31,6 +31,9 @@ MOVE_VERBS = ("increased", "decreased", "rose", "fell", "declined", "grew", "imp
 # by …"), for the same phrase search.
 MOVE_NOUNS = ("increase", "decrease", "decline", "rise", "growth", "reduction", "improvement", "drop", "fall")
 # Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
+# "The primary factors that decreased the effective tax rate were …": the reason named after the move it made, the
+# line the object of the factors' verb.
+FACTORS_THAT = (r"factors?\s+that", r"factors?\s+which")
 OTHER_DRIVER_PHRASES = (
     "led by",
     "on account of",

@@ -30,6 +30,7 @@ from core.lexicon.drivers import (
     CAUSE_PHRASES,
     CAUSE_QUALIFIERS,
     CURRENT_FIRST,
+    FACTORS_THAT,
     OTHER_DRIVER_PHRASES,
     PART_WORDS,
     PRIOR_FIRST,
@@ -63,8 +64,11 @@ _BULLET = re.compile(r"^[•·▪●]\s*")
 # sentence of its own ("… (4.2)% Notable comparable sales changes were as follows: …").
 _FIGURE_RUN = re.compile(r"(?:(?<=\s)|^)(?:[($]*\d[\d,.]*\)?\s?%?\)?\s+){3}[($]*\d[\d,.]*\)?\s?%?\)?(?=\s+[A-Z])")
 _DRIVER = re.compile(
-    rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|{phrases(CAUSE_QUALIFIERS)})\b", re.IGNORECASE
+    rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|{phrases(CAUSE_QUALIFIERS)}|"
+    rf"{'|'.join(FACTORS_THAT)})\b",
+    re.IGNORECASE,
 )
+_FACTORS_THAT = re.compile(rf"\b(?:{'|'.join(FACTORS_THAT)})\b", re.IGNORECASE)
 # "This was due to …", "The increase was driven by …", "Increases were primarily due to …": the reason of the move the
 # sentence before states.
 _ANAPHORA = re.compile(
@@ -392,7 +396,8 @@ def _move(subject: str, sentence: str) -> bool | None:
     """The line's own move as `_moves` reads it: True when it rose, False when it fell, None when not stated."""
     near = len(subject.split()) + _NEAR  # a line's name printed longer than asked ("as a percentage of net sales")
     cause = _DRIVER.search(sentence)
-    reason_at = cause.start() if cause else len(sentence)
+    # "The factors that decreased the rate were …": the move is the factors' verb, its reason after it
+    reason_at = cause.start() if cause and not _FACTORS_THAT.fullmatch(cause.group(0)) else len(sentence)
     changes = sorted((*UP.finditer(sentence), *DOWN.finditer(sentence)), key=lambda m: m.start())
     for change in changes:
         if change.start() > reason_at:

@@ -141,7 +141,8 @@ class CellsStep(BaseModel):
     # none does).
     stated: str = ""
     # "value" of an outflow line asked by the spending's name ("capex" read on "Purchases of property and
-    # equipment (1,659)"): the amount spent is the figure's size, not a negative number.
+    # equipment (1,659)"): the amount spent is the figure's size, not a negative number; a yes/no on its move
+    # ("Did capex decrease?") compares the sizes.
     outflow: bool = False
 
 
@@ -461,7 +462,8 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
         change = new - old
         span = f"{label} from {periods[0]} ({figures[0]}) to {periods[-1]} ({figures[-1]})"
         if step.direction_words:
-            return _direction(step, read, change)
+            # a spending printed in brackets moved by its size: "(1,373)" to "(1,577)" is more spent
+            return _direction(step, read, abs(new) - abs(old) if step.outflow else change)
         if step.operation == "change" and step.decrease:
             return _decrease(step, read, change)
         if step.operation == "change" and step.stated:

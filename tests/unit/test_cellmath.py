@@ -1085,3 +1085,21 @@ def test_a_change_between_quarters_names_each_quarter_not_its_calendar_year() ->
         "the change in Net earnings from the three months ended July 30, 2026 (306) to the three months ended "
         "July 29, 2027 (274) is -32"
     )
+
+
+def test_a_yes_no_on_a_spending_moves_by_its_size() -> None:
+    rows = [["Purchases of property and equipment", "(1,577)", "(1,373)"]]
+    names = ["Column A", "2027", "2026"]
+    columns = [
+        Column(position=i, name=n, letter="ABC"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(columns, rows, row_numbers=[1], row_ids=[10], sheet="p60")
+    step = plan_cells(
+        "What was the change in purchases of property and equipment in 2027?", 1, names,
+        [GridRow(row_id=10, values=tuple(rows[0]))],
+    )  # fmt: skip
+    assert step is not None and step.operation == "change"
+    asked = step.model_copy(update={"direction_words": ["No", "Yes"], "outflow": True})
+    assert run_cells(frame, asked).description.startswith("No — Purchases of property and equipment increased")
+    signed = step.model_copy(update={"direction_words": ["No", "Yes"]})
+    assert run_cells(frame, signed).description.startswith("Yes — Purchases of property and equipment decreased")

@@ -405,3 +405,12 @@ def test_a_table_row_ending_its_line_ends_the_sentence_before_the_prose() -> Non
     assert sentences("Revenue was $3.5 billion in fiscal 2027\nCompared to fiscal 2026 it fell.") == [
         "Revenue was $3.5 billion in fiscal 2027 Compared to fiscal 2026 it fell."
     ]
+
+
+def test_the_factors_that_moved_a_line_are_its_driver() -> None:
+    text = (
+        "The effective tax rates for 2027 and 2026 were 9.6 percent and 17.8 percent. The primary factors that "
+        "decreased the Company's effective tax rate for 2027 were the tax-free spin-off of the Filters business."
+    )
+    quote = driver_quote("Why did the effective tax rate change in 2027?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("The primary factors that decreased")

@@ -644,3 +644,12 @@ def test_a_yes_no_is_the_lines_move_never_a_line_naming_its_change() -> None:
     room = RoomSchema(room_id=1, sheets=(statement, analysis), documents=((1, "NVK_2027_10K.pdf"),))
     found = statement_cells("Did net interest income increase in 2027?", room)
     assert found is not None and found[1].sheet_id == 22 and found[0].operation == "change"
+
+
+def test_a_yes_no_on_a_spending_printed_in_brackets_compares_what_was_spent() -> None:
+    """Capex printed "(1,093)" then "(1,204)" rose: more was spent, though the second number is the smaller."""
+    found = statement_cells("Did capital expenditures decrease in 2022?", ROOM)
+    assert found is not None
+    step = found[0]
+    assert step.row_label.startswith("Purchases of property") and step.outflow
+    assert step.direction_words == ["No", "Yes"]

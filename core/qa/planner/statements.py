@@ -347,7 +347,9 @@ def statement_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, Sheet
         if found is None:
             return None
         words = [asked.if_up, asked.if_down]
-        return found[0].model_copy(update={"direction_words": words}), found[1]
+        # a spending's line printed in brackets ("(1,373)" then "(1,577)"): it rose when more was spent
+        spent = _spends(asked.as_change, found[0], as_printed=True)
+        return found[0].model_copy(update={"direction_words": words, "outflow": spent}), found[1]
     return _statement_cells(question, schema)
 
 
@@ -497,17 +499,23 @@ def _outflow(question: str, step: CellsStep) -> CellsStep:
     """A figure asked by the name of a spending ("capex", "capital expenditures") read on its cash-flow line
     ("Purchases of property and equipment", printed in brackets): its size is the answer (`CellsStep.outflow`).
     Not when the question names the line as printed, nor for a change (its sign is the answer's)."""
-    if step.operation != "value" or step.stated:
+    if step.operation != "value" or step.stated or not _spends(question, step):
         return step
+    return step.model_copy(update={"outflow": True})
+
+
+def _spends(question: str, step: CellsStep, *, as_printed: bool = False) -> bool:
+    """Whether the step's line is a spending's cash-flow line ("Purchases of property and equipment") the question
+    asks by the spending's name ("capex"), or, `as_printed`, by the line's own words too."""
     asked = f" {' '.join(_WORD.findall(question.lower()))} "
     net = NET_OF.search(step.row_label)
     label = " ".join(_WORD.findall((step.row_label[: net.start()] if net and net.start() else step.row_label).lower()))
     for name in OUTFLOWS:
         wordings = [" ".join(_WORD.findall(w.lower())) for w in FIGURE_WORDINGS.get(name, ())]
-        names_it = any(f" {w} " in asked for w in wordings if w and w not in label)
+        names_it = any(f" {w} " in asked for w in wordings if w and (as_printed or w not in label))
         if names_it and any(label.startswith(w) for w in wordings if w):
-            return step.model_copy(update={"outflow": True})
-    return step
+            return True
+    return False
 
 
 # Words of a question about a table's periods that are not its subject: "For which periods are figures given
