@@ -272,6 +272,8 @@ def _read_out(
     against = f"{what[:1].upper()}{what[1:]} {went}, not {asked_word}"
     if premise is not None:
         against += f": {premise.description.split(' — ', 1)[1]} [{premise.n}]"
+    if quote is not None and quote.contrary and any(e.premise and e.values[:1] == ["Yes"] for e in evidence):
+        quote = None  # the sentence says the line went the other way, its statement lines the way asked: no answer
     if quote is None:
         asked = read_period(question)
         where = f" of the {asked.label} filings" if asked is not None and not asked.compares else ""

@@ -81,3 +81,19 @@ def test_what_drove_a_change_is_read_though_the_passage_lacks_the_questions_reas
     assert not answer.abstained and "higher volumes in the core product lines" in answer.text and "[1]" in answer.text
     other = synthesize_offline("What drove the increase in freight costs in FY2023?", [passage(1, text)])
     assert other.abstained
+
+
+def test_a_drivers_premise_is_checked_against_the_statements_move() -> None:
+    """The statement line's move checked for "What drove the increase in revenue in FY2027?" (`premise`) is never
+    the answer by itself; it says the premise is wrong when the line fell, and a sentence saying the line fell
+    while its statement lines rose is no answer."""
+    fell = table_evidence(2, "No — Revenue decreased from 2026 (5,100) to 2027 (4,600)", ["No"])
+    fell = fell.model_copy(update={"premise": True, "content": "Revenue 2026 5,100 2027 4,600"})
+    other = passage(1, "Store count rose to 212, driven by openings in the west.")
+    answer = synthesize_offline("What drove the increase in revenue in FY2027?", [other, fell])
+    assert answer.text.startswith("Revenue fell, not rose: Revenue decreased from 2026 (5,100) to 2027 (4,600) [2]")
+    assert not answer.abstained
+    rose = fell.model_copy(update={"values": ["Yes"], "description": "Yes — Revenue increased from 2026 to 2027"})
+    said = passage(1, "Revenue decreased 4% in 2027, primarily due to fewer stores.")
+    answer = synthesize_offline("What drove the increase in revenue in FY2027?", [said, rose])
+    assert answer.abstained and "fell" not in answer.text
