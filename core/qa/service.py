@@ -187,6 +187,8 @@ def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, 
     return {**metrics_held(wb.db, question, texts), **measures_held(wb.db, question, passages, rows)}
 
 
+# Words of a quantity relative to another (a rate, a margin, a share of sales): no statement line's amount.
+_RELATIVE = re.compile(r"%|\b(?:percent|percentage|ratio|rate|margin|share|proportion|per)\b", re.IGNORECASE)
 # The noun naming a part of the company ("segment", "division") in a driver question.
 _PART_NOUN = re.compile(r"\b(?:segments?|segment's|divisions?)\b", re.IGNORECASE)
 
@@ -291,6 +293,8 @@ def _premise(wb: Context, ref: RoomRef, plan: Plan, schema: RoomSchema, numbered
     way = direction_asked(question)
     if not asks_driver(question) or way is None or not (subject := topic(question)):
         return []
+    if _RELATIVE.search(subject):
+        return []  # a rate, margin or share ("SG&A as a percent of sales") moves apart from its amount's line
     asked = read_period(question)
     whose = question_names(question)
     owner = f"{whose[0]}'s " if whose else ""
