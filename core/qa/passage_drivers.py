@@ -102,6 +102,9 @@ _SHARE_OF_REVENUE = re.compile(
 # What a line is net of, in brackets ("Interest expense (net of interest income) decreased"): a deduction from the
 # line named before it, not a line of its own.
 _NET_OF = re.compile(r"\(\s*net\s+of\b[^)]*\)", re.IGNORECASE)
+# A line printed with its counterpart in brackets ("Interest (income) expense", "(Gain) loss on sale"): the net of
+# the two, not the line of the word after the bracket.
+_COUNTERPART = re.compile(r"\(\s*(?P<inside>income|expense|gains?|loss(?:es)?|benefit|charges?)\s*\)\s*[a-z]+", re.I)
 # A line's rate, margin or ratio ("SG&A rate", "gross profit margin"): another quantity than the line itself.
 _RATE_WORDS = r"(?:rates?|margins?|ratios?)"
 _RATE_OF = re.compile(rf"\b[\w&-]+\s+{_RATE_WORDS}\b", re.IGNORECASE)
@@ -119,13 +122,17 @@ _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORE
 # next line opening on a capital (prose seldom ends a line on two figures).
 _FIGURE = r"(?:\$[ \t\u00a0]?)?[($]*\d[\d,.]*\)?[ \t\u00a0]?%?\)?"
 _ROW_END = re.compile(rf"(?:{_FIGURE}[ \t\u00a0]+)+{_FIGURE}[ \t\u00a0]*\n(?=\s*[A-Z•·▪●])")
+# Or a short line (a label and one figure: "Comparable sales impact 0.2 %") before a capital or a footnote's "(1)".
+_SHORT_ROW_END = re.compile(
+    rf"^[ \t\u00a0]*[A-Za-z][^\n\d]{{0,50}}[ \t\u00a0]{_FIGURE}[ \t\u00a0]*\n(?=\s*(?:[A-Z•·▪●]|\(\d\)))", re.MULTILINE
+)
 
 
 def sentences(text: str) -> list[str]:
     """A passage's sentences, whitespace folded; a bullet, or a table's row of figures (several in a run, or
     ending its line), ends the sentence before."""
     out = []
-    cuts = [m.end() for m in _ROW_END.finditer(text)]
+    cuts = sorted({m.end() for rows in (_ROW_END, _SHORT_ROW_END) for m in rows.finditer(text)})
     for start, end in pairwise([0, *cuts, len(text)]):
         for said in _SENTENCE.split(" ".join(text[start:end].split())):
             for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
@@ -168,6 +175,8 @@ def names(subject: str, sentence: str) -> bool:
         sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
     if not re.search(r"\bnet\s+of\b", subject, re.IGNORECASE):
         sentence = _NET_OF.sub(" ", sentence)
+    # "Interest (income) expense" is the net of both, no interest expense: the bracket and the word after it go
+    sentence = _COUNTERPART.sub(lambda m: m.group(0) if m.group("inside").lower() in subject.lower() else " ", sentence)
     if not re.search(rf"\b{_RATE_WORDS}\b", subject, re.IGNORECASE):  # "SG&A" asked: "SG&A rate" is no SG&A
         sentence = _RATE_OF.sub(" ", sentence)
     part = _PART.search(subject)

@@ -414,3 +414,25 @@ def test_the_factors_that_moved_a_line_are_its_driver() -> None:
     )
     quote = driver_quote("Why did the effective tax rate change in 2027?", [passage(1, text)])
     assert quote is not None and quote.text.startswith("The primary factors that decreased")
+
+
+def test_a_line_printed_with_its_counterpart_in_brackets_is_the_net_of_both() -> None:
+    """ "Interest (income) expense … was net interest income of $214 million as compared to interest expense of $130
+    million, primarily due to …" explains the net line: no driver of interest expense, one of interest income."""
+    text = (
+        "Interest (Income) Expense: Interest (income) expense in fiscal 2027 was net interest income of $214 million "
+        "as compared to interest expense of $130 million in fiscal 2026, primarily due to higher rates earned on cash."
+    )
+    assert driver_quote("Why did interest expense increase in 2027?", [passage(1, text)]) is None
+    assert driver_quote("Why did interest income increase in 2027?", [passage(1, text)]) is not None
+
+
+def test_a_short_row_of_one_figure_ends_its_sentence() -> None:
+    """A components table read into the text ("Comparable sales impact 0.2 %" over "Total revenue decrease (0.3)%")
+    is rows, not a sentence stating comparable sales' move."""
+    text = (
+        "The components of the revenue decrease were as follows:\nComparable sales impact 0.2 %\n"
+        "Total revenue decrease (0.3)%\n(1) Non-comparable sales reflects the impact of store closures."
+    )
+    assert "Total revenue decrease (0.3)%" in sentences(text)
+    assert driver_quote("What drove the change in comparable sales in fiscal 2027?", [passage(1, text)]) is None
