@@ -58,7 +58,7 @@ from core.text import STOP_WORDS
 
 # A sentence ends at its stop before a capital, a figure, a quote, a bracket or a bullet ("… in 2027. • Interest
 # expense decreased …": each bullet of a list is its own sentence).
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(•·▪●])")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(•·▪●])|\s+(?=[•·▪●]\s)")
 _BULLET = re.compile(r"^[•·▪●]\s*")
 # A table's row read into the text: four or more figures in a row ("7 % 7 % 2.5 % (5.8)%"); prose after it is a
 # sentence of its own ("… (4.2)% Notable comparable sales changes were as follows: …").
@@ -130,15 +130,29 @@ _SHORT_ROW_END = re.compile(
 
 def sentences(text: str) -> list[str]:
     """A passage's sentences, whitespace folded; a bullet, or a table's row of figures (several in a run, or
-    ending its line), ends the sentence before."""
-    out = []
+    ending its line), ends the sentence before, except the bullets of a reason's list ("… driven by: • lower
+    volumes • higher costs"), which are that sentence's."""
+    out: list[str] = []
+    listing = False  # the sentence before ends on a reason's colon: its bullets are its list
     cuts = sorted({m.end() for rows in (_ROW_END, _SHORT_ROW_END) for m in rows.finditer(text)})
     for start, end in pairwise([0, *cuts, len(text)]):
         for said in _SENTENCE.split(" ".join(text[start:end].split())):
             for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
-                if part := _BULLET.sub("", part.strip()):
-                    out.append(part)
+                bullet = _BULLET.match(part.strip())
+                if not (part := _BULLET.sub("", part.strip())):
+                    continue
+                if bullet and listing and out:
+                    out[-1] = f"{out[-1]} • {part}"
+                    continue
+                listing = bool(_REASONS_LISTED.search(part)) or (listing and bool(bullet))
+                out.append(part)
     return out
+
+
+# A sentence ending on a reason's colon, its reasons in the bullets after it ("… increased, driven by:").
+_REASONS_LISTED = re.compile(
+    rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|following)\s*:$", re.IGNORECASE
+)
 
 
 # A segment's heading alone on its line ("Domestic Segment"): the discussion under it is that segment's, up to a
@@ -306,8 +320,8 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
     # (states the line's move, (as printed, the company's, share of the question's words, -order), the quote)
-    found: list[tuple[bool, tuple[bool, bool, float, int], Quote]] = []
-    contrary: list[tuple[bool, tuple[bool, bool, float, int], Quote]] = []
+    found: list[_Found] = []
+    contrary: list[_Found] = []
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
@@ -325,6 +339,9 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 quoted = f"{before} {sentence}"
             if years and _of_another_year(years, said, i):
                 continue
+            labelled = _LABEL.match(quoted)
+            if labelled and not _label_words(labelled.group(1)) & _label_words(subject):
+                continue  # a category's bullet ("Services: The 11.6% comparable sales decline was …"), not the line's
             read = _in_part(part, quoted)
             # the move the sentence states of the line, else its words of change, against the one asked
             went = _move(line_of(subject) if part else subject, quoted)
@@ -343,10 +360,17 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
             states = _moves(line_of(subject) if part else subject, quoted)
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
-    # only a sentence stating the line's own move answers (one naming it among the reasons of another's, or in a
-    # glossary, does not); the line as printed before an adjusted measure's, the company's before a part's, then the
-    # most of the question's words, then the first. None of the move asked: the company's own move the other way
-    # says the question's premise is not the filing's.
+    return _chosen(found, contrary, whole)
+
+
+_Found = tuple[bool, tuple[bool, bool, float, int], Quote]
+
+
+def _chosen(found: Sequence[_Found], contrary: Sequence[_Found], whole: bool) -> Quote | None:
+    """The quote answering, of the sentences read: only a sentence stating the line's own move answers (one naming it
+    among the reasons of another's, or in a glossary, does not); the line as printed before an adjusted measure's,
+    the company's before a part's, then the most of the question's words, then the first. None of the move asked:
+    the company's own move the other way says the question's premise is not the filing's."""
     moved = [f for f in found if f[0]] or [f for f in contrary if f[0] and f[1][1]]
     if not moved:
         return None
@@ -354,6 +378,8 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     chosen, of_whole = ranked[0][2], ranked[0][1][1]
     if not whole or of_whole:
         return chosen
+    if not _part_of(chosen):
+        return None  # only a category's move ("Services: …") is stated: no driver of the company's
     # the company's move asked, and only its segments' discussions state it: each segment's sentence (labelled with
     # its heading when it names none), so that no one segment stands for the company
     seen = {_part_of(chosen)}
@@ -365,7 +391,13 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     return replace(chosen, others=tuple(others))
 
 
+# A sentence led by a label and a colon (a bullet of a list by category: "Computing and Mobile Phones: The …").
+_LABEL = re.compile(r"^\s*((?:[A-Z][\w&'-]*,?\s+(?:and\s+)?){0,4}[A-Z][\w&'-]*):\s")
 _PART_NAMED = re.compile(rf"((?:[A-Z][\w&'-]*\s+){{1,3}})(?:{phrases(PART_WORDS)})\b")
+
+
+def _label_words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z&]+", text.lower())) - STOP_WORDS
 
 
 def _part_of(quote: Quote) -> str:

@@ -436,3 +436,16 @@ def test_a_short_row_of_one_figure_ends_its_sentence() -> None:
     )
     assert "Total revenue decrease (0.3)%" in sentences(text)
     assert driver_quote("What drove the change in comparable sales in fiscal 2027?", [passage(1, text)]) is None
+
+
+def test_a_categorys_bullet_is_no_driver_of_the_companys_line() -> None:
+    """ "Notable changes by category: • Services: The 11.6% comparable sales decline was primarily due to …" is the
+    category's move, not the company's comparable sales; asked of the category, it answers."""
+    text = (
+        "Notable comparable sales changes by revenue category were as follows: • Services: The 11.6% comparable "
+        "sales decline was primarily due to lower repair revenue. • Appliances: The 2.0% comparable sales increase "
+        "was primarily due to new refrigerators."
+    )
+    assert driver_quote("What drove the change in comparable sales in fiscal 2027?", [passage(1, text)]) is None
+    quote = driver_quote("What drove the decline in Services comparable sales in fiscal 2027?", [passage(1, text)])
+    assert quote is not None and quote.text.startswith("Services: The 11.6%")
