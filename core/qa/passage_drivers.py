@@ -38,6 +38,7 @@ from core.lexicon.drivers import (
 )
 from core.lexicon.finance import EXPENSE_METRICS, EXPENSE_NOUNS, FIGURE_WORDINGS, METRICS
 from core.lexicon.periods import INTERIM
+from core.lexicon.stop import QUESTION_GLUE
 from core.qa.measures import metric_alone
 from core.qa.passage_figures import MAX_WORDS, Figure, figures, topic_share
 from core.qa.passage_spans import MIN_TOPIC, passage_span
@@ -319,6 +320,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             return Quote(best.n, sentence, span, valued=True)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
     whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
+    asked_way = direction_asked(question)
     # (states the line's move, (as printed, the company's, share of the question's words, -order), the quote)
     found: list[_Found] = []
     contrary: list[_Found] = []
@@ -345,7 +347,6 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             read = _in_part(part, quoted)
             # the move the sentence states of the line, else its words of change, against the one asked
             went = _move(line_of(subject) if part else subject, quoted)
-            asked_way = direction_asked(question)
             against = (
                 _against(question, quoted) if went is None else asked_way is not None and went != (asked_way == "up")
             )
@@ -379,7 +380,7 @@ def _chosen(found: Sequence[_Found], contrary: Sequence[_Found], whole: bool) ->
     if not whole or of_whole:
         return chosen
     if not _part_of(chosen):
-        return None  # only a category's move ("Services: …") is stated: no driver of the company's
+        return None  # only a part named by no segment's name states it ("the energy-related businesses")
     # the company's move asked, and only its segments' discussions state it: each segment's sentence (labelled with
     # its heading when it names none), so that no one segment stands for the company
     seen = {_part_of(chosen)}
@@ -403,7 +404,8 @@ def _label_words(text: str) -> set[str]:
 def _part_of(quote: Quote) -> str:
     """The segment a quote is of: its heading's, else the one it names ("Our Retail segment's SG&A …"); "" if none."""
     named = _PART_NAMED.search(quote.text)
-    return (quote.part or (named.group(1) if named else "")).split(" Segment")[0].strip().lower()
+    words = (quote.part or (named.group(1) if named else "")).split(" Segment")[0].lower().split()
+    return " ".join(w for w in words if w not in QUESTION_GLUE)  # "Our Domestic" and "Domestic Segment" alike
 
 
 def _moves(subject: str, sentence: str) -> bool:
