@@ -18,7 +18,7 @@ from core.db import Database, q, returned
 from core.errors import BadInput, ConversationNotFound, ModelError
 from core.ingest.filing import parse_period
 from core.inputs import MAX_QUESTION_CHARS, checked_text
-from core.lexicon.drivers import CAUSE_WORDS, MOVE_NOUNS, MOVE_VERBS
+from core.lexicon.drivers import CAUSE_WORDS, MOVE_NOUNS, MOVE_VERBS, PART_WORDS
 from core.providers.embeddings import Embedder
 from core.qa.grounding import missing_names, question_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
@@ -30,7 +30,7 @@ from core.qa.planner.changes import asks_driver, direction_asked, topic, yes_no_
 from core.qa.planner.intents import MEASURE_MISSING
 from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, filings_for, read_period
 from core.qa.planner.sheets import naming_words
-from core.qa.planner.statements import statement_cells
+from core.qa.planner.statements import RELATIVE, statement_cells
 from core.qa.rerank import hints_for, model_scorer
 from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
@@ -187,10 +187,11 @@ def _holders(wb: Context, question: str, evidence: list[Evidence]) -> dict[str, 
     return {**metrics_held(wb.db, question, texts), **measures_held(wb.db, question, passages, rows)}
 
 
-# Words of a quantity relative to another (a rate, a margin, a share of sales): no statement line's amount.
-_RELATIVE = re.compile(r"%|\b(?:percent|percentage|ratio|rate|margin|share|proportion|per)\b", re.IGNORECASE)
-# The noun naming a part of the company ("segment", "division") in a driver question.
-_PART_NOUN = re.compile(r"\b(?:segments?|segment's|divisions?)\b", re.IGNORECASE)
+# The nouns naming a part of the company by its segment ("segment", "division"; not "business", as in "business
+# development expense") in a driver question.
+_PART_NOUN = re.compile(
+    rf"\b(?:{'|'.join(w for w in PART_WORDS if w.startswith(('segment', 'division')))})(?![\w'])", re.IGNORECASE
+)
 
 
 def _focused(wb: Context, question: str, evidence: list[Evidence], most: int) -> tuple[list[Evidence], list[str]]:
@@ -293,7 +294,7 @@ def _premise(wb: Context, ref: RoomRef, plan: Plan, schema: RoomSchema, numbered
     way = direction_asked(question)
     if not asks_driver(question) or way is None or not (subject := topic(question)):
         return []
-    if _RELATIVE.search(subject):
+    if RELATIVE.search(subject.lower()):
         return []  # a rate, margin or share ("SG&A as a percent of sales") moves apart from its amount's line
     asked = read_period(question)
     whose = question_names(question)

@@ -75,18 +75,19 @@ def test_a_fiscal_year_named_by_another_year_than_its_end_is_asked_as_its_column
     """A 10-Q of fiscal 2028's second quarter (ended July 29, 2027) dates its columns 2027 and 2026; a 10-K of
     fiscal 2026 under a by-start-year convention (ended January 30, 2027) dates its own 2027."""
     quarter = ["Three Months Ended July 29, 2027", "Three Months Ended July 30, 2026"]
-    assert as_dated("Did revenue fall in the second quarter of fiscal 2028?", 2028, date(2027, 7, 29), quarter) == (
-        "Did revenue fall in the second quarter of fiscal 2027?"
-    )
+    assert as_dated(
+        "Did revenue fall in the second quarter of fiscal 2028?", 2028, date(2027, 7, 29), lambda: quarter
+    ) == ("Did revenue fall in the second quarter of fiscal 2027?")
     assert (
-        as_dated("Revenue in FY28 versus FY2027?", 2028, date(2027, 7, 29), quarter) == "Revenue in FY27 versus FY2026?"
+        as_dated("Revenue in FY28 versus FY2027?", 2028, date(2027, 7, 29), lambda: quarter)
+        == "Revenue in FY27 versus FY2026?"
     )
     annual = ["January 30, 2027", "January 31, 2026"]
-    assert as_dated("What was revenue in fiscal 2026?", 2026, date(2027, 1, 30), annual) == (
+    assert as_dated("What was revenue in fiscal 2026?", 2026, date(2027, 1, 30), lambda: annual) == (
         "What was revenue in fiscal 2027?"
     )
     # nothing moves: a date written in the question, a year named by its end, columns of bare years
     asked = "What was revenue for the quarter ended July 29, 2027?"
-    assert as_dated(asked, 2028, date(2027, 7, 29), quarter) == asked
-    assert as_dated("Revenue in FY2027?", 2027, date(2027, 1, 30), annual) == "Revenue in FY2027?"
-    assert as_dated("Revenue in FY2028?", 2028, date(2027, 7, 29), ["2027", "2026"]) == "Revenue in FY2028?"
+    assert as_dated(asked, 2028, date(2027, 7, 29), lambda: quarter) == asked
+    assert as_dated("Revenue in FY2027?", 2027, date(2027, 1, 30), lambda: annual) == "Revenue in FY2027?"
+    assert as_dated("Revenue in FY2028?", 2028, date(2027, 7, 29), lambda: ["2027", "2026"]) == "Revenue in FY2028?"

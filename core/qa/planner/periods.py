@@ -19,13 +19,13 @@ the room holds. Examples are invented.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.numbers import NUMBER_WORDS
-from core.lexicon.periods import FISCAL_PREFIX, WRITTEN_DATE, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, MONTHS, WRITTEN_DATE, YEAR_DIGITS
 from core.models import period_label
 
 _YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
@@ -182,16 +182,19 @@ def filings_for(asked: PeriodAsked, filings: Sequence[FilingPeriod]) -> FilingSc
     return FilingScope(missing=asked.label, held=tuple(label for *_, label in held))
 
 
-def as_dated(question: str, fiscal_year: int | None, period_end: date | None, headers: Sequence[str]) -> str:
+def as_dated(
+    question: str, fiscal_year: int | None, period_end: date | None, headers: Callable[[], Sequence[str]]
+) -> str:
     """`question` with the years it names written as a filing's columns date them, when the filing's fiscal year is
     named by a year other than its period's end ("the second quarter of fiscal 2027" of a 10-Q for the quarter
     ended July 31, 2026; "fiscal 2026" of a 10-K for the year ended January 30, 2027 under a by-start-year
     convention) and its columns are headed by such dates: fiscal 2027 is then the column dated 2026, fiscal 2026
-    the one dated 2025. Unchanged when the question writes a date itself ("the quarter ended July 31, 2026")."""
+    the one dated 2025. Unchanged when the question writes a date itself ("the quarter ended July 31, 2026").
+    `headers` gives the columns' headers, read only for such a filing."""
     if fiscal_year is None or period_end is None or abs(by := period_end.year - fiscal_year) != 1:
         return question
-    month = period_end.strftime("%B")[:3].lower()
-    dated = any(str(period_end.year) in header and month in header.lower() for header in headers)
+    month = MONTHS[period_end.month - 1][:3]
+    dated = any(str(period_end.year) in header and month in header.lower() for header in headers())
     if not dated or re.search(WRITTEN_DATE, question, re.IGNORECASE) or read_period(question) is None:
         return question
 

@@ -42,7 +42,8 @@ _DERIVED = re.compile(
 )
 
 
-_RELATIVE = re.compile(r"%|\bpercent|\bratio|\brate\b|\bmargin|\bshare\b")
+# Words of a quantity relative to another (a share, a ratio, a rate, a margin), in lower-cased text.
+RELATIVE = re.compile(r"%|\bpercent|\bratio|\brate\b|\bmargin|\bshare\b")
 # Questions a single figure does not answer: yes/no, which of several, why/how come, who/where.
 _NOT_A_FIGURE = re.compile(
     r"\s*(?:which|who|whom|where|why|does|do|did|is|are|was|were|has|have|had|can|could|should|will|would)\b"
@@ -155,7 +156,7 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
     for derived in _DERIVED.finditer(text):
         if not {_stem(w) for w in _words(derived.group())} <= label:
             return False  # "inventory turnover ratio" is not the inventory line
-    if "%" in step.row_label and not _RELATIVE.search(text):
+    if "%" in step.row_label and not RELATIVE.search(text):
         return False  # "% to sales" is a ratio line; the question asks for an amount
     if (_NOT_A_FIGURE.match(text) or _WHICH_ITEM.search(text)) and step.operation not in (
         "argmax",
@@ -395,7 +396,7 @@ def _filing_step(
     context = f"{sheet.page_text} {sheet.document_text}"
     columns = [c.name for c in sheet.columns]
     # the years asked as this filing's columns date them (a fiscal year named by another year than its end's)
-    dated = as_dated(question, sheet.fiscal_year, sheet.period_end, column_labels(columns, sheet.grid, 0)[0])
+    dated = as_dated(question, sheet.fiscal_year, sheet.period_end, lambda: column_labels(columns, sheet.grid, 0)[0])
     step = plan_cells(
         dated, sheet.sheet_id, columns, sheet.grid, aliases, strict=True, given_names=names, context=context
     )
