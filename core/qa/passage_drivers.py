@@ -130,12 +130,13 @@ _SHORT_ROW_END = re.compile(
 
 
 def sentences(text: str) -> list[str]:
-    """A passage's sentences, whitespace folded; a bullet, or a table's row of figures (several in a run, or
-    ending its line), ends the sentence before, except the bullets of a reason's list ("… driven by: • lower
+    """A passage's sentences, whitespace folded; a bullet, a segment's heading, or a table's row of figures (several
+    in a run, or ending its line), ends the sentence before, except the bullets of a reason's list ("… driven by: • lower
     volumes • higher costs"), which are that sentence's."""
     out: list[str] = []
     listing = False  # the sentence before ends on a reason's colon: its bullets are its list
-    cuts = sorted({m.end() for rows in (_ROW_END, _SHORT_ROW_END) for m in rows.finditer(text)})
+    # and a segment's heading on its line ends there ("Retail Business (34% of sales):" opens no sentence's words)
+    cuts = sorted({m.end() for rows in (_ROW_END, _SHORT_ROW_END, _SEGMENT_HEADING) for m in rows.finditer(text)})
     for start, end in pairwise([0, *cuts, len(text)]):
         for said in _SENTENCE.split(" ".join(text[start:end].split())):
             for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
@@ -158,7 +159,11 @@ _REASONS_LISTED = re.compile(
 
 # A segment's heading alone on its line ("Domestic Segment"): the discussion under it is that segment's, up to a
 # heading of the whole company's (`WHOLE_COMPANY_HEADINGS`).
-_SEGMENT_HEADING = re.compile(r"^[ \t]*(?P<name>(?:[A-Z][\w&'.-]*[ \t]+){1,4}Segment)[ \t]*$", re.MULTILINE)
+# Or "Safety and Industrial Business (34% of consolidated sales):", a business's heading with its share of sales.
+_SEGMENT_HEADING = re.compile(
+    r"^[ \t]*(?P<name>(?:(?:[A-Z][\w&'.-]*|and|&)[ \t]+){1,5}(?:Segment|Business))[ \t]*(?:\([^()\n]*\))?:?[ \t]*$",
+    re.MULTILINE,
+)
 _WHOLE_HEADING = re.compile(
     rf"^[ \t]*(?:[A-Z][\w-]*[ \t]+){{0,2}}(?:{'|'.join(WHOLE_COMPANY_HEADINGS)})\b[^\n]{{0,80}}$", re.MULTILINE
 )
@@ -272,6 +277,22 @@ def _anaphora(sentence: str, before: str) -> bool:
     return named is None or named.group("what").lower() in before.lower()
 
 
+def _as_part(subject: str, passages: Sequence[Evidence]) -> str:
+    """A segment asked by its name alone ("Retail revenue" of a filing whose discussion has a "Retail Segment"
+    heading): the part's line, as if asked "Retail segment revenue", so that only that segment's sentences answer."""
+    if _PART.search(subject):
+        return subject
+    headings = (
+        h for e in passages for h in (e.section, *(m.group("name") for m in _SEGMENT_HEADING.finditer(e.content)))
+    )
+    for heading in dict.fromkeys(h for h in headings if h):
+        name = r"\s+".join(map(re.escape, heading.split()[:-1]))  # without its "Segment"
+        named = re.match(rf"({name})(?:'s)?\s+", subject, re.IGNORECASE)
+        if named and subject[named.end() :].strip():
+            return f"{named.group(1)} segment {subject[named.end() :]}"
+    return subject
+
+
 def _in_part(part: str, sentence: str) -> str:
     """A sentence as read under its segment's heading: "Domestic Segment: Our revenue decreased …"."""
     return f"{part}: {sentence}" if part else sentence
@@ -311,15 +332,19 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     passage's best sentences, preferred when one gives the reason in so many words."""
     best = passages[0] if passages else None
     years = _years_asked(question)
-    subject = topic(question)
+    subject = _as_part(topic(question), passages)
+    whole = not _PART.search(
+        f"{question} {subject}"
+    )  # the company's move asked: a sentence of one part of it only if none else
     for sentence in first:
         span = passage_span(question, sentence)
         if best is None or span is None or (years and _of_another_year(years, [sentence], 0)):
             continue
+        if whole and _PART.search(sentence):
+            continue  # a part's move ("Business segment operating income margins decreased …"): judged below
         if _moves(subject, sentence) and not _against(question, sentence):  # its own move, as the others below
             return Quote(best.n, sentence, span, valued=True)
     undated = PERIOD_WORDS.sub(" ", question)  # the period is the scope's: no word the reason must repeat
-    whole = not _PART.search(question)  # the company's move asked: a sentence of one part of it only if none else
     asked_way = direction_asked(question)
     # (states the line's move, (as printed, the company's, share of the question's words, -order), the quote)
     found: list[_Found] = []
@@ -330,13 +355,13 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             if not _DRIVER.search(sentence) or len(sentence.split()) > MAX_WORDS:
                 continue
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
-            part = "" if _PART.search(sentence) else _section_at(item, sentence)
+            part = "" if _named_part(sentence) else _section_at(item, sentence)
             quoted = sentence
             if not names(subject, _in_part(part, sentence)):
                 before = said[i - 1] if i else ""
                 if not (before and _anaphora(sentence, before) and names(subject, _in_part(part, before))):
                     continue
-                if not _moves(line_of(subject) if part else subject, before):
+                if not _moves(line_of(subject), before):
                     continue  # the sentence before states no move ("SG&A $ 638 $ 689", a table's row)
                 quoted = f"{before} {sentence}"
             if years and _of_another_year(years, said, i):
@@ -346,7 +371,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 continue  # a category's bullet ("Services: The 11.6% comparable sales decline was …"), not the line's
             read = _in_part(part, quoted)
             # the move the sentence states of the line, else its words of change, against the one asked
-            went = _move(line_of(subject) if part else subject, quoted)
+            went = _move(line_of(subject), quoted)
             against = (
                 _against(question, quoted) if went is None else asked_way is not None and went != (asked_way == "up")
             )
@@ -359,7 +384,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             printed = not _ADJUSTED.search(head) or bool(_ADJUSTED.search(subject))
             quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part)
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
-            states = _moves(line_of(subject) if part else subject, quoted)
+            states = _moves(line_of(subject), quoted)
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
     return _chosen(found, contrary, whole)
 
@@ -403,9 +428,18 @@ def _label_words(text: str) -> set[str]:
 
 def _part_of(quote: Quote) -> str:
     """The segment a quote is of: its heading's, else the one it names ("Our Retail segment's SG&A …"); "" if none."""
-    named = _PART_NAMED.search(quote.text)
-    words = (quote.part or (named.group(1) if named else "")).split(" Segment")[0].lower().split()
-    return " ".join(w for w in words if w not in QUESTION_GLUE)  # "Our Domestic" and "Domestic Segment" alike
+    return _key(quote.part) if quote.part else _named_part(quote.text)
+
+
+def _named_part(text: str) -> str:
+    """The segment `text` names by its name ("Our Retail segment's SG&A …"), as a key; "" when it names none
+    ("Business segment operating income margins decreased …" names a part by no name)."""
+    return next((key for named in _PART_NAMED.finditer(text) if (key := _key(named.group(1)))), "")
+
+
+def _key(name: str) -> str:
+    """A segment's name as a key: "Our Domestic" and "Domestic Segment" alike."""
+    return " ".join(w for w in name.lower().split() if w not in QUESTION_GLUE and w not in _PART_WORDS)
 
 
 def _moves(subject: str, sentence: str) -> bool:

@@ -278,10 +278,18 @@ def test_a_narrower_line_and_a_tables_lines_state_no_move_of_the_line_asked() ->
     whole = "Enterprise revenue decreased 0.3% in fiscal 2027, primarily due to store closures."
     quote = driver_quote("What caused Quillon's revenue to decrease in fiscal 2027?", [passage(1, whole)])
     assert quote is not None and quote.text == whole
-    # "segment" before the name is a part, left to the company-first rule: quoted when nothing of the whole is
+    # "segment" before the name is a part, left to the company-first rule: a part named by no name and under no
+    # heading is not quoted for the company (which part it is, the answer could not say) …
     segment = "Business segment operating income margins decreased in 2027 due to litigation costs."
-    quote = driver_quote("What drove Quillon's operating margin change in 2027?", [passage(1, segment)])
+    assert driver_quote("What drove Quillon's operating margin change in 2027?", [passage(1, segment)]) is None
+    # … under each business's heading, each is quoted, labelled with it
+    headed = [
+        passage(1, f"Safety and Tools Business (34% of consolidated sales):\n{segment}"),
+        passage(2, f"Home Goods Business (21% of consolidated sales):\n{segment.replace('litigation', 'freight')}"),
+    ]
+    quote = driver_quote("What drove Quillon's operating margin change in 2027?", headed)
     assert quote is not None and quote.text == segment
+    assert {quote.part, *(other.part for other in quote.others)} == {"Safety and Tools Business", "Home Goods Business"}
     ours = "Our revenue decreased in fiscal 2027, driven by lower traffic."
     assert driver_quote("Why did Quillon's revenue decrease in fiscal 2027?", [passage(1, ours)]) is not None
     # the part asked by name is read as before
@@ -449,3 +457,26 @@ def test_a_categorys_bullet_is_no_driver_of_the_companys_line() -> None:
     assert driver_quote("What drove the change in comparable sales in fiscal 2027?", [passage(1, text)]) is None
     quote = driver_quote("What drove the decline in Services comparable sales in fiscal 2027?", [passage(1, text)])
     assert quote is not None and quote.text.startswith("Services: The 11.6%")
+
+
+def test_a_segment_asked_by_its_name_alone_is_read_under_its_heading() -> None:
+    """ "Harbor revenue" of a filing whose discussion has a "Harbor Segment" heading is that segment's revenue: the
+    sentence under the heading that names no part answers, labelled; the other segment's does not. A part's line
+    stated as "Our Harbor segment experienced a decrease in gross profit rate …", its reason in the next sentence
+    ("This rate decrease was primarily driven by …"), answers the part's line."""
+    harbor = passage(
+        1, "Harbor Segment\nThe decrease in revenue in fiscal 2031 was primarily driven by lower sales in Ostland."
+    )
+    inland = passage(2, "Inland Segment\nThe increase in revenue in fiscal 2031 was primarily driven by new stores.")
+    quote = driver_quote("Why did Quillon's Harbor revenue change in fiscal 2031?", [inland, harbor])
+    assert quote is not None and quote.n == 1 and quote.part == "Harbor Segment" and not quote.others
+    moved = "Our Harbor segment experienced a decrease in gross profit rate to 23.3% in fiscal 2031 from 23.4% in fiscal 2030."
+    reason = "This rate decrease was primarily driven by higher supply chain costs."
+    quote = driver_quote(
+        "What drove the change in Quillon's Harbor segment gross profit rate in fiscal 2031?",
+        [passage(1, f"{moved} {reason}")],
+    )
+    assert quote is not None and quote.text == f"{moved} {reason}"
+    # a company named with an ampersand is the company's, not the line's
+    assert topic("Why did Hale & Rowe's effective tax rate change in 2031?") == "effective tax rate"
+    assert topic("What drove sales for Hale & Rowe in 2031?") == "sales"

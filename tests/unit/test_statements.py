@@ -653,3 +653,50 @@ def test_a_yes_no_on_a_spending_printed_in_brackets_compares_what_was_spent() ->
     step = found[0]
     assert step.row_label.startswith("Purchases of property") and step.outflow
     assert step.direction_words == ["No", "Yes"]
+
+
+def test_a_balance_asked_is_the_balance_sheets_line_never_a_movement_or_a_tax_effect_of_it() -> None:
+    """ "Did inventories increase?" is the balance sheet's "Total inventories" (the total of the lines under its
+    "Inventories" heading), never a cash-flow statement's movement of it ("Inventories (629)" under "Changes in
+    assets and liabilities", or in a discussion's table of operating cash flows with no heading over it), nor the
+    deferred tax table's "Inventory" under "Deferred tax assets:" and a sub-heading; asked of cash, the movement is
+    read."""
+    cash_flows = table(
+        22,
+        ["2031", "2030"],
+        [["Net income", "5,800", "5,900"], ["Changes in assets and liabilities", "", ""],
+         ["Accounts receivable", "(105)", "(122)"], ["Inventories", "(629)", "(903)"],
+         ["Net cash provided by operating activities", "5,591", "7,454"]],
+        page=52, text="Norvik Corp Consolidated Statement of Cash Flows",
+    )  # fmt: skip
+    discussion = table(
+        23,
+        ["2031", "2030"],
+        [["Net income", "5,800", "5,900"], ["Inventories", "(629)", "(903)"],
+         ["Net cash provided by operating activities", "5,591", "7,454"]],
+        page=39, text="Norvik Corp Cash Flows from Operating Activities",
+    )  # fmt: skip
+    deferred = table(
+        24,
+        ["2031", "2030"],
+        [["Deferred tax assets:", "", ""], ["Accruals not currently deductible", "", ""],
+         ["Employee benefit costs", "232", "237"], ["Inventory", "95", "68"], ["Total deferred tax assets", "2,238", "1,996"]],
+        page=72, text="Norvik Corp Components of Deferred Tax Assets and Liabilities",
+    )  # fmt: skip
+    balance = table(
+        25,
+        ["2031", "2030"],
+        [["Inventories", "", ""], ["Finished goods", "2,497", "2,196"], ["Raw materials and supplies", "1,269", "1,212"],
+         ["Total inventories", "5,372", "4,985"], ["Total current assets", "14,688", "15,403"]],
+        page=50, text="Norvik Corp Consolidated Balance Sheet",
+    )  # fmt: skip
+    for sheets in ((cash_flows,), (discussion,), (deferred,), (cash_flows, discussion, deferred)):
+        assert statement_cells("Did Norvik's inventories increase in 2031?", RoomSchema(1, sheets)) is None
+    found = statement_cells(
+        "Did Norvik's inventories increase in 2031?", RoomSchema(1, (cash_flows, deferred, balance))
+    )
+    assert found is not None and found[1].sheet_id == 25 and found[0].row_label == "Total inventories"
+    cash = statement_cells(
+        "What was the cash effect of the change in inventories in 2031?", RoomSchema(1, (cash_flows,))
+    )
+    assert cash is not None and cash[0].row_label == "Inventories"

@@ -73,10 +73,11 @@ _BOTH_WAYS = re.compile(rf"\s*\bor\s+(?:{phrases(UP_VERBS + DOWN_VERBS + _JUDGED
 # What follows the question proper: a second sentence ("If X is not useful, say so."), the company asked about.
 _FIRST_SENTENCE = re.compile(r"^(.*?\?)(?:\s|$)", re.DOTALL)
 # A possessive name may run over several words and a corporate suffix after a comma ("Acme Tools' inventories",
-# "Brindle Foods, Inc.'s net sales"), or open with a digit ("7G's revenue"): the company's, not the line's.
+# "Brindle Foods, Inc.'s net sales", "Hale & Rowe's margin"), or open with a digit ("7G's revenue"): the company's,
+# not the line's.
 _FOR_NAME = re.compile(
-    r"\s+(?:(?:for|at)\s+(?:[A-Z0-9][\w&.-]*\s*)+|of\s+(?:[A-Z][\w&.-]*\s*)+(?=[?.]?\s*$))|"
-    r"\b(?:[A-Z]|\d+[A-Z])[\w&.-]*(?:,?\s+[A-Z][\w&.-]*)*(?:['’]s\b|(?<=s)['’](?=\s))"
+    r"\s+(?:(?:for|at)\s+(?:(?:[A-Z0-9][\w&.-]*|&)\s*)+|of\s+(?:(?:[A-Z][\w&.-]*|&)\s*)+(?=[?.]?\s*$))|"
+    r"\b(?:[A-Z]|\d+[A-Z])[\w&.-]*(?:,?\s+(?:&\s+)?[A-Z][\w&.-]*)*(?:['’]s\b|(?<=s)['’](?=\s))"
 )
 
 

@@ -144,6 +144,8 @@ def credible(step: CellsStep, question: str, aliases: Sequence[str] = (), *, lin
         # part of the line's name
         label = {_stem(w) for w in _words(step.row_label)}
     names = {_stem(w) for name in question_names(question) for w in _words(name)}
+    if len(label) > 1 and "total" not in asked:
+        label -= {"total"}  # "Total inventories" is the inventories asked (the grid read it under its heading)
     if not label or not label <= asked:
         return False  # every word of the line item is in the question (or in a wording of the figure it names)
     if not linked and label <= names and {_stem(w) for w in _words(text)} - label - names - _GENERIC - OPERATION_WORDS:
@@ -465,23 +467,44 @@ def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
 CHARGES_FOR = re.compile(r"\b(?:provisions?|reserves?|allowances?|write-?offs?|charge-?offs?|impairments?)\b", re.I)
 
 
+# Headings of a cash-flow statement's lines that are movements of balance-sheet lines ("Changes in assets and
+# liabilities:" over "Inventories (629)"), and the words asking for such a movement ("cash", "working capital").
+MOVEMENTS = re.compile(r"\bchanges?\s+in\s+(?:(?:operating|certain)\s+)?assets\s+and\s+liabilities\b", re.I)
+MOVEMENT_ASKED = re.compile(r"\bcash\b|\bworking\s+capital\b|\boperating\s+activities\b", re.I)
+# A table of cash flows (a line of its activities) and its lines of working capital, movements wherever they sit
+# ("Inventories (629)" in a discussion's table of operating cash flows that prints no heading over them).
+# A heading of deferred taxes ("Deferred tax assets:" over "Inventory 95"): its lines are tax effects of what they name.
+DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax", re.I)
+CASH_FLOW_LINE = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
+WORKING_CAPITAL = re.compile(r"receivables?\b|inventor(?:y|ies)\b|payables?\b|\baccrued\b|\bprepaid", re.I)
+
+
 def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     """Whether the line sits under a heading of per-share figures or rates (the nearest line above it with no
     figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS; or
     under a heading of charges ("Provisions for credit losses") the question does not name: "Card Member loans"
-    there is the loans' provision, not the loans."""
+    there is the loans' provision, not the loans; or under a cash-flow statement's changes in assets and liabilities
+    when the question asks of no cash: "Inventories (629)" there is the year's movement, not the inventories held."""
     heading = _heading(step, sheet)
-    return any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, CHARGES_FOR))
+    if any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, CHARGES_FOR)):
+        return True
+    if DEFERRED_TAX.search(_heading(step, sheet, every=True)) and not DEFERRED_TAX.search(question):
+        return True  # under "Deferred tax assets:", however many sub-headings down
+    if MOVEMENT_ASKED.search(question):
+        return False
+    cash_flows = any(r.values and CASH_FLOW_LINE.search(r.values[0] or "") for r in sheet.grid)
+    return bool(MOVEMENTS.search(heading) or (cash_flows and WORKING_CAPITAL.search(step.row_label)))
 
 
-def _heading(step: CellsStep, sheet: SheetInfo) -> str:
-    """The heading a step's line sits under: the nearest line above it with no figures ("" when none)."""
+def _heading(step: CellsStep, sheet: SheetInfo, *, every: bool = False) -> str:
+    """The heading a step's line sits under: the nearest line above it with no figures ("" when none); `every`:
+    all such lines above it, joined."""
     rows = list(sheet.grid)
     at = next((i for i, row in enumerate(rows) if row.row_id == step.row_id), None)
     if at is None:
         return ""
-    heading = next((r for r in reversed(rows[:at]) if r.values and not any(v for v in r.values[1:])), None)
-    return (heading.values[0] or "") if heading is not None else ""
+    headings = [r.values[0] or "" for r in reversed(rows[:at]) if r.values and not any(v for v in r.values[1:])]
+    return " | ".join(headings) if every else next(iter(headings), "")
 
 
 def _narrowing_held(question: str, step: CellsStep, sheet: SheetInfo) -> bool:

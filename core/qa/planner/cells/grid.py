@@ -334,6 +334,11 @@ class Grid:
                         readings.append(("Total", {"total"}))
             elif not label and self.adds_up(index):
                 readings.append(("Total", {"total"}))  # a figure line with no label, the sum of the lines above it
+            own = content_words(label)
+            if section and "total" in own and own - {"total"} == content_words(section.rstrip(":")):
+                # the total of its heading's lines is the heading's line ("Total inventories" under "Inventories" is
+                # the inventories asked)
+                readings.append((label, own - {"total"}))
             fits = [
                 (text_, v - self.years)
                 for text_, v in readings
