@@ -357,13 +357,19 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
             quoted = sentence
-            if not names(subject, _in_part(part, sentence)):
-                before = said[i - 1] if i else ""
-                if not (before and _anaphora(sentence, before) and names(subject, _in_part(part, before))):
-                    continue
-                if not _moves(line_of(subject), before):
-                    continue  # the sentence before states no move ("SG&A $ 638 $ 689", a table's row)
+            before = said[i - 1] if i else ""
+            # the reason of the move the sentence before states ("The decrease in the ETR was primarily due to …"),
+            # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
+            if (
+                before
+                and not _moves(line_of(subject), sentence)
+                and _anaphora(sentence, before)
+                and names(subject, _in_part(part, before))
+                and _moves(line_of(subject), before)  # not a table's row ("SG&A $ 638 $ 689")
+            ):
                 quoted = f"{before} {sentence}"
+            elif not names(subject, _in_part(part, sentence)):
+                continue
             if years and _of_another_year(years, said, i):
                 continue
             labelled = _LABEL.match(quoted)

@@ -322,8 +322,10 @@ def one_period(
     answering = [e for e in kept if e.period and coverage(question, e.content) >= MIN_COVERAGE]
     if not answering:
         return kept, {}
-    if asked is not None:  # the best passage of the period asked decides which of its filings speaks
-        period = max(answering, key=lambda e: coverage(question, e.content)).period or ""
+    if asked is not None:  # the best passage of the period asked decides which of its filings speaks; the filing of
+        # that very period first (the year's 10-K for "in 2022", before the fourth quarter's release, which reports
+        # the year too)
+        period = max(answering, key=lambda e: (e.period == asked.label, coverage(question, e.content))).period or ""
         label = period
     else:
         period = max((e.period for e in answering if e.period), key=_period_key)

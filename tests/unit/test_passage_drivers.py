@@ -480,3 +480,17 @@ def test_a_segment_asked_by_its_name_alone_is_read_under_its_heading() -> None:
     # a company named with an ampersand is the company's, not the line's
     assert topic("Why did Hale & Rowe's effective tax rate change in 2031?") == "effective tax rate"
     assert topic("What drove sales for Hale & Rowe in 2031?") == "sales"
+
+
+def test_a_reason_naming_the_line_again_still_reads_the_move_before_it() -> None:
+    """ "Our effective income tax rate for fiscal 2031 was 22.4%, compared to 45.0% in fiscal 2030. The decrease in
+    the ETR was primarily due to … the lower statutory tax rate …": the second sentence names a tax rate among its
+    reasons but states no move of its own; it is the reason of the move before it, quoted with it."""
+    moved = (
+        "Our effective income tax rate (“ETR”) for fiscal 2031 was 22.4%, compared to a rate of 45.0% in fiscal 2030."
+    )
+    reason = "The decrease in the ETR was primarily due to the lower statutory tax rate in the current year."
+    quote = driver_quote(
+        "Why did Quillon's effective tax rate change in fiscal 2031?", [passage(1, f"{moved} {reason}")]
+    )
+    assert quote is not None and quote.text == f"{moved} {reason}"

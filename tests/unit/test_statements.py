@@ -700,3 +700,20 @@ def test_a_balance_asked_is_the_balance_sheets_line_never_a_movement_or_a_tax_ef
         "What was the cash effect of the change in inventories in 2031?", RoomSchema(1, (cash_flows,))
     )
     assert cash is not None and cash[0].row_label == "Inventories"
+
+
+def test_a_line_printed_with_net_at_its_end_is_the_line_asked() -> None:
+    """ "Receivables, net" on the balance sheet is the receivables asked; a note's "Receivables, net of an allowance
+    …" of other dates is not chosen over it."""
+    balance = table(
+        26, ["2031", "2030"], [["Cash and cash equivalents", "1,980", "1,101"], ["Receivables, net", "1,015", "1,049"]],
+        page=52, text="Norvik Corp Consolidated Balance Sheets " + " ".join(f"{n:,}" for n in range(1000, 1025)),
+    )  # fmt: skip
+    note = table(
+        27, ["2031", "2030"], [["Receivables, net of an allowance for doubtful accounts of $13 and $24", "$ 565", "$ 674"]],
+        page=80, text="Norvik Corp Contract balances",
+    )  # fmt: skip
+    found = statement_cells("Did Norvik's receivables increase in 2031?", RoomSchema(1, (note, balance)))
+    assert found is not None and found[1].sheet_id == 26 and found[0].row_label == "Receivables, net"
+    value = statement_cells("What were Norvik's receivables in 2031?", RoomSchema(1, (balance,)))
+    assert value is not None and value[0].row_label == "Receivables, net"

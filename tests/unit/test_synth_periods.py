@@ -69,3 +69,24 @@ def test_a_period_asked_beside_the_question_labels_it_as_asked() -> None:
     # Words of the question naming a period win over the period beside it.
     named = synthesize_offline("What drove the selling expense ratio in Q1 FY2023?", EVIDENCE, beside)
     assert "[3]" in named.text and "[1]" not in named.text
+
+
+def test_a_whole_year_asked_reads_that_years_filing_before_its_fourth_quarters_release() -> None:
+    """The fourth quarter's release reports the year too, and may share more of the question's words; the year's own
+    filing speaks for the year asked (the release's quarter says nothing of the segment's driver here)."""
+    release = passage(
+        1, "Pharmacy segment sales for the fourth quarter and the full year 2023 were reported in the table below.",
+        "Q4 FY2023",
+    )  # fmt: skip
+    annual = passage(
+        2, "Pharmacy segment sales in 2023 were $5.2 billion, an increase of 2.1%, driven by higher volumes.", "FY2023"
+    )
+    answer = synthesize_offline(
+        "What drove the change in Pharmacy segment sales for the full year 2023?", [release, annual]
+    )
+    assert (
+        not answer.abstained
+        and answer.text.startswith("FY2023: ")
+        and "[2]" in answer.text
+        and "[1]" not in answer.text
+    )

@@ -80,8 +80,9 @@ _OTHER_SIGN = re.compile(
 
 
 # What a line is "net of" ("Additions to property and equipment, net of $35 of non-cash capital expenditures",
-# "Accounts receivable — net of allowances of $95"): the line is the words before it.
-NET_OF = re.compile(r"\s*(?:,|—|–|\s-)\s*net\s+of\b", re.I)
+# "Accounts receivable — net of allowances of $95"), or "net" alone at its end ("Receivables, net"): the line is the
+# words before it.
+NET_OF = re.compile(r"\s*(?:,|—|–|\s-)\s*net(?:\s+of\b|\s*$)", re.I)
 
 
 def label_variants(label: str) -> list[set[str]]:
