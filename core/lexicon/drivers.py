@@ -43,6 +43,8 @@ OTHER_DRIVER_PHRASES = (
     "mainly",
     "largely",
     "which included",
+    "held back by",
+    "benefited from",
 )
 # The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").
 REASON_ASKED = (

@@ -87,6 +87,8 @@ _PRIOR_FIRST = re.compile(rf"^[\s,;]*{_ITS_PERIOD}(?:{phrases(PRIOR_FIRST)})\s+$
 _NEAR_YEARS = 3
 # How many sentences back a sentence naming no year takes its year from.
 _LOOK_BACK = 3
+# A reason's sentence is of the move stated up to this many sentences before it (a detail of the line between).
+_REASON_BACK = 2
 _ASIDE = re.compile(r"\((?!\s*net\s+of\b)[^)]*\)")
 _FIGURE_WORD = re.compile(r"[$€£(]*\d[\d,.]*[)%]*[,;]?|(?:million|billion|thousand)[,;]?", re.IGNORECASE)
 # Figures before a verb of change that make the text a table's lines, not a sentence stating a move.
@@ -279,18 +281,34 @@ def _anaphora(sentence: str, before: str) -> bool:
 
 def _as_part(subject: str, passages: Sequence[Evidence]) -> str:
     """A segment asked by its name alone ("Retail revenue" of a filing whose discussion has a "Retail Segment"
-    heading): the part's line, as if asked "Retail segment revenue", so that only that segment's sentences answer."""
+    heading): the part's line, as if asked "Retail segment revenue" (the heading's own word: "Retail business"), so
+    that only that segment's sentences answer."""
     if _PART.search(subject):
         return subject
     headings = (
         h for e in passages for h in (e.section, *(m.group("name") for m in _SEGMENT_HEADING.finditer(e.content)))
     )
     for heading in dict.fromkeys(h for h in headings if h):
-        name = r"\s+".join(map(re.escape, heading.split()[:-1]))  # without its "Segment"
+        # without its "Segment", and its "and" optional (a question's topic drops it: "Home Goods" of "Home and Goods")
+        name = r"\s+(?:(?:and|&)\s+)?".join(re.escape(w) for w in heading.split()[:-1] if w.lower() not in ("and", "&"))
         named = re.match(rf"({name})(?:'s)?\s+", subject, re.IGNORECASE)
         if named and subject[named.end() :].strip():
-            return f"{named.group(1)} segment {subject[named.end() :]}"
+            return f"{named.group(1)} {heading.split()[-1].lower()} {subject[named.end() :]}"
     return subject
+
+
+def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
+    """The sentence just before sentence `i` that states the line's move, or the one before it when the sentence
+    between is a detail of the same line ("Sales in Harbor were down 3.9 percent. On an organic basis: • Sales
+    increased in marine and decreased in rail. • Growth was held back by …"); "" when none, or when the sentence
+    between moves another line ("Revenue fell 3%. Operating income rose 5%. The increase was due to …")."""
+    line = line_of(subject)
+    for j in range(i - 1, max(i - _REASON_BACK, 0) - 1, -1):
+        if names(subject, _in_part(part, said[j])) and _moves(line, said[j]):  # not a table's row ("SG&A $ 638")
+            return said[j]
+        if (UP.search(said[j]) or DOWN.search(said[j])) and not names(line, said[j]):
+            return ""
+    return ""
 
 
 def _in_part(part: str, sentence: str) -> str:
@@ -356,17 +374,13 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 continue
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
+            if not whole and _sub_part(sentence):
+                continue  # under the segment's heading, a part of it ("sales increased in the energy-related businesses")
             quoted = sentence
-            before = said[i - 1] if i else ""
-            # the reason of the move the sentence before states ("The decrease in the ETR was primarily due to …"),
+            # the reason of the move a sentence before states ("The decrease in the ETR was primarily due to …"),
             # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
-            if (
-                before
-                and not _moves(line_of(subject), sentence)
-                and _anaphora(sentence, before)
-                and names(subject, _in_part(part, before))
-                and _moves(line_of(subject), before)  # not a table's row ("SG&A $ 638 $ 689")
-            ):
+            before = _moved_before(subject, part, said, i) if not _moves(line_of(subject), sentence) else ""
+            if before and _anaphora(sentence, before):
                 quoted = f"{before} {sentence}"
             elif not names(subject, _in_part(part, sentence)):
                 continue
@@ -441,6 +455,16 @@ def _named_part(text: str) -> str:
     """The segment `text` names by its name ("Our Retail segment's SG&A …"), as a key; "" when it names none
     ("Business segment operating income margins decreased …" names a part by no name)."""
     return next((key for named in _PART_NAMED.finditer(text) if (key := _key(named.group(1)))), "")
+
+
+_SUB_PART = re.compile(rf"(?<![\w-])([a-z][\w-]*)\s+(?:{phrases(PART_WORDS)})\b")
+
+
+def _sub_part(sentence: str) -> bool:
+    """Whether `sentence` names a part by a word of its own ("the energy-related businesses", "our wireless
+    division"), not by a determiner ("our business", "the segment"), nor as the segment itself ("Business segment
+    operating income")."""
+    return any(m.group(1) not in STOP_WORDS | QUESTION_GLUE | _PART_WORDS for m in _SUB_PART.finditer(sentence))
 
 
 def _key(name: str) -> str:

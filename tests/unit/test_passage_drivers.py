@@ -494,3 +494,22 @@ def test_a_reason_naming_the_line_again_still_reads_the_move_before_it() -> None
         "Why did Quillon's effective tax rate change in fiscal 2031?", [passage(1, f"{moved} {reason}")]
     )
     assert quote is not None and quote.text == f"{moved} {reason}"
+
+
+def test_a_reason_after_a_detail_of_the_line_is_the_lines_and_a_part_of_the_segment_is_not_the_segment() -> None:
+    """Under a business's heading, "Sales in Harbor were down 3.9 percent. On an organic sales basis: • Sales increased
+    in marine and decreased in rail. • Growth was held back by weaker demand.": the reason is of the segment's sales
+    (the sentence between is a detail of the same line). After another line's move it is that line's reason. A part
+    of the segment ("the energy-related businesses") is not the segment."""
+    heading = "Harbor Business (20.4% of consolidated sales):\n"
+    text = (
+        "Sales in Harbor were down 3.9 percent in U.S. dollars. On an organic sales basis:\n• Sales increased in marine "
+        "and decreased in rail.\n• Growth was held back by weaker demand for ferries."
+    )
+    quote = driver_quote("What drove the change in Quillon's Harbor sales in 2031?", [passage(1, heading + text)])
+    assert quote is not None and quote.text.endswith("Growth was held back by weaker demand for ferries.")
+    assert quote.part == "Harbor Business"
+    other = "Revenue fell 3% in 2031. Operating income rose 5% in 2031. The increase was due to lower costs."
+    assert driver_quote("What drove the change in Quillon's revenue in 2031?", [passage(1, other)]) is None
+    sub = heading + "Sales increased 5 percent in the energy-related businesses, driven by electrical markets."
+    assert driver_quote("What drove the change in Quillon's Harbor segment sales in 2031?", [passage(1, sub)]) is None
