@@ -656,11 +656,12 @@ def test_a_yes_no_on_a_spending_printed_in_brackets_compares_what_was_spent() ->
 
 
 def test_a_balance_asked_is_the_balance_sheets_line_never_a_movement_or_a_tax_effect_of_it() -> None:
-    """ "Did inventories increase?" is the balance sheet's "Total inventories" (the total of the lines under its
-    "Inventories" heading), never a cash-flow statement's movement of it ("Inventories (629)" under "Changes in
-    assets and liabilities", or in a discussion's table of operating cash flows with no heading over it), nor the
-    deferred tax table's "Inventory" under "Deferred tax assets:" and a sub-heading; asked of cash, the movement is
-    read."""
+    """In a room holding a balance sheet, "Did inventories increase?" is its "Total inventories" (the total of the
+    lines under its "Inventories" heading), never a cash-flow statement's movement of it ("Inventories (629)" under
+    "Changes in assets and liabilities", or in a discussion's table of operating cash flows with no heading over
+    it), nor the deferred tax table's "Inventory" under "Deferred tax assets:" and a sub-heading; asked of cash, the
+    movement is read. A room of one such table alone is asked about it."""
+    figures = " ".join(f"{n:,}" for n in range(1000, 1025))  # a statement's page prints a page of figures
     cash_flows = table(
         22,
         ["2031", "2030"],
@@ -688,18 +689,22 @@ def test_a_balance_asked_is_the_balance_sheets_line_never_a_movement_or_a_tax_ef
         ["2031", "2030"],
         [["Inventories", "", ""], ["Finished goods", "2,497", "2,196"], ["Raw materials and supplies", "1,269", "1,212"],
          ["Total inventories", "5,372", "4,985"], ["Total current assets", "14,688", "15,403"]],
-        page=50, text="Norvik Corp Consolidated Balance Sheet",
+        page=50, text=f"Norvik Corp Consolidated Balance Sheet {figures}",
     )  # fmt: skip
+    # a balance sheet whose inventories the grid does not hold: nothing else stands for them
+    unread = dataclasses.replace(balance, grid=balance.grid[-1:], sheet_id=28)
+    asked = "Did Norvik's inventories increase in 2031?"
     for sheets in ((cash_flows,), (discussion,), (deferred,), (cash_flows, discussion, deferred)):
-        assert statement_cells("Did Norvik's inventories increase in 2031?", RoomSchema(1, sheets)) is None
-    found = statement_cells(
-        "Did Norvik's inventories increase in 2031?", RoomSchema(1, (cash_flows, deferred, balance))
-    )
+        assert statement_cells(asked, RoomSchema(1, (*sheets, unread))) is None
+    found = statement_cells(asked, RoomSchema(1, (cash_flows, deferred, balance)))
     assert found is not None and found[1].sheet_id == 25 and found[0].row_label == "Total inventories"
     cash = statement_cells(
-        "What was the cash effect of the change in inventories in 2031?", RoomSchema(1, (cash_flows,))
+        "What was the cash effect of the change in inventories in 2031?", RoomSchema(1, (cash_flows, unread))
     )
-    assert cash is not None and cash[0].row_label == "Inventories"
+    assert cash is not None and cash[0].row_label == "Inventories" and cash[1].sheet_id == 22
+    for alone in (cash_flows, deferred):  # the table shared on its own is what the question is about
+        read = statement_cells("What were Norvik's inventories in 2031?", RoomSchema(1, (alone,)))
+        assert read is not None and read[1].sheet_id == alone.sheet_id
 
 
 def test_a_line_printed_with_net_at_its_end_is_the_line_asked() -> None:

@@ -414,7 +414,7 @@ def _filing_step(
         linked_here(dated, step, sheet, schema) and credible(step, dated, aliases, linked=True)
     ):
         return None
-    if _under_other_figures(question, step, sheet) or not _narrowing_held(question, step, sheet):
+    if _under_other_figures(question, step, sheet, schema) or not _narrowing_held(question, step, sheet):
         return None
     return step
 
@@ -479,21 +479,29 @@ CASH_FLOW_LINE = re.compile(r"\b(?:operating|investing|financing)\s+activities\b
 WORKING_CAPITAL = re.compile(r"receivables?\b|inventor(?:y|ies)\b|payables?\b|\baccrued\b|\bprepaid", re.I)
 
 
-def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo, schema: RoomSchema) -> bool:
     """Whether the line sits under a heading of per-share figures or rates (the nearest line above it with no
     figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS; or
     under a heading of charges ("Provisions for credit losses") the question does not name: "Card Member loans"
-    there is the loans' provision, not the loans; or under a cash-flow statement's changes in assets and liabilities
-    when the question asks of no cash: "Inventories (629)" there is the year's movement, not the inventories held."""
+    there is the loans' provision, not the loans. In a room holding a balance sheet, a balance is that statement's:
+    not a cash-flow statement's movement of it when the question asks of no cash ("Inventories (629)" under "Changes
+    in assets and liabilities", or a working-capital line of a table of operating cash flows), nor a deferred tax
+    table's line ("Inventory 95" under "Deferred tax assets:") when it asks of no deferred tax. A room of such tables
+    alone (a note or a cash-flow table shared on its own) is asked about them."""
     heading = _heading(step, sheet)
     if any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, CHARGES_FOR)):
         return True
-    if DEFERRED_TAX.search(_heading(step, sheet, every=True)) and not DEFERRED_TAX.search(question):
-        return True  # under "Deferred tax assets:", however many sub-headings down
-    if MOVEMENT_ASKED.search(question):
-        return False
+    deferred = DEFERRED_TAX.search(_heading(step, sheet, every=True)) and not DEFERRED_TAX.search(question)
     cash_flows = any(r.values and CASH_FLOW_LINE.search(r.values[0] or "") for r in sheet.grid)
-    return bool(MOVEMENTS.search(heading) or (cash_flows and WORKING_CAPITAL.search(step.row_label)))
+    moved = not MOVEMENT_ASKED.search(question) and (
+        MOVEMENTS.search(heading) or (cash_flows and WORKING_CAPITAL.search(step.row_label))
+    )
+    return bool(deferred or moved) and _holds_balance_sheet(schema)
+
+
+def _holds_balance_sheet(schema: RoomSchema) -> bool:
+    """Whether the room holds a balance sheet among its filings' tables (`statement_kind` of the table's page)."""
+    return any(s.page is not None and statement_kind(s.page_text) == "balance sheet" for s in schema.sheets)
 
 
 def _heading(step: CellsStep, sheet: SheetInfo, *, every: bool = False) -> str:
