@@ -379,11 +379,13 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             quoted = sentence
             # the reason of the move a sentence before states ("The decrease in the ETR was primarily due to …"),
             # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
-            before = _moved_before(subject, part, said, i) if not _moves(line_of(subject), sentence) else ""
-            if before and _anaphora(sentence, before):
-                quoted = f"{before} {sentence}"
-            elif not names(subject, _in_part(part, sentence)):
-                continue
+            named = names(subject, _in_part(part, sentence))
+            if not (named and _moves(line_of(subject), sentence)):
+                before = _moved_before(subject, part, said, i)
+                if before and _anaphora(sentence, before):
+                    quoted = f"{before} {sentence}"
+                elif not named:
+                    continue
             if years and _of_another_year(years, said, i):
                 continue
             labelled = _LABEL.match(quoted)

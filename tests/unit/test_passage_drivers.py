@@ -513,3 +513,26 @@ def test_a_reason_after_a_detail_of_the_line_is_the_lines_and_a_part_of_the_segm
     assert driver_quote("What drove the change in Quillon's revenue in 2031?", [passage(1, other)]) is None
     sub = heading + "Sales increased 5 percent in the energy-related businesses, driven by electrical markets."
     assert driver_quote("What drove the change in Quillon's Harbor segment sales in 2031?", [passage(1, sub)]) is None
+    # the reason naming the line without its segment is of the segment's move stated before it
+    moved = "Our Harbor segment operating income was $90 million in fiscal 2031 compared to a loss of $210 million in fiscal 2030."
+    reason = "The improvement in operating income was primarily driven by lower restructuring costs."
+    quote = driver_quote(
+        "What drove the change in Quillon's Harbor segment operating income in fiscal 2031?",
+        [passage(1, f"{moved} {reason}")],
+    )
+    assert quote is not None and quote.text == f"{moved} {reason}"
+
+
+def test_a_lines_small_words_stay_in_its_topic() -> None:
+    """ "cost of sales", "provisions for credit losses", "income from operations": the small words inside a line's
+    name are its own; beside the asking words they go ("the change in revenue")."""
+    assert topic("Why did Quillon's cost of sales change in 2031?") == "cost of sales"
+    assert (
+        topic("What drove the increase in Quillon's provisions for credit losses in 2031?")
+        == "provisions for credit losses"
+    )
+    assert topic("Why did the company's income from operations fall in fiscal 2031?") == "income from operations"
+    assert topic("What drove the change in revenue in 2031?") == "revenue"
+    text = "Cost of sales increased in 2031, primarily due to higher freight costs."
+    quote = driver_quote("Why did Quillon's cost of sales change in 2031?", [passage(1, text)])
+    assert quote is not None and quote.text == text

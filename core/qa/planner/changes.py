@@ -62,6 +62,7 @@ _ASK_WORDS = re.compile(
     r"drivers?|behind|main|key|primary|primarily|reasons?|caused?|causes|explains?|led|to|of|in|for|or|and|from)\b",
     re.IGNORECASE,
 )
+_NAME_GLUE = frozenset({"of", "for", "and", "from", "to", "in", "or"})
 _YES_NO = re.compile(
     rf"^\s*(?:{'|'.join(YES_NO_OPENERS)})\b(?P<topic>.+?)\b(?P<verb>"
     rf"{phrases(UP_VERBS + DOWN_VERBS + _JUDGED)})\b(?P<rest>.*)$",
@@ -91,8 +92,16 @@ def topic(question: str) -> str:
     text = _PERIOD_PHRASES.sub(" ", text)
     text = PERIOD_WORDS.sub(" ", text)
     text = _CHANGE.sub(" ", text)
-    text = _ASK_WORDS.sub(" ", text)
-    return " ".join(re.sub(r"[?.!,;:]", " ", text).split())
+    words = re.sub(r"[?.!,;:]", " ", text).split()
+    asking = [bool(_ASK_WORDS.fullmatch(w)) for w in words]
+    # a small word inside the line's name stays ("cost of sales", "provision for credit losses"); at its edges,
+    # or beside the asking words, it goes ("the change in revenue")
+    return " ".join(
+        w
+        for i, w in enumerate(words)
+        if not asking[i]
+        or (w.lower() in _NAME_GLUE and 0 < i < len(words) - 1 and not asking[i - 1] and not asking[i + 1])
+    )
 
 
 def asks_driver(question: str) -> bool:
