@@ -125,20 +125,25 @@ _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+)?$", re.IGNORE
 # next line opening on a capital (prose seldom ends a line on two figures).
 _FIGURE = r"(?:\$[ \t\u00a0]?)?[($]*\d[\d,.]*\)?[ \t\u00a0]?%?\)?"
 _ROW_END = re.compile(rf"(?:{_FIGURE}[ \t\u00a0]+)+{_FIGURE}[ \t\u00a0]*\n(?=\s*[A-Z•·▪●])")
-# Or a short line (a label and one figure: "Comparable sales impact 0.2 %") before a capital or a footnote's "(1)".
+# Or a short line (a label and one figure: "Comparable sales impact 0.2 %", "Non-comparable sales (1) (0.5)%") before
+# a capital or a footnote's "(1)".
 _SHORT_ROW_END = re.compile(
-    rf"^[ \t\u00a0]*[A-Za-z][^\n\d]{{0,50}}[ \t\u00a0]{_FIGURE}[ \t\u00a0]*\n(?=\s*(?:[A-Z•·▪●]|\(\d\)))", re.MULTILINE
+    rf"^[ \t\u00a0]*[A-Za-z](?:[^\n\d]|\(\d\)){{0,90}}[ \t\u00a0]{_FIGURE}[ \t\u00a0]*\n(?=\s*(?:[A-Z•·▪●]|\(\d\)))",
+    re.MULTILINE,
 )
 
 
 def sentences(text: str) -> list[str]:
     """A passage's sentences, whitespace folded; a bullet, a segment's heading, or a table's row of figures (several
     in a run, or ending its line), ends the sentence before, except the bullets of a reason's list ("… driven by: • lower
-    volumes • higher costs"), which are that sentence's."""
+    volumes • higher costs"), which are that sentence's, and the rows of a change's components ("The components of
+    the 2.5% revenue increase were as follows: Comparable sales impact 4.4 % …", up to its total), which are that
+    sentence's too."""
     out: list[str] = []
     listing = False  # the sentence before ends on a reason's colon: its bullets are its list
+    rows = False  # the sentence before opens a list of rows ("… as follows:")
     # and a segment's heading on its line ends there ("Retail Business (34% of sales):" opens no sentence's words)
-    cuts = sorted({m.end() for rows in (_ROW_END, _SHORT_ROW_END, _SEGMENT_HEADING) for m in rows.finditer(text)})
+    cuts = sorted({m.end() for ends in (_ROW_END, _SHORT_ROW_END, _SEGMENT_HEADING) for m in ends.finditer(text)})
     for start, end in pairwise([0, *cuts, len(text)]):
         for said in _SENTENCE.split(" ".join(text[start:end].split())):
             for part in _FIGURE_RUN.split(said) if _FIGURE_RUN.search(said) else [said]:
@@ -148,11 +153,26 @@ def sentences(text: str) -> list[str]:
                 if bullet and listing and out:
                     out[-1] = f"{out[-1]} • {part}"
                     continue
+                if rows and out and not bullet and _TABLE_ROW.fullmatch(part):
+                    out[-1] = f"{out[-1]} {part}"
+                    rows = not _TOTAL_ROW.match(part)
+                    continue
                 listing = bool(_REASONS_LISTED.search(part)) or (listing and bool(bullet))
+                # (the list's first row may end the sentence that opens it: "… were as follows: Comparable sales 4.4 %")
+                follows = _FOLLOWS.search(part)
+                after = part[follows.end() :].strip() if follows else ""
+                rows = (
+                    bool(follows) and (not after or bool(_TABLE_ROW.fullmatch(after))) and not _TOTAL_ROW.match(after)
+                )
                 out.append(part)
     return out
 
 
+# A row of a small table listed after such a colon ("Comparable sales impact 4.4 %", "Non-comparable sales (1)
+# (2.5)%"), and the total row that ends the list.
+_TABLE_ROW = re.compile(r"[A-Z][^.!?:•]{0,90}?\s\(?-?\$?\d[\d,.]*\s?%?\)?\s?%?(?:\s\d{1,3})?")
+_TOTAL_ROW = re.compile(r"total\b", re.IGNORECASE)
+_FOLLOWS = re.compile(r"\bas\s+follows\s*:", re.IGNORECASE)
 # A sentence ending on a reason's colon, its reasons in the bullets after it ("… increased, driven by:").
 _REASONS_LISTED = re.compile(
     rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|following)\s*:$", re.IGNORECASE
@@ -508,9 +528,10 @@ def _move(subject: str, sentence: str) -> bool | None:
     # "The factors that decreased the rate were …": the move is the factors' verb, its reason after it
     reason_at = cause.start() if cause and not _FACTORS_THAT.fullmatch(cause.group(0)) else len(sentence)
     changes = sorted((*UP.finditer(sentence), *DOWN.finditer(sentence)), key=lambda m: m.start())
+    listed = _FOLLOWS.search(sentence)
     for change in changes:
-        if change.start() > reason_at:
-            continue  # a move among the reasons is another line's
+        if change.start() > reason_at or (listed and change.start() > listed.end()):
+            continue  # a move among the reasons (or the rows of a list of them) is another line's
         if len(figures(sentence[: change.start()])) >= _TABLE_FIGURES:
             continue  # a table's lines read into the text ("Comparable sales 0.3 % … Total revenue decrease")
         # an aside in brackets and the figures between the name and the move are no words of the name's distance

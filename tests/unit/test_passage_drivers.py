@@ -437,12 +437,13 @@ def test_a_line_printed_with_its_counterpart_in_brackets_is_the_net_of_both() ->
 
 def test_a_short_row_of_one_figure_ends_its_sentence() -> None:
     """A components table read into the text ("Comparable sales impact 0.2 %" over "Total revenue decrease (0.3)%")
-    is rows, not a sentence stating comparable sales' move."""
+    is the rows of the sentence opening it, never a sentence stating comparable sales' move."""
     text = (
         "The components of the revenue decrease were as follows:\nComparable sales impact 0.2 %\n"
         "Total revenue decrease (0.3)%\n(1) Non-comparable sales reflects the impact of store closures."
     )
-    assert "Total revenue decrease (0.3)%" in sentences(text)
+    assert sentences(text)[0].endswith("Total revenue decrease (0.3)%")  # the list's rows, up to its total
+    assert driver_quote("What drove the change in comparable sales?", [passage(1, text)]) is None
     assert driver_quote("What drove the change in comparable sales in fiscal 2027?", [passage(1, text)]) is None
 
 
@@ -536,3 +537,24 @@ def test_a_lines_small_words_stay_in_its_topic() -> None:
     text = "Cost of sales increased in 2031, primarily due to higher freight costs."
     quote = driver_quote("Why did Quillon's cost of sales change in 2031?", [passage(1, text)])
     assert quote is not None and quote.text == text
+
+
+def test_the_components_of_a_change_listed_as_a_table_state_its_drivers() -> None:
+    """ "The components of the 0.3% revenue decrease in the Harbor segment in fiscal 2031 were as follows:" and the
+    rows under it ("Comparable sales impact 0.2 %", "Non-comparable sales (1) (0.5)%", up to its total) answer what
+    drove the segment's revenue, quoted with the rows; another year's components do not."""
+    text = (
+        "Harbor Segment\nThe components of the 0.3% revenue decrease in the Harbor segment in fiscal 2031 were as "
+        "follows:\nComparable sales impact 0.2 %\nNon-comparable sales (1) (0.5)%\nImpact of foreign currency "
+        "exchange rate fluctuations (1.9)%\nTotal revenue decrease (0.3)%\nThe gross profit rate decreased to 22.9%."
+    )
+    quote = driver_quote(
+        "What drove the change in Quillon's Harbor segment revenue in fiscal 2031?", [passage(1, text)]
+    )
+    assert quote is not None and quote.text.startswith("The components of the 0.3% revenue decrease")
+    assert "Non-comparable sales (1) (0.5)%" in quote.text and "(1.9)%" in quote.text
+    assert "gross profit" not in quote.text
+    assert (
+        driver_quote("What drove the change in Quillon's Harbor segment revenue in fiscal 2030?", [passage(1, text)])
+        is None
+    )
