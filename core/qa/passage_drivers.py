@@ -390,7 +390,10 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
-            if not _DRIVER.search(sentence) or len(sentence.split()) > MAX_WORDS:
+            if (
+                not (_DRIVER.search(sentence) or _made_move(line_of(subject), sentence))
+                or len(sentence.split()) > MAX_WORDS
+            ):
                 continue
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
@@ -547,6 +550,27 @@ def _move(subject: str, sentence: str) -> bool | None:
         ):
             return bool(UP.fullmatch(change.group(0)))
     return None
+
+
+_MADE_BY = re.compile(r"\b(?:\w+ed|rose|fell|grew|cut)\s+(?:the|our|its|their)\s", re.IGNORECASE)
+
+
+def _made_move(subject: str, sentence: str) -> bool:
+    """Whether the sentence names what moved the line as the subject of a verb of change whose object is the line
+    ("… incremental tax costs, which increased the 2027 effective tax rate by approximately 2.2%"): a driver stated
+    without a word of cause."""
+    for made in _MADE_BY.finditer(sentence):
+        verb = made.group(0).split()[0]
+        if made.start() and (UP.fullmatch(verb) or DOWN.fullmatch(verb) or verb.lower() in _CAUSED_VERBS):
+            after = sentence[made.end() :].split()[: len(subject.split()) + _NEAR]
+            said = " ".join(after)
+            if names(subject, said) and not _narrower(subject, said) and not _of_it(subject, after):
+                return True  # not a quantity kept against the line ("the sales tax rate" of sales)
+    return False
+
+
+# Verbs of change a driver's sentence makes the line the object of, beside those of `UP` and `DOWN`.
+_CAUSED_VERBS = frozenset({"lowered", "raised", "reduced", "boosted", "cut", "lifted"})
 
 
 # Nouns of a quantity kept against a line ("the receivables reserve", "loans provision", "its margin"): the line's

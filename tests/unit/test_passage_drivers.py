@@ -558,3 +558,15 @@ def test_the_components_of_a_change_listed_as_a_table_state_its_drivers() -> Non
         driver_quote("What drove the change in Quillon's Harbor segment revenue in fiscal 2030?", [passage(1, text)])
         is None
     )
+
+
+def test_what_moved_the_line_as_the_subject_of_its_verb_is_a_driver() -> None:
+    """ "… recognized $0.5 billion of incremental tax costs, which increased the 2031 effective tax rate by 2.2%":
+    the line is the object of the verb of change, what moved it its subject; no word of cause is needed. A narrower
+    line as the object ("which increased the state tax rate") is not the line asked."""
+    moved = "The fiscal year 2031 effective tax rate increased 9.1% as compared to the fiscal year 2030 rate."
+    made = "The Company recognized $0.5 billion of incremental tax costs, which increased the 2031 effective tax rate by 2.2%."
+    quote = driver_quote("Why did Quillon's effective tax rate change in 2031?", [passage(1, f"{moved} {made}")])
+    assert quote is not None and quote.text == made
+    narrower = "The Company recognized $0.5 billion of costs, which increased the Ostland sales tax rate by 2.2%."
+    assert driver_quote("Why did Quillon's sales change in 2031?", [passage(1, narrower)]) is None
