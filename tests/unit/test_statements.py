@@ -722,3 +722,29 @@ def test_a_line_printed_with_net_at_its_end_is_the_line_asked() -> None:
     assert found is not None and found[1].sheet_id == 26 and found[0].row_label == "Receivables, net"
     value = statement_cells("What were Norvik's receivables in 2031?", RoomSchema(1, (balance,)))
     assert value is not None and value[0].row_label == "Receivables, net"
+
+
+def test_a_reserve_asked_is_the_reserves_line_never_the_loans_nor_their_provision() -> None:
+    """ "Did the reserve for credit losses on member loans increase?" is the loans table's "Less: Reserves for credit
+    losses" line (its sign before its name), never the loans' line or their net, nor the provision printed under a
+    heading of provisions (a charge of the period, not the balance held)."""
+    loans = table(
+        29, ["2031", "2030"],
+        [["Consumer", "84,964", "70,467"], ["Club Member loans", "107,964", "88,562"],
+         ["Less: Reserves for credit losses", "3,747", "3,305"], ["Club Member loans, net", "104,217", "85,257"]],
+        page=107, text="Norvik Corp Club Member loans",
+    )  # fmt: skip
+    income = table(
+        30, ["2031", "2030"],
+        [["Provisions for credit losses:", "", ""], ["Club Member loans", "1,514", "(1,155)"], ["Total provisions", "2,182", "(1,419)"]],
+        page=96, text="Norvik Corp Consolidated Statements of Income",
+    )  # fmt: skip
+    asked = "Did Norvik's reserve for credit losses on Club Member loans increase in 2031?"
+    assert statement_cells(asked, RoomSchema(1, (income,))) is None
+    found = statement_cells(asked, RoomSchema(1, (income, loans)))
+    assert found is not None and found[1].sheet_id == 29 and found[0].row_label == "Less: Reserves for credit losses"
+    # nor is a provision asked read from the reserves' line (the balance held, not the period's charge)
+    provision = statement_cells(
+        "What was the provision for credit losses on Club Member loans in 2031?", RoomSchema(1, (income, loans))
+    )
+    assert provision is None or provision[1].sheet_id == 30

@@ -24,7 +24,7 @@ from core.qa.measures import metric_alone, narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
-from core.qa.planner.cells.grid import NET_OF, column_labels
+from core.qa.planner.cells.grid import NET_OF, SIGN, column_labels
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, yes_no_asked
 from core.qa.planner.periods import as_dated
@@ -91,6 +91,7 @@ def label_words(label: str) -> set[str]:
     "Additions to property and equipment, net of $35 of non-cash capital expenditures"), singular."""
     net = NET_OF.search(label)
     named = label[: net.start()] if net is not None and net.start() else label
+    named = SIGN.sub("", named)  # "Less: Reserves for credit losses" names the reserves
     return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", named))}
 
 
@@ -402,6 +403,16 @@ def _filing_step(
     step = plan_cells(
         dated, sheet.sheet_id, columns, sheet.grid, aliases, strict=True, given_names=names, context=context
     )
+    grid = sheet.grid
+    for _ in range(_CHARGE_TRIES):
+        if step is None or _charge_held(question, step, sheet):
+            break
+        # the charge asked of a line ("the reserve for credit losses on loans"): the table's other line naming it,
+        # not the line it is for ("Card Member loans", "Card Member loans, net")
+        grid = tuple(row for row in grid if row.row_id != step.row_id)
+        step = plan_cells(
+            dated, sheet.sheet_id, columns, grid, aliases, strict=True, given_names=names, context=context
+        )
     if step is None and (turned := turned_grid(columns, sheet.grid)) is not None:
         # periods down the table ("2021", "December 31, 2019" headings): read with its periods across
         step = turned.step(plan_cells(dated, sheet.sheet_id, turned.names, turned.rows, aliases, strict=True,
@@ -415,6 +426,8 @@ def _filing_step(
     ):
         return None
     if _under_other_figures(question, step, sheet, schema) or not _narrowing_held(question, step, sheet):
+        return None
+    if not _charge_held(question, step, sheet):
         return None
     return step
 
@@ -465,6 +478,12 @@ def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
 # Headings whose lines are charges against what they name ("Provisions for credit losses:" over "Card Member loans"):
 # such a line is the charge, not the loans.
 CHARGES_FOR = re.compile(r"\b(?:provisions?|reserves?|allowances?|write-?offs?|charge-?offs?|impairments?)\b", re.I)
+# Its kinds, each asked by its own words: a provision is the period's charge, a reserve or allowance the balance held
+# ("the reserve for credit losses on loans" is never a line under "Provisions for credit losses:").
+CHARGE_KINDS = tuple(
+    re.compile(rf"\b(?:{kind})\b", re.I)
+    for kind in (r"provisions?", r"reserves?|allowances?", r"write-?offs?|charge-?offs?", r"impairments?")
+)
 
 
 # Headings of a cash-flow statement's lines that are movements of balance-sheet lines ("Changes in assets and
@@ -489,7 +508,7 @@ def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo, schem
     table's line ("Inventory 95" under "Deferred tax assets:") when it asks of no deferred tax. A room of such tables
     alone (a note or a cash-flow table shared on its own) is asked about them."""
     heading = _heading(step, sheet)
-    if any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, CHARGES_FOR)):
+    if any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, *CHARGE_KINDS)):
         return True
     deferred = DEFERRED_TAX.search(_heading(step, sheet, every=True)) and not DEFERRED_TAX.search(question)
     cash_flows = any(r.values and CASH_FLOW_LINE.search(r.values[0] or "") for r in sheet.grid)
@@ -502,6 +521,16 @@ def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo, schem
 def _holds_balance_sheet(schema: RoomSchema) -> bool:
     """Whether the room holds a balance sheet among its filings' tables (`statement_kind` of the table's page)."""
     return any(s.page is not None and statement_kind(s.page_text) == "balance sheet" for s in schema.sheets)
+
+
+_CHARGE_TRIES = 3  # lines of a table read before its charge's own (the line it is for, its net, its gross)
+
+
+def _charge_held(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether a charge the question asks ("the reserve for credit losses on loans", "the provision for …") is the
+    line read, by its label or its heading: the loans' line is not their reserve (a cited wrong figure it was)."""
+    held = f"{step.row_label} {_heading(step, sheet)}"
+    return all(kind.search(held) for kind in CHARGE_KINDS if kind.search(question))
 
 
 def _heading(step: CellsStep, sheet: SheetInfo, *, every: bool = False) -> str:

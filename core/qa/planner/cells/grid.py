@@ -85,10 +85,16 @@ _OTHER_SIGN = re.compile(
 NET_OF = re.compile(r"\s*(?:,|—|–|\s-)\s*net(?:\s+of\b|\s*$)", re.I)
 
 
+# A line's sign before its name ("Less: Reserves for credit losses", "Add: Depreciation").
+SIGN = re.compile(r"^\s*(?:less|add|plus|deduct)\s*:\s*", re.IGNORECASE)
+
+
 def label_variants(label: str) -> list[set[str]]:
     """The label's words, and its words without a bracketed part or with only the acronym in brackets:
     "Loan-to-value (LTV) ratio" is asked about as "LTV ratio" or "loan-to-value ratio"."""
     variants = [content_words(label)]
+    if (sign := SIGN.match(label)) is not None:  # "Less: Reserves for credit losses" is the reserves
+        variants.append(content_words(label[sign.end() :]))
     if (net := NET_OF.search(label)) is not None and net.start():
         variants.append(content_words(label[: net.start()]))
     if "(" in label:
