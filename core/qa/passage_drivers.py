@@ -157,6 +157,8 @@ def sentences(text: str) -> list[str]:
                     out[-1] = f"{out[-1]} {part}"
                     rows = not _TOTAL_ROW.match(part)
                     continue
+                if (heading := _CAPS_HEADING.match(part)) is not None:
+                    part = part[heading.end() :]  # a heading in capitals before the sentence is no word of it
                 listing = bool(_REASONS_LISTED.search(part)) or (listing and bool(bullet))
                 # (the list's first row may end the sentence that opens it: "… were as follows: Comparable sales 4.4 %")
                 follows = _FOLLOWS.search(part)
@@ -172,6 +174,9 @@ def sentences(text: str) -> list[str]:
 # (2.5)%"), and the total row that ends the list.
 _TABLE_ROW = re.compile(r"[A-Z][^.!?:•]{0,90}?\s\(?-?\$?\d[\d,.]*\s?%?\)?\s?%?(?:\s\d{1,3})?")
 _TOTAL_ROW = re.compile(r"total\b", re.IGNORECASE)
+# A heading printed in capitals before a sentence ("TOTAL REVENUES NET OF INTEREST EXPENSE Non-interest revenues
+# increased …", "EXPENSES Card Member rewards expense increased …"): two words or more, or one of six letters or more.
+_CAPS_HEADING = re.compile(r"^(?:(?:[A-Z][A-Z&'’,-]+\s+){2,12}|[A-Z][A-Z&'’-]{5,}\s+)(?=[A-Z][a-z])")
 _FOLLOWS = re.compile(r"\bas\s+follows\s*:", re.IGNORECASE)
 # A sentence ending on a reason's colon, its reasons in the bullets after it ("… increased, driven by:").
 _REASONS_LISTED = re.compile(
@@ -275,6 +280,7 @@ class Quote:
     contrary: bool = False
     part: str = ""  # the segment whose discussion the sentence sits in ("Domestic Segment"), when it names none
     others: tuple[Quote, ...] = ()  # the company's move asked, stated only per segment: the other segments' quotes
+    named: str = ""  # the part the sentence names by its own words before the line ("consumer health"), as a key
 
 
 def _section_at(item: Evidence, sentence: str) -> str:
@@ -398,7 +404,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
             if not whole and _sub_part(sentence):
-                continue  # under the segment's heading, a part of it ("sales increased in the energy-related businesses")
+                continue  # under the segment's heading, a part of it ("sales rose in the energy-related businesses")
             quoted = sentence
             # the reason of the move a sentence before states ("The decrease in the ETR was primarily due to …"),
             # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
@@ -423,11 +429,12 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             share = topic_share(subject, read)
             cause = _DRIVER.search(read)
             head = read[: cause.start()] if cause else read
-            of_whole = not (whole and _PART.search(head))
+            by_name = _named_before(line_of(subject), head, question) if whole else ""
+            of_whole = not (whole and (_PART.search(head) or by_name))
             # a non-GAAP or adjusted measure's move ("Our non-GAAP operating income rate decreased") only when no
             # sentence states the line's as printed
             printed = not _ADJUSTED.search(head) or bool(_ADJUSTED.search(subject))
-            quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part)
+            quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part, named=by_name)
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
             states = _moves(line_of(subject), quoted)
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
@@ -473,7 +480,31 @@ def _label_words(text: str) -> set[str]:
 
 def _part_of(quote: Quote) -> str:
     """The segment a quote is of: its heading's, else the one it names ("Our Retail segment's SG&A …"); "" if none."""
-    return _key(quote.part) if quote.part else _named_part(quote.text)
+    return _key(quote.part) if quote.part else _named_part(quote.text) or quote.named
+
+
+def _named_before(line: str, head: str, question: str) -> str:
+    """The part whose move `head` states, named by words just before the line's name that the question does not
+    hold, as a key: capitalised ("Consumer Health worldwide adjusted operational sales increased …", "West Europe
+    total sales grew …"; two such words, or one that does not open the sentence: "Reported sales" is the line) or
+    "other" ("Other provisions for credit losses increased …", the rest of the line); "" when none."""
+    words = head.split()
+    last = line.split()[-1].lower() if line.split() else ""
+    at = next((i for i, w in enumerate(words) if w.lower().strip(",;:") == last), None)
+    if at is None:
+        return ""
+    asked = {w.lower() for w in re.findall(r"[\w&'-]+", question)}
+    before = [(i, words[i].strip(",;:")) for i in range(max(at - len(line.split()) - _NEAR, 0), at)]
+    if "other" not in asked and any(w.lower() == "other" for _, w in before):
+        return "other"
+    capitals = [
+        (i, w)
+        for i, w in before
+        if w[:1].isupper() and w.lower() not in _WHOLE_WORDS | STOP_WORDS | asked and not _ADJUSTED.fullmatch(w)
+    ]
+    if len(capitals) >= 2 or any(i > 0 for i, _ in capitals):
+        return " ".join(w.lower() for _, w in capitals)
+    return ""
 
 
 def _named_part(text: str) -> str:

@@ -285,7 +285,9 @@ def _read_out(
     if quote.contrary:  # "What drove the increase" of a line that fell: say so before the filing's reason
         lead = f"{against}. {lead}"
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
-    text += "".join(f" {other.part}: {_quoted(other)}" for other in quote.others)  # the other segments
+    text += "".join(
+        f" {other.part + ': ' if other.part else ''}{_quoted(other)}" for other in quote.others
+    )  # other parts
     # the reason is the answer's value exactly when the passages' answer gives it as one (no new value from a quote)
     valued = quote.valued and quote.span in _passages_answer(question, best, passages, labels, evidence).values
     answer = checked_answer(text, [quote.span] if valued and quote.span else [], evidence)

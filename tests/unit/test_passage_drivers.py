@@ -570,3 +570,27 @@ def test_what_moved_the_line_as_the_subject_of_its_verb_is_a_driver() -> None:
     assert quote is not None and quote.text == made
     narrower = "The Company recognized $0.5 billion of costs, which increased the Ostland sales tax rate by 2.2%."
     assert driver_quote("Why did Quillon's sales change in 2031?", [passage(1, narrower)]) is None
+
+
+def test_a_part_named_by_its_own_words_is_no_answer_for_the_company_alone() -> None:
+    """Asked of the company, a sentence whose line is named after a part's capitalised name ("Home Goods worldwide
+    sales increased …") or after "Other" is that part's: the company's own sentence answers first; stated only per
+    part, each part's sentence is quoted. A heading printed in capitals before a sentence is no word of it."""
+    home = "Home Goods worldwide adjusted operational sales increased 7.7%, largely driven by kitchen products."
+    garden = "Garden Tools worldwide adjusted operational sales grew 9.9%, driven primarily by mowers."
+    whole = "Worldwide sales increased 4.1% in 2031, primarily driven by higher volumes."
+    question = "What drove the change in Quillon's worldwide sales in 2031?"
+    quote = driver_quote(question, [passage(1, home), passage(2, garden), passage(3, whole)])
+    assert quote is not None and quote.text == whole and not quote.others
+    quote = driver_quote(question, [passage(1, home), passage(2, garden)])
+    assert quote is not None and {quote.text, *(o.text for o in quote.others)} == {home, garden}
+    other = "Other provisions for credit losses increased, primarily due to a reserve build."
+    total = "PROVISIONS FOR CREDIT LOSSES Provisions for credit losses increased, reflecting a reserve build of $617 million."
+    quote = driver_quote(
+        "What drove the increase in Quillon's provisions for credit losses in 2031?",
+        [passage(1, other), passage(2, total)],
+    )
+    assert quote is not None and quote.n == 2 and quote.text.startswith("Provisions for credit losses increased")
+    assert sentences("TOTAL REVENUES NET OF INTEREST EXPENSE Non-interest revenues increased.")[0].startswith(
+        "Non-interest"
+    )
