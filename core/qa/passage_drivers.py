@@ -332,7 +332,8 @@ def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
     for j in range(i - 1, max(i - _REASON_BACK, 0) - 1, -1):
         if names(subject, _in_part(part, said[j])) and _moves(line, said[j]):  # not a table's row ("SG&A $ 638")
             return said[j]
-        if (UP.search(said[j]) or DOWN.search(said[j])) and not names(line, said[j]):
+        metric = line.split()[-1] if line.split() else line  # "sales" of "Pharmaceutical sales"
+        if (UP.search(said[j]) or DOWN.search(said[j])) and not re.search(rf"\b{re.escape(metric)}\b", said[j], re.I):
             return ""
     return ""
 

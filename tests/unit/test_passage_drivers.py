@@ -594,3 +594,16 @@ def test_a_part_named_by_its_own_words_is_no_answer_for_the_company_alone() -> N
     assert sentences("TOTAL REVENUES NET OF INTEREST EXPENSE Non-interest revenues increased.")[0].startswith(
         "Non-interest"
     )
+
+
+def test_a_reason_after_a_restatement_of_the_same_metric_is_the_lines() -> None:
+    """ "Harbor worldwide sales grew 3.9%. Excluding the vaccine, sales grew 6.2%. Growth was driven by …": the
+    sentence between restates the same metric's move, so the reason is still the line's."""
+    text = (
+        "Harbor Harbor worldwide adjusted operational sales grew 3.9%. Excluding the vaccine, adjusted operational "
+        "sales grew 6.2%. Growth was driven by new oncology products."
+    )
+    quote = driver_quote(
+        "What drove the change in Quillon's Harbor sales in the second quarter of 2031?", [passage(1, text)]
+    )
+    assert quote is not None and quote.text.endswith("Growth was driven by new oncology products.")

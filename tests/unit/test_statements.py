@@ -748,3 +748,21 @@ def test_a_reserve_asked_is_the_reserves_line_never_the_loans_nor_their_provisio
         "What was the provision for credit losses on Club Member loans in 2031?", RoomSchema(1, (income, loans))
     )
     assert provision is None or provision[1].sheet_id == 30
+
+
+def test_a_one_word_line_of_a_statement_asked_alone_is_the_line() -> None:
+    """ "Did goodwill decrease in 2031?": the balance sheet's "Goodwill" line, though the word is no metric of the
+    lexicon and each year's statement prints it; a one-word line of a page that is no statement is not read so."""
+    figures = " ".join(f"{n:,}" for n in range(1000, 1025))
+    balance = table(
+        31, ["2031", "2030"], [["Property, plant and equipment — net", "8,738", "8,866"], ["Goodwill", "10,051", "10,513"]],
+        page=58, text=f"Norvik Corp Consolidated Balance Sheet {figures}",
+    )  # fmt: skip
+    earlier = dataclasses.replace(balance, sheet_id=32, page=60)
+    found = statement_cells("Did Norvik's goodwill decrease in 2031?", RoomSchema(1, (balance, earlier)))
+    assert found is not None and found[0].row_label == "Goodwill" and found[0].direction_words == ["No", "Yes"]
+    note = table(
+        33, ["2031", "2030"], [["Goodwill", "10,051", "10,513"]], page=80, text="Norvik Corp Goodwill by segment"
+    )
+    other = dataclasses.replace(note, sheet_id=34, page=81)
+    assert statement_cells("Did Norvik's goodwill decrease in 2031?", RoomSchema(1, (note, other))) is None

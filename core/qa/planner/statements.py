@@ -26,7 +26,7 @@ from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
 from core.qa.planner.cells.grid import NET_OF, SIGN, column_labels
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
-from core.qa.planner.changes import asks_driver, yes_no_asked
+from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.qa.planner.periods import as_dated
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
@@ -424,7 +424,8 @@ def _filing_step(
     if not credible(step, dated, aliases) and not (
         linked_here(dated, step, sheet, schema) and credible(step, dated, aliases, linked=True)
     ):
-        return None
+        if not _statement_line(dated, step, sheet):
+            return None
     if _under_other_figures(question, step, sheet, schema) or not _narrowing_held(question, step, sheet):
         return None
     if not _charge_held(question, step, sheet):
@@ -521,6 +522,14 @@ def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo, schem
 def _holds_balance_sheet(schema: RoomSchema) -> bool:
     """Whether the room holds a balance sheet among its filings' tables (`statement_kind` of the table's page)."""
     return any(s.page is not None and statement_kind(s.page_text) == "balance sheet" for s in schema.sheets)
+
+
+def _statement_line(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
+    """Whether a one-word line of a primary statement ("Goodwill" on the balance sheet) is the whole of what the
+    question asks about ("Did goodwill decrease in 2027?"): a line no metric of the lexicon names, printed in every
+    year's statement, is still the line asked when the question asks of it alone."""
+    asked = {_stem(w) for w in _words(topic(question))}
+    return bool(asked) and label_words(step.row_label) == asked and statement_kind(sheet.page_text) is not None
 
 
 _CHARGE_TRIES = 3  # lines of a table read before its charge's own (the line it is for, its net, its gross)
