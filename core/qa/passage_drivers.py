@@ -495,7 +495,14 @@ def _named_before(line: str, head: str, question: str) -> str:
     if at is None:
         return ""
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question)}
-    before = [(i, words[i].strip(",;:")) for i in range(max(at - len(line.split()) - _NEAR, 0), at)]
+    # the words just before the line's name, back to a small word ("… Consolidated Results The decrease in revenue"
+    # names no part: "in" ends them)
+    before: list[tuple[int, str]] = []
+    for i in range(at - len(line.split()), max(at - len(line.split()) - _NEAR, -1), -1):
+        word = words[i].strip(",;:")
+        if word.lower() in STOP_WORDS or word.endswith("."):
+            break
+        before.insert(0, (i, word))
     if "other" not in asked and any(w.lower() == "other" for _, w in before):
         return "other"
     capitals = [
