@@ -33,7 +33,7 @@ MOVE_NOUNS = ("increase", "decrease", "decline", "rise", "growth", "reduction", 
 # Further words a sentence stating a driver holds, though no reason starts at them ("led by", "offset by").
 # "The primary factors that decreased the effective tax rate were …": the reason named after the move it made, the
 # line the object of the factors' verb.
-# "The components of the 2.5% revenue increase in fiscal 2027 were as follows: Comparable sales impact 4.4 % …": the
+# "The components of the 3.1% revenue increase in fiscal 2027 were as follows: Comparable sales impact 2.6 % …": the
 # move named after them, the rows of its table the reasons.
 FACTORS_THAT = (r"factors?\s+that", r"factors?\s+which", r"components\s+of")
 OTHER_DRIVER_PHRASES = (

@@ -137,7 +137,7 @@ def sentences(text: str) -> list[str]:
     """A passage's sentences, whitespace folded; a bullet, a segment's heading, or a table's row of figures (several
     in a run, or ending its line), ends the sentence before, except the bullets of a reason's list ("… driven by: • lower
     volumes • higher costs"), which are that sentence's, and the rows of a change's components ("The components of
-    the 2.5% revenue increase were as follows: Comparable sales impact 4.4 % …", up to its total), which are that
+    the 3.1% revenue increase were as follows: Comparable sales impact 2.6 % …", up to its total), which are that
     sentence's too."""
     out: list[str] = []
     listing = False  # the sentence before ends on a reason's colon: its bullets are its list
@@ -160,7 +160,7 @@ def sentences(text: str) -> list[str]:
                 if (heading := _CAPS_HEADING.match(part)) is not None:
                     part = part[heading.end() :]  # a heading in capitals before the sentence is no word of it
                 listing = bool(_REASONS_LISTED.search(part)) or (listing and bool(bullet))
-                # (the list's first row may end the sentence that opens it: "… were as follows: Comparable sales 4.4 %")
+                # (the list's first row may end the sentence that opens it: "… were as follows: Comparable sales 2.6 %")
                 follows = _FOLLOWS.search(part)
                 after = part[follows.end() :].strip() if follows else ""
                 rows = (
@@ -170,12 +170,12 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-# A row of a small table listed after such a colon ("Comparable sales impact 4.4 %", "Non-comparable sales (1)
-# (2.5)%"), and the total row that ends the list.
+# A row of a small table listed after such a colon ("Comparable sales impact 2.6 %", "Non-comparable sales (1)
+# (0.8)%"), and the total row that ends the list.
 _TABLE_ROW = re.compile(r"[A-Z][^.!?:•]{0,90}?\s\(?-?\$?\d[\d,.]*\s?%?\)?\s?%?(?:\s\d{1,3})?")
 _TOTAL_ROW = re.compile(r"total\b", re.IGNORECASE)
-# A heading printed in capitals before a sentence ("TOTAL REVENUES NET OF INTEREST EXPENSE Non-interest revenues
-# increased …", "EXPENSES Card Member rewards expense increased …"): two words or more, or one of six letters or more.
+# A heading printed in capitals before a sentence ("OPERATING EXPENSES AND OTHER COSTS Freight
+# expense increased …", "REVENUES Subscription revenues increased …"): two words or more, or one of six letters or more.
 _CAPS_HEADING = re.compile(r"^(?:(?:[A-Z][A-Z&'’,-]+\s+){2,12}|[A-Z][A-Z&'’-]{5,}\s+)(?=[A-Z][a-z])")
 _FOLLOWS = re.compile(r"\bas\s+follows\s*:", re.IGNORECASE)
 # A sentence ending on a reason's colon, its reasons in the bullets after it ("… increased, driven by:").
@@ -186,7 +186,7 @@ _REASONS_LISTED = re.compile(
 
 # A segment's heading alone on its line ("Domestic Segment"): the discussion under it is that segment's, up to a
 # heading of the whole company's (`WHOLE_COMPANY_HEADINGS`).
-# Or "Safety and Industrial Business (34% of consolidated sales):", a business's heading with its share of sales.
+# Or "Garden and Outdoor Business (27% of consolidated sales):", a business's heading with its share of sales.
 _SEGMENT_HEADING = re.compile(
     r"^[ \t]*(?P<name>(?:(?:[A-Z][\w&'.-]*|and|&)[ \t]+){1,5}(?:Segment|Business))[ \t]*(?:\([^()\n]*\))?:?[ \t]*$",
     re.MULTILINE,
@@ -332,7 +332,7 @@ def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
     for j in range(i - 1, max(i - _REASON_BACK, 0) - 1, -1):
         if names(subject, _in_part(part, said[j])) and _moves(line, said[j]):  # not a table's row ("SG&A $ 638")
             return said[j]
-        metric = line.split()[-1] if line.split() else line  # "sales" of "Pharmaceutical sales"
+        metric = line.split()[-1] if line.split() else line  # "sales" of "Harbor sales"
         if (UP.search(said[j]) or DOWN.search(said[j])) and not re.search(rf"\b{re.escape(metric)}\b", said[j], re.I):
             return ""
     return ""
@@ -405,7 +405,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
             if not whole and _sub_part(sentence):
-                continue  # under the segment's heading, a part of it ("sales rose in the energy-related businesses")
+                continue  # under the segment's heading, a part of it ("sales rose in the marine-related businesses")
             quoted = sentence
             # the reason of the move a sentence before states ("The decrease in the ETR was primarily due to …"),
             # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
@@ -486,7 +486,7 @@ def _part_of(quote: Quote) -> str:
 
 def _named_before(line: str, head: str, question: str) -> str:
     """The part whose move `head` states, named by words just before the line's name that the question does not
-    hold, as a key: capitalised ("Consumer Health worldwide adjusted operational sales increased …", "West Europe
+    hold, as a key: capitalised ("Home Goods worldwide adjusted operational sales increased …", "North Region
     total sales grew …"; two such words, or one that does not open the sentence: "Reported sales" is the line) or
     "other" ("Other provisions for credit losses increased …", the rest of the line); "" when none."""
     words = head.split()
@@ -525,7 +525,7 @@ _SUB_PART = re.compile(rf"(?<![\w-])([a-z][\w-]*)\s+(?:{phrases(PART_WORDS)})\b"
 
 
 def _sub_part(sentence: str) -> bool:
-    """Whether `sentence` names a part by a word of its own ("the energy-related businesses", "our wireless
+    """Whether `sentence` names a part by a word of its own ("the marine-related businesses", "our wireless
     division"), not by a determiner ("our business", "the segment"), nor as the segment itself ("Business segment
     operating income")."""
     return any(m.group(1) not in STOP_WORDS | QUESTION_GLUE | _PART_WORDS for m in _SUB_PART.finditer(sentence))
@@ -596,7 +596,7 @@ _MADE_BY = re.compile(r"\b(?:\w+ed|rose|fell|grew|cut)\s+(?:the|our|its|their)\s
 
 def _made_move(subject: str, sentence: str) -> bool:
     """Whether the sentence names what moved the line as the subject of a verb of change whose object is the line
-    ("… incremental tax costs, which increased the 2027 effective tax rate by approximately 2.2%"): a driver stated
+    ("… incremental tax costs, which increased the 2027 effective tax rate by approximately 1.4%"): a driver stated
     without a word of cause."""
     for made in _MADE_BY.finditer(sentence):
         verb = made.group(0).split()[0]

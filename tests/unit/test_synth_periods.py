@@ -95,8 +95,8 @@ def test_a_whole_year_asked_reads_that_years_filing_before_its_fourth_quarters_r
 def test_each_part_named_by_its_own_words_is_quoted_without_an_empty_label() -> None:
     """The company's move stated only per part, each part naming itself ("Home Goods worldwide sales increased …"):
     every part's sentence is quoted, cited, with no heading label to put before it."""
-    home = passage(1, "Home Goods worldwide sales increased 7.7%, largely driven by kitchen products.", None)
-    garden = passage(2, "Garden Tools worldwide sales grew 9.9%, driven primarily by mowers.", None)
+    home = passage(1, "Home Goods worldwide sales increased 5.2%, largely driven by kitchen products.", None)
+    garden = passage(2, "Garden Tools worldwide sales grew 8.1%, driven primarily by mowers.", None)
     answer = synthesize_offline("What drove the change in Quillon's worldwide sales in 2031?", [home, garden])
     assert not answer.abstained and "[1]" in answer.text and "[2]" in answer.text
     assert ": “" not in answer.text

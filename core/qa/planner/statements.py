@@ -408,7 +408,7 @@ def _filing_step(
         if step is None or _charge_held(question, step, sheet):
             break
         # the charge asked of a line ("the reserve for credit losses on loans"): the table's other line naming it,
-        # not the line it is for ("Card Member loans", "Card Member loans, net")
+        # not the line it is for ("Member loans", "Member loans, net")
         grid = tuple(row for row in grid if row.row_id != step.row_id)
         step = plan_cells(
             dated, sheet.sheet_id, columns, grid, aliases, strict=True, given_names=names, context=context
@@ -488,12 +488,12 @@ CHARGE_KINDS = tuple(
 
 
 # Headings of a cash-flow statement's lines that are movements of balance-sheet lines ("Changes in assets and
-# liabilities:" over "Inventories (629)"), and the words asking for such a movement ("cash", "working capital").
+# liabilities:" over "Inventories (412)"), and the words asking for such a movement ("cash", "working capital").
 MOVEMENTS = re.compile(r"\bchanges?\s+in\s+(?:(?:operating|certain)\s+)?assets\s+and\s+liabilities\b", re.I)
 MOVEMENT_ASKED = re.compile(r"\bcash\b|\bworking\s+capital\b|\boperating\s+activities\b", re.I)
 # A table of cash flows (a line of its activities) and its lines of working capital, movements wherever they sit
-# ("Inventories (629)" in a discussion's table of operating cash flows that prints no heading over them).
-# A heading of deferred taxes ("Deferred tax assets:" over "Inventory 95"): its lines are tax effects of what they name.
+# ("Inventories (412)" in a discussion's table of operating cash flows that prints no heading over them).
+# A heading of deferred taxes ("Deferred tax assets:" over "Inventory 57"): its lines are tax effects of what they name.
 DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax", re.I)
 CASH_FLOW_LINE = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
 WORKING_CAPITAL = re.compile(r"receivables?\b|inventor(?:y|ies)\b|payables?\b|\baccrued\b|\bprepaid", re.I)
@@ -504,9 +504,9 @@ def _under_other_figures(question: str, step: CellsStep, sheet: SheetInfo, schem
     figures) that the question does not ask for: "net earnings" under "Diluted earnings per share" is EPS; or
     under a heading of charges ("Provisions for credit losses") the question does not name: "Card Member loans"
     there is the loans' provision, not the loans. In a room holding a balance sheet, a balance is that statement's:
-    not a cash-flow statement's movement of it when the question asks of no cash ("Inventories (629)" under "Changes
+    not a cash-flow statement's movement of it when the question asks of no cash ("Inventories (412)" under "Changes
     in assets and liabilities", or a working-capital line of a table of operating cash flows), nor a deferred tax
-    table's line ("Inventory 95" under "Deferred tax assets:") when it asks of no deferred tax. A room of such tables
+    table's line ("Inventory 57" under "Deferred tax assets:") when it asks of no deferred tax. A room of such tables
     alone (a note or a cash-flow table shared on its own) is asked about them."""
     heading = _heading(step, sheet)
     if any(kind.search(heading) and not kind.search(question) for kind in (NOT_AMOUNTS, *CHARGE_KINDS)):
