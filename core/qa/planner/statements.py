@@ -476,11 +476,10 @@ def _scheduled_years(question: str, step: CellsStep, sheet: SheetInfo) -> bool:
     return any(int(year) in later for label in step.column_labels for year in years_in(label))
 
 
-# Headings whose lines are charges against what they name ("Provisions for credit losses:" over "Card Member loans"):
-# such a line is the charge, not the loans.
-CHARGES_FOR = re.compile(r"\b(?:provisions?|reserves?|allowances?|write-?offs?|charge-?offs?|impairments?)\b", re.I)
-# Its kinds, each asked by its own words: a provision is the period's charge, a reserve or allowance the balance held
-# ("the reserve for credit losses on loans" is never a line under "Provisions for credit losses:").
+# Headings whose lines are charges against what they name ("Provisions for credit losses:" over "Member loans"):
+# such a line is the charge, not the loans. Each kind is asked by its own words: a provision is the period's charge,
+# a reserve or allowance the balance held ("the reserve for credit losses on loans" is never a line under "Provisions
+# for credit losses:").
 CHARGE_KINDS = tuple(
     re.compile(rf"\b(?:{kind})\b", re.I)
     for kind in (r"provisions?", r"reserves?|allowances?", r"write-?offs?|charge-?offs?", r"impairments?")
@@ -491,10 +490,10 @@ CHARGE_KINDS = tuple(
 # liabilities:" over "Inventories (412)"), and the words asking for such a movement ("cash", "working capital").
 MOVEMENTS = re.compile(r"\bchanges?\s+in\s+(?:(?:operating|certain)\s+)?assets\s+and\s+liabilities\b", re.I)
 MOVEMENT_ASKED = re.compile(r"\bcash\b|\bworking\s+capital\b|\boperating\s+activities\b", re.I)
-# A table of cash flows (a line of its activities) and its lines of working capital, movements wherever they sit
-# ("Inventories (412)" in a discussion's table of operating cash flows that prints no heading over them).
 # A heading of deferred taxes ("Deferred tax assets:" over "Inventory 57"): its lines are tax effects of what they name.
 DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax", re.I)
+# A table of cash flows (a line of its activities) and its lines of working capital, movements wherever they sit
+# ("Inventories (412)" in a discussion's table of operating cash flows that prints no heading over them).
 CASH_FLOW_LINE = re.compile(r"\b(?:operating|investing|financing)\s+activities\b", re.I)
 WORKING_CAPITAL = re.compile(r"receivables?\b|inventor(?:y|ies)\b|payables?\b|\baccrued\b|\bprepaid", re.I)
 
