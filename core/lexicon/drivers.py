@@ -48,6 +48,12 @@ OTHER_DRIVER_PHRASES = (
     "held back by",
     "benefited from",
 )
+# Words naming the components a change is split into ("organic local-currency sales increased 2.6 percent, and
+# foreign currency translation increased sales by 0.3 percent", "operational growth", "divestitures reduced sales").
+COMPONENT_WORDS = frozenset(
+    "organic operational translation currency acquisitions acquisition divestitures divestiture price pricing "
+    "volume volumes mix".split()
+)
 # The words a question asks for a reason with ("What drove …", "Why did …", "… primarily due to?").
 REASON_ASKED = (
     r"^\s*why\b",

@@ -29,6 +29,7 @@ from core.lexicon.drivers import (
     ADJUSTED_WORDS,
     CAUSE_PHRASES,
     CAUSE_QUALIFIERS,
+    COMPONENT_WORDS,
     CURRENT_FIRST,
     FACTORS_THAT,
     OTHER_DRIVER_PHRASES,
@@ -231,7 +232,8 @@ def names(subject: str, sentence: str) -> bool:
         return False  # "Consumer segment sales" asked: the segment's "income before tax" is named, not its sales
     if part and not all(re.search(rf"\b{re.escape(w)}\b", sentence, re.I) for w in subject[: part.start()].split()):
         return False  # "Retail segment" asked: the Wholesale segment's sales are not named
-    if topic_share(subject, sentence) >= MIN_TOPIC:
+    # (its part's word is no word the sentence must repeat: "segment" asked, "Business" printed in the heading)
+    if topic_share(_PART.sub(" ", subject) if part else subject, sentence) >= MIN_TOPIC:
         return True
     low, said = f" {subject.lower()} ", sentence.lower()
     for wordings in (*FIGURE_WORDINGS.values(), *METRICS.values()):
@@ -323,6 +325,20 @@ def _as_part(subject: str, passages: Sequence[Evidence]) -> str:
     return subject
 
 
+def _decomposes(sentence: str) -> bool:
+    """Whether the sentence splits a move into its components by percentages ("Organic local-currency sales
+    increased 2.6 percent, and foreign currency translation increased sales by 0.3 percent"): two of the words of a
+    change's components (`COMPONENT_WORDS`), the first opening it, and two percentages. It states why the line moved,
+    after the sentence stating the move."""
+    said = re.findall(r"[a-z]+", sentence.lower())
+    opens = next((w for w in said if w not in ("the", "our", "its")), "")  # "Organic …", not "Electronics-related …"
+    words = {w for w in said if w in COMPONENT_WORDS}
+    return opens in COMPONENT_WORDS and len(words) >= 2 and len(_PERCENT.findall(sentence)) >= 2
+
+
+_PERCENT = re.compile(r"\d[\d.]*\s?(?:%|percent\b)", re.IGNORECASE)
+
+
 def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
     """The sentence just before sentence `i` that states the line's move, or the one before it when the sentence
     between is a detail of the same line ("Sales in Harbor were down 3.9 percent. On an organic basis: • Sales
@@ -397,10 +413,9 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     for order, item in enumerate(passages):
         said = sentences(item.content)
         for i, sentence in enumerate(said):
-            if (
-                not (_DRIVER.search(sentence) or _made_move(line_of(subject), sentence))
-                or len(sentence.split()) > MAX_WORDS
-            ):
+            # a sentence splitting a move into its components states why only after the sentence stating the move
+            causes = bool(_DRIVER.search(sentence) or _made_move(line_of(subject), sentence))
+            if not (causes or _decomposes(sentence)) or len(sentence.split()) > MAX_WORDS:
                 continue
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
@@ -412,10 +427,12 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             named = names(subject, _in_part(part, sentence))
             if not (named and _moves(line_of(subject), sentence)):
                 before = _moved_before(subject, part, said, i)
-                if before and _anaphora(sentence, before):
+                if before and (_anaphora(sentence, before) or (not causes and i and before == said[i - 1])):
                     quoted = f"{before} {sentence}"
                 elif not named:
                     continue
+            if not causes and quoted == sentence:
+                continue
             if years and _of_another_year(years, said, i):
                 continue
             labelled = _LABEL.match(quoted)

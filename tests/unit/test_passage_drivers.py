@@ -607,3 +607,20 @@ def test_a_reason_after_a_restatement_of_the_same_metric_is_the_lines() -> None:
         "What drove the change in Quillon's Harbor sales in the second quarter of 2031?", [passage(1, text)]
     )
     assert quote is not None and quote.text.endswith("Growth was driven by new oncology products.")
+
+
+def test_a_move_split_into_its_components_after_it_states_why() -> None:
+    """ "Sales in Harbor totaled $4.1 billion, up 2.7 percent. Organic local-currency sales increased 2.2 percent, and
+    currency translation increased sales by 0.5 percent.": the second sentence splits the move into its components,
+    the answer's why; alone, or after another part's sentence, it states nothing."""
+    moved = "Sales in Harbor totaled $4.1 billion, up 2.7 percent in U.S. dollars."
+    split = (
+        "Organic local-currency sales increased 2.2 percent, and currency translation increased sales by 0.5 percent."
+    )
+    heading = "Harbor Business (19% of consolidated sales):\n"
+    question = "What drove the change in Quillon's Harbor segment sales in 2031?"
+    quote = driver_quote(question, [passage(1, f"{heading}{moved} {split}")])
+    assert quote is not None and quote.text == f"{moved} {split}"
+    assert driver_quote(question, [passage(1, f"{heading}{split}")]) is None
+    part = "Marine-related total sales increased 2.1 percent, or 3.2 percent on an organic local currency basis."
+    assert driver_quote(question, [passage(1, f"{heading}{moved} {part}")]) is None
