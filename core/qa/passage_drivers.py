@@ -394,9 +394,8 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
     best = passages[0] if passages else None
     years = _years_asked(question)
     subject = _as_part(topic(question), passages)
-    whole = not _PART.search(
-        f"{question} {subject}"
-    )  # the company's move asked: a sentence of one part of it only if none else
+    # the company's move asked: a sentence of one part of it only if none else
+    whole = not _PART.search(f"{question} {subject}")
     for sentence in first:
         span = passage_span(question, sentence)
         if best is None or span is None or (years and _of_another_year(years, [sentence], 0)):
