@@ -38,3 +38,7 @@ CARRY_NOTHING = QUESTION_GLUE | frozenset(
     sheets show shown spend spent spending stand stood table tab tabs the value values was were what whole year
     years yearly""".split()
 )
+
+# The small words a line's name may hold inside it ("cost of sales", "provision for credit losses", "research and
+# development"): kept in a question's topic between two words of the name.
+NAME_GLUE = STOP_WORDS & frozenset("of for and from to in or".split())

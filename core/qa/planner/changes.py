@@ -24,6 +24,7 @@ from core.lexicon.drivers import (
 )
 from core.lexicon.periods import WRITTEN_DATE, YEAR_DIGITS
 from core.lexicon.questions import YES_NO_OPENERS
+from core.lexicon.stop import NAME_GLUE
 
 
 def phrases(words: tuple[str, ...]) -> str:
@@ -62,7 +63,6 @@ _ASK_WORDS = re.compile(
     r"drivers?|behind|main|key|primary|primarily|reasons?|caused?|causes|explains?|led|to|of|in|for|or|and|from)\b",
     re.IGNORECASE,
 )
-_NAME_GLUE = frozenset({"of", "for", "and", "from", "to", "in", "or"})
 _YES_NO = re.compile(
     rf"^\s*(?:{'|'.join(YES_NO_OPENERS)})\b(?P<topic>.+?)\b(?P<verb>"
     rf"{phrases(UP_VERBS + DOWN_VERBS + _JUDGED)})\b(?P<rest>.*)$",
@@ -100,7 +100,7 @@ def topic(question: str) -> str:
         w
         for i, w in enumerate(words)
         if not asking[i]
-        or (w.lower() in _NAME_GLUE and 0 < i < len(words) - 1 and not asking[i - 1] and not asking[i + 1])
+        or (w.lower() in NAME_GLUE and 0 < i < len(words) - 1 and not asking[i - 1] and not asking[i + 1])
     )
 
 
