@@ -333,10 +333,8 @@ def _decomposes(sentence: str) -> bool:
     said = re.findall(r"[a-z]+", sentence.lower())
     opens = next((w for w in said if w not in ("the", "our", "its")), "")  # "Organic …", not "Electronics-related …"
     words = {w for w in said if w in COMPONENT_WORDS}
-    return opens in COMPONENT_WORDS and len(words) >= 2 and len(_PERCENT.findall(sentence)) >= 2
-
-
-_PERCENT = re.compile(r"\d[\d.]*\s?(?:%|percent\b)", re.IGNORECASE)
+    percents = [f for f in figures(sentence) if f.kind == "percent"]
+    return opens in COMPONENT_WORDS and len(words) >= 2 and len(percents) >= 2
 
 
 def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
