@@ -113,6 +113,8 @@ _COUNTERPART = re.compile(r"\(\s*(?P<inside>income|expense|gains?|loss(?:es)?|be
 _RATE_WORDS = r"(?:rates?|margins?|ratios?)"
 _RATE_OF = re.compile(rf"\b[\w&-]+\s+{_RATE_WORDS}\b", re.IGNORECASE)
 _OTHER = re.compile(r"\bother\b", re.IGNORECASE)
+_TITLED = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:and\s+|&\s+)?[A-Z][a-z]+)*")  # a name in title case ("Health Care")
+_OTHER_LINE = re.compile(r"\bother[\s,]+(?:\(\s*\w+\s*\)\s*)?(\w+)", re.IGNORECASE)  # its word after "other"
 _ADJUSTED = re.compile(rf"(?<![\w-])(?:{phrases(ADJUSTED_WORDS)})(?![\w-])", re.IGNORECASE)
 _SHARE_WORD = re.compile(r"\b(?:percent(?:age)?|share)\b|%", re.IGNORECASE)
 # Every wording of every line, lower-cased: the longer names another line's wording may sit in.
@@ -160,7 +162,7 @@ def sentences(text: str) -> list[str]:
                     continue
                 if (heading := _CAPS_HEADING.match(part)) is not None:
                     part = part[heading.end() :]  # a heading in capitals before the sentence is no word of it
-                listing = bool(_REASONS_LISTED.search(part)) or (listing and bool(bullet))
+                listing = bool(_REASONS_LISTED.search(part) or _BASIS_LISTED.match(part)) or (listing and bool(bullet))
                 # (the list's first row may end the sentence that opens it: "… were as follows: Comparable sales 2.6 %")
                 follows = _FOLLOWS.search(part)
                 after = part[follows.end() :].strip() if follows else ""
@@ -183,6 +185,10 @@ _FOLLOWS = re.compile(r"\bas\s+follows\s*:", re.IGNORECASE)
 _REASONS_LISTED = re.compile(
     rf"\b(?:{phrases(CAUSE_PHRASES)}|{phrases(OTHER_DRIVER_PHRASES)}|following)\s*:$", re.IGNORECASE
 )
+
+# A sentence opening the details of a move on one basis, its bullets after it ("On an organic local-currency sales
+# basis: • Sales grew in marine and rail. • Sales declined in …"): the bullets are its list.
+_BASIS_LISTED = re.compile(r"on\s+an?\s+[\w\s,-]{0,60}?\bbasis\s*:", re.IGNORECASE)
 
 
 # A segment's heading alone on its line ("Domestic Segment"): the discussion under it is that segment's, up to a
@@ -217,8 +223,14 @@ def names(subject: str, sentence: str) -> bool:
     """Whether `sentence` names `subject`: most of its words, or one of its line's other wordings."""
     if not subject:
         return False
-    if _OTHER.search(subject) and not _OTHER.search(sentence):
-        return False  # "other income" is named only with its "other": interest income is not it
+    if (other := _OTHER_LINE.search(subject)) is not None:
+        # "other income" is named only with its "other" (interest income is not it), and with its own next word:
+        # "other corporate expense" or "other comprehensive income" is another residual line
+        said = rf"\bother[\s,]+(?:\(\s*\w+\s*\)\s*)?{re.escape(other.group(1)[:5])}"
+        if not re.search(said, sentence, re.IGNORECASE):
+            return False
+    elif _OTHER.search(subject) and not _OTHER.search(sentence):
+        return False
     if not _SHARE_WORD.search(subject):  # "SG&A as a percentage of revenue" does not name revenue
         sentence = _SHARE_OF_REVENUE.sub(" ", sentence)
     if not re.search(r"\bnet\s+of\b", subject, re.IGNORECASE):
@@ -283,6 +295,7 @@ class Quote:
     part: str = ""  # the segment whose discussion the sentence sits in ("Domestic Segment"), when it names none
     others: tuple[Quote, ...] = ()  # the company's move asked, stated only per segment: the other segments' quotes
     named: str = ""  # the part the sentence names by its own words before the line ("consumer health"), as a key
+    more: tuple[Quote, ...] = ()  # the rest of its last sentence, from the passage after it when the chunk cut it
 
 
 def _section_at(item: Evidence, sentence: str) -> str:
@@ -418,17 +431,10 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             part = "" if _named_part(sentence) else _section_at(item, sentence)
             if not whole and _sub_part(sentence):
                 continue  # under the segment's heading, a part of it ("sales rose in the marine-related businesses")
-            quoted = sentence
-            # the reason of the move a sentence before states ("The decrease in the ETR was primarily due to …"),
-            # whether or not the sentence names the line again in its reasons ("… the lower statutory tax rate")
-            named = names(subject, _in_part(part, sentence))
-            if not (named and _moves(line_of(subject), sentence)):
-                before = _moved_before(subject, part, said, i)
-                if before and (_anaphora(sentence, before) or (not causes and i and before == said[i - 1])):
-                    quoted = f"{before} {sentence}"
-                elif not named:
-                    continue
-            if not causes and quoted == sentence:
+            if part and (titled := _TITLED.search(subject)) and titled.group(0) not in f"{part} {sentence}":
+                continue  # "Harbor Care sales" asked: a sentence under the Consumer heading, though it says "harbor"
+            quoted = _with_its_move(subject, part, said, i, causes=causes)
+            if quoted is None:
                 continue
             if years and _of_another_year(years, said, i):
                 continue
@@ -453,7 +459,59 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
             states = _moves(line_of(subject), quoted)
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
-    return _chosen(found, contrary, whole)
+    chosen = _chosen(found, contrary, whole)
+    return chosen if chosen is None else _completed(chosen, passages)
+
+
+# A heading run into the text after a list (no full stop between): "… in the Pharmaceutical business In-Process
+# Research and Development (IPR&D): In the fiscal year …"; the list ends before it.
+_HEADING_IN = re.compile(r"\s(?:[A-Z][\w&'-]*\s+(?:(?:and|of|the|for)\s+)?){1,6}(?:\([^)]{1,12}\)\s*)?:\s")
+
+
+def _completed(quote: Quote, passages: Sequence[Evidence]) -> Quote:
+    """The quote with the rest of its last sentence when the passage's chunk cut it (a lead-in's bullets, a list's
+    rows up to its total): read from the passage that continues it on the same page (chunks overlap), cited there."""
+    item = next((p for p in passages if p.n == quote.n), None)
+    said = sentences(item.content) if item is not None and item.citations else []
+    if item is None or not said or not quote.text.endswith(said[-1]):
+        return quote
+    at = item.citations[0]
+    for other in passages:
+        to = other.citations[0] if other.citations else None
+        if to is None or (to.document_id, to.page) != (at.document_id, at.page):
+            continue
+        if None in (to.start_char, to.end_char, at.start_char, at.end_char):
+            continue
+        if not (at.start_char or 0) < (to.start_char or 0) <= (at.end_char or 0) < (to.end_char or 0):
+            continue  # not the chunk after it
+        whole = next((s for s in sentences(other.content) if s.startswith(said[-1]) and s != said[-1]), None)
+        if whole is not None:
+            rest = whole[len(said[-1]) :]
+            rest = rest[: heading.start()] if (heading := _HEADING_IN.search(rest)) else rest
+            return replace(quote, more=(*quote.more, Quote(other.n, rest.strip(" •"))))
+    return quote
+
+
+def _with_its_move(subject: str, part: str, said: Sequence[str], i: int, *, causes: bool) -> str | None:
+    """Sentence `i` of `said` as quoted for the line's move (under `part`'s heading): with the sentence before that
+    states the move when it reads the reason of that move ("The decrease in the ETR was primarily due to …"), whether
+    or not it names the line again among its reasons, or splits the move into its components (not `causes`), or
+    lists where it came from ("On an organic basis: • Sales grew in …"); None when it names the line nowhere."""
+    sentence, quoted = said[i], said[i]
+    named = names(subject, _in_part(part, sentence))
+    if not (named and _moves(line_of(subject), sentence)):
+        before = _moved_before(subject, part, said, i)
+        if before and (_anaphora(sentence, before) or (not causes and i and before == said[i - 1])):
+            quoted = f"{before} {sentence}"
+        elif before and _BASIS_LISTED.match(sentence):
+            quoted = " ".join(said[max(j for j in range(i) if said[j] == before) : i + 1])
+        elif not named:
+            return None
+    if not causes and quoted == sentence:
+        return None
+    if not causes and i + 1 < len(said) and _BASIS_LISTED.match(said[i + 1]):
+        quoted = f"{quoted} {said[i + 1]}"  # the components, then where the organic move came from
+    return quoted
 
 
 _Found = tuple[bool, tuple[bool, bool, float, int], Quote]
@@ -681,8 +739,9 @@ def _narrower(subject: str, said: str) -> bool:
     if not found:
         return False
     before = said[: found[-1].start()].split()
-    word = before[-1].strip("\"'“”(,;:") if before else ""
-    if not word or word[0].isupper() or re.search(r"\d|['’]s$", word):
+    word = before[-1].strip("\"'“”(") if before else ""
+    # a word ending a label or a clause before it ("Year 2027 results: Sales …", "However, sales …") is no modifier
+    if not word or word[0].isupper() or word[-1] in ",;:•" or re.search(r"\d|['’]s$", word):
         return False
     return word.lower() not in _WHOLE_WORDS | STOP_WORDS | _PART_WORDS
 
@@ -764,9 +823,11 @@ def _stated(question: str, subject: str, passages: Sequence[Evidence]) -> YesNo 
         for i, sentence in enumerate(said):
             if len(sentence.split()) > MAX_WORDS or _of_another_year(period.years, said, i):
                 continue
-            read = read_period(sentence)
+            cause = _DRIVER.search(sentence)
+            read = read_period(sentence[: cause.start()] if cause else sentence)
             if read is None or not set(read.years) & set(period.years):
-                continue  # the move's period is stated in the sentence itself
+                continue  # the move's period is stated in the sentence itself, not among its reasons ("… were not
+                # repeated in 2027" is no year of a move "down 3.9 points" stated of no period)
             if (
                 period.quarter is not None
                 and read.quarter != period.quarter

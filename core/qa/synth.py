@@ -285,6 +285,7 @@ def _read_out(
     if quote.contrary:  # "What drove the increase" of a line that fell: say so before the filing's reason
         lead = f"{against}. {lead}"
     text = f"{label + ': ' if label else ''}{lead}{_quoted(quote)}"
+    text += "".join(f" {_quoted(rest)}" for rest in quote.more)  # a list the passage's chunk cut, read on
     text += "".join(
         f" {other.part + ': ' if other.part else ''}{_quoted(other)}" for other in quote.others
     )  # other parts

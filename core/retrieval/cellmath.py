@@ -238,7 +238,19 @@ def _spoken_period(label: str) -> str:
     """A column's period as an answer names it: "the three months ended July 29, 2026" for a column of part of a
     year headed so, else its year (`column_period`)."""
     m = _SPAN_ENDED.search(" ".join(label.split()))
-    return f"the {m.group('span').lower()} {m.group('date')}" if m else column_period(label)
+    if m:
+        return f"the {m.group('span').lower()} {m.group('date')}"
+    # a balance dated at a quarter's or a fiscal year's end ("July 29, 2026"): its year alone would name the calendar
+    # year, or another fiscal year (a calendar year's end, "December 31, 2026", is its year)
+    dated = re.fullmatch(WRITTEN_DATE, " ".join(label.split()), re.I)
+    if dated and dated.group("month") and not re.match(r"dec", dated.group("month"), re.I):
+        return dated.group(0)
+    return column_period(label)
+
+
+def _at(period: str) -> str:
+    """A figure's period with its preposition: "in 2026", "at July 29, 2026" (a balance at a date)."""
+    return f"{'at' if re.fullmatch(WRITTEN_DATE, period, re.I) else 'in'} {period}"
 
 
 _SCALES = "|".join(f"{word}s" for word in SCALE_WORDS)  # "thousands|millions|billions"
@@ -397,10 +409,10 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         return _run_where(step, read)
     if step.operation == "value" and step.stated and len(texts) == 1:
         return CellsResult(values=[step.stated], citations=citations,
-                           description=f"{step.row_label} was {read.figures[0]} in {periods[0]}, which the text "
+                           description=f"{step.row_label} was {read.figures[0]} {_at(periods[0])}, which the text "
                                        f"states as {step.stated}")  # fmt: skip
     if step.operation == "value":
-        shown = " and ".join(f"{f} in {p}" for p, f in zip(periods, read.figures, strict=True))
+        shown = " and ".join(f"{f} {_at(p)}" for p, f in zip(periods, read.figures, strict=True))
         return CellsResult(values=[t for t in texts], description=f"{step.row_label} was {shown}", citations=citations)
     return _run_arithmetic(step, read)
 

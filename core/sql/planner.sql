@@ -13,7 +13,8 @@ FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
 -- The eighth column: the whole document's text when the sheet is its only table and the document is short (30
 -- pages or fewer: a memo's or an excerpt's paragraphs are that table's context; a long filing's are not), else '';
 -- then the document's fiscal year (a filing's columns of later years are a schedule of what is due) and its
--- period's end (a fiscal year named by another year than its end date's: its columns are dated by the end).
+-- period's end (a fiscal year named by another year than its end date's: its columns are dated by the end), and
+-- its quarter (a 10-Q's balance sheet is dated by the quarter's end).
 SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p.text, ''),
        CASE WHEN s.page_number IS NOT NULL
                  AND (SELECT count(*) FROM sheets t WHERE t.document_id = s.document_id) = 1
@@ -21,7 +22,7 @@ SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p
             THEN coalesce((SELECT string_agg(a.text, ' ' ORDER BY a.page_number) FROM pages a
                            WHERE a.document_id = s.document_id), '')
             ELSE '' END,
-       d.fiscal_year, d.period_end
+       d.fiscal_year, d.period_end, d.fiscal_quarter
 FROM sheets s JOIN documents d ON d.id = s.document_id
 LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'

@@ -1103,3 +1103,26 @@ def test_a_yes_no_on_a_spending_moves_by_its_size() -> None:
     assert run_cells(frame, asked).description.startswith("No — Purchases of property and equipment increased")
     signed = step.model_copy(update={"direction_words": ["No", "Yes"]})
     assert run_cells(frame, signed).description.startswith("Yes — Purchases of property and equipment decreased")
+
+
+def test_a_balance_dated_at_a_fiscal_periods_end_is_said_with_its_date() -> None:
+    """A balance sheet's columns "July 30, 2027" and "July 31, 2026" (a quarter's end, or a retailer's fiscal year's):
+    the answer says the dates, not the calendar years; a calendar year's end is its year."""
+    for names, said in (
+        (["Column A", "July 30, 2027", "July 31, 2026"], "from July 31, 2026 (2,892) to July 30, 2027 (2,835)"),
+        (["Column A", "December 31, 2027", "December 31, 2026"], "from 2026 (2,892) to 2027 (2,835)"),
+    ):
+        rows = [["Total equity", "2,835", "2,892"]]
+        columns = [
+            Column(position=i, name=n, letter="ABC"[i], dtype="text" if i == 0 else "number")
+            for i, n in enumerate(names)
+        ]
+        frame = SheetFrame.from_rows(columns, rows, row_numbers=[1], row_ids=[10], sheet="p3")
+        asked = names[1]
+        step = plan_cells(f"What was the change in total equity at {asked}?", 1, names, [GridRow(10, tuple(rows[0]))])
+        assert step is not None and step.operation == "change"
+        told = run_cells(frame, step.model_copy(update={"direction_words": ["Yes", "No"]})).description
+        assert told == f"No — Total equity decreased {said}"
+        value = plan_cells(f"What was total equity at {asked}?", 1, names, [GridRow(10, tuple(rows[0]))])
+        assert value is not None
+        assert run_cells(frame, value).description.endswith("at July 30, 2027" if "July" in asked else "in 2027")

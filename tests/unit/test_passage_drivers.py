@@ -624,3 +624,82 @@ def test_a_move_split_into_its_components_after_it_states_why() -> None:
     assert driver_quote(question, [passage(1, f"{heading}{split}")]) is None
     part = "Marine-related total sales increased 2.1 percent, or 3.2 percent on an organic local currency basis."
     assert driver_quote(question, [passage(1, f"{heading}{moved} {part}")]) is None
+
+
+def test_a_move_after_a_results_label_and_its_basis_list_state_why() -> None:
+    """ "Year 2031 results: Sales in Harbor totaled …, up 2.7 percent." is the line's move (the label's colon ends no
+    modifier of "Sales"); the components after it, then the organic basis's bullets, are why."""
+    heading = "Harbor Business (19% of consolidated sales):\n"
+    moved = "Year 2031 results: Sales in Harbor totaled $4.1 billion, up 2.7 percent in U.S. dollars."
+    split = (
+        "Organic local-currency sales increased 2.2 percent, and currency translation increased sales by 0.5 percent."
+    )
+    basis = "On an organic local-currency sales basis:\n• Sales grew in marine coatings and rail sealants."
+    question = "What drove the change in Quillon's Harbor segment sales in 2031?"
+    quote = driver_quote(question, [passage(1, f"{heading}{moved} {split}\n{basis}")])
+    assert quote is not None and quote.text.startswith(moved)
+    assert quote.text.endswith(
+        "On an organic local-currency sales basis: • Sales grew in marine coatings and rail sealants."
+    )
+
+
+def test_a_list_cut_by_its_chunk_is_read_on_in_the_passage_after_it() -> None:
+    """A chunk ending on "… were as follows:" and its first row: the rows up to the total are in the chunk after it on
+    the same page (chunks overlap), quoted from there; a chunk of another page is no continuation."""
+    lead = (
+        "The components of the 3.0% revenue increase in fiscal 2031 were as follows:\nComparable sales impact 4.1 %\n"
+    )
+    first = passage(1, f"Revenue rose. {lead}")
+    first = first.model_copy(update={"citations": [PAGE.model_copy(update={"start_char": 100, "end_char": 400})]})
+    rest = f"{lead}Impact of currency (1.1)%\nTotal revenue increase 3.0 %\nOther text follows here."
+    after = passage(2, rest).model_copy(
+        update={"citations": [PAGE.model_copy(update={"start_char": 300, "end_char": 700})]}
+    )
+    question = "What drove the change in Quillon's revenue in fiscal 2031?"
+    quote = driver_quote(question, [first, after])
+    assert quote is not None and quote.n == 1 and quote.text.endswith("Comparable sales impact 4.1 %")
+    assert [(m.n, m.text) for m in quote.more] == [(2, "Impact of currency (1.1)% Total revenue increase 3.0 %")]
+    elsewhere = after.model_copy(update={"citations": [after.citations[0].model_copy(update={"page": 9})]})
+    quote = driver_quote(question, [first, elsewhere])
+    assert quote is not None and quote.more == ()
+
+
+def test_another_residual_line_is_not_the_other_line_asked() -> None:
+    """ "Other expense (income), net" asked: "Other corporate expense, net" is another line, though it shares the
+    words; "other comprehensive income" is not "other income"."""
+    text = "Other corporate expense, net, increased primarily due to a legal settlement in 2030."
+    assert driver_quote("Why did Quillon's other expense (income), net change in 2031?", [passage(1, text)]) is None
+    text = "Other comprehensive income decreased, primarily due to currency translation losses."
+    assert driver_quote("Why did Quillon's other income decrease in 2031?", [passage(1, text)]) is None
+    text = "Other expense (income), net decreased, primarily due to lower interest expense."
+    assert driver_quote("Why did Quillon's other expense (income), net change in 2031?", [passage(1, text)])
+
+
+def test_a_year_named_among_the_reasons_dates_no_move() -> None:
+    """ "Operating income margins were 20.0 percent, down 2.0 points, driven by gains in 2030 not repeated in 2031":
+    the move is stated of no period (a quarter's, a segment's); the year is the reason's."""
+    reason_year = (
+        "Operating income margins were 20.0 percent, down 2.0 percentage points, driven by divestiture gains "
+        "in 2030 that were not repeated in 2031."
+    )
+    question = "Is Quillon's operating income margin improving in 2031?"
+    assert yes_no(question, [passage(1, reason_year)]) is None
+    dated = "Operating income margins decreased in 2031 versus 2030, driven primarily by a litigation charge."
+    found = yes_no(question, [passage(1, dated)])
+    assert found is not None and found.word == "No" and not found.rose
+
+
+def test_a_part_named_by_title_is_not_read_under_another_parts_heading() -> None:
+    """ "Harbor Care sales" asked (its heading among the passages, with no reason under it): the bullets under the
+    Consumer heading that say "harbor care" are the Consumer segment's."""
+    text = (
+        "Consumer Business (15% of consolidated sales):\nYear 2031 results:\nSales in Consumer were down 3.0 percent.\n"
+        "On an organic sales basis:\n• Sales increased in stationery and home care, were flat in harbor care, and "
+        "decreased in home improvement.\n• Growth was impacted by softer retail demand as consumers pulled back.\n"
+        "These impacts were partially offset by demand for painter tape."
+    )
+    heading = passage(2, "Harbor Care Business (20% of consolidated sales):\nSales (millions) $ 8,000 $ 8,100")
+    asked = "What drove the change in Quillon's Harbor Care sales in 2031?"
+    assert driver_quote(asked, [passage(1, text), heading]) is None
+    quote = driver_quote("What drove the change in Quillon's Consumer sales in 2031?", [passage(1, text), heading])
+    assert quote is not None and quote.part == "Consumer Business"

@@ -6,7 +6,15 @@ from datetime import date
 
 import pytest
 
-from core.qa.planner.periods import FilingPeriod, FilingScope, PeriodAsked, as_dated, filings_for, read_period
+from core.qa.planner.periods import (
+    FilingPeriod,
+    FilingScope,
+    PeriodAsked,
+    as_dated,
+    at_quarter_end,
+    filings_for,
+    read_period,
+)
 
 
 @pytest.mark.parametrize(
@@ -91,3 +99,17 @@ def test_a_fiscal_year_named_by_another_year_than_its_end_is_asked_as_its_column
     assert as_dated(asked, 2028, date(2027, 7, 29), lambda: quarter) == asked
     assert as_dated("Revenue in FY2027?", 2027, date(2027, 1, 30), lambda: annual) == "Revenue in FY2027?"
     assert as_dated("Revenue in FY2028?", 2028, date(2027, 7, 29), lambda: ["2027", "2026"]) == "Revenue in FY2028?"
+
+
+def test_the_filings_own_quarter_is_its_balance_sheets_date() -> None:
+    """A 10-Q's balance sheet is headed by dates alone: the quarter it reports, asked, is the column of its end."""
+    balance = ["July 30, 2027", "January 29, 2027", "July 31, 2026"]
+    asked = "Did total equity decrease in the second quarter of fiscal 2028?"
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), balance) == "Did total equity decrease in July 30, 2027?"
+    # another quarter than the filing's, a whole year, a date written, columns of spans: unchanged
+    assert at_quarter_end(asked, 2028, 1, date(2027, 4, 30), balance) == asked
+    assert at_quarter_end("Did equity fall in fiscal 2028?", 2028, 2, date(2027, 7, 30), balance) == (
+        "Did equity fall in fiscal 2028?"
+    )
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), ["Three Months Ended", "Column C"]) == asked
+    assert at_quarter_end(asked, 2028, None, date(2027, 7, 30), balance) == asked

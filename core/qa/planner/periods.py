@@ -25,7 +25,7 @@ from datetime import date
 
 from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.numbers import NUMBER_WORDS
-from core.lexicon.periods import FISCAL_PREFIX, MONTHS, WRITTEN_DATE, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, MONTH_NUMBERS, MONTHS, WRITTEN_DATE, YEAR_DIGITS
 from core.models import period_label
 
 _YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
@@ -180,6 +180,37 @@ def filings_for(asked: PeriodAsked, filings: Sequence[FilingPeriod]) -> FilingSc
         return None  # a bare year, or documents of unknown period that may hold it
     held = sorted({(f.fiscal_year or 0, f.fiscal_quarter or 0, f.label or "") for f in dated})
     return FilingScope(missing=asked.label, held=tuple(label for *_, label in held))
+
+
+def at_quarter_end(
+    question: str, fiscal_year: int | None, quarter: int | None, period_end: date | None, headers: Sequence[str]
+) -> str:
+    """`question` with the quarter it names written as the date ending it ("the second quarter of fiscal 2027" as
+    "July 31, 2026"), when that quarter is the filing's own (`fiscal_year`, `quarter`, ending `period_end`) and a
+    column of the table is headed by that date alone: a balance sheet states its lines at a date, not over a
+    quarter. Unchanged otherwise, and when the question writes a date itself."""
+    if None in (fiscal_year, quarter, period_end) or re.search(WRITTEN_DATE, question, re.IGNORECASE):
+        return question
+    asked = read_period(question)
+    named = _QUARTER.search(question)
+    if named is None or asked is None or asked.compares or (asked.quarter, asked.years) != (quarter, (fiscal_year,)):
+        return question
+    assert period_end is not None  # (checked above)
+    for header in headers:
+        written = re.fullmatch(WRITTEN_DATE, header.strip(), re.IGNORECASE)
+        if written is not None and written.group("day") and _written_day(written) == period_end:
+            before = re.sub(r"\bthe\s+$", "", question[: named.start()], flags=re.IGNORECASE)
+            return f"{before}{header.strip()}{question[named.end() :]}"
+    return question
+
+
+def _written_day(written: re.Match[str]) -> date | None:
+    """The date a `WRITTEN_DATE` match of the month-first form writes."""
+    try:
+        month = MONTH_NUMBERS[written.group("month").lower().rstrip(".")]
+        return date(int(written.group("year")), month, int(written.group("day")))
+    except (KeyError, ValueError):
+        return None
 
 
 def as_dated(

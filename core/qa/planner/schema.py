@@ -179,6 +179,7 @@ class SheetInfo:
     document_text: str = ""  # the whole text of a short document (<= 30 pages) whose only table this is, else ""
     fiscal_year: int | None = None  # the fiscal year of the filing it was read from (None when not known)
     period_end: date | None = None  # and the end of that filing's period
+    fiscal_quarter: int | None = None  # and its quarter (None for a whole year's filing, or when not known)
 
     def scheduled(self, years: Iterable[int]) -> set[int]:
         """Of the years a table of this filing heads its columns with, those that schedule later amounts (what is
@@ -319,7 +320,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             document_text=whole,
             fiscal_year=year,
             period_end=end,
+            fiscal_quarter=quarter,
         )
-        for s, d, t, n, rows, page, text, whole, year, end in sheets
+        for s, d, t, n, rows, page, text, whole, year, end, quarter in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

@@ -27,7 +27,7 @@ from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, tur
 from core.qa.planner.cells.grid import NET_OF, SIGN, column_labels
 from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, topic, yes_no_asked
-from core.qa.planner.periods import as_dated
+from core.qa.planner.periods import as_dated, at_quarter_end
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.retrieval.cellmath import ITEM_OPERATIONS, LISTED_OPERATIONS, CellsStep
 from core.retrieval.rerank import interim_page, statement_kind
@@ -399,7 +399,9 @@ def _filing_step(
     context = f"{sheet.page_text} {sheet.document_text}"
     columns = [c.name for c in sheet.columns]
     # the years asked as this filing's columns date them (a fiscal year named by another year than its end's)
-    dated = as_dated(question, sheet.fiscal_year, sheet.period_end, lambda: column_labels(columns, sheet.grid, 0)[0])
+    # the filing's own quarter asked of its balance sheet: the column dated by the quarter's end
+    dated = at_quarter_end(question, sheet.fiscal_year, sheet.fiscal_quarter, sheet.period_end, columns)
+    dated = as_dated(dated, sheet.fiscal_year, sheet.period_end, lambda: column_labels(columns, sheet.grid, 0)[0])
     step = plan_cells(
         dated, sheet.sheet_id, columns, sheet.grid, aliases, strict=True, given_names=names, context=context
     )
