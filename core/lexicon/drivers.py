@@ -47,6 +47,9 @@ OTHER_DRIVER_PHRASES = (
     "which included",
     "held back by",
     "benefited from",
+    # a move's own word before "impacted by" ("Growth continues to be impacted by …"); alone it names no cause of a
+    # move ("SG&A was impacted by …" is how a line was affected, its move stated elsewhere)
+    r"(?:growth|decline|increase|decrease)\s+(?:was|were|continues\s+to\s+be|continued\s+to\s+be)\s+impacted\s+by",
 )
 # Words naming the components a change is split into ("organic local-currency sales increased 2.6 percent, and
 # foreign currency translation increased sales by 0.3 percent", "operational growth", "divestitures reduced sales").

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from datetime import date
 
 # The first year the table planner reads as a year in a question or a cell ("in 1648").
 HISTORIC_SINCE = 1500
@@ -100,6 +101,22 @@ WRITTEN_DATE = (
     rf"(?:(?P<month>{_MONTH_NAMES})\.?\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{YEAR_DIGITS})"
     rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{_MONTH_NAMES})\.?,?\s+(?P<year2>{YEAR_DIGITS}))"
 )
+
+
+def written_day(text: str) -> date | None:
+    """The date `text` is when it is one date written in words alone ("July 31, 2027", "31 July 2027"), else None."""
+    m = re.fullmatch(WRITTEN_DATE, " ".join(text.split()), re.IGNORECASE)
+    if m is None:
+        return None
+    month, day, year = (
+        (m.group("month"), m.group("day"), m.group("year")) if m.group("month") else m.group("month2", "day2", "year2")
+    )
+    try:
+        return date(int(year), MONTH_NUMBERS[month.lower().rstrip(".")], int(day))
+    except (KeyError, ValueError):
+        return None
+
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 QUARTERS = ("q1", "q2", "q3", "q4")
 # Words naming a period relative to another ("against last year", "vs the prior month", "the same quarter").

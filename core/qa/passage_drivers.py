@@ -357,7 +357,8 @@ def _moved_before(subject: str, part: str, said: Sequence[str], i: int) -> str:
     between moves another line ("Revenue fell 3%. Operating income rose 5%. The increase was due to …")."""
     line = line_of(subject)
     for j in range(i - 1, max(i - _REASON_BACK, 0) - 1, -1):
-        if names(subject, _in_part(part, said[j])) and _moves(line, said[j]):  # not a table's row ("SG&A $ 638")
+        # (the part's name may stand between: "Sales in Harbor and Rail were down 3.9 percent")
+        if names(subject, _in_part(part, said[j])) and (_moves(line, said[j]) or _moves(subject, said[j])):
             return said[j]
         metric = line.split()[-1] if line.split() else line  # "sales" of "Harbor sales"
         if (UP.search(said[j]) or DOWN.search(said[j])) and not re.search(rf"\b{re.escape(metric)}\b", said[j], re.I):
@@ -429,8 +430,9 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 continue
             # under a segment's heading, a sentence naming no part is that segment's ("Our revenue decreased …")
             part = "" if _named_part(sentence) else _section_at(item, sentence)
-            if not whole and _sub_part(sentence):
-                continue  # under the segment's heading, a part of it ("sales rose in the marine-related businesses")
+            if not whole and _sub_part(sentence) and not _BASIS_LISTED.match(sentence):
+                continue  # under the segment's heading, a part of it ("sales rose in the marine-related businesses"),
+                # but for the bullets detailing the segment's move, quoted with it
             if part and (titled := _TITLED.search(subject)) and titled.group(0) not in f"{part} {sentence}":
                 continue  # "Harbor Care sales" asked: a sentence under the Consumer heading, though it says "harbor"
             quoted = _with_its_move(subject, part, said, i, causes=causes)
@@ -443,7 +445,8 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 continue  # a category's bullet ("Services: The 11.6% comparable sales decline was …"), not the line's
             read = _in_part(part, quoted)
             # the move the sentence states of the line, else its words of change, against the one asked
-            went = _move(line_of(subject), quoted)
+            went = _move(subject, quoted)  # the part's name first: "Sales in Harbor and Rail were down …"
+            went = _move(line_of(subject), quoted) if went is None else went
             against = (
                 _against(question, quoted) if went is None else asked_way is not None and went != (asked_way == "up")
             )
@@ -457,7 +460,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             printed = not _ADJUSTED.search(head) or bool(_ADJUSTED.search(subject))
             quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part, named=by_name)
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
-            states = _moves(line_of(subject), quoted)
+            states = _moves(line_of(subject), quoted) or _moves(subject, quoted)  # "Sales in Harbor and Rail rose"
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
     chosen = _chosen(found, contrary, whole)
     return chosen if chosen is None else _completed(chosen, passages)
@@ -499,12 +502,13 @@ def _with_its_move(subject: str, part: str, said: Sequence[str], i: int, *, caus
     lists where it came from ("On an organic basis: • Sales grew in …"); None when it names the line nowhere."""
     sentence, quoted = said[i], said[i]
     named = names(subject, _in_part(part, sentence))
+    if _BASIS_LISTED.match(sentence):  # its bullets' moves are its parts' ("• Sales grew in marine, fell in rail")
+        before = _moved_before(subject, part, said, i)
+        return " ".join(said[max(j for j in range(i) if said[j] == before) : i + 1]) if before else None
     if not (named and _moves(line_of(subject), sentence)):
         before = _moved_before(subject, part, said, i)
         if before and (_anaphora(sentence, before) or (not causes and i and before == said[i - 1])):
             quoted = f"{before} {sentence}"
-        elif before and _BASIS_LISTED.match(sentence):
-            quoted = " ".join(said[max(j for j in range(i) if said[j] == before) : i + 1])
         elif not named:
             return None
     if not causes and quoted == sentence:
@@ -648,6 +652,8 @@ def _move(subject: str, sentence: str) -> bool | None:
             continue  # a move among the reasons (or the rows of a list of them) is another line's
         if len(figures(sentence[: change.start()])) >= _TABLE_FIGURES:
             continue  # a table's lines read into the text ("Comparable sales 0.3 % … Total revenue decrease")
+        if _IN_A_PART.match(sentence, change.end()):
+            continue  # a region's or a business's move ("Total sales increased 4 percent in Asia Pacific")
         # an aside in brackets and the figures between the name and the move are no words of the name's distance
         # ("Freight costs (before fuel surcharges) for 2027 came to $640 million, a rise of …")
         before = [w for w in _ASIDE.sub(" ", sentence[: change.start()]).split() if not _FIGURE_WORD.fullmatch(w)]
@@ -661,6 +667,15 @@ def _move(subject: str, sentence: str) -> bool | None:
         ):
             return bool(UP.fullmatch(change.group(0)))
     return None
+
+
+# After a verb of change, its figure, then "in" and a name that is no period's: the move of a part so named ("… rose
+# 4 percent in Asia Pacific", "… increased 3 percent in Quillon's marine businesses"), not of the whole line.
+_IN_A_PART = re.compile(
+    r"\s+(?:by\s+)?\$?\d[\d.,]*\s*(?:%|percent|million|billion)?\s+in\s+"
+    r"(?!(?i:fiscal|the|fy|q[1-4]|first|second|third|fourth|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|u\.s|us|local|constant|dollars?)\b)(?:[A-Z]|\d+[A-Z])[\w&'’-]*"
+)
 
 
 _MADE_BY = re.compile(r"\b(?:\w+ed|rose|fell|grew|cut)\s+(?:the|our|its|their)\s", re.IGNORECASE)

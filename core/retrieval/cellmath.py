@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from core.cells import parse_number
 from core.errors import TableError
 from core.lexicon.numbers import SCALE_WORDS
-from core.lexicon.periods import COLUMN_SPANS, WRITTEN_DATE, YEAR_DIGITS
+from core.lexicon.periods import COLUMN_SPANS, WRITTEN_DATE, YEAR_DIGITS, written_day
 from core.models import Citation
 from core.retrieval.tables import Column, SheetFrame, cite
 from core.text import STOP_WORDS, year_mentions
@@ -242,10 +242,8 @@ def _spoken_period(label: str) -> str:
         return f"the {m.group('span').lower()} {m.group('date')}"
     # a balance dated at a quarter's or a fiscal year's end ("July 29, 2026"): its year alone would name the calendar
     # year, or another fiscal year (a calendar year's end, "December 31, 2026", is its year)
-    dated = re.fullmatch(WRITTEN_DATE, " ".join(label.split()), re.I)
-    if dated and dated.group("month") and not re.match(r"dec", dated.group("month"), re.I):
-        return dated.group(0)
-    return column_period(label)
+    day = written_day(label)
+    return " ".join(label.split()) if day is not None and (day.month, day.day) != (12, 31) else column_period(label)
 
 
 def _at(period: str) -> str:
@@ -430,9 +428,14 @@ class _Read:
     points: bool
 
 
+def _named_periods(step: CellsStep) -> list[str]:
+    """The columns' periods as answers to "which year" name them ("2026", not "July 31, 2026")."""
+    return [column_period(label) for label in step.column_labels]
+
+
 def _run_periods(step: CellsStep, read: _Read) -> CellsResult:
     """The periods a line (or a table asked as a whole) gives figures for."""
-    label, periods, citations = step.row_label, read.periods, read.citations
+    label, periods, citations = step.row_label, _named_periods(step), read.citations
     shown = ", ".join(f"{p} ({f})" for p, f in zip(periods, read.figures, strict=True))
     if step.whole_table:
         return CellsResult(values=periods, citations=citations,
@@ -442,7 +445,7 @@ def _run_periods(step: CellsStep, read: _Read) -> CellsResult:
 
 def _run_where(step: CellsStep, read: _Read) -> CellsResult:
     """The periods in which the line is below or above the step's threshold, or their number."""
-    label, texts, periods, citations = step.row_label, read.texts, read.periods, read.citations
+    label, texts, periods, citations = step.row_label, read.texts, _named_periods(step), read.citations
     limit = Decimal(step.threshold)
     hits = [i for i, t in enumerate(texts) if (_decimal(t) < limit if step.compare == "<" else _decimal(t) > limit)]
     test = f"{'below' if step.compare == '<' else 'above'} {_grouped(limit)}"
@@ -464,6 +467,8 @@ def _run_arithmetic(step: CellsStep, read: _Read) -> CellsResult:
     numbers = [_decimal(t) for t in read.texts]
     cells = ", ".join(f"{p}: {f}" for p, f in zip(periods, figures, strict=True))
     if step.operation in ("argmax", "argmin"):
+        periods = _named_periods(step)  # "which year": a period's name, not a balance's date
+        cells = ", ".join(f"{p}: {f}" for p, f in zip(periods, figures, strict=True))
         pick = max if step.operation == "argmax" else min
         best = pick(range(len(numbers)), key=lambda i: numbers[i])
         word = "largest" if step.operation == "argmax" else "smallest"

@@ -1126,3 +1126,29 @@ def test_a_balance_dated_at_a_fiscal_periods_end_is_said_with_its_date() -> None
         value = plan_cells(f"What was total equity at {asked}?", 1, names, [GridRow(10, tuple(rows[0]))])
         assert value is not None
         assert run_cells(frame, value).description.endswith("at July 30, 2027" if "July" in asked else "in 2027")
+
+
+def test_which_year_over_balances_dated_at_fiscal_ends_names_the_year() -> None:
+    """ "In which year was net income below 100?" over columns "April 27, 2027" and "April 28, 2026": the year."""
+    names = ["Column A", "April 27, 2027", "April 28, 2026"]
+    rows = [["Net income", "106.4", "70.5"]]
+    columns = [
+        Column(position=i, name=n, letter="ABC"[i], dtype="text" if i == 0 else "number") for i, n in enumerate(names)
+    ]
+    frame = SheetFrame.from_rows(columns, rows, row_numbers=[1], row_ids=[10], sheet="p3")
+    for question, year in (
+        ("In which year was net income less than 100?", "2026"),
+        ("In which year was net income the highest?", "2027"),
+    ):
+        step = plan_cells(question, 1, names, [GridRow(10, tuple(rows[0]))])
+        assert step is not None
+        assert run_cells(frame, step).values == [year]
+
+
+def test_a_change_between_two_dates_of_one_year_reads_those_columns() -> None:
+    """ "From January 29, 2027 to July 30, 2027": two columns of one year, each named by its date, old to new."""
+    names = ["Column A", "July 30, 2027", "January 29, 2027", "July 31, 2026"]
+    grid = [GridRow(10, ("Cash and cash equivalents", "1,093", "1,874", "840"))]
+    step = plan_cells("What was the change in cash and cash equivalents between July 30, 2027 and January 29, 2027?",
+                      1, names, grid, strict=True)  # fmt: skip
+    assert step is not None and (step.operation, step.columns) == ("change", ["January 29, 2027", "July 30, 2027"])

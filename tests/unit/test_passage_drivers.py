@@ -703,3 +703,22 @@ def test_a_part_named_by_title_is_not_read_under_another_parts_heading() -> None
     assert driver_quote(asked, [passage(1, text), heading]) is None
     quote = driver_quote("What drove the change in Quillon's Consumer sales in 2031?", [passage(1, text), heading])
     assert quote is not None and quote.part == "Consumer Business"
+
+
+def test_a_segments_move_is_read_before_its_basis_bullets_and_a_regions_move_is_not_it() -> None:
+    """Under the segment's heading: "Sales in Harbor and Rail were down 3.9 percent" (the name between the line and
+    its move), then "On an organic sales basis: • Sales increased in marine, decreased in rail. • Growth was impacted
+    by …": the bullets are the move's detail and its reason, quoted with it; "Total sales increased 4 percent in Asia
+    Pacific" is a region's move, no sentence of the segment's to quote them with."""
+    heading = "Harbor and Rail Business (15% of consolidated sales):\n"
+    moved = "Year 2031 results: Sales in Harbor and Rail were down 3.9 percent in U.S. dollars."
+    basis = (
+        "On an organic sales basis:\n• Sales increased in marine coatings, and decreased in rail sealants.\n"
+        "• Growth was impacted by softer freight volumes as shippers cut their inventories."
+    )
+    question = "What drove the decline in Quillon's Harbor and Rail segment sales in 2031?"
+    quote = driver_quote(question, [passage(1, f"{heading}{moved}\n{basis}")])
+    assert quote is not None and not quote.contrary and quote.text.startswith(moved)
+    assert quote.text.endswith("as shippers cut their inventories.")
+    region = "Total sales increased 4 percent in Asia Pacific."
+    assert driver_quote(question, [passage(1, f"{heading}{region}\n{basis}")]) is None

@@ -113,3 +113,16 @@ def test_the_filings_own_quarter_is_its_balance_sheets_date() -> None:
     )
     assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), ["Three Months Ended", "Column C"]) == asked
     assert at_quarter_end(asked, 2028, None, date(2027, 7, 30), balance) == asked
+
+
+def test_the_year_before_the_quarter_is_its_balance_sheets_year_end_column() -> None:
+    """ "Between FY2027 and Q2 FY2028" of a 10-Q whose balance sheet holds the quarter's end, the fiscal year's end and
+    the year-ago quarter's end: the fiscal year's end and the quarter's end; another year beside it: unchanged."""
+    balance = ["July 30, 2027", "January 29, 2027", "July 31, 2026"]
+    asked = "Did cash fall between FY 2027 and Q2 of FY2028?"
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), balance) == (
+        "Did cash fall between January 29, 2027 and July 30, 2027?"
+    )
+    other = "Did cash fall between FY2025 and Q2 FY2028?"
+    assert at_quarter_end(other, 2028, 2, date(2027, 7, 30), balance) == other
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), ["July 30, 2027", "July 31, 2026"]) == asked

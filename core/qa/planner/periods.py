@@ -25,7 +25,7 @@ from datetime import date
 
 from core.lexicon.filings import QUARTER_ORDINALS
 from core.lexicon.numbers import NUMBER_WORDS
-from core.lexicon.periods import FISCAL_PREFIX, MONTH_NUMBERS, MONTHS, WRITTEN_DATE, YEAR_DIGITS
+from core.lexicon.periods import FISCAL_PREFIX, MONTHS, WRITTEN_DATE, YEAR_DIGITS, written_day
 from core.models import period_label
 
 _YEAR = rf"(?:{YEAR_DIGITS}|'?\d\d)"
@@ -188,29 +188,30 @@ def at_quarter_end(
     """`question` with the quarter it names written as the date ending it ("the second quarter of fiscal 2027" as
     "July 31, 2026"), when that quarter is the filing's own (`fiscal_year`, `quarter`, ending `period_end`) and a
     column of the table is headed by that date alone: a balance sheet states its lines at a date, not over a
-    quarter. Unchanged otherwise, and when the question writes a date itself."""
+    quarter. The fiscal year before it, named beside it ("between FY2026 and Q2 FY2027"), is the column of that
+    year's end (a 10-Q's balance sheet holds it). Unchanged otherwise: another period named beside the quarter, or
+    a date written in the question."""
     if None in (fiscal_year, quarter, period_end) or re.search(WRITTEN_DATE, question, re.IGNORECASE):
         return question
-    asked = read_period(question)
+    assert fiscal_year is not None and period_end is not None  # (checked above)
     named = _QUARTER.search(question)
-    if named is None or asked is None or asked.compares or (asked.quarter, asked.years) != (quarter, (fiscal_year,)):
+    asked = read_period(question)
+    if named is None or asked is None or (asked.quarter, asked.years[:1]) != (quarter, (fiscal_year,)):
         return question
-    assert period_end is not None  # (checked above)
-    for header in headers:
-        written = re.fullmatch(WRITTEN_DATE, header.strip(), re.IGNORECASE)
-        if written is not None and written.group("day") and _written_day(written) == period_end:
-            before = re.sub(r"\bthe\s+$", "", question[: named.start()], flags=re.IGNORECASE)
-            return f"{before}{header.strip()}{question[named.end() :]}"
-    return question
-
-
-def _written_day(written: re.Match[str]) -> date | None:
-    """The date a `WRITTEN_DATE` match of the month-first form writes."""
-    try:
-        month = MONTH_NUMBERS[written.group("month").lower().rstrip(".")]
-        return date(int(written.group("year")), month, int(written.group("day")))
-    except (KeyError, ValueError):
-        return None
+    dates = {d: h.strip() for h in headers if (d := written_day(h)) is not None}
+    if period_end not in dates:
+        return question
+    before = re.sub(r"\bthe\s+$", "", question[: named.start()], flags=re.IGNORECASE)
+    out = f"{before}{dates[period_end]}{question[named.end() :]}"
+    rest = f"{before} {question[named.end() :]}"
+    if read_period(rest) is None:
+        return out
+    # the year before, at its end: the only column dated between a month and eleven months before the quarter's end
+    years = list(_FISCAL_YEAR.finditer(out)) or list(_BARE_YEAR.finditer(out))
+    ends = [h for d, h in dates.items() if 20 <= (period_end - d).days <= 340]
+    if len(years) != 1 or _full_year(years[0].group("year")) != fiscal_year - 1 or len(ends) != 1:
+        return question
+    return f"{out[: years[0].start()]}{ends[0]}{out[years[0].end() :]}"
 
 
 def as_dated(

@@ -8,10 +8,13 @@ and hands them to `finish`, which checks the cells hold figures of one kind and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Literal
 
 from core.cells import parse_number
+from core.lexicon.periods import WRITTEN_DATE, written_day
 from core.lexicon.questions import TOTAL_WORDS
 from core.qa.planner.cells.grid import due_spans, filled, inside_bound
 from core.qa.planner.cells.reading import REFUSED, CellReading, Line, Verdict, asks_periods
@@ -243,6 +246,9 @@ def _change(reading: CellReading, line: Line, operation: Operation) -> Verdict:
         # "between 2014-2015, and 2015-2016"), or an average change: two operations, not one ("the change in the
         # average fleet age" and "weighted-average shares" are one quantity's change)
         return REFUSED
+    dated = _dated_columns(reading, text)
+    if len(dated) == 2:  # two balances of one year asked by their dates ("from January 30, 2027 to July 31, 2027")
+        return _finished(finish(reading, line, operation, dated))
     pair = _change_pair(reading.asked_years, _ordered_years(reading))
     if pair is None:
         return REFUSED
@@ -251,6 +257,14 @@ def _change(reading: CellReading, line: Line, operation: Operation) -> Verdict:
     if len(set(picked)) < 2 or column_period(labels[picked[0]]) == column_period(labels[picked[-1]]):
         return REFUSED  # one column names both periods ("2019 vs 2018"): no change to compute
     return _finished(finish(reading, line, operation, picked, ambiguous=ambiguous))
+
+
+def _dated_columns(reading: CellReading, text: str) -> list[int]:
+    """The columns headed by the dates the question writes, old to new (a column per date, each a date alone)."""
+    written = {" ".join(m.group(0).split()).lower() for m in re.finditer(WRITTEN_DATE, text, re.IGNORECASE)}
+    picked = [i for i, label in enumerate(reading.labels) if " ".join(label.split()).lower() in written]
+    dates = {i: written_day(reading.labels[i]) for i in picked}
+    return sorted(picked, key=lambda i: dates[i] or date.min) if len(picked) == len(written) else []
 
 
 def _change_pair(asked_years: Sequence[str], ordered_years: Sequence[str]) -> list[str] | None:
