@@ -226,7 +226,9 @@ def names(subject: str, sentence: str) -> bool:
     if (other := _OTHER_LINE.search(subject)) is not None:
         # "other income" is named only with its "other" (interest income is not it), and with its own next word:
         # "other corporate expense" or "other comprehensive income" is another residual line
-        said = rf"\bother[\s,]+(?:\(\s*\w+\s*\)\s*)?{re.escape(other.group(1)[:5])}"
+        # (nor "salaries and other expenses", a line joined with another, when "other expenses" is asked alone)
+        joined = "" if other.start() else r"(?<!and )(?<!& )"
+        said = rf"{joined}\bother[\s,]+(?:\(\s*\w+\s*\)\s*)?{re.escape(other.group(1)[:5])}"
         if not re.search(said, sentence, re.IGNORECASE):
             return False
     elif _OTHER.search(subject) and not _OTHER.search(sentence):
@@ -338,11 +340,20 @@ def _as_part(subject: str, passages: Sequence[Evidence]) -> str:
     return subject
 
 
+# A move restated without one of its components: "Excluding the impact of foreign currency exchange rate
+# fluctuations, the decrease in SG&A was $9 million" (the rest of the move stated before was the currency's).
+_EXCLUDING = re.compile(r"\s*excluding\s+(?:the\s+)?(?:impacts?|effects?)\s+of\s+([^,]{3,80}),", re.IGNORECASE)
+
+
 def _decomposes(sentence: str) -> bool:
     """Whether the sentence splits a move into its components by percentages ("Organic local-currency sales
     increased 2.6 percent, and foreign currency translation increased sales by 0.3 percent"): two of the words of a
-    change's components (`COMPONENT_WORDS`), the first opening it, and two percentages. It states why the line moved,
-    after the sentence stating the move."""
+    change's components (`COMPONENT_WORDS`), the first opening it, and two percentages; or restates the move without
+    one of them (`_EXCLUDING`). It states why the line moved, after the sentence stating the move."""
+    if (excluding := _EXCLUDING.match(sentence)) is not None:  # "Excluding the impact of currency, the decrease was $9"
+        return bool(set(re.findall(r"[a-z]+", excluding.group(1).lower())) & COMPONENT_WORDS) and bool(
+            figures(sentence[excluding.end() :])
+        )
     said = re.findall(r"[a-z]+", sentence.lower())
     opens = next((w for w in said if w not in ("the", "our", "its")), "")  # "Organic …", not "Electronics-related …"
     words = {w for w in said if w in COMPONENT_WORDS}
@@ -435,7 +446,7 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
                 # but for the bullets detailing the segment's move, quoted with it
             if part and (titled := _TITLED.search(subject)) and titled.group(0) not in f"{part} {sentence}":
                 continue  # "Harbor Care sales" asked: a sentence under the Consumer heading, though it says "harbor"
-            quoted = _with_its_move(subject, part, said, i, causes=causes)
+            quoted = _with_its_move(subject, part, said, i, causes=causes, whole=whole)
             if quoted is None:
                 continue
             if years and _of_another_year(years, said, i):
@@ -495,26 +506,29 @@ def _completed(quote: Quote, passages: Sequence[Evidence]) -> Quote:
     return quote
 
 
-def _with_its_move(subject: str, part: str, said: Sequence[str], i: int, *, causes: bool) -> str | None:
+def _with_its_move(subject: str, part: str, said: Sequence[str], i: int, *, causes: bool, whole: bool) -> str | None:
     """Sentence `i` of `said` as quoted for the line's move (under `part`'s heading): with the sentence before that
     states the move when it reads the reason of that move ("The decrease in the ETR was primarily due to …"), whether
     or not it names the line again among its reasons, or splits the move into its components (not `causes`), or
-    lists where it came from ("On an organic basis: • Sales grew in …"); None when it names the line nowhere."""
+    lists where it came from ("On an organic basis: • Sales grew in …"); None when it names the line nowhere, or
+    when the company's move is asked (`whole`) and the components are of a part's ("Our Retail segment's SG&A …")."""
     sentence, quoted = said[i], said[i]
+    if not causes:  # the components of the move the sentence just before states (whatever this one names)
+        before = _moved_before(subject, part, said, i)
+        if not (i and before == said[i - 1]) or (whole and (_PART.search(before) or _named_part(before))):
+            return None
+        after = said[i + 1] if i + 1 < len(said) and _BASIS_LISTED.match(said[i + 1]) else ""
+        return " ".join(filter(None, (before, sentence, after)))  # then where the organic move came from
     named = names(subject, _in_part(part, sentence))
     if _BASIS_LISTED.match(sentence):  # its bullets' moves are its parts' ("• Sales grew in marine, fell in rail")
         before = _moved_before(subject, part, said, i)
         return " ".join(said[max(j for j in range(i) if said[j] == before) : i + 1]) if before else None
     if not (named and _moves(line_of(subject), sentence)):
         before = _moved_before(subject, part, said, i)
-        if before and (_anaphora(sentence, before) or (not causes and i and before == said[i - 1])):
+        if before and _anaphora(sentence, before):
             quoted = f"{before} {sentence}"
         elif not named:
             return None
-    if not causes and quoted == sentence:
-        return None
-    if not causes and i + 1 < len(said) and _BASIS_LISTED.match(said[i + 1]):
-        quoted = f"{quoted} {said[i + 1]}"  # the components, then where the organic move came from
     return quoted
 
 
@@ -711,7 +725,8 @@ def _of_it(subject: str, words: Sequence[str]) -> bool:
     """Whether, in `words` before a verb of change, the line's name is followed by a noun of a quantity kept against
     it that the question does not ask ("Card Member receivables reserve for credit losses increased": the reserve
     moved, not the receivables)."""
-    asked = {w[:5] for w in re.findall(r"[a-z&]+", subject.lower())}
+    # (what a line is net of is no word of it: "loans net of reserves" asked, "loans reserve … increased" is the reserve)
+    asked = {w[:5] for w in re.findall(r"[a-z&]+", re.split(r"\bnet\s+of\b", subject.lower())[0])}
     at = [i for i, w in enumerate(words) if re.sub(r"[^a-z&]", "", w.lower())[:5] in asked]
     if not at:
         return False

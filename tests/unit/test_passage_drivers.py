@@ -722,3 +722,30 @@ def test_a_segments_move_is_read_before_its_basis_bullets_and_a_regions_move_is_
     assert quote.text.endswith("as shippers cut their inventories.")
     region = "Total sales increased 4 percent in Asia Pacific."
     assert driver_quote(question, [passage(1, f"{heading}{region}\n{basis}")]) is None
+
+
+def test_other_expenses_asked_alone_are_not_a_line_joined_with_them() -> None:
+    """ "Other expenses" asked: "Salaries and other expenses increased …" is a line joined with another; "Service fees
+    and other revenue" asked is that line itself."""
+    joined = "Salaries and other expenses increased, primarily due to higher compensation costs."
+    alone = "Other expenses increased, primarily driven by losses on venture investments."
+    quote = driver_quote(
+        "What drove the increase in Quillon's other expenses in 2031?", [passage(1, f"{joined} {alone}")]
+    )
+    assert quote is not None and quote.text == alone
+    fees = "Service fees and other revenue increased 12 percent, primarily due to higher currency-related revenue."
+    assert driver_quote("Why did Quillon's service fees and other revenue increase in 2031?", [passage(1, fees)])
+
+
+def test_a_move_restated_without_currency_states_part_of_why() -> None:
+    """ "SG&A decreased $29 million. Excluding the impact of foreign currency exchange rate fluctuations, the decrease
+    in SG&A was $9 million.": the currency's part of the move, quoted with it; an excluding of no component is not."""
+    moved = "Our Harbor segment's SG&A decreased $29 million, or 4.0%, in fiscal 2031 compared to the prior year."
+    fx = "Excluding the impact of foreign currency exchange rate fluctuations, the decrease in SG&A was $9 million."
+    question = "Why did Quillon's Harbor segment SG&A change in fiscal 2031?"
+    quote = driver_quote(question, [passage(1, f"{moved} {fx}")])
+    assert quote is not None and quote.text == f"{moved} {fx}"
+    other = "Excluding the stores closed in the year, the decrease in SG&A was $9 million."
+    assert driver_quote(question, [passage(1, f"{moved} {other}")]) is None
+    # the company's SG&A asked: a segment's components are no answer for it
+    assert driver_quote("Why did Quillon's SG&A change in fiscal 2031?", [passage(1, f"{moved} {fx}")]) is None

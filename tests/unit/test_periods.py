@@ -126,3 +126,15 @@ def test_the_year_before_the_quarter_is_its_balance_sheets_year_end_column() -> 
     other = "Did cash fall between FY2025 and Q2 FY2028?"
     assert at_quarter_end(other, 2028, 2, date(2027, 7, 30), balance) == other
     assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), ["July 30, 2027", "July 31, 2026"]) == asked
+
+
+def test_a_balances_change_in_the_quarter_runs_from_the_fiscal_years_end() -> None:
+    """A 10-Q sets its balances against the fiscal year's end: a change asked of the quarter alone starts there."""
+    balance = ["July 30, 2027", "January 29, 2027", "July 31, 2026"]
+    asked = "What was the change in receivables in the second quarter of fiscal 2028?"
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), balance, change=True) == (
+        "What was the change in receivables between January 29, 2027 and July 30, 2027?"
+    )
+    assert at_quarter_end(asked, 2028, 2, date(2027, 7, 30), balance) == (
+        "What was the change in receivables in July 30, 2027?"
+    )

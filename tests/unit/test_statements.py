@@ -766,3 +766,19 @@ def test_a_one_word_line_of_a_statement_asked_alone_is_the_line() -> None:
     )
     other = dataclasses.replace(note, sheet_id=34, page=81)
     assert statement_cells("Did Norvik's goodwill decrease in 2031?", RoomSchema(1, (note, other))) is None
+
+
+def test_a_line_printed_less_what_it_is_net_of_is_the_net_line() -> None:
+    """ "Member loans (includes …), less reserves for credit losses: 2027, $41; 2026, $33" is the net loans: asked as
+    "loans net of reserves"; the gross line beside it answers "loans"."""
+    rows = [
+        ["Member loans", "1,210", "1,005"],
+        ["Member loans (includes loans of a trust: 2027, $88; 2026, $71), less reserves for credit losses: 2027, $41; "
+         "2026, $33", "1,169", "972"],
+    ]  # fmt: skip
+    sheet = table(12, ["2027", "2026"], rows, text="NORVIK CORP CONSOLIDATED BALANCE SHEETS")
+    room = RoomSchema(1, (sheet,))
+    net = statement_cells("What were Norvik Corp's member loans net of reserves in FY2027?", room)
+    assert net is not None and net[0].row_id == 1201 and net[0].column_labels == ["2027"]
+    gross = statement_cells("What were Norvik Corp's member loans in FY2027?", room)
+    assert gross is not None and gross[0].row_id == 1200

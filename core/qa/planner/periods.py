@@ -183,14 +183,21 @@ def filings_for(asked: PeriodAsked, filings: Sequence[FilingPeriod]) -> FilingSc
 
 
 def at_quarter_end(
-    question: str, fiscal_year: int | None, quarter: int | None, period_end: date | None, headers: Sequence[str]
+    question: str,
+    fiscal_year: int | None,
+    quarter: int | None,
+    period_end: date | None,
+    headers: Sequence[str],
+    *,
+    change: bool = False,
 ) -> str:
     """`question` with the quarter it names written as the date ending it ("the second quarter of fiscal 2027" as
     "July 31, 2026"), when that quarter is the filing's own (`fiscal_year`, `quarter`, ending `period_end`) and a
     column of the table is headed by that date alone: a balance sheet states its lines at a date, not over a
     quarter. The fiscal year before it, named beside it ("between FY2026 and Q2 FY2027"), is the column of that
-    year's end (a 10-Q's balance sheet holds it). Unchanged otherwise: another period named beside the quarter, or
-    a date written in the question."""
+    year's end (a 10-Q's balance sheet holds it); so is the start of a `change` asked of the quarter alone (a 10-Q
+    sets its balances against the fiscal year's end). Unchanged otherwise: another period named beside the quarter,
+    or a date written in the question."""
     if None in (fiscal_year, quarter, period_end) or re.search(WRITTEN_DATE, question, re.IGNORECASE):
         return question
     assert fiscal_year is not None and period_end is not None  # (checked above)
@@ -204,11 +211,14 @@ def at_quarter_end(
     before = re.sub(r"\bthe\s+$", "", question[: named.start()], flags=re.IGNORECASE)
     out = f"{before}{dates[period_end]}{question[named.end() :]}"
     rest = f"{before} {question[named.end() :]}"
-    if read_period(rest) is None:
-        return out
     # the year before, at its end: the only column dated between a month and eleven months before the quarter's end
-    years = list(_FISCAL_YEAR.finditer(out)) or list(_BARE_YEAR.finditer(out))
     ends = [h for d, h in dates.items() if 20 <= (period_end - d).days <= 340]
+    if read_period(rest) is None:
+        if not change or len(ends) != 1:
+            return out
+        since = re.sub(r"\b(?:in|during|for|over|at|as\s+of)\s+$", "", before, flags=re.IGNORECASE)
+        return f"{since}between {ends[0]} and {dates[period_end]}{question[named.end() :]}"
+    years = list(_FISCAL_YEAR.finditer(out)) or list(_BARE_YEAR.finditer(out))
     if len(years) != 1 or _full_year(years[0].group("year")) != fiscal_year - 1 or len(ends) != 1:
         return question
     return f"{out[: years[0].start()]}{ends[0]}{out[years[0].end() :]}"

@@ -24,8 +24,8 @@ from core.qa.measures import metric_alone, narrowing_words
 from core.qa.metrics import METRICS, figure_aliases
 from core.qa.passage_figures import passage_figure
 from core.qa.planner.cells import OPERATION_WORDS, asks_periods, plan_cells, turned_grid
-from core.qa.planner.cells.grid import NET_OF, SIGN, column_labels
-from core.qa.planner.cells.words import DECREASE_ASKED, RISE_ASKED
+from core.qa.planner.cells.grid import LESS_OF, NET_OF, SIGN, column_labels
+from core.qa.planner.cells.words import CHANGE, DECREASE_ASKED, RISE_ASKED
 from core.qa.planner.changes import asks_driver, topic, yes_no_asked
 from core.qa.planner.periods import as_dated, at_quarter_end
 from core.qa.planner.schema import RoomSchema, SheetInfo
@@ -92,6 +92,9 @@ def label_words(label: str) -> set[str]:
     net = NET_OF.search(label)
     named = label[: net.start()] if net is not None and net.start() else label
     named = SIGN.sub("", named)  # "Less: Reserves for credit losses" names the reserves
+    # "Loans (…), less reserves for credit losses: 2027, $9" is the net loans: asked as such, with "net"
+    less = LESS_OF.search(named)
+    named = f"{named[: less.start()]} net" if less is not None else named
     return {_stem(w) for w in _words(re.sub(r"\([^)]*\)", " ", named))}
 
 
@@ -400,7 +403,8 @@ def _filing_step(
     columns = [c.name for c in sheet.columns]
     # the years asked as this filing's columns date them (a fiscal year named by another year than its end's)
     # the filing's own quarter asked of its balance sheet: the column dated by the quarter's end
-    dated = at_quarter_end(question, sheet.fiscal_year, sheet.fiscal_quarter, sheet.period_end, columns)
+    moved = bool(CHANGE.search(question.lower()))  # a change of a balance asked of the quarter: since the year's end
+    dated = at_quarter_end(question, sheet.fiscal_year, sheet.fiscal_quarter, sheet.period_end, columns, change=moved)
     dated = as_dated(dated, sheet.fiscal_year, sheet.period_end, lambda: column_labels(columns, sheet.grid, 0)[0])
     step = plan_cells(
         dated, sheet.sheet_id, columns, sheet.grid, aliases, strict=True, given_names=names, context=context

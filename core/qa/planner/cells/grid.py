@@ -85,6 +85,11 @@ _OTHER_SIGN = re.compile(
 NET_OF = re.compile(r"\s*(?:,|—|–|\s-)\s*net(?:\s+of\b|\s*$)", re.I)
 
 
+# A balance sheet's line printed with what it is net of ("Loans, less reserves for credit losses: 2027, $9"): the
+# net line, asked as the line or as "loans net of reserves".
+LESS_OF = re.compile(r",\s*less\s+([^:;,]+)", re.IGNORECASE)
+
+
 # A line's sign before its name ("Less: Reserves for credit losses", "Add: Depreciation").
 SIGN = re.compile(r"^\s*(?:less|add|plus|deduct)\s*:\s*", re.IGNORECASE)
 
@@ -97,6 +102,9 @@ def label_variants(label: str) -> list[set[str]]:
         variants.append(content_words(label[sign.end() :]))
     if (net := NET_OF.search(label)) is not None and net.start():
         variants.append(content_words(label[: net.start()]))
+    if (less := LESS_OF.search(label)) is not None:  # "Loans (includes …), less reserves for credit losses: 2027, $9"
+        line = re.sub(r"\([^)]*\)", " ", label[: less.start()])
+        variants += [content_words(line), content_words(f"{line} net of {less.group(1)}")]
     if "(" in label:
         variants.append(content_words(re.sub(r"\([^)]*\)", " ", label)))
         inside = re.findall(r"\(([^)]*)\)", label)
