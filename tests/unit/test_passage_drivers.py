@@ -624,20 +624,12 @@ def test_a_move_split_into_its_components_after_it_states_why() -> None:
     assert driver_quote(question, [passage(1, f"{heading}{split}")]) is None
     part = "Marine-related total sales increased 2.1 percent, or 3.2 percent on an organic local currency basis."
     assert driver_quote(question, [passage(1, f"{heading}{moved} {part}")]) is None
-
-
-def test_a_move_after_a_results_label_and_its_basis_list_state_why() -> None:
-    """ "Year 2031 results: Sales in Harbor totaled …, up 2.7 percent." is the line's move (the label's colon ends no
-    modifier of "Sales"); the components after it, then the organic basis's bullets, are why."""
-    heading = "Harbor Business (19% of consolidated sales):\n"
-    moved = "Year 2031 results: Sales in Harbor totaled $4.1 billion, up 2.7 percent in U.S. dollars."
-    split = (
-        "Organic local-currency sales increased 2.2 percent, and currency translation increased sales by 0.5 percent."
-    )
+    # after a results label ("Year 2031 results: Sales …": the label's colon ends no modifier of "Sales"), and with
+    # the organic basis's bullets after the components, quoted too
+    labelled = f"Year 2031 results: {moved}"
     basis = "On an organic local-currency sales basis:\n• Sales grew in marine coatings and rail sealants."
-    question = "What drove the change in Quillon's Harbor segment sales in 2031?"
-    quote = driver_quote(question, [passage(1, f"{heading}{moved} {split}\n{basis}")])
-    assert quote is not None and quote.text.startswith(moved)
+    quote = driver_quote(question, [passage(1, f"{heading}{labelled} {split}\n{basis}")])
+    assert quote is not None and quote.text.startswith(labelled)
     assert quote.text.endswith(
         "On an organic local-currency sales basis: • Sales grew in marine coatings and rail sealants."
     )
