@@ -444,8 +444,9 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             if not whole and _sub_part(sentence) and not _BASIS_LISTED.match(sentence):
                 continue  # under the segment's heading, a part of it ("sales rose in the marine-related businesses"),
                 # but for the bullets detailing the segment's move, quoted with it
-            if part and (titled := _TITLED.search(subject)) and titled.group(0) not in f"{part} {sentence}":
-                continue  # "Harbor Care sales" asked: a sentence under the Consumer heading, though it says "harbor"
+            if part and (titled := _TITLED.search(subject)) and subject[titled.end() :].strip():
+                if titled.group(0) not in f"{part} {sentence}":  # a name before the line, not the line ("Net Sales")
+                    continue  # "Harbor Care sales" asked: a sentence under the Consumer heading that says "harbor"
             quoted = _with_its_move(subject, part, said, i, causes=causes, whole=whole)
             if quoted is None:
                 continue
@@ -687,8 +688,8 @@ def _move(subject: str, sentence: str) -> bool | None:
 # 4 percent in Asia Pacific", "… increased 3 percent in Quillon's marine businesses"), not of the whole line.
 _IN_A_PART = re.compile(
     r"\s+(?:by\s+)?\$?\d[\d.,]*\s*(?:%|percent|million|billion)?\s+in\s+"
-    r"(?!(?i:fiscal|the|fy|q[1-4]|first|second|third|fourth|january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|u\.s|us|local|constant|dollars?)\b)(?:[A-Z]|\d+[A-Z])[\w&'’-]*"
+    r"(?!(?i:fiscal|the|fy\d*|q[1-4]|h[12]|first|second|third|fourth|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|u\.s|us|local|constant|dollars?)\b)(?:[A-Z]|\d+[A-Z])[\w&'’-]*"
 )
 
 

@@ -248,7 +248,7 @@ def _spoken_period(label: str) -> str:
 
 def _at(period: str) -> str:
     """A figure's period with its preposition: "in 2026", "at July 29, 2026" (a balance at a date)."""
-    return f"{'at' if re.fullmatch(WRITTEN_DATE, period, re.I) else 'in'} {period}"
+    return f"{'at' if written_day(period) is not None else 'in'} {period}"
 
 
 _SCALES = "|".join(f"{word}s" for word in SCALE_WORDS)  # "thousands|millions|billions"

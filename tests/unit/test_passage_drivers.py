@@ -714,6 +714,10 @@ def test_a_segments_move_is_read_before_its_basis_bullets_and_a_regions_move_is_
     assert quote.text.endswith("as shippers cut their inventories.")
     region = "Total sales increased 4 percent in Asia Pacific."
     assert driver_quote(question, [passage(1, f"{heading}{region}\n{basis}")]) is None
+    # a period after the figure is no part: "in FY31", "in H1 2031", "in Fiscal 2031"
+    for period in ("FY31", "H1 2031", "Fiscal 2031"):
+        dated = f"Revenue increased 5 percent in {period}, primarily due to new stores."
+        assert driver_quote("What drove Quillon's revenue increase in 2031?", [passage(1, dated)]) is not None
 
 
 def test_other_expenses_asked_alone_are_not_a_line_joined_with_them() -> None:
