@@ -502,8 +502,8 @@ def _completed(quote: Quote, passages: Sequence[Evidence]) -> Quote:
         whole = next((s for s in sentences(other.content) if s.startswith(said[-1]) and s != said[-1]), None)
         if whole is not None:
             rest = whole[len(said[-1]) :]
-            rest = rest[: heading.start()] if (heading := _HEADING_IN.search(rest)) else rest
-            return replace(quote, more=(*quote.more, Quote(other.n, rest.strip(" •"))))
+            rest = (rest[: heading.start()] if (heading := _HEADING_IN.search(rest)) else rest).strip(" •")
+            return replace(quote, more=(*quote.more, Quote(other.n, rest))) if rest else quote
     return quote
 
 
