@@ -47,7 +47,7 @@ OTHER_DRIVER_PHRASES = (
     "which included",
     "held back by",
     "benefited from",
-    # a move's own word before "impacted by" ("Growth continues to be impacted by …"); alone it names no cause of a
+    # a move's own word before "impacted by" ("Growth was impacted by softer demand"); alone it names no cause of a
     # move ("SG&A was impacted by …" is how a line was affected, its move stated elsewhere)
     r"(?:growth|decline|increase|decrease)\s+(?:was|were|continues\s+to\s+be|continued\s+to\s+be)\s+impacted\s+by",
 )

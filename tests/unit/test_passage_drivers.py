@@ -698,12 +698,12 @@ def test_a_part_named_by_title_is_not_read_under_another_parts_heading() -> None
 
 
 def test_a_segments_move_is_read_before_its_basis_bullets_and_a_regions_move_is_not_it() -> None:
-    """Under the segment's heading: "Sales in Harbor and Rail were down 3.9 percent" (the name between the line and
+    """Under the segment's heading: "Sales in Harbor and Rail were down 2.6 percent" (the name between the line and
     its move), then "On an organic sales basis: • Sales increased in marine, decreased in rail. • Growth was impacted
-    by …": the bullets are the move's detail and its reason, quoted with it; "Total sales increased 4 percent in Asia
-    Pacific" is a region's move, no sentence of the segment's to quote them with."""
+    by …": the bullets are the move's detail and its reason, quoted with it; "Total sales increased 6 percent in Latin
+    America" is a region's move, no sentence of the segment's to quote them with."""
     heading = "Harbor and Rail Business (15% of consolidated sales):\n"
-    moved = "Year 2031 results: Sales in Harbor and Rail were down 3.9 percent in U.S. dollars."
+    moved = "Year 2031 results: Sales in Harbor and Rail were down 2.6 percent in U.S. dollars."
     basis = (
         "On an organic sales basis:\n• Sales increased in marine coatings, and decreased in rail sealants.\n"
         "• Growth was impacted by softer freight volumes as shippers cut their inventories."
@@ -712,7 +712,7 @@ def test_a_segments_move_is_read_before_its_basis_bullets_and_a_regions_move_is_
     quote = driver_quote(question, [passage(1, f"{heading}{moved}\n{basis}")])
     assert quote is not None and not quote.contrary and quote.text.startswith(moved)
     assert quote.text.endswith("as shippers cut their inventories.")
-    region = "Total sales increased 4 percent in Asia Pacific."
+    region = "Total sales increased 6 percent in Latin America."
     assert driver_quote(question, [passage(1, f"{heading}{region}\n{basis}")]) is None
     # a period after the figure is no part: "in FY31", "in H1 2031", "in Fiscal 2031"
     for period in ("FY31", "H1 2031", "Fiscal 2031"):
@@ -734,14 +734,14 @@ def test_other_expenses_asked_alone_are_not_a_line_joined_with_them() -> None:
 
 
 def test_a_move_restated_without_currency_states_part_of_why() -> None:
-    """ "SG&A decreased $29 million. Excluding the impact of foreign currency exchange rate fluctuations, the decrease
-    in SG&A was $9 million.": the currency's part of the move, quoted with it; an excluding of no component is not."""
-    moved = "Our Harbor segment's SG&A decreased $29 million, or 4.0%, in fiscal 2031 compared to the prior year."
-    fx = "Excluding the impact of foreign currency exchange rate fluctuations, the decrease in SG&A was $9 million."
+    """ "SG&A decreased $41 million. Excluding the impact of foreign currency exchange rate fluctuations, the decrease
+    in SG&A was $12 million.": the currency's part of the move, quoted with it; an excluding of no component is not."""
+    moved = "Our Harbor segment's SG&A decreased $41 million, or 5.2%, in fiscal 2031 compared to the prior year."
+    fx = "Excluding the impact of foreign currency exchange rate fluctuations, the decrease in SG&A was $12 million."
     question = "Why did Quillon's Harbor segment SG&A change in fiscal 2031?"
     quote = driver_quote(question, [passage(1, f"{moved} {fx}")])
     assert quote is not None and quote.text == f"{moved} {fx}"
-    other = "Excluding the stores closed in the year, the decrease in SG&A was $9 million."
+    other = "Excluding the stores closed in the year, the decrease in SG&A was $12 million."
     assert driver_quote(question, [passage(1, f"{moved} {other}")]) is None
     # the company's SG&A asked: a segment's components are no answer for it
     assert driver_quote("Why did Quillon's SG&A change in fiscal 2031?", [passage(1, f"{moved} {fx}")]) is None
