@@ -472,7 +472,9 @@ def driver_quote(question: str, passages: Sequence[Evidence], first: Sequence[st
             printed = not _ADJUSTED.search(head) or bool(_ADJUSTED.search(subject))
             quote = Quote(item.n, quoted, passage_span(undated, sentence), contrary=against, part=part, named=by_name)
             # under its heading, the part's sentence states the line's own move ("The decrease in revenue …")
-            states = _moves(line_of(subject), quoted) or _moves(subject, quoted)  # "Sales in Harbor and Rail rose"
+            # (its move read above, or its two figures compared: "Sales in Harbor and Rail rose", "… $214 million as
+            # compared to $130 million")
+            states = went is not None or _compared(line_of(subject), quoted) or _compared(subject, quoted)
             (contrary if against else found).append((states, (printed, of_whole, share, -order), quote))
     chosen = _chosen(found, contrary, whole)
     return chosen if chosen is None else _completed(chosen, passages)
@@ -513,24 +515,23 @@ def _with_its_move(subject: str, part: str, said: Sequence[str], i: int, *, caus
     or not it names the line again among its reasons, or splits the move into its components (not `causes`), or
     lists where it came from ("On an organic basis: • Sales grew in …"); None when it names the line nowhere, or
     when the company's move is asked (`whole`) and the components are of a part's ("Our Retail segment's SG&A …")."""
-    sentence, quoted = said[i], said[i]
+    sentence = said[i]
     if not causes:  # the components of the move the sentence just before states (whatever this one names)
         before = _moved_before(subject, part, said, i)
         if not (i and before == said[i - 1]) or (whole and (_PART.search(before) or _named_part(before))):
             return None
         after = said[i + 1] if i + 1 < len(said) and _BASIS_LISTED.match(said[i + 1]) else ""
         return " ".join(filter(None, (before, sentence, after)))  # then where the organic move came from
-    named = names(subject, _in_part(part, sentence))
     if _BASIS_LISTED.match(sentence):  # its bullets' moves are its parts' ("• Sales grew in marine, fell in rail")
         before = _moved_before(subject, part, said, i)
         return " ".join(said[max(j for j in range(i) if said[j] == before) : i + 1]) if before else None
-    if not (named and _moves(line_of(subject), sentence)):
-        before = _moved_before(subject, part, said, i)
-        if before and _anaphora(sentence, before):
-            quoted = f"{before} {sentence}"
-        elif not named:
-            return None
-    return quoted
+    named = names(subject, _in_part(part, sentence))
+    if named and _moves(line_of(subject), sentence):
+        return sentence
+    before = _moved_before(subject, part, said, i)
+    if before and _anaphora(sentence, before):
+        return f"{before} {sentence}"
+    return sentence if named else None
 
 
 _Found = tuple[bool, tuple[bool, bool, float, int], Quote]
