@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from core.lexicon.numbers import (
     ANY_NUMBER_RE,
@@ -28,6 +28,9 @@ from core.lexicon.numbers import (
     SIMPLE_NUMBER_RE,
     parse_number,
 )
+
+if TYPE_CHECKING:
+    from core.sheetmodel import TableModel
 
 Dtype = Literal["number", "currency", "percent", "date", "text"]
 
@@ -70,6 +73,8 @@ class ParsedSheet:
     uncalculated: tuple[tuple[str, str], ...] = ()
     # Something the user should check although the sheet was read (a CSV that mixes encodings).
     warning: str | None = None
+    # How the table was read (core.sheetmodel.TableModel): header paths, row paths and roles, units, periods.
+    model: TableModel | None = None
 
 
 # A dtype must describe at least this share of a column's non-empty values.

@@ -566,6 +566,56 @@ def documents_command(
     return 0
 
 
+@cli.command("sheets")
+@click.option("--room", required=True, help="The room whose sheets to show.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Each sheet with its whole model (columns, rows, periods, units)."
+)
+@click.option("--sheet", "sheet_id", type=int, help="Correct this sheet (editors and owners) with the --set-* options.")
+@click.option("--set-scale", help="The figures' scale: units, thousands, millions or billions ('' takes it back).")
+@click.option("--set-fiscal-start", type=int, help="The fiscal year's first month, 1-12 (0 takes it back).")
+@click.option("--set-role", "set_roles", multiple=True, metavar="ROW=ROLE",
+              help="A row's role: data, heading, subtotal, total or note (ROW= takes it back); repeatable.")  # fmt: skip
+def sheets_command(
+    room: str,
+    as_json: bool,
+    sheet_id: int | None,
+    set_scale: str | None,
+    set_fiscal_start: int | None,
+    set_roles: tuple[str, ...],
+) -> int:
+    """How each sheet of a room was read: header rows and paths, sections, subtotals and totals, units, periods;
+    --sheet ID with --set-* corrects it, and every later answer uses the correction."""
+    wb = _workbench()
+    correcting = set_scale is not None or set_fiscal_start is not None or bool(set_roles)
+    if sheet_id is None and correcting:
+        raise click.UsageError("Give --sheet SHEET_ID with the --set-* options.")
+    listed = wb.sheets(room)
+    if sheet_id is not None and correcting:
+        roles = {}
+        for item in set_roles:
+            number, sep, role = item.partition("=")
+            if not sep or not number.strip().isdigit():
+                raise click.UsageError(f"--set-role takes ROW=ROLE (e.g. 12=subtotal), not {item!r}.")
+            roles[int(number)] = role.strip()
+        edited = wb.correct_sheet(sheet_id, scale=set_scale, fiscal_start=set_fiscal_start, roles=roles or None)
+        listed = [edited]
+    elif sheet_id is not None:
+        listed = [s for s in listed if s.sheet_id == sheet_id]
+    if as_json:
+        click.echo(_dump([{"sheet_id": s.sheet_id, "document": s.title, "sheet": s.name, "label": s.label,
+                           "reading": s.model.describe() if s.model else [],
+                           "model": s.model.to_json() if s.model else None} for s in listed]))  # fmt: skip
+        return 0
+    if not listed:
+        click.echo(f"No sheets in {room}.")
+    for sheet in listed:
+        click.echo(f"{sheet.sheet_id:>6}  {sheet.label} ({sheet.n_rows:,} rows)")
+        for line in sheet.model.describe() if sheet.model else ["(stored before sheets were modelled: upload again)"]:
+            click.echo(f"        {line}")
+    return 0
+
+
 def _document_line(doc: DocumentInfo) -> str:
     what = " · ".join(str(v) for v in (doc.company, doc.form, doc.period) if v)
     ended = f" (ended {doc.period_end.isoformat()})" if doc.period_end else ""

@@ -49,6 +49,7 @@ from core.rooms.store import (
     list_rooms,
     set_filing,
 )
+from core.sheetmodel import ROLES, SCALES
 from core.text import STOP_WORDS, excerpt, word_pattern
 
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
@@ -56,6 +57,8 @@ from core.text import STOP_WORDS, excerpt, word_pattern
 __all__ = [
     "FORMS",
     "LOCAL",
+    "ROLES",
+    "SCALES",
     "STOP_WORDS",
     "SUPPORTED_SUFFIXES",
     "Column",
@@ -497,6 +500,21 @@ class Workbench:
                     # room's embedding job ran could lose its vector after the job had passed that row).
                     jobs.enqueue_embedding(self.db, ref)
         return edit
+
+    def correct_sheet(
+        self,
+        sheet_id: int,
+        *,
+        scale: str | None = None,
+        fiscal_start: int | None = None,
+        roles: dict[int, str] | None = None,
+    ) -> edits.SheetInfo:
+        """Correct how a sheet was read (its scale, fiscal year's first month, rows' roles): editors and owners."""
+        with self.db.connection() as conn:
+            found = conn.execute(q("sheet_room"), {"sheet_id": sheet_id}).fetchone()
+        if found is not None:
+            access.require_writer(self.db, found[0], found[1])
+        return edits.correct_model(self.db, sheet_id, scale=scale, fiscal_start=fiscal_start, roles=roles)
 
     def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
         """Assistant message id -> refs of its cited cells edited since it was written."""

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 import psycopg
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 
 from core.cells import Column, cell_ref, gc_paused, parse_date, parse_number
 from core.db import Database, q
@@ -26,6 +27,7 @@ from core.events import sheet_edited
 from core.ingest.pipeline import row_text
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef
+from core.sheetmodel import ROLES, SCALES, TableModel, corrected, rederive
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +69,18 @@ class SheetInfo:
     # Formula cells Excel never calculated, as (A1 ref, formula): their cells are stored empty.
     uncalculated: tuple[tuple[str, str], ...] = ()
     page: int | None = None  # a table read from a PDF: its page (read-only: the PDF is the source)
+    # How the table was read (core.sheetmodel), with an editor's corrections laid over it; None for a sheet stored
+    # before models were.
+    model: TableModel | None = None
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> SheetInfo:
         """A SheetInfo from a `room_sheets` / `sheet_info` row."""
         listed = tuple((f["ref"], f["formula"]) for f in row.get("uncalculated") or ())
-        return cls(**{**row, "uncalculated": listed})
+        stored, corrections = row.get("model"), row.get("corrections") or {}
+        model = corrected(TableModel.from_json(stored), corrections) if stored else None
+        fields = {k: v for k, v in row.items() if k != "corrections"}
+        return cls(**{**fields, "uncalculated": listed, "model": model})
 
     @property
     def label(self) -> str:
@@ -317,8 +325,73 @@ def edit_cell(
         assert recorded is not None
         _reindex_row(cur, row["room_id"], row_id, row_text(columns, values))
         cur.execute(q("bump_sheet_version"), {"sheet_id": sheet_id, "document_id": row["document_id"]})
+        _rederive_model(cur, sheet_id, [c.letter for c in columns])
     sheet_edited(db, sheet_id)
     return CellEdit(changed=True, new=new, id=recorded["id"], edited_at=recorded["edited_at"], **base)
+
+
+def _rederive_model(cur: psycopg.Cursor[Any], sheet_id: int, letters: list[str]) -> None:
+    """Read the sheet's rows again into its model after an edit (a total edited out of balance is no longer checked;
+    a heading given figures is a line)."""
+    found = cur.execute(q("sheet_model"), {"sheet_id": sheet_id}).fetchone()
+    if found is None or not found["model"]:
+        return
+    model = TableModel.from_json(found["model"])
+    if not model.rows:
+        return
+    stored = [(r["row_number"], r["values"]) for r in cur.execute(q("sheet_model_rows"), {"sheet_id": sheet_id})]
+    fresh = rederive(model, stored, letters)
+    cur.execute(q("update_sheet_model"), {"sheet_id": sheet_id, "model": Jsonb(fresh.to_json())})
+
+
+def correct_model(
+    db: Database,
+    sheet_id: int,
+    *,
+    scale: str | None = None,
+    fiscal_start: int | None = None,
+    roles: dict[int, str] | None = None,
+) -> SheetInfo:
+    """Store an editor's correction of how a sheet was read: its scale ("units", "thousands", "millions",
+    "billions"), its fiscal year's first month (1-12), rows' roles (A1 row -> data, heading, subtotal, total or
+    note; "" takes a correction back).  Every later answer reads the corrected model.  Raises InvalidValue for a
+    value it cannot take, saying which are allowed; nothing is written then."""
+    if scale is not None and scale not in (*SCALES, ""):
+        raise InvalidValue(f"Unknown scale {scale!r}: give one of {', '.join(SCALES)} (or '' to take it back).")
+    if fiscal_start is not None and not 0 <= fiscal_start <= 12:
+        raise InvalidValue(f"The fiscal year's first month is 1-12 (7 for July), not {fiscal_start} (0 takes it back).")
+    for number, role in (roles or {}).items():
+        if role not in (*ROLES, ""):
+            raise InvalidValue(f"Row {number}: unknown role {role!r}; give one of {', '.join(ROLES)}.")
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        found = cur.execute(q("sheet_model"), {"sheet_id": sheet_id}).fetchone()
+        if found is None or not found["model"]:
+            raise CellNotFound(f"No sheet with id {sheet_id} holds a model: it may have been deleted, or stored before "
+                               "sheets were modelled (upload it again).")  # fmt: skip
+        model = TableModel.from_json(found["model"])
+        corrections = dict(found["model_corrections"] or {})
+        if scale is not None:
+            corrections["scale"] = scale or None
+        if fiscal_start is not None:
+            corrections["fiscal_start"] = fiscal_start or None
+        kept = dict(corrections.get("roles") or {})
+        for number, role in (roles or {}).items():
+            if model.row(number) is None:
+                raise CellNotFound(
+                    f"Row {number} is not a row of the table; its rows are {model.rows[0].row_number}–"
+                    f"{model.rows[-1].row_number}." if model.rows else
+                    "This sheet is a long list of records: its rows have no roles to correct."
+                )  # fmt: skip
+            if role:
+                kept[str(number)] = role
+            else:
+                kept.pop(str(number), None)
+        corrections["roles"] = kept
+        corrections = {k: v for k, v in corrections.items() if v}
+        cur.execute(q("correct_sheet_model"), {"sheet_id": sheet_id, "corrections": Jsonb(corrections)})
+        info = _sheet_info(cur, sheet_id)
+    sheet_edited(db, sheet_id)
+    return info
 
 
 def _reindex_row(cur: psycopg.Cursor[Any], room_id: int, row_id: int, text: str) -> None:

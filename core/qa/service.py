@@ -246,7 +246,7 @@ def _evidence(
     # on every page.
     # A measure step reads the question's measure through the registry, every input bound to a cell (its words
     # were checked in planning: core/qa/planner/measures.py), "CAGR" and "steady" included: nothing unlinked.
-    measured = any(isinstance(s, CellsStep) and s.operation == "measure" for s in plan.steps)
+    measured = any(isinstance(s, CellsStep) and (s.operation == "measure" or s.read_whole) for s in plan.steps)
     # a driver of a part's line ("the Retail segment's SG&A") asks of the line: the part's own passages are read
     # under its heading (core.qa.passage_drivers), and "segment SG&A" is no measure the room must print
     asked = plan.standalone_question

@@ -140,6 +140,9 @@ class CellsStep(BaseModel):
     # million" over a table in thousands whose change is 42,693): that figure as written is the answer ("" when
     # none does).
     stated: str = ""
+    # Every content word of the question was bound by the reading that planned the step (the sheet model's:
+    # core/qa/planner/facts.py) to its row, columns, period or sheet: the later checks of unread words skip it.
+    read_whole: bool = False
     # "value" of an outflow line asked by the spending's name ("capex" read on "Purchases of property and
     # equipment (1,659)"): the amount spent is the figure's size, not a negative number; a yes/no on its move
     # ("Did capex decrease?") compares the sizes.
@@ -322,6 +325,38 @@ def _grouped(d: Decimal, scale: str = "") -> str:
     return f"{text} {scale}" if scale else text
 
 
+# A unit's size in the units of its currency or count: what a figure in it is worth (cents are a hundredth).
+_UNIT_SIZE = {"": Decimal(1), "unit": Decimal(1), "cent": Decimal("0.01"), "thousand": Decimal(1000),
+              "million": Decimal(10**6), "billion": Decimal(10**9)}  # fmt: skip
+
+
+def cell_unit(sheet: SheetFrame, step: CellsStep) -> tuple[str, bool] | None:
+    """The unit of the step's cells as the sheet's model reads it (core.sheetmodel: the row's own "(cents)", else
+    the column's, else the table's scale), as a scale word ("million", "cent", "" for units) and whether it is a
+    scale of amounts that a question's "in dollars" or "in thousands" converts; None without a model, or when the
+    cells are in several units."""
+    model = sheet.model
+    if model is None or step.cells or step.operation in ITEM_OPERATIONS:
+        return None
+    rows = sheet.row_ids()
+    index = {int(rid): i for i, rid in enumerate(rows)}
+    if step.row_id not in index:
+        return None
+    number = int(sheet.row_numbers()[index[step.row_id]])
+    letters = {c.name: c.letter for c in sheet.columns}
+    units = {model.unit_of(number, letters[name]) for name in step.columns if name in letters}
+    if len(units) != 1:
+        return None
+    unit = units.pop()
+    if unit is None:  # the sheet states no unit: nothing to convert from (the figure is given as stated)
+        return None
+    unit = unit.lower()
+    word = {"thousands": "thousand", "millions": "million", "billions": "billion", "cents": "cent"}.get(unit)
+    if word is not None:
+        return word, True
+    return ("", True) if unit in ("$", "usd") else (unit, False)
+
+
 def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = None) -> CellsResult:
     """Read the step's cells from the stored sheet and compute its answer exactly; the description names the
     line item, the periods as the header names them and the figures in the statement's unit, and the answer in
@@ -334,6 +369,9 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
         result = _sizes(result)
     scale = sheet_scale(sheet)
     amounts = all(parse_number(v) is not None and "%" not in v for v in result.values)
+    modelled = cell_unit(sheet, step)
+    if modelled is not None and step.asked_scale and step.operation in _AMOUNTS and amounts:
+        return _converted(result, step.asked_scale, *modelled)
     if step.asked_scale and not scale and step.operation in _AMOUNTS and amounts:
         note = f" (the sheet states no unit: the figure is as stated, not converted to {step.asked_scale}s)"
         return CellsResult(values=result.values, citations=result.citations, description=result.description + note)
@@ -351,6 +389,28 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
     shown = ", ".join(f"{v} {step.asked_scale}" for v in converted)
     return CellsResult(values=converted, citations=result.citations,
                        description=f"{result.description}; in {step.asked_scale}s, as asked: {shown}")  # fmt: skip
+
+
+def _converted(result: CellsResult, asked: str, unit: str, convertible: bool) -> CellsResult:
+    """The figures in the unit asked ("in dollars" of a line in cents, "in thousands" of a table in millions)."""
+    # cents convert to dollars and scales to scales, never one into the other ("cents" asked "in millions")
+    mismatched = (unit == "cent") != (asked in ("cent", "unit")) and unit != "" and asked != "unit"
+    if not convertible or unit not in _UNIT_SIZE or asked not in _UNIT_SIZE or mismatched:
+        note = f" (in {unit or 'units'}, as the sheet states: not converted to {asked}s)"
+        return CellsResult(values=result.values, citations=result.citations, description=result.description + note)
+    if unit == asked or (unit == "" and asked == "unit"):
+        return result
+    factor = _UNIT_SIZE[unit] / _UNIT_SIZE[asked]
+    converted = []
+    for value in result.values:
+        number = parse_number(value)
+        if number is None:
+            return result
+        amount = (Decimal(repr(number)) * factor).normalize()
+        converted.append(_plain(amount))
+    named = "dollars" if asked == "unit" else f"{asked}s"
+    return CellsResult(values=converted, citations=result.citations,
+                       description=f"{result.description}; in {named}, as asked: {', '.join(converted)}")  # fmt: skip
 
 
 _SIGNED = re.compile(r"^\s*(?:-\s*(?P<m>[$€£¥]?\s*[\d.,]+)|(?P<c>[$€£¥]?)\s*\(\s*(?P<b>[$€£¥]?\s*[\d.,]+)\s*\))\s*$")
@@ -392,8 +452,11 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     citations = [cite(sheet, r, c) for r, c in pairs]
     periods = [_spoken_period(label) for label in step.column_labels]
     scale = sheet_scale(sheet)
+    modelled = cell_unit(sheet, step)
+    if modelled is not None:  # the row's own unit ("(cents)", "per share") over the table's scale
+        scale = modelled[0] + ("s" if modelled[0] == "cent" else "")
     points = any("%" in t for t in texts)
-    if points or _NO_SCALE.search(step.row_label):
+    if points or (modelled is None and _NO_SCALE.search(step.row_label)):
         # percentages carry no scale (their differences are percentage points), nor does a ratio, a rate or a
         # per-share line in a table of millions: "Current ratio 1.5" is no 1.5 million
         scale = ""

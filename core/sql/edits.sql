@@ -31,7 +31,7 @@ ORDER BY c.message_id
 -- name: room_sheets
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
        count(*) OVER (PARTITION BY s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
-       s.title AS sheet_title, s.uncalculated, s.page_number AS page
+       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position
@@ -39,7 +39,7 @@ ORDER BY d.created_at, d.id, s.position
 -- name: sheet_info
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
        (SELECT count(*) FROM sheets o WHERE o.document_id = s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
-       s.title AS sheet_title, s.uncalculated, s.page_number AS page
+       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE s.id = %(sheet_id)s
 
@@ -121,3 +121,18 @@ UPDATE sheets SET version = version + 1 WHERE id = %(sheet_id)s
 
 -- name: document_room
 SELECT r.name FROM documents d JOIN rooms r ON r.id = d.room_id WHERE d.id = %(document_id)s
+
+-- name: sheet_model_rows
+-- The stored rows a sheet's model is re-derived from after an edit (a long list of records has no row models).
+SELECT row_number, values FROM sheet_rows WHERE sheet_id = %(sheet_id)s ORDER BY row_index
+
+-- name: sheet_model
+SELECT s.model, s.model_corrections, s.page_number, d.room_id, d.id AS document_id
+FROM sheets s JOIN documents d ON d.id = s.document_id WHERE s.id = %(sheet_id)s
+
+-- name: update_sheet_model
+UPDATE sheets SET model = %(model)s WHERE id = %(sheet_id)s
+
+-- name: correct_sheet_model
+-- An editor's correction, laid over the derived model; the version bump tells every reader's cache.
+UPDATE sheets SET model_corrections = %(corrections)s, version = version + 1 WHERE id = %(sheet_id)s

@@ -22,14 +22,14 @@ SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p
             THEN coalesce((SELECT string_agg(a.text, ' ' ORDER BY a.page_number) FROM pages a
                            WHERE a.document_id = s.document_id), '')
             ELSE '' END,
-       d.fiscal_year, d.period_end, d.fiscal_quarter
+       d.fiscal_year, d.period_end, d.fiscal_quarter, s.model, s.model_corrections
 FROM sheets s JOIN documents d ON d.id = s.document_id
 LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position;
 
 -- name: schema_grid_rows
-SELECT r.sheet_id, r.id, r.values::text FROM sheet_rows r
+SELECT r.sheet_id, r.id, r.values::text, r.row_number FROM sheet_rows r
 WHERE r.sheet_id = ANY(%(sheet_ids)s) ORDER BY r.sheet_id, r.row_index;
 
 -- name: schema_pdfs

@@ -55,9 +55,10 @@ INSERT INTO document_files (document_id, data) VALUES (%(document_id)s, %(data)s
 INSERT INTO document_files (document_id, data) SELECT %(document_id)s, data FROM ingest_jobs WHERE id = %(job_id)s
 
 -- name: insert_sheet
-INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated, page_number)
+INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated, page_number,
+                    model)
 VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s, %(title)s,
-        %(uncalculated)s, %(page_number)s)
+        %(uncalculated)s, %(page_number)s, %(model)s)
 RETURNING id
 
 -- name: sheet_row_ids

@@ -1662,6 +1662,8 @@ CREATE TABLE public.sheets (
     title text,
     uncalculated jsonb DEFAULT '[]'::jsonb NOT NULL,
     page_number integer,
+    model jsonb,
+    model_corrections jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT sheets_page_number_check CHECK ((page_number >= 1))
 );
 

@@ -116,3 +116,17 @@ def test_formula_cells_without_saved_values_are_flagged(app: AppTest) -> None:
     assert not app.exception
     [warning] = [w.value for w in app.warning if "formula cell" in w.value]
     assert "D2 `=B2-C2`" in warning and "Open the workbook in Excel" in warning
+
+
+def test_the_sheet_page_says_how_the_sheet_was_read_and_takes_a_correction(app: AppTest) -> None:
+    open_sheet_page(app)
+    assert not app.exception and not app.error
+    [reading] = [e for e in app.expander if e.label == "How this sheet was read"]
+    assert "header row 1" in reading.markdown[0].value
+    sheet_id = app.selectbox(key="sheet_pick").value
+    app.selectbox(key=f"sheet_scale_{sheet_id}").set_value("thousands")
+    [save] = [b for b in app.button if b.label == "Save the correction"]
+    save.click().run()
+    assert not app.exception and not app.error
+    [reading] = [e for e in app.expander if e.label == "How this sheet was read"]
+    assert "corrected by an editor: figures in thousands" in reading.markdown[0].value

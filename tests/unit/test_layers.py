@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "core.errors",
         "core.models",
         "core.cells",
+        "core.sheetmodel",
         "core.text",
         "core.config",
         "core.inputs",

@@ -4,13 +4,24 @@ passage highlighted. The Chat page shows it on the right, the Sheet page on the 
 
 from __future__ import annotations
 
+import calendar
 import re
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from core.errors import WorkbenchError
-from core.workbench import SheetInfo, Turn, Workbench, claims_citing, escape_markdown, neutralise_bidi, passage_lines
+from core.workbench import (
+    ROLES,
+    SCALES,
+    SheetInfo,
+    Turn,
+    Workbench,
+    claims_citing,
+    escape_markdown,
+    neutralise_bidi,
+    passage_lines,
+)
 from views._shared.chat_pane import cited_rows
 from views._shared.common import PAGES
 from views._shared.grid import Target, sheet_grid
@@ -95,6 +106,8 @@ def sheet_view(
         )
     if sheet.sheet_title:
         st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
+    if sheet.model is not None:
+        _reading(wb, room, sheet, key)
     if sheet.uncalculated:
         listed = ", ".join(
             (
@@ -223,3 +236,39 @@ def evidence_pane(
         sheet_view(wb, room, turns, key=key, height=height, picker=False, default=cited)
     else:
         st.caption(hint)
+
+
+def _reading(wb: Workbench, room: str, sheet: SheetInfo, key: str) -> None:
+    """How the sheet was read (header rows, sections, totals, units, periods), and an editor's correction of it."""
+    model = sheet.model
+    assert model is not None
+    with st.expander("How this sheet was read"):
+        st.markdown(
+            "\n".join(f"- {escape_markdown(line)}" for line in model.describe()) or "- one header row, data below"
+        )
+        if sheet.page is not None or not wb.can_edit(room):
+            return
+        st.caption(
+            "Correct it: every later answer reads the correction (a ? marks a total whose lines did not add up)."
+        )
+        with st.form(f"{key}_model_{sheet.sheet_id}", border=False):
+            left, middle, right = st.columns(3)
+            scales = ["(as read)", *SCALES]
+            scale = left.selectbox("Figures in", scales, key=f"{key}_scale_{sheet.sheet_id}")
+            months = ["(as read)", *calendar.month_name[1:]]
+            month = middle.selectbox("Fiscal year starts in", months, key=f"{key}_fiscal_{sheet.sheet_id}")
+            numbers = [r.row_number for r in model.rows]
+            row = right.selectbox("Row", ["(none)", *numbers], key=f"{key}_row_{sheet.sheet_id}")
+            role = right.selectbox("is a", ROLES, key=f"{key}_role_{sheet.sheet_id}")
+            if st.form_submit_button("Save the correction"):
+                try:
+                    wb.correct_sheet(
+                        sheet.sheet_id,
+                        scale=None if scale == "(as read)" else scale,
+                        fiscal_start=None if month == "(as read)" else months.index(month),
+                        roles=None if row == "(none)" else {int(row): role},
+                    )
+                except WorkbenchError as exc:
+                    st.error(str(exc))
+                else:
+                    st.rerun()

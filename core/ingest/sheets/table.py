@@ -5,10 +5,11 @@ Shared by the CSV and XLSX readers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import compress
 
 from core.cells import Column, ParsedSheet, col_letter, infer_dtype
+from core.sheetmodel import PATH_SEPARATOR, TableModel, build_model
 
 
 def _clean_header(text: str) -> str:
@@ -44,27 +45,21 @@ _EMPTY_TO_NONE = {"": None}
 _MAX_TITLE_ROWS = 5
 
 
-def _distinct_texts(record: Sequence[str]) -> list[str]:
-    """The record's non-empty cell texts, each once (a merged title filled across cells counts once)."""
-    return list(dict.fromkeys(t for t in map(str.strip, record) if t))
-
-
-def _title_rows(records: Sequence[Sequence[str]], nonblank: Sequence[int]) -> int:
-    """How many leading non-blank records are titles or notes rather than the header.
-
-    A title is a record with a single distinct text (one cell, or one merged range filled across cells)
-    above a record with at least two: a table's header names its columns, a title names the table.
-    A one-column table keeps its first record as the header.
-    """
-    skip = 0
-    while skip < min(_MAX_TITLE_ROWS, len(nonblank) - 1):
-        below = nonblank[skip + 1 : skip + 1 + _MAX_TITLE_ROWS]
-        if len(_distinct_texts(records[nonblank[skip]])) != 1 or not any(
-            len(_distinct_texts(records[i])) >= 2 for i in below
-        ):
-            break
-        skip += 1
-    return skip
+def column_names(model: TableModel) -> tuple[list[str], tuple[str, ...]]:
+    """Each column's name: its header path without the upper levels every figure column shares ("Year Ended
+    December 31," over every year names the table's period, not one column: it joins the title), and those levels.
+    A column's name is what tells it from its neighbours; the model keeps the whole path."""
+    figures = [c for c in model.columns if c.letter != model.label_letter and c.path]
+    shared: tuple[str, ...] = ()
+    if len(figures) > 1 and all(len(c.path) > 1 for c in figures):
+        # a level every figure column has (a banner above, a units row below) names none of them
+        shared = tuple(level for level in figures[0].path if all(level in c.path for c in figures))
+        if any(len(c.path) <= len(shared) for c in figures):
+            shared = ()
+    names = [
+        PATH_SEPARATOR.join([p for p in c.path if p not in shared] if c in figures else c.path) for c in model.columns
+    ]
+    return names, shared
 
 
 def build_table(
@@ -72,13 +67,19 @@ def build_table(
     records: Sequence[Sequence[str]],
     row_numbers: Sequence[int],
     currency_formatted: Sequence[int] = (),
+    *,
+    indents: Mapping[tuple[int, int], int] | None = None,
+    hidden_rows: frozenset[int] = frozenset(),
+    hidden_columns: frozenset[int] = frozenset(),
+    merged: Mapping[int, frozenset[int]] | None = None,
 ) -> ParsedSheet | None:
-    """Turn raw records into a ParsedSheet; None when every record is blank.
+    """Turn raw records into a ParsedSheet with its table model; None when every record is blank.
 
-    Each record lists a row's cells from column A, "" for an empty cell.  The header is the first
-    non-blank record (blank: every cell empty or whitespace) that is not a title or note line above
-    the table (see ``_title_rows``; their text becomes the sheet's ``title``).  Blank data records are dropped —
-    their row numbers go with them, so citations stay exact.  Columns with neither a header nor
+    Each record lists a row's cells from column A, "" for an empty cell.  The table's structure is read first
+    (`core.sheetmodel.build_model`: title lines, the header rows — one, or several stacked — the label column, each
+    row's path and role, units, periods); the title's text becomes the sheet's ``title``, each column is named by
+    its header path ("2024 › Q3"), and the data rows are the records under the header.  Blank data records are
+    dropped — their row numbers go with them, so citations stay exact.  Columns with neither a header nor
     any value are dropped too (spacer columns, trailing delimiters, the empty columns left of a
     table that starts in C3); every kept column keeps its original letter.
     """
@@ -86,16 +87,23 @@ def build_table(
     nonblank = list(compress(range(len(records)), map(str.strip, map("".join, records))))
     if not nonblank:
         return None
-    n_titles = _title_rows(records, nonblank)
-    title = " — ".join(_distinct_texts(records[i])[0] for i in nonblank[:n_titles]) or None
-    nonblank = nonblank[n_titles:]
-    header_index, data_index = nonblank[0], nonblank[1:]
-    header = records[header_index]
+    model = build_model(
+        records, row_numbers, indents=indents, hidden_rows=hidden_rows, hidden_columns=hidden_columns, merged=merged,
+        max_title_rows=_MAX_TITLE_ROWS,
+    )  # fmt: skip
+    assert model is not None
+    n_titles = len(model.title)
+    n_header = len(model.header_rows)
+    header_indices = nonblank[n_titles : n_titles + n_header]
+    header_index, data_index = header_indices[-1], nonblank[n_titles + n_header :]
+    names, banner = column_names(model)
+    title = " — ".join((*model.title, *banner)) or None
+    paths = dict(zip((c.letter for c in model.columns), names, strict=True))
     data = [records[i] for i in data_index]
 
-    width = max(len(header), max(map(len, data), default=0))
+    width = max(max(len(records[i]) for i in header_indices), max(map(len, data), default=0))
+    header = [paths.get(col_letter(j), "") for j in range(width)]
     # Ragged rows: pad short records; long ones widen the table with header-less columns.
-    header = list(header) + [""] * (width - len(header))
     if data and min(map(len, data)) < width:
         data = [rec if len(rec) == width else list(rec) + [""] * (width - len(rec)) for rec in data]
 
@@ -124,4 +132,5 @@ def build_table(
         row_numbers=tuple(row_numbers[i] for i in data_index),
         header_row=row_numbers[header_index],
         title=title,
+        model=model,
     )

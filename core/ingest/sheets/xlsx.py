@@ -201,7 +201,7 @@ class _Workbook:
         by_kind = {kind.rpartition("/")[2]: target for kind, target in rels.values()}
         self.strings = self._read_strings(by_kind.get("sharedStrings"))
         self.chars = 0  # the table is capped on its own; cells count their text again as they use it
-        self.style_kinds = self._read_styles(by_kind.get("styles"))
+        self.style_kinds, self.style_indents = self._read_styles(by_kind.get("styles"))
 
     def _member(self, path: str) -> str:
         name = self._names.get(path.lower())
@@ -265,24 +265,30 @@ class _Workbook:
             self.name, cells=cells, chars=self.chars, max_cells=self.max_cells, max_chars=self.max_chars
         )
 
-    def _read_styles(self, path: str | None) -> list[str | None]:
-        """For each cell style index: "date", "timedelta", "percent", "currency" or None."""
+    def _read_styles(self, path: str | None) -> tuple[list[str | None], dict[str, int]]:
+        """For each cell style index: "date", "timedelta", "percent", "currency" or None; and the styles that indent
+        their text, with the level (a label's depth under its parent line)."""
         if path is None or path.lower() not in self._names:
-            return []
+            return [], {}
         from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format, is_timedelta_format
 
         root = _parse_small_xml(self.zf, self._member(path))
         custom = {int(el.get("numFmtId", "-1")): el.get("formatCode", "") for el in root.iter(self.ns + "numFmt")}
         kinds: list[str | None] = []
+        indents: dict[str, int] = {}
         xfs = root.find(self.ns + "cellXfs")
-        for xf in xfs.findall(self.ns + "xf") if xfs is not None else ():
+        for i, xf in enumerate(xfs.findall(self.ns + "xf") if xfs is not None else ()):
+            alignment = xf.find(self.ns + "alignment")
+            level = alignment.get("indent", "0") if alignment is not None else "0"
+            if level.isdigit() and int(level) > 0:
+                indents[str(i)] = int(level)
             fmt_id = int(xf.get("numFmtId", "0"))
             fmt = custom.get(fmt_id) or BUILTIN_FORMATS.get(fmt_id) or "General"
             if is_date_format(fmt):
                 kinds.append("timedelta" if is_timedelta_format(fmt) else "date")
             else:
                 kinds.append(_format_category(fmt))
-        return kinds
+        return kinds, indents
 
     def read_sheet(self, title: str, path: str) -> ParsedSheet | None:
         """Read one worksheet into a table (None when it holds no data)."""
@@ -308,10 +314,15 @@ class _SheetReader:
         self.shared_formulas: dict[str, tuple[str, str]] = {}  # id -> (formula, origin cell)
         # Formula cells Excel never calculated: (A1 ref, "=formula"); their cells are left empty.
         self.uncalculated: list[tuple[str, str]] = []
+        # (A1 row, column) -> indent level of a text cell whose style indents it (only read when a style does).
+        self.indents: dict[tuple[int, int], int] = {}
+        self.hidden_rows: set[int] = set()
+        self.hidden_columns: set[int] = set()
 
     def read(self, title: str, path: str) -> ParsedSheet | None:  # noqa: C901 (one inlined loop: the hot path of a million-cell sheet)
         ns = self.workbook.ns
-        row_tag, c_tag, merge_tag, v_tag = ns + "row", ns + "c", ns + "mergeCell", self.v_tag
+        row_tag, c_tag, merge_tag, v_tag, col_tag = ns + "row", ns + "c", ns + "mergeCell", self.v_tag, ns + "col"
+        indent_of_style, indents = self.workbook.style_indents, self.indents
         strings, kind_of_style = self.workbook.strings, self.kind_of_style
         column_of: dict[str, int] = {}
         records: list[list[str]] = []  # "" for an empty cell, as in a CSV record
@@ -329,6 +340,8 @@ class _SheetReader:
                 if tag == row_tag:
                     r = el.get("r")
                     row_number = int(r) if r else row_number + 1
+                    if el.get("hidden") in ("1", "true"):
+                        self.hidden_rows.add(row_number)
                     texts: list[str] = []
                     col = -1
                     for c in el:
@@ -353,6 +366,8 @@ class _SheetReader:
                                 continue
                             if t == "s":
                                 text = strings[int(v)]
+                                if indent_of_style and (level := indent_of_style.get(c.get("s", "0"))):
+                                    indents[(row_number, col)] = level
                             else:
                                 kind = kind_of_style.get(c.get("s", "0"))
                                 if kind is None and v.isdigit() and (v[0] != "0" or len(v) == 1):
@@ -382,6 +397,9 @@ class _SheetReader:
                         records.append(texts)
                         row_numbers.append(row_number)
                     el.clear()
+                elif tag == col_tag and el.get("hidden") in ("1", "true"):
+                    first_col, last_col = int(el.get("min", "1")), int(el.get("max", "1"))
+                    self.hidden_columns.update(range(first_col - 1, min(last_col, first_col + MAX_COLUMNS)))
                 elif tag == merge_tag:
                     first, _, last = el.get("ref", "").partition(":")
                     try:
@@ -406,7 +424,11 @@ class _SheetReader:
                     max_chars=max_chars, merged=True,
                 )  # fmt: skip
             records, row_numbers = _fill_merges(records, row_numbers, merges)
-        sheet = build_table(title, records, row_numbers, self.currency_formatted)
+        sheet = build_table(
+            title, records, row_numbers, self.currency_formatted, indents=self.indents,
+            hidden_rows=frozenset(self.hidden_rows), hidden_columns=frozenset(self.hidden_columns),
+            merged=_merged_across(merges),
+        )  # fmt: skip
         if sheet is None or not self.uncalculated:
             return sheet
         return dataclasses.replace(sheet, uncalculated=tuple(self.uncalculated))
@@ -490,6 +512,20 @@ class _SheetReader:
             return Translator("=" + master, origin=origin).translate_formula(ref)[1:]
         except Exception:  # a shift openpyxl cannot make (e.g. off the sheet's edge)
             return None
+
+
+# The rows a header can stand on: merged ranges further down are the data's (a region merged over its rows).
+_HEADER_MERGE_ROWS = 30
+
+
+def _merged_across(merges: list[tuple[int, int, int, int]]) -> dict[int, frozenset[int]]:
+    """A1 row -> the 0-based columns a merged range across columns fills after its first, in the first rows."""
+    found: dict[int, set[int]] = {}
+    for r1, c1, r2, c2 in merges:
+        if c2 > c1 and r1 <= _HEADER_MERGE_ROWS:
+            for r in range(r1, min(r2, _HEADER_MERGE_ROWS) + 1):
+                found.setdefault(r, set()).update(range(c1 + 1, c2 + 1))
+    return {r: frozenset(cols) for r, cols in found.items()}
 
 
 def _merge_spans(

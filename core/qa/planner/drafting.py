@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from core.cells import parse_number
 from core.lexicon.periods import HISTORIC_SINCE, year_digits
+from core.qa.planner.cells import GridRow
 from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text
 from core.qa.planner.linking import (
     Comparison,
@@ -306,12 +308,40 @@ SUMMARY_ROW = _SUMMARY_RE = re.compile(r"(?:(?:grand|team|overall)\s+)?totals?\b
 
 
 def skip_summary_rows(draft: Draft) -> None:
-    """A "Total" row under the data is not one more row to count, add or rank: filter it out."""
+    """A "Total" row under the data is not one more row to count, add or rank: filter it out. The rows the sheet's
+    model read as totals (by label and arithmetic: core/sheetmodel.py) are left out by the text that marks them in
+    the row, whatever its column's type ("Total" in a column of months)."""
     texts = [c for c in draft.sheet.columns if c.dtype == "text" and c.position not in draft.filter_cols][:2]
     for col in texts:
         for value in col.values:
             if _SUMMARY_RE.fullmatch(value.strip()):
                 draft.filters.append(Filter(column=col.name, op="ne", value=value))
+    model = draft.sheet.model
+    if model is None or not draft.sheet.grid:
+        return
+    # a total the model read by its label, or by arithmetic on a row that says so ("Total" in a column of months);
+    # a row that merely adds up to the rows above it (small counts often do) is no total of a list of records
+    labelled = {r.row_number: r.label for r in model.rows if r.role in ("total", "subtotal")}
+    set_aside = {(f.column, f.value) for f in draft.filters if f.op == "ne"}
+    for row in draft.sheet.grid:
+        if row.row_number not in labelled or any((c.name, v) in set_aside for c, v in _cells(draft, row)):
+            continue
+        # its cell of words that marks it, in a column filled on every row (a filter never keeps an empty cell)
+        marked = next(
+            ((c, v) for c, v in _cells(draft, row) if parse_number(v) is None and c.n_filled == draft.sheet.n_rows
+             and (v == labelled[row.row_number] or _SUMMARY_RE.fullmatch(v.strip()))),
+            None,
+        )  # fmt: skip
+        if marked is not None and sum(1 for g in draft.sheet.grid if marked[1] in g.values) == 1:
+            draft.filters.append(Filter(column=marked[0].name, op="ne", value=marked[1]))
+
+
+def _cells(draft: Draft, row: GridRow) -> list[tuple[ColumnInfo, str]]:
+    """A grid row's filled cells, by column, in columns no filter reads."""
+    return [
+        (c, v) for c in draft.sheet.columns
+        if c.position < len(row.values) and (v := row.values[c.position]) and c.position not in draft.filter_cols
+    ]  # fmt: skip
 
 
 def names_one_row(link: Link, draft: Draft) -> bool:

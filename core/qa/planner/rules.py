@@ -14,6 +14,7 @@ from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
+from core.qa.planner.facts import line_items_by_model, model_cells
 from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
@@ -153,6 +154,10 @@ class OfflinePlanner:
         if measured is not None:
             step, sheet = measured
             return [step], f"{step.reason} ({sheet.label}).", MEASURE
+        modelled = model_cells(question, schema)
+        if modelled is not None:
+            cells, sheet = modelled
+            return [cells], f"{cells.reason} ({sheet.label}).", CELLS
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement
@@ -174,7 +179,10 @@ class OfflinePlanner:
         links = [
             link_sheet(read, sheet)
             for sheet in schema.sheets
-            if sheet.columns and sheet.page is None and not line_items_down([c.name for c in sheet.columns], sheet.grid)
+            if sheet.columns
+            and sheet.page is None
+            and not line_items_down([c.name for c in sheet.columns], sheet.grid)
+            and not line_items_by_model(sheet)
         ]
         best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
@@ -296,6 +304,8 @@ def _accounted(
             )
             search = SearchStep(query=question, reason=reason, rows=False)
             return [search], reason, SEARCH
+        if isinstance(step, CellsStep) and step.read_whole:  # its reading bound every word already
+            return steps, reasoning, intent
         binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
         if binding is None:
             continue

@@ -18,6 +18,7 @@ from core.db import Database, q
 from core.events import on_sheet_edited
 from core.qa.planner.cells import GridRow
 from core.qa.planner.lexicon import CLOCK_RE, NUMBER_RE, OUTCOME_CELLS, stem_of, words_of
+from core.sheetmodel import TableModel, corrected
 
 # A column's distinct values are kept (and matched against questions) up to this many.
 MAX_VALUES = 500
@@ -180,6 +181,9 @@ class SheetInfo:
     fiscal_year: int | None = None  # the fiscal year of the filing it was read from (None when not known)
     period_end: date | None = None  # and the end of that filing's period
     fiscal_quarter: int | None = None  # and its quarter (None for a whole year's filing, or when not known)
+    # How the table was read at ingestion (core.sheetmodel), an editor's corrections laid over it; None for a sheet
+    # stored before sheets were modelled.
+    model: TableModel | None = None
 
     def scheduled(self, years: Iterable[int]) -> set[int]:
         """Of the years a table of this filing heads its columns with, those that schedule later amounts (what is
@@ -278,8 +282,10 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
         short_sheets = [s for s in ids if n_rows[s] <= GRID_MAX_ROWS]
         grids: dict[int, list[GridRow]] = {}
         if short_sheets:
-            for sheet_id, row_id, values in conn.execute(q("schema_grid_rows"), {"sheet_ids": short_sheets}):
-                grids.setdefault(sheet_id, []).append(GridRow(row_id=int(row_id), values=tuple(json.loads(values))))
+            for sheet_id, row_id, values, number in conn.execute(q("schema_grid_rows"), {"sheet_ids": short_sheets}):
+                grids.setdefault(sheet_id, []).append(
+                    GridRow(row_id=int(row_id), values=tuple(json.loads(values)), row_number=int(number))
+                )
         ordered = [s for s in ids if n_rows[s] <= TREND_MAX_ROWS]
         trends = conn.execute(q("schema_trends"), {"sheet_ids": ordered}).fetchall() if ordered else []
     trend_of: dict[tuple[int, int], tuple[int, Trend, bool]] = {}
@@ -321,7 +327,8 @@ def read_schema(db: Database, room_id: int) -> RoomSchema:
             fiscal_year=year,
             period_end=end,
             fiscal_quarter=quarter,
+            model=corrected(TableModel.from_json(model), corrections or {}) if model else None,
         )
-        for s, d, t, n, rows, page, text, whole, year, end, quarter in sheets
+        for s, d, t, n, rows, page, text, whole, year, end, quarter, model, corrections in sheets
     )
     return RoomSchema(room_id=room_id, sheets=infos, documents=tuple((int(i), t) for i, t in pdfs))

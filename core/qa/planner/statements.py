@@ -367,7 +367,9 @@ def _statement_cells(question: str, schema: RoomSchema, only: str | None = None)
     aliases = figure_aliases(question)
     names = question_names(question)
     for sheet in schema.sheets:
-        if sheet.grid and sheet.page is None:
+        # (a sheet whose row labels span columns, "Region" over "Country", is the sheet model's to read: these rules
+        # read the first column's label alone)
+        if sheet.grid and sheet.page is None and not (sheet.model and sheet.model.group_letters):
             step = plan_cells(
                 question, sheet.sheet_id, [c.name for c in sheet.columns], sheet.grid, aliases, given_names=names,
                 whole_table=bool(re.search(r"\btable\b", question, re.I)),

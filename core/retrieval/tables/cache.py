@@ -12,6 +12,7 @@ from core.db import Database, q
 from core.errors import SheetNotFound
 from core.events import on_sheet_edited
 from core.retrieval.tables.frame import SheetFrame
+from core.sheetmodel import TableModel, corrected
 
 # Loaded sheets kept per process: a 100,000 x 20 sheet holds ~2M Python strings, so keep few.
 CACHE_SIZE = 4
@@ -59,7 +60,7 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         meta = cur.execute(q("sheet_meta"), {"sheet_id": sheet_id}).fetchone()
     if meta is None:
         raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
-    document_id, name, n_rows, n_cols, title, created_at, edits, page, caption = meta
+    document_id, name, n_rows, n_cols, title, created_at, edits, page, caption, stored_model, corrections = meta
     # The server too: every test database numbers its sheets from 1.
     key = (db.conninfo, sheet_id)
     version = (document_id, name, n_rows, n_cols, title, created_at, edits, page, caption)
@@ -85,7 +86,8 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
             frame = SheetFrame.from_rows(
                 columns, values, row_numbers=numbers, row_ids=ids,
                 sheet=name, sheet_id=sheet_id, document_id=document_id, title=title, page=page,
-                caption=caption,
+                caption=caption, model=corrected(TableModel.from_json(stored_model), corrections or {})
+                if stored_model else None,
             )  # fmt: skip
         with _CACHE_LOCK:
             _CACHE_STATS["misses"] += 1

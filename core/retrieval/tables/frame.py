@@ -14,6 +14,7 @@ import pandas as pd
 from core.cells import Column, Dtype, parse_date, parse_measure, parse_number
 from core.errors import UnknownColumn
 from core.retrieval.tables.values import _norm_text
+from core.sheetmodel import TableModel
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +33,7 @@ class SheetFrame:
     raw: pd.DataFrame  # same shape: the cell texts exactly as stored (None for an empty cell)
     page: int | None = None  # a table read from a PDF: the page it is on (its cells are cited on that page)
     caption: str | None = None  # the sheet's own title (lines above its header: "(in millions)"), if any
+    model: TableModel | None = None  # how the table was read at ingestion (core.sheetmodel): units of rows, roles
     # Derived arrays (normalised text, number views, sort keys) built on first use and kept: a
     # frozen dataclass may still fill a dict, and one op on a 100k-row sheet should pay them once.
     _views: dict[tuple[str, int], Any] = field(default_factory=dict, init=False, repr=False)
@@ -50,6 +52,7 @@ class SheetFrame:
         title: str = "",
         page: int | None = None,
         caption: str | None = None,
+        model: TableModel | None = None,
     ) -> SheetFrame:
         """Build a SheetFrame from cell texts (row numbers default to 2.., row ids to 1..)."""
         n = len(rows)
@@ -73,7 +76,7 @@ class SheetFrame:
         labels = [c.name for c in columns] + ["row_id", "row_number"]
         raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
         typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
-        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame, page, caption)
+        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame, page, caption, model)
 
     @property
     def n_rows(self) -> int:

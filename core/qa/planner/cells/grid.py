@@ -24,6 +24,7 @@ from core.qa.planner.cells.words import (
     QUALIFIERS,
     SECONDARY,
 )
+from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import WORD, content_words, split_end
 from core.text import NUMBER_WORDS, YEAR, years_in
 
@@ -68,6 +69,7 @@ class GridRow:
 
     row_id: int
     values: tuple[str | None, ...]
+    row_number: int = 0  # its A1 row (0 for a row made by the planner, such as a turned grid's)
 
 
 # A bracket giving the line's other sign ("Other expense (income), net", "Net income (loss)") names no line of
@@ -169,6 +171,7 @@ def _named_columns(columns: Sequence[int], labels: Sequence[str], question: str)
     if len(spanned) == 1:
         return spanned
     wanted = content_words(question)
+    wanted |= {w for others in synonyms(wanted).values() for w in others}  # "male" names a column of "Men"
     scores = {i: len((content_words(labels[i]) - set(years_in(labels[i]))) & wanted) for i in columns}
     best = max(scores.values())
     top = [i for i in columns if scores[i] == best]

@@ -1,0 +1,408 @@
+"""A question read against a sheet's table model (core.sheetmodel): the row its words name by the row's whole path,
+the period it names read as a span of the calendar and matched to the columns' periods, every content word bound.
+
+This serves the sheets whose structure has more than one level — stacked header rows ("2024 › Q3"), sections with
+their lines under them ("EMEA › Widgets"), periods across stored as dates or quarters, fiscal years that do not
+start in January — where a line's label alone, or a header's last row alone, does not say which cell is asked:
+- the row: the most specific row whose own label is in the question, its parents in the question too when the
+  same label stands under several parents (otherwise it is not known which, and nothing is answered here); a
+  heading asked is its section's subtotal or total line;
+- the period: a year, fiscal year, quarter, half or month of the question as a span of days, with the fiscal
+  year's first month from the model; the one column of exactly that span, else the columns of one kind that tile
+  it (three months of a quarter, four quarters of a year), added up;
+- every content word of the question bound: to the row's path, the columns' other header levels, the period, the
+  sheet's title or name, or an operation; a word left over means the question asks something this reading does
+  not, and the rule gives way to the others.
+The answer is a `CellsStep` (core.retrieval.cellmath), run exactly and citing each cell read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from itertools import pairwise
+
+from core.cells import parse_number
+from core.lexicon.periods import MONTH_NUMBERS, year_mentions
+from core.lexicon.vocabulary import name_suffixes
+from core.qa.planner.cells.grid import GridRow
+from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.qa.planner.vocabulary import synonyms
+from core.retrieval.cellmath import CellsStep, Operation, content_words, word_list
+from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, own_unit
+
+# Words that name a span of the calendar rather than something measured (the period is read from them).
+_PERIOD_WORDS = frozenset(
+    "year years yearly annual annually full whole fiscal fy calendar quarter quarters quarterly half halves month "
+    "months monthly first second third fourth 1st 2nd 3rd 4th q1 q2 q3 q4 h1 h2 ended ending end period ytd".split()
+)
+# Words that ask for the figure itself, or for the figures of a span added up.
+_VALUE_WORDS = frozenset(
+    "value figure amount number count level reported show find give list get tell much many".split()
+)
+_SUM_WORDS = frozenset("total sum combined altogether overall".split())
+# Words that state the unit of the answer: the figure is given in the sheet's unit, and says it.
+_UNIT_WORDS = frozenset("thousand million billion dollar usd cent percent percentage".split())
+
+_QUARTER = re.compile(r"\bq([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b", re.I)
+_HALF = re.compile(r"\bh([12])\b|\b(first|second|1st|2nd)\s+(?:fiscal\s+)?half\b", re.I)
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_MONTH = re.compile(
+    r"\b(" + "|".join(sorted((m for m in MONTH_NUMBERS if m != "may"), key=len, reverse=True)) + r")\b\.?"
+    r"|\b((?-i:May))\b",
+    re.I,
+)
+_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.I)
+# A whole year asked without its number ("the full-year budget"): the one year the sheet's columns run over.
+_WHOLE_YEAR = re.compile(r"\bfull[-\s]year\b|\bwhole\s+year\b|\bannual\b|\bfor\s+the\s+year\b", re.I)
+# A balance at a period's end ("at the end of Q2", "year-end headcount", "as of"): the span's last column, never a
+# sum of its columns.
+_AT_END = re.compile(r"\bend\s+of\b|\b(?:year|quarter|month|period)[-\s]end\b|\bas\s+(?:of|at)\b|\bclosing\b", re.I)
+# A span's columns added up only when the question says so ("in total", "full-year", "combined").
+_ADDED = re.compile(r"\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin\s+all\b|\boverall\b|\bcumulative\b", re.I)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: date
+    end: date
+
+
+def _shift(year: int, month: int, by: int) -> tuple[int, int]:
+    n = year * 12 + month - 1 + by
+    return n // 12, n % 12 + 1
+
+
+def _span(year: int, month: int, months: int) -> Span:
+    from calendar import monthrange
+
+    end_year, end_month = _shift(year, month, months - 1)
+    return Span(date(year, month, 1), date(end_year, end_month, monthrange(end_year, end_month)[1]))
+
+
+def asked_span(question: str, model: TableModel) -> Span | bool | None:
+    """The span of days the question's period names, read with the sheet's fiscal year: None when it names none,
+    False when it names more than one (a comparison, read by other rules) or one this reading cannot place."""
+    years = list(dict.fromkeys(y for y, _ in year_mentions(question)))
+    quarter = _QUARTER.search(question)
+    half = _HALF.search(question)
+    months = [MONTH_NUMBERS[m.group(0).rstrip(".").lower()] for m in _MONTH.finditer(question)]
+    if len(years) > 1 or len(set(months)) > 1 or (quarter and half):
+        return False
+    whole_year = _WHOLE_YEAR.search(question)
+    if not years and not quarter and not half and not months and not whole_year:
+        return None
+    # A fiscal period when the question says so ("fiscal Q1", "FY25"); else the calendar's, as the words read.
+    start = model.fiscal_start if _FISCAL.search(question) else 1
+    if years:
+        year = int(years[0])
+    else:  # a quarter or month with no year: the one year (the sheet's own, fiscal or calendar) its columns run over
+        start = model.fiscal_start
+        spans = [(c.period.start, c.period.end) for c in model.columns if c.period]
+        first_years = {int(s[:4]) + (1 if start != 1 and int(s[5:7]) >= start else 0) for s, _ in spans}
+        if len(first_years) != 1:
+            return False
+        year = first_years.pop()
+    first_year = year - 1 if start != 1 else year
+    if months:
+        m = months[0]
+        y = year if start == 1 else (first_year if m >= start else first_year + 1)
+        return _span(y, m, 1)
+    if quarter:
+        n = int(quarter.group(1)) if quarter.group(1) else _ORDINAL[quarter.group(2).lower()]
+        return _span(*_shift(first_year, start, 3 * (n - 1)), 3)
+    if half:
+        n = int(half.group(1)) if half.group(1) else _ORDINAL[half.group(2).lower()]
+        return _span(*_shift(first_year, start, 6 * (n - 1)), 6)
+    return _span(first_year, start, 12)
+
+
+def _column_span(column: ColumnModel) -> Span | None:
+    if column.period is None or column.period.kind == "day":
+        return None
+    return Span(date.fromisoformat(column.period.start), date.fromisoformat(column.period.end))
+
+
+def period_columns(model: TableModel, span: Span, *, exact: bool = True) -> list[ColumnModel] | None:
+    """The column of exactly the span asked (unless not `exact`), else the columns of one kind that tile it; None
+    when neither."""
+    spanned = [(c, s) for c in model.columns if c.letter != model.label_letter and (s := _column_span(c)) is not None]
+    same = [c for c, s in spanned if s == span]
+    if same and exact:
+        return same
+    for kind in ("month", "quarter", "half"):
+        inside = sorted(
+            ((c, s) for c, s in spanned if c.period and c.period.kind == kind and span.start <= s.start
+             and s.end <= span.end),
+            key=lambda cs: cs[1].start,
+        )  # fmt: skip
+        if len(inside) < 2 or inside[0][1].start != span.start or inside[-1][1].end != span.end:
+            continue
+        contiguous = all((b.start - a.end).days == 1 for (_, a), (_, b) in pairwise(inside))
+        if contiguous:
+            return [c for c, _ in inside]
+    return None
+
+
+def label_words(label: str) -> list[set[str]]:
+    """The ways a row's or column's label is named: its words, its words without its brackets (units, note marks),
+    and each bracket that names the line itself — an abbreviation it defines ('Available seat miles ("ASMs")')."""
+    variants = [content_words(label)]
+    if "(" in label:
+        bare = re.sub(r"\([^)]*\)", " ", label)
+        variants.append(content_words(bare))
+        for inside in re.findall(r"\(([^)]*)\)", label):
+            text = inside.strip().strip("\"'“”‘’")
+            if own_unit(f"({inside})") is None and re.search(r"[A-Za-z]{2,}", text) and len(text.split()) <= 3:
+                variants.append(content_words(text))
+    return [v for v in variants if v]
+
+
+@dataclass(frozen=True)
+class _RowFit:
+    row: RowModel
+    words: set[str]  # the question's words its path binds
+
+
+def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
+    """How a row binds the question's words: its own label by one of its names, then any of its parents named."""
+    own: list[set[str]] = [v for v in label_words(row.label) if v <= wanted]
+    if not own:
+        return None
+    largest: set[str] = max(own, key=len)
+    bound = set(largest)
+    for parent in row.path[:-1]:
+        names = [v for v in label_words(parent) if v <= wanted]
+        if names:
+            bound |= max(names, key=len)
+    return _RowFit(row, bound)
+
+
+def _pick_row(model: TableModel, wanted: set[str]) -> _RowFit | bool | None:
+    """The row the question names and the words naming it (None: none; False: several equally)."""
+    fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, wanted)) is not None]
+    if not fits:
+        return None
+    best = max(len(f.words) for f in fits)
+    top = [f for f in fits if len(f.words) == best]
+    if len({f.row.row_number for f in top}) > 1:
+        return False
+    fit = top[0]
+    if fit.row.role == "heading":  # a section asked: its subtotal or total line
+        closing = [r for r in model.rows if r.role in ("subtotal", "total") and r.path[:-1] == fit.row.path]
+        return _RowFit(closing[0], fit.words) if len(closing) == 1 else False
+    return fit
+
+
+def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
+    """The cells of a modelled sheet that answer `question` (see the module's docstring), or None."""
+    found = []
+    for sheet in schema.sheets:
+        model = sheet.model
+        if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
+            continue
+        step = _sheet_cells(question, sheet, model)
+        if step is not None:
+            found.append((step, sheet))
+    return found[0] if len(found) == 1 else None
+
+
+def line_items_by_model(sheet: SheetInfo) -> bool:
+    """Whether the model reads the sheet as line items down rather than a list of records: periods across with more
+    than one level (stacked period headers, or sections of lines), or rows each of its own kind of figure (a row of
+    rates among rows of amounts: "Expected loss rate 1% 5%" over "Gross amount 23,762 2,068"). A record operation
+    over it would mix a section's lines with its subtotal, one year's quarter with another's, or rates with
+    amounts."""
+    model = sheet.model
+    if model is None or model.label_letter is None:
+        return False
+    periods = sum(1 for c in model.columns if c.period is not None)
+    stacked = any(len(c.path) > 1 for c in model.columns if c.period is not None)
+    sections = any(r.role == "heading" for r in model.rows) or bool(model.group_letters)
+    return (periods >= 2 and (stacked or sections)) or _mixed_rows(sheet, model)
+
+
+def _mixed_rows(sheet: SheetInfo, model: TableModel) -> bool:
+    """Whether some rows hold only percentages and others only amounts, across the same columns."""
+    label = next((c.position for c in sheet.columns if c.letter == model.label_letter), None)
+    kinds = set()
+    for row in sheet.grid:
+        figures = [v for i, v in enumerate(row.values) if i != label and v and parse_number(v) is not None]
+        if len(figures) >= 2:
+            percent = sum(1 for v in figures if "%" in v)
+            kinds.add("rate" if percent == len(figures) else "amount" if not percent else "mixed")
+    return {"rate", "amount"} <= kinds
+
+
+def _layered(model: TableModel) -> bool:
+    """Whether the table's structure has more than one level: what this reading serves (a flat statement or a
+    list of records is read by the other rules)."""
+    stacked = any(len(c.path) > 1 for c in model.columns if c.letter != model.label_letter)
+    sections = any(len(r.path) > 1 for r in model.rows)
+    dated = model.fiscal_start != 1 or any(c.period and c.period.kind in ("month", "quarter") for c in model.columns)
+    return model.label_letter is not None and (stacked or sections or dated)
+
+
+# The unit a question asks its figure in: "in dollars", "in actual dollars", "in thousands", "in cents".
+_ASKED_UNIT = re.compile(
+    r"\bin\s+(?:actual\s+|whole\s+|full\s+|absolute\s+|raw\s+)?(?P<unit>dollars?|usd|euros?|pounds?|cents?|"
+    r"thousands?|millions?|billions?)\b",
+    re.I,
+)
+_CURRENCY_UNITS = ("dollar", "usd", "euro", "pound")
+
+
+def _asked_unit(question: str) -> tuple[str, set[str]]:
+    """The scale word the question asks its figure in ("unit" for whole dollars), and the words saying it. A unit in
+    brackets ("RPMs (in millions)") describes the figure asked rather than asking it converted: none is asked."""
+    found = _ASKED_UNIT.search(question)
+    if found is None:
+        return "", set()
+    if question[: found.start()].rstrip().endswith("("):
+        return "", set(word_list(found.group(0)))
+    unit = found.group("unit").lower().rstrip("s")
+    return ("unit" if unit in _CURRENCY_UNITS else unit), set(word_list(found.group(0)))
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The question's content words, its unit asked, and the vocabulary's other phrases for its words."""
+
+    wanted: set[str]
+    every: set[str]  # wanted, with the words of the other phrases of their vocabulary groups
+    said: dict[str, set[str]]
+    asked_scale: str
+
+    @staticmethod
+    def of(question: str) -> _Words:
+        asked_scale, unit_words = _asked_unit(question)
+        wanted = content_words(question) - unit_words
+        said = synonyms(wanted)
+        return _Words(wanted, wanted | {w for others in said.values() for w in others}, said, asked_scale)
+
+
+def _other_levels(column: ColumnModel) -> set[str]:
+    """The words of a column's header levels that name no period ("Budget" of "Budget › Q1")."""
+    return content_words(" ".join(column.path)) - _period_words(" ".join(column.path))
+
+
+def _columns(model: TableModel, span: Span | None, words: _Words) -> list[ColumnModel] | None:
+    """The columns asked: of the span (or the one figure column when none is asked), told apart by their other
+    header levels when those differ ("Budget › Q1", "Actual › Q1")."""
+    figures = [c for c in model.columns if c.letter != model.label_letter]
+    if span is None:
+        columns = figures if len(figures) == 1 else None
+    else:
+        columns = period_columns(model, span)
+    if not columns:
+        return None
+    if len({frozenset(_other_levels(c)) for c in columns}) > 1:
+        named = [c for c in columns if _other_levels(c) and _other_levels(c) <= words.wanted]
+        if not named or len({frozenset(_other_levels(c)) for c in named}) > 1:
+            return None
+        columns = named
+    return columns
+
+
+def additive(model: TableModel, grid: Sequence[GridRow]) -> bool:
+    """Whether the table's figures add up across periods (flows, not balances), as its own arithmetic shows: a
+    column of a longer period equals the sum of the columns that tile it, on every line that fills them."""
+    rows = {g.row_number: g for g in grid}
+    positions = {c.letter: i for i, c in enumerate(model.columns)}
+    for whole in model.columns:
+        span = _column_span(whole)
+        if span is None:
+            continue
+        parts = [c for c in period_columns(model, span, exact=False) or [] if c is not whole]
+        if len(parts) < 2:
+            continue
+        checked = 0
+        for row in model.rows:
+            grid_row = rows.get(row.row_number)
+            if grid_row is None or row.role == "heading":
+                continue
+            values = [parse_number(grid_row.values[positions[c.letter]] or "")
+                      if positions[c.letter] < len(grid_row.values) else None for c in (whole, *parts)]  # fmt: skip
+            if any(v is None for v in values):
+                continue
+            if abs(sum(values[1:]) - values[0]) > 0.5 * len(parts):  # type: ignore[arg-type,operator]
+                return False
+            checked += 1
+        if checked:
+            return True
+    return False
+
+
+def _operation(
+    question: str, cells: list[ColumnModel], model: TableModel, grid: Sequence[GridRow]
+) -> tuple[Operation, list[ColumnModel]] | None:
+    """ "value" of one column; of several tiling the span: a balance at its end ("at the end of Q2") is the last
+    column's value, a sum said ("in total", "full-year") or shown by the table's own arithmetic (its figures add
+    up across periods) adds them; None when neither is known (a flow or a balance?)."""
+    if len(cells) == 1:
+        return "value", cells
+    if _AT_END.search(question):
+        return "value", cells[-1:]
+    if _ADDED.search(question) or _WHOLE_YEAR.search(question) or additive(model, grid):
+        return "sum", cells
+    return None
+
+
+def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    words = _Words.of(question)
+    asked = asked_span(question, model)
+    fit = _pick_row(model, words.every) if asked is not False else None
+    if not isinstance(fit, _RowFit):
+        return None
+    row = fit.row
+    span = asked if isinstance(asked, Span) else None
+    columns = _columns(model, span, words)
+    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    if not columns or grid_row is None:
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    position = {c.letter: c.position for c in sheet.columns}
+    if not all(c.letter in names and _filled(grid_row, position[c.letter]) for c in columns):
+        return None
+    bound = set(fit.words)
+    if row.role in ("subtotal", "total"):
+        heading = row.path[-2] if len(row.path) > 1 else ""
+        bound |= {w for v in label_words(heading) for w in v if w in words.wanted} | {"total"}
+    bound |= {w for c in columns for w in _other_levels(c)}
+    # the sheet's title and name, and the label column's header ("Region / Product", "Department"): what the sheet
+    # and its rows are
+    label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
+    title_words = content_words(" ".join((*model.title, sheet.title, sheet.name, label_header)))
+    bound |= title_words
+    bound |= {w for w, others in words.said.items() if others & bound}  # named by another phrase of its group
+    if words.wanted & title_words:  # a company the title names, with its suffix ("Harbor" of "Harbor Air Lines")
+        bound |= set(word_list(" ".join(name_suffixes()))) & words.wanted
+    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - _SUM_WORDS - _UNIT_WORDS
+    chosen = _operation(question, columns, model, sheet.grid) if not left else None
+    if chosen is None:
+        return None
+    operation, cells = chosen
+    label = PATH_SEPARATOR.join(row.path)
+    spans = ", ".join(names[c.letter] for c in cells)
+    period = words.wanted & _period_words(question)
+    read = [f"{', '.join(sorted(bound & words.wanted - title_words))} → line {label}"]
+    if period:
+        read.append(f"{', '.join(sorted(period))} → {'period' if span else 'column'} {spans}")
+    summed = ", added up" if operation == "sum" else ""
+    reason = f"The sheet's model reads “{label}” in {spans}{summed}. Words read: {'; '.join(read)}."
+    return CellsStep(sheet_id=sheet.sheet_id, operation=operation, row_id=grid_row.row_id, row_label=label,
+                     columns=[names[c.letter] for c in cells], column_labels=[names[c.letter] for c in cells],
+                     reason=reason, read_whole=True, asked_scale=words.asked_scale)  # fmt: skip
+
+
+def _filled(row: GridRow, position: int) -> bool:
+    return position < len(row.values) and bool((row.values[position] or "").strip())
+
+
+def _period_words(text: str) -> set[str]:
+    """The words of `text` that name a period: years ("2024", "FY25"), months, quarters, halves."""
+    named = [m.group(0) for pattern in (_MONTH, _QUARTER, _HALF) for m in pattern.finditer(text)]
+    named += [w for _, w in year_mentions(text)]
+    return set(word_list(" ".join(named))) | (set(word_list(text)) & _PERIOD_WORDS)

@@ -1,0 +1,123 @@
+"""The sheet model stored at ingestion, shown, corrected and re-derived, and answers read through it: a workbook
+with stacked merged headers and indented sections, on the embedded Postgres (invented figures)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from openpyxl import Workbook
+from openpyxl.styles import Alignment
+
+from core.cli import cli
+from core.config import get_settings
+from core.errors import CellNotFound, InvalidValue
+from core.qa.service import ask
+
+LINES = {"North": {"Pumps": [10, 12, 14, 16], "Valves": [5, 6, 7, 8]}, "South": {"Pumps": [3, 4, 5, 6]}}
+
+
+def _workbook() -> bytes:
+    """Years merged over their quarters, regions as headings with their lines indented under them, subtotals."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    ws.append(["Harbor Tools — quarterly sales"])
+    ws.append(["USD thousands"])
+    ws.append(["Region / Line", 2031, None, 2032, None])
+    ws.merge_cells("B3:C3")
+    ws.merge_cells("D3:E3")
+    ws.append([None, "Q1", "Q2", "Q1", "Q2"])
+    for region, lines in LINES.items():
+        ws.append([region])
+        for line, figures in lines.items():
+            ws.append([line, *figures])
+            ws.cell(ws.max_row, 1).alignment = Alignment(indent=1)
+        ws.append([f"Total {region}", *(sum(col) for col in zip(*lines.values(), strict=True))])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def book(workbench):
+    assert workbench.ingest_upload(_workbook(), "harbor.xlsx", "Harbor", embed=False).status == "ready"
+    [sheet] = workbench.sheets("Harbor")
+    return workbench, sheet
+
+
+def _done(wb, question: str) -> dict:
+    return list(ask(wb, question, "Harbor"))[-1].result
+
+
+def test_the_model_is_stored_with_the_sheet(book) -> None:
+    _, sheet = book
+    model = sheet.model
+    assert model is not None
+    assert model.header_rows == (3, 4)
+    assert [c.name for c in model.columns][1:3] == ["2031 › Q1", "2031 › Q2"]
+    by_row = {r.row_number: r for r in model.rows}
+    assert by_row[5].role == "heading" and by_row[10].path == ("South", "Pumps")
+    assert (by_row[8].role, by_row[8].checked) == ("subtotal", True)
+    assert model.scale == "thousands"
+    assert "header rows 3–4" in model.describe()
+
+
+def test_answers_read_the_line_under_its_section_and_cite_its_cell(book) -> None:
+    wb, _ = book
+    done = _done(wb, "What were South pumps sales in Q2 2032?")
+    assert done["values"] == ["6"] and not done["abstained"]
+    assert [c["ref"] for c in done["citations"]] == ["Sales!E10"]
+    # a line repeated under two sections, its section not named: no figure
+    assert _done(wb, "What were pumps sales in Q2 2032?")["values"] != ["16"]
+
+
+def test_a_correction_is_stored_apart_and_read_by_later_answers(book) -> None:
+    wb, sheet = book
+    corrected = wb.correct_sheet(sheet.sheet_id, scale="millions", roles={7: "note"})
+    assert corrected.model is not None and corrected.model.scale == "millions"
+    assert corrected.model.row(7).role == "note"  # type: ignore[union-attr]
+    [again] = wb.sheets("Harbor")
+    assert again.model is not None and "row 7 is a note" in again.model.corrected
+    wb.correct_sheet(sheet.sheet_id, roles={7: ""})  # taken back
+    [back] = wb.sheets("Harbor")
+    assert back.model is not None and back.model.row(7).role == "data"  # type: ignore[union-attr]
+    with pytest.raises(InvalidValue):
+        wb.correct_sheet(sheet.sheet_id, roles={7: "footer"})
+    with pytest.raises(CellNotFound):
+        wb.correct_sheet(sheet.sheet_id, roles={99: "total"})
+
+
+def test_an_edit_rederives_the_rows_and_keeps_the_corrections(book) -> None:
+    wb, sheet = book
+    wb.correct_sheet(sheet.sheet_id, fiscal_start=7)
+    frame = wb.grid(sheet.sheet_id).frame
+    row_id = int(frame.loc[frame["row_number"] == 8, "row_id"].iloc[0])  # "Total North"
+    wb.edit_cell(sheet.sheet_id, row_id, 1, "99", embed=False)
+    [edited] = wb.sheets("Harbor")
+    assert edited.model is not None
+    row = edited.model.row(8)
+    assert row is not None and row.role == "subtotal" and not row.checked  # no longer adds up
+    assert edited.model.fiscal_start == 7
+
+
+def test_the_cli_prints_the_reading(book, settings, monkeypatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    get_settings.cache_clear()
+    try:
+        shown = CliRunner().invoke(cli, ["sheets", "--room", "Harbor"], catch_exceptions=False)
+        assert shown.exit_code == 0 and "header rows 3–4" in shown.stdout and "sections: North, South" in shown.stdout
+        listed = json.loads(CliRunner().invoke(cli, ["sheets", "--room", "Harbor", "--json"]).stdout)
+        assert listed[0]["model"]["header_rows"] == [3, 4]
+        _, sheet = book
+        fixed = CliRunner().invoke(
+            cli, ["sheets", "--room", "Harbor", "--sheet", str(sheet.sheet_id), "--set-role", "7=note"]
+        )
+        assert fixed.exit_code == 0 and "row 7 is a note" in fixed.stdout
+        refused = CliRunner().invoke(cli, ["sheets", "--room", "Harbor", "--set-scale", "millions"])
+        assert refused.exit_code != 0 and "--sheet" in refused.output
+    finally:
+        get_settings.cache_clear()

@@ -1,0 +1,145 @@
+"""Questions read against a sheet's table model (core/qa/planner/facts.py) and the cells run in the model's units
+(core/retrieval/cellmath.py): invented sheets of each class the reading serves."""
+
+from __future__ import annotations
+
+from core.cells import ParsedSheet
+from core.ingest.sheets.table import build_table
+from core.qa.planner.cells import GridRow
+from core.qa.planner.facts import model_cells
+from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
+from core.retrieval.cellmath import run_cells
+from core.retrieval.tables import SheetFrame
+
+REGIONAL = [
+    ["Harbor Tools — quarterly sales", "", "", "", ""],
+    ["USD thousands", "", "", "", ""],
+    ["Region / Line", "2031", "2031", "2032", "2032"],
+    ["Region / Line", "Q1", "Q2", "Q1", "Q2"],
+    ["North", "", "", "", ""],
+    ["Pumps", "10", "12", "14", "16"],
+    ["Valves", "5", "6", "7", "8"],
+    ["Total North", "15", "18", "21", "24"],
+    ["South", "", "", "", ""],
+    ["Pumps", "3", "4", "5", "6"],
+    ["Valves", "1", "1", "1", "1"],
+    ["Total South", "4", "5", "6", "7"],
+]
+
+MONTHS = [f"{2040 + (m < 7)}-{m:02d}-01" for m in (7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6)]
+BUDGET = [
+    ["Expense budget — fiscal year ending June 30, 2041", *[""] * 13],
+    ["Team / Line", *MONTHS, "FY2041 Total"],
+    ["Engineering", *[""] * 13],
+    ["Rent", *["3"] * 6, *["4"] * 6, "42"],
+    ["Travel", *["1"] * 12, "12"],
+    ["Support", *[""] * 13],
+    ["Rent", *["2"] * 12, "24"],
+    ["Travel", *["5"] * 12, "60"],
+]
+
+
+def _parsed(records: list[list[str]], name: str = "Sheet") -> ParsedSheet:
+    # REGIONAL's years are merged over their quarters (B3:C3, D3:E3), as a workbook records them
+    merged = {3: frozenset({2, 4})} if records is REGIONAL else None
+    sheet = build_table(name, records, range(1, len(records) + 1), merged=merged)
+    assert sheet is not None and sheet.model is not None
+    return sheet
+
+
+def _schema(sheet: ParsedSheet) -> RoomSchema:
+    columns = tuple(ColumnInfo(name=c.name, letter=c.letter, dtype=c.dtype, position=c.position) for c in sheet.columns)
+    grid = tuple(
+        GridRow(row_id=100 + i, values=tuple(row), row_number=number)
+        for i, (row, number) in enumerate(zip(sheet.rows, sheet.row_numbers, strict=True))
+    )
+    info = SheetInfo(sheet_id=7, document_id=1, title="book.xlsx", name=sheet.name, n_rows=len(sheet.rows),
+                     columns=columns, grid=grid, model=sheet.model)  # fmt: skip
+    return RoomSchema(room_id=1, sheets=(info,))
+
+
+def _frame(sheet: ParsedSheet) -> SheetFrame:
+    return SheetFrame.from_rows(sheet.columns, sheet.rows, row_numbers=sheet.row_numbers,
+                                row_ids=[100 + i for i in range(len(sheet.rows))], sheet=sheet.name, sheet_id=7,
+                                caption=sheet.title, model=sheet.model)  # fmt: skip
+
+
+def _answer(records: list[list[str]], question: str) -> list[str] | None:
+    sheet = _parsed(records)
+    found = model_cells(question, _schema(sheet))
+    if found is None:
+        return None
+    return run_cells(_frame(sheet), found[0]).values
+
+
+def test_a_line_repeated_under_sections_is_read_under_the_one_named() -> None:
+    assert _answer(REGIONAL, "What were Pumps sales in South in Q2 2032?") == ["6"]
+    assert _answer(REGIONAL, "What were North pumps sales in Q1 2031?") == ["10"]
+
+
+def test_a_line_repeated_under_sections_without_its_section_is_not_guessed() -> None:
+    assert _answer(REGIONAL, "What were Pumps sales in Q2 2032?") is None
+
+
+def test_a_section_asked_is_its_total_line_and_a_year_adds_its_quarters_when_asked_in_total() -> None:
+    assert _answer(REGIONAL, "What was South's total in the first half of 2032?") == ["13"]
+    assert _answer(REGIONAL, "What was South's full-year 2032 total?") is None  # no Q3, Q4: the year is not there
+    # quarters of a table with no year column: a flow or a balance? only a word says to add them
+    assert _answer(REGIONAL, "What were North pumps sales in 2031?") is None
+
+
+def test_fiscal_quarters_are_read_from_the_sheets_fiscal_year() -> None:
+    sheet = _parsed(BUDGET)
+    assert sheet.model is not None and sheet.model.fiscal_start == 7
+    # fiscal Q1 2041 is July to September 2040: the months add up (the FY column is their sum)
+    assert _answer(BUDGET, "What is fiscal Q1 2041 rent for Engineering?") == ["9"]
+    assert _answer(BUDGET, "How much was budgeted for Support travel in March 2041?") == ["5"]
+    assert _answer(BUDGET, "What is the full-year travel budget for Support?") == ["60"]
+
+
+def test_a_balance_at_a_periods_end_is_its_last_column() -> None:
+    records = [
+        ["Headcount by team", "", "", ""],
+        ["Team", "Q1 2040", "Q2 2040", "Q3 2040"],
+        ["Harbor", "40", "44", "47"],
+        ["Quay", "12", "15", "15"],
+    ]
+    # "people" binds the title's "Headcount" through the analyst vocabulary
+    assert _answer(records, "How many people were in Harbor at the end of the first half of 2040?") == ["44"]
+    assert _answer(records, "How many people were in Harbor in the first half of 2040?") is None
+
+
+def test_a_word_left_unbound_gives_no_figure() -> None:
+    assert _answer(REGIONAL, "What were refurbished Pumps sales in South in Q2 2032?") is None
+
+
+def test_an_abbreviation_the_label_defines_names_its_line() -> None:
+    records = [
+        ["Lakeside Air", "", ""],
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["", "2040", "2039"],
+        ['Available seat miles ("ASMs") (millions)', "1,200", "1,100"],
+        ["Passenger yield (cents)", "14.10", "13.90"],
+    ]
+    assert _answer(records, "What were Lakeside's ASMs in 2039?") == ["1,100"]
+
+
+def test_a_row_in_cents_is_said_in_cents_and_converted_to_dollars_when_asked() -> None:
+    records = [
+        ["Lakeside Air — (in millions, except where noted)", "", ""],
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["", "2040", "2039"],
+        ["Passenger revenue", "9,100", "8,700"],
+        ["Passenger yield (cents)", "14.10", "13.90"],
+    ]
+    sheet = _parsed(records)
+    found = model_cells("What was passenger yield in 2040, in dollars?", _schema(sheet))
+    assert found is not None
+    result = run_cells(_frame(sheet), found[0])
+    assert result.values == ["0.141"]
+    assert "14.10 cents" in result.description
+    revenue = model_cells("What was passenger revenue in 2039 in thousands?", _schema(sheet))
+    assert revenue is not None and run_cells(_frame(sheet), revenue[0]).values == ["8700000"]
+    # a unit in brackets describes the figure asked: nothing converted
+    said = model_cells("What was passenger revenue (in millions) in 2039?", _schema(sheet))
+    assert said is not None and run_cells(_frame(sheet), said[0]).values == ["8,700"]
