@@ -15,7 +15,7 @@ from core.lexicon.comparison import SHARE_WORDS
 from core.lexicon.questions import QUANTITY_COLUMNS, SHEET_WORDS, UNIT_PRICE_COLUMNS, VALUE_WORDS
 from core.qa.planner.binding import bind
 from core.qa.planner.drafting import SUMMARY_ROW
-from core.qa.planner.facts import line_items_by_model
+from core.qa.planner.facts import line_items_by_model, mixed_kinds
 from core.qa.planner.lexicon import stem_of, words_of
 from core.qa.planner.linking import link_sheet, read_question
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
@@ -35,7 +35,7 @@ def share_step(question: str, schema: RoomSchema) -> ShareStep | None:
     if asked is None:
         return None
     for sheet in schema.sheets:
-        if sheet.page is None and sheet.columns and not line_items_by_model(sheet):  # (records only)
+        if sheet.page is None and sheet.columns and not line_items_by_model(sheet) and not mixed_kinds(sheet):
             step = _share_on(question, stem_of(asked.group("noun").lower()), sheet)
             if step is not None:
                 return step
@@ -96,7 +96,7 @@ def row_math_step(question: str, schema: RoomSchema) -> RowMathStep | None:
     if not (_TIMES.search(question) or _AGAINST_OWN.search(question) or set(words_of(question)) & VALUE_WORDS):
         return None
     for sheet in schema.sheets:
-        if sheet.page is None and sheet.columns and not line_items_by_model(sheet):  # (records only)
+        if sheet.page is None and sheet.columns and not line_items_by_model(sheet) and not mixed_kinds(sheet):
             step = _row_math_on(question, sheet)
             if step is not None:
                 return step

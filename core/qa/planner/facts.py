@@ -210,22 +210,25 @@ def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo
 
 
 def line_items_by_model(sheet: SheetInfo) -> bool:
-    """Whether the model reads the sheet as line items down rather than a list of records: periods across with more
-    than one level (stacked period headers, or sections of lines), or rows each of its own kind of figure (a row of
-    rates among rows of amounts: "Expected loss rate 1% 5%" over "Gross amount 23,762 2,068"). A record operation
-    over it would mix a section's lines with its subtotal, one year's quarter with another's, or rates with
-    amounts."""
+    """Whether the model reads the sheet as line items down and periods across with more than one level (stacked
+    period headers, or sections of lines): a statement, not a list of records, whose rows a record operation would
+    mix (a section's lines with its subtotal, one year's quarter with another's)."""
     model = sheet.model
     if model is None or model.label_letter is None:
         return False
     periods = sum(1 for c in model.columns if c.period is not None)
     stacked = any(len(c.path) > 1 for c in model.columns if c.period is not None)
     sections = any(r.role == "heading" for r in model.rows) or bool(model.group_letters)
-    return (periods >= 2 and (stacked or sections)) or _mixed_rows(sheet, model)
+    return periods >= 2 and (stacked or sections)
 
 
-def _mixed_rows(sheet: SheetInfo, model: TableModel) -> bool:
-    """Whether some rows hold only percentages and others only amounts, across the same columns."""
+def mixed_kinds(sheet: SheetInfo) -> bool:
+    """Whether some rows of a sheet with row labels hold only percentages and others only amounts across the same
+    columns ("Expected loss rate 1% 5%" over "Gross amount 23,762 2,068"): each row its own measure, so a sum or
+    share down a column would add rates to amounts (a lookup of one row is still fine)."""
+    model = sheet.model
+    if model is None or model.label_letter is None:
+        return False
     label = next((c.position for c in sheet.columns if c.letter == model.label_letter), None)
     kinds = set()
     for row in sheet.grid:
