@@ -75,6 +75,9 @@ class ParsedSheet:
     warning: str | None = None
     # How the table was read (core.sheetmodel.TableModel): header paths, row paths and roles, units, periods.
     model: TableModel | None = None
+    # The workbook tab the table stands on when it is one of several tables of that tab (its cells are cited there:
+    # "Dashboard!H7"); None when the table is the tab's only one, named by it.
+    tab: str | None = None
 
 
 # A dtype must describe at least this share of a column's non-empty values.

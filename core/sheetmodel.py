@@ -248,11 +248,23 @@ def _spans(upper: Sequence[str], lower: Sequence[str], first: int, merged: froze
     return False
 
 
-def _units_row(record: Sequence[str], first_value: int) -> bool:
-    """A row under a header that writes one unit over every figure column ("Years", "$", "%", "(000)")."""
+# A unit written alone in a header cell: "$'000", "US$m", "€ millions", "Years", "(000)", and under a stacked
+# header also a bare "$" or "%".
+_UNIT_WORD = re.compile(
+    r"\(?\s*(?:(?:us|usd|eur|gbp|cad|aud)?\s*[$€£¥]?\s*'?000'?s?|(?:us|usd|eur|gbp)?\s*[$€£¥]\s*(?:m|mn|bn|k)"
+    r"|(?:usd|eur|gbp)\s*(?:m|mn|bn|k)|(?:usd|eur|gbp|[$€£¥])?\s*(?:thousands?|millions?|billions?)"
+    r"|years?|months?|days?|hours?|percent)\s*\)?",
+    re.I,
+)
+
+
+def _units_row(record: Sequence[str], first_value: int, stacked: bool) -> bool:
+    """A row under a header that writes one unit over every figure column ("Years", "$'000"; "$", "%" under a
+    stacked header)."""
     texts = [t.strip() for t in record[first_value:] if t.strip()]
-    return (len(texts) >= 2 and len(set(texts)) == 1 and len(texts[0].split()) <= 3 and not _is_figure(texts[0])
-            and (own_unit(f"({texts[0].strip('()')})") is not None or len(texts[0]) <= 6))  # fmt: skip
+    if len(texts) < 2 or len(set(texts)) != 1:
+        return False
+    return bool(_UNIT_WORD.fullmatch(texts[0])) or (stacked and texts[0] in ("$", "€", "£", "¥", "%"))
 
 
 def _banner(record: Sequence[str], first_value: int) -> bool:
@@ -453,6 +465,73 @@ def _fiscal_start(texts: Sequence[str], column_paths: Sequence[Sequence[str]], p
     return 1
 
 
+# A block of rows with figures under a header ends where a blank row is followed by another header.
+_MIN_TABLE_ROWS = 2
+
+
+def _texts(record: Sequence[str], first: int, last: int) -> list[str]:
+    return [t.strip() for t in record[first : last + 1] if t.strip()]
+
+
+def _header_like(record: Sequence[str], first: int, last: int) -> bool:
+    """A row naming two or more columns apart and holding no figure: a table's header."""
+    texts = _texts(record, first, last)
+    return len(set(texts)) >= 2 and not any(_is_figure(t) for t in texts)
+
+
+def table_regions(records: Sequence[Sequence[str]], row_numbers: Sequence[int]) -> list[tuple[list[int], int, int]]:
+    """The tables one sheet holds, as (record indices, first column, last column): blocks of rows one under the other
+    (a blank row, then a new header — with its title lines — under rows of figures), and blocks side by side
+    (columns empty from top to bottom of the block between two groups of two or more columns, each with a header
+    of its own). A sheet holding one table is one region. Cells keep their columns, so every address stays exact."""
+    width = max((len(r) for r in records), default=0)
+    rows = [i for i, r in enumerate(records) if any(t.strip() for t in r)]
+    if not rows or width < 2:
+        return [(rows, 0, max(width - 1, 0))]
+    # one under the other: split before the title lines of a header that follows a blank row and rows of figures
+    blocks: list[list[int]] = [[]]
+    seen_figures = False
+    for k, i in enumerate(rows):
+        gap = k > 0 and row_numbers[i] - row_numbers[rows[k - 1]] > 1
+        if gap and seen_figures:
+            # the new block's header: this row, or the first row under its one-text title lines
+            ahead = rows[k : k + 4]
+            header_at = next((j for j in ahead if len(set(_texts(records[j], 0, width - 1))) >= 2), None)
+            titles_only = header_at is not None and all(
+                len(set(_texts(records[j], 0, width - 1))) == 1 for j in ahead[: ahead.index(header_at)]
+            )
+            if header_at is not None and titles_only and _header_like(records[header_at], 0, width - 1):
+                blocks.append([])
+                seen_figures = False
+        blocks[-1].append(i)
+        seen_figures = seen_figures or any(_is_figure(t) for t in records[i])
+    regions: list[tuple[list[int], int, int]] = []
+    for block in blocks:
+        regions += _side_by_side(records, block, width)
+    return [r for r in regions if r[0]]
+
+
+def _side_by_side(records: Sequence[Sequence[str]], block: list[int], width: int) -> list[tuple[list[int], int, int]]:
+    """A block's tables side by side: groups of columns between columns empty over the whole block."""
+    filled = [any(j < len(records[i]) and records[i][j].strip() for i in block) for j in range(width)]
+    groups: list[tuple[int, int]] = []
+    for j, used in enumerate(filled):
+        if used and (not groups or groups[-1][1] != j - 1):
+            groups.append((j, j))
+        elif used:
+            groups[-1] = (groups[-1][0], j)
+    tables = [g for g in groups if g[1] > g[0]]
+    headed = [g for g in tables if any(_header_like(records[i], g[0], g[1]) for i in block[:6])]
+    if len(groups) < 2 or len(headed) != len(groups):
+        return [(block, 0, width - 1)]
+    regions = []
+    for first, last in groups:
+        own = [i for i in block if _texts(records[i], first, last)]
+        if len(own) >= _MIN_TABLE_ROWS:
+            regions.append((own, first, last))
+    return regions if len(regions) == len(groups) else [(block, 0, width - 1)]
+
+
 def build_model(
     records: Sequence[Sequence[str]],
     row_numbers: Sequence[int],
@@ -501,7 +580,9 @@ def build_model(
         if any(_is_figure(t) for j, t in enumerate(lower) if j >= first_value):
             break
         names_below = any(t.strip() for j, t in enumerate(lower) if j >= max(first_value, 1))
-        if names_below and _units_row(lower, first_value):  # "Years", "$", "%" under every figure column
+        if names_below and _units_row(
+            lower, first_value, len(header) > 1
+        ):  # "Years", "$", "%" under every figure column
             header.append(header[-1] + 1)
             continue
         keyed = bool(first_value) and _is_period_header(lower[first_value - 1])  # a data row keyed by its year
@@ -758,4 +839,4 @@ def facts(
 
 
 __all__ = ["PATH_SEPARATOR", "ROLES", "SCALES", "ColumnModel", "Fact", "Period", "RowModel", "TableModel", "build_model",
-           "corrected", "facts", "own_unit", "period_of", "rederive", "scale_of"]  # fmt: skip
+           "corrected", "facts", "own_unit", "period_of", "rederive", "scale_of", "table_regions"]  # fmt: skip

@@ -72,6 +72,12 @@ class SheetInfo:
     # How the table was read (core.sheetmodel), with an editor's corrections laid over it; None for a sheet stored
     # before models were.
     model: TableModel | None = None
+    tab: str | None = None  # the workbook tab it stands on, when the tab holds several tables (cells cite it)
+
+    @property
+    def ref_tab(self) -> str:
+        """The tab its cells' addresses name ("Dashboard" of "Dashboard › Channel mix")."""
+        return self.tab or self.name
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> SheetInfo:
@@ -307,7 +313,7 @@ def edit_cell(
             for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})
         ]
         col = _resolve(columns, column, row["sheet_name"])
-        ref = cell_ref(row["sheet_name"], col.letter, row["row_number"])
+        ref = cell_ref(row["tab"], col.letter, row["row_number"])
         address = f"{col.letter}{row['row_number']}"
         new = check_value(col, address, new_value)
         values: list[str | None] = list(row["values"]) + [None] * (len(columns) - len(row["values"]))

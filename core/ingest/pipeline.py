@@ -237,6 +237,7 @@ def _store_sheet(
             "uncalculated": Jsonb([{"ref": ref, "formula": formula} for ref, formula in sheet.uncalculated]),
             "page_number": table.page if table else None,
             "model": Jsonb(sheet.model.to_json()) if sheet.model else None,
+            "tab": sheet.tab,
         },
     ).fetchone()
     assert row is not None

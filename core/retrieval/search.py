@@ -343,7 +343,7 @@ def _hit(row: dict[str, Any], score: float, columns: dict[int, list[dict[str, An
             "sheet": row["sheet_name"],
             "row_id": row["row_id"],
             "column": column["name"] if column else None,
-            "ref": cell_ref(row["sheet_name"], column["letter"], row["row_number"]) if column else None,
+            "ref": cell_ref(row["tab"], column["letter"], row["row_number"]) if column else None,
             "value": values[position] if position < len(values) else None,
         }
     return SearchHit(

@@ -31,7 +31,7 @@ ORDER BY c.message_id
 -- name: room_sheets
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
        count(*) OVER (PARTITION BY s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
-       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections
+       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections, s.tab
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE d.room_id = %(room_id)s AND d.status = 'ready'
 ORDER BY d.created_at, d.id, s.position
@@ -39,7 +39,7 @@ ORDER BY d.created_at, d.id, s.position
 -- name: sheet_info
 SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
        (SELECT count(*) FROM sheets o WHERE o.document_id = s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
-       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections
+       s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections, s.tab
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE s.id = %(sheet_id)s
 
@@ -69,7 +69,8 @@ OFFSET %(start)s LIMIT %(limit)s
 SELECT row_index FROM sheet_rows WHERE id = %(row_id)s AND sheet_id = %(sheet_id)s
 
 -- name: lock_sheet_row
-SELECT r.sheet_id, r.row_number, r.values, s.name AS sheet_name, s.document_id, d.room_id, s.page_number
+SELECT r.sheet_id, r.row_number, r.values, s.name AS sheet_name, coalesce(s.tab, s.name) AS tab, s.document_id,
+       d.room_id, s.page_number
 FROM sheet_rows r JOIN sheets s ON s.id = r.sheet_id JOIN documents d ON d.id = s.document_id
 WHERE r.id = %(row_id)s
 FOR UPDATE OF r

@@ -56,9 +56,9 @@ INSERT INTO document_files (document_id, data) SELECT %(document_id)s, data FROM
 
 -- name: insert_sheet
 INSERT INTO sheets (document_id, position, name, header_row, n_rows, n_cols, title, uncalculated, page_number,
-                    model)
+                    model, tab)
 VALUES (%(document_id)s, %(position)s, %(name)s, %(header_row)s, %(n_rows)s, %(n_cols)s, %(title)s,
-        %(uncalculated)s, %(page_number)s, %(model)s)
+        %(uncalculated)s, %(page_number)s, %(model)s, %(tab)s)
 RETURNING id
 
 -- name: sheet_row_ids
@@ -155,7 +155,7 @@ LIMIT %(limit)s
 
 -- name: chunk_details
 SELECT c.id, c.document_id, d.title, d.kind, d.fiscal_year, d.fiscal_quarter, c.chunk_index, c.page_number, c.start_char, c.end_char,
-       c.content, c.row_id, r.row_number, r.values, r.sheet_id, s.name AS sheet_name,
+       c.content, c.row_id, r.row_number, r.values, r.sheet_id, s.name AS sheet_name, coalesce(s.tab, s.name) AS tab,
        e.embedding
 FROM chunks c
 JOIN documents d ON d.id = c.document_id

@@ -1664,6 +1664,7 @@ CREATE TABLE public.sheets (
     page_number integer,
     model jsonb,
     model_corrections jsonb DEFAULT '{}'::jsonb NOT NULL,
+    tab text,
     CONSTRAINT sheets_page_number_check CHECK ((page_number >= 1))
 );
 

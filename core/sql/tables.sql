@@ -5,7 +5,7 @@
 -- created_at, the sheet's shape and its version identify the stored rows without scanning them.
 -- name: sheet_meta
 SELECT s.document_id, s.name, s.n_rows, s.n_cols, d.title, d.created_at, s.version, s.page_number, s.title,
-       s.model, s.model_corrections
+       s.model, s.model_corrections, s.tab
 FROM sheets s JOIN documents d ON d.id = s.document_id
 WHERE s.id = %(sheet_id)s;
 

@@ -157,3 +157,26 @@ def test_facts_carry_paths_periods_and_units() -> None:
     found = list(facts(model, "Sales", [(11, REGIONAL[10])], letters))
     assert found[0].ref == "Sales!B11" and found[0].row_path == ("South", "Pumps")
     assert found[0].column_path == ("2031", "Q1") and found[0].unit == "thousands"
+
+
+def test_tables_one_under_another_and_side_by_side_are_several_tables() -> None:
+    from core.ingest.sheets.table import build_tables
+
+    records = [
+        ["Quay dashboard", "", "", "", "", ""],
+        ["Month", "Users", "", "", "Channel", "Signups"],
+        ["Jan", "10", "", "", "Search", "4"],
+        ["Feb", "12", "", "", "Referral", "6"],
+        ["", "", "", "", "", ""],
+        ["Retention by cohort", "", "", "", "", ""],
+        ["Cohort", "Month 1", "Month 2", "", "", ""],
+        ["Jan", "90%", "80%", "", "", ""],
+    ]
+    tables = build_tables("Dash", records, range(1, len(records) + 1))
+    assert [t.name for t in tables] == ["Dash", "Dash (2)", "Dash › Retention by cohort"]
+    assert [t.tab for t in tables] == [None, "Dash", "Dash"]
+    assert [c.letter for c in tables[1].columns] == ["E", "F"]  # cells keep their columns and rows
+    assert tables[1].row_numbers == (3, 4) and tables[2].header_row == 7
+    # one table with a blank row between its sections stays one
+    one = [["", "2040"], ["North", ""], ["Pumps", "3"], ["", ""], ["South", ""], ["Pumps", "4"]]
+    assert len(build_tables("P", one, range(1, 7))) == 1

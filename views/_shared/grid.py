@@ -231,7 +231,7 @@ def _cited_caption(frame: pd.DataFrame, sheet: SheetInfo, row: int, target_col: 
     if target_col is not None:
         value = hit[field_of(target_col)].iloc[0]
         shown = "(empty)" if value is None else value
-        cited = cell_ref(sheet.name, target_col.letter, number)
+        cited = cell_ref(sheet.ref_tab, target_col.letter, number)
         st.caption(f"Cited cell **{escape_markdown(cited)}** = **{escape_markdown(shown)}**")
     else:
         st.caption(f"Cited row **{number}** of {escape_markdown(sheet.name)}")

@@ -5,11 +5,13 @@ Shared by the CSV and XLSX readers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from itertools import compress
+from typing import Any
 
 from core.cells import Column, ParsedSheet, col_letter, infer_dtype
-from core.sheetmodel import PATH_SEPARATOR, TableModel, build_model
+from core.sheetmodel import PATH_SEPARATOR, TableModel, build_model, table_regions
 
 
 def _clean_header(text: str) -> str:
@@ -134,3 +136,36 @@ def build_table(
         title=title,
         model=model,
     )
+
+
+def build_tables(
+    name: str,
+    records: Sequence[Sequence[str]],
+    row_numbers: Sequence[int],
+    currency_formatted: Sequence[int] = (),
+    **model_input: Any,
+) -> list[ParsedSheet]:
+    """Each table a sheet holds (`core.sheetmodel.table_regions`: blocks one under another or side by side), built
+    as `build_table` builds one; [] when every record is blank. The first keeps the sheet's name, the others are
+    named by their title or banner ("Dashboard › Channel mix"), else numbered ("Dashboard (2)"); each keeps its
+    tab (``tab``) for the cell addresses it cites, and its cells their columns and rows."""
+    regions = table_regions(records, row_numbers)
+    if len(regions) == 1:
+        found = build_table(name, records, row_numbers, currency_formatted, **model_input)
+        return [found] if found is not None else []
+    tables: list[ParsedSheet] = []
+    names: set[str] = set()
+    for indices, first, last in regions:
+        part = [[t if first <= j <= last else "" for j, t in enumerate(records[i])] for i in indices]
+        found = build_table(name, part, [row_numbers[i] for i in indices], currency_formatted, **model_input)
+        if found is None or not found.rows:
+            continue
+        model = found.model
+        # its own title line, else the banner over all its columns ("Channel mix — Q4")
+        heading = (model.title[-1] if model.title else " ".join(column_names(model)[1])) if model and tables else ""
+        shown = f"{name} › {heading}" if heading else (name if not tables else f"{name} ({len(tables) + 1})")
+        while shown in names:
+            shown = f"{shown} ({len(tables) + 1})"
+        names.add(shown)
+        tables.append(dataclasses.replace(found, name=shown, tab=name if shown != name else None))
+    return tables

@@ -17,7 +17,7 @@ from typing import Literal, NoReturn
 from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
 from core.errors import EmptyFile, MalformedSheet, TooMuchContent
 from core.ingest.limits import MAX_CELL_CHARS, MAX_COLUMNS, cell_too_long, too_much_content, too_wide
-from core.ingest.sheets.table import build_table
+from core.ingest.sheets.table import build_tables
 
 # ---------------------------------------------------------------------------------------------
 # XLSX
@@ -290,8 +290,8 @@ class _Workbook:
                 kinds.append(_format_category(fmt))
         return kinds, indents
 
-    def read_sheet(self, title: str, path: str) -> ParsedSheet | None:
-        """Read one worksheet into a table (None when it holds no data)."""
+    def read_sheet(self, title: str, path: str) -> list[ParsedSheet]:
+        """Read one worksheet into its tables ([] when it holds no data; several when it holds several)."""
         return _SheetReader(self).read(title, path)
 
 
@@ -319,7 +319,7 @@ class _SheetReader:
         self.hidden_rows: set[int] = set()
         self.hidden_columns: set[int] = set()
 
-    def read(self, title: str, path: str) -> ParsedSheet | None:  # noqa: C901 (one inlined loop: the hot path of a million-cell sheet)
+    def read(self, title: str, path: str) -> list[ParsedSheet]:  # noqa: C901 (one inlined loop: the hot path of a million-cell sheet)
         ns = self.workbook.ns
         row_tag, c_tag, merge_tag, v_tag, col_tag = ns + "row", ns + "c", ns + "mergeCell", self.v_tag, ns + "col"
         indent_of_style, indents = self.workbook.style_indents, self.indents
@@ -424,14 +424,14 @@ class _SheetReader:
                     max_chars=max_chars, merged=True,
                 )  # fmt: skip
             records, row_numbers = _fill_merges(records, row_numbers, merges)
-        sheet = build_table(
+        tables = build_tables(
             title, records, row_numbers, self.currency_formatted, indents=self.indents,
             hidden_rows=frozenset(self.hidden_rows), hidden_columns=frozenset(self.hidden_columns),
             merged=_merged_across(merges),
         )  # fmt: skip
-        if sheet is None or not self.uncalculated:
-            return sheet
-        return dataclasses.replace(sheet, uncalculated=tuple(self.uncalculated))
+        if not self.uncalculated:
+            return tables
+        return [dataclasses.replace(t, uncalculated=_within(t, self.uncalculated)) for t in tables]
 
     def _number_cell(self, v: str, kind: str | None, col: int) -> str:
         """Text of a numeric cell given its number-format kind (see _Workbook._read_styles)."""
@@ -516,6 +516,14 @@ class _SheetReader:
 
 # The rows a header can stand on: merged ranges further down are the data's (a region merged over its rows).
 _HEADER_MERGE_ROWS = 30
+
+
+def _within(table: ParsedSheet, uncalculated: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """The uncalculated formula cells inside a table's columns and rows (a tab's other tables list theirs)."""
+    letters = {c.letter for c in table.columns}
+    rows = set(table.row_numbers) | {table.header_row}
+    return tuple((ref, f) for ref, f in uncalculated if (m := _COORD_RE.fullmatch(ref)) and m.group(1).upper() in letters
+                 and int(m.group(2)) in rows)  # fmt: skip
 
 
 def _merged_across(merges: list[tuple[int, int, int, int]]) -> dict[int, frozenset[int]]:
@@ -643,11 +651,10 @@ def parse_xlsx(
             raise _xlsx_problem(name, f"its structure could not be read ({exc})") from exc
         for title, path in workbook.sheets:
             try:
-                sheet = workbook.read_sheet(title, path)
+                found = workbook.read_sheet(title, path)
             except TooMuchContent:
                 raise
             except Exception as exc:
                 raise _xlsx_problem(name, f"sheet {title!r} could not be read ({exc})") from exc
-            if sheet is not None:
-                sheets.append(sheet)
+            sheets.extend(found)
     return sheets

@@ -60,7 +60,7 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
         meta = cur.execute(q("sheet_meta"), {"sheet_id": sheet_id}).fetchone()
     if meta is None:
         raise SheetNotFound(f"No sheet with id {sheet_id}: its document may have been deleted. Re-run the search.")
-    document_id, name, n_rows, n_cols, title, created_at, edits, page, caption, stored_model, corrections = meta
+    document_id, name, n_rows, n_cols, title, created_at, edits, page, caption, stored_model, corrections, tab = meta
     # The server too: every test database numbers its sheets from 1.
     key = (db.conninfo, sheet_id)
     version = (document_id, name, n_rows, n_cols, title, created_at, edits, page, caption)
@@ -87,7 +87,7 @@ def load_sheet(db: Database, sheet_id: int) -> SheetFrame:
                 columns, values, row_numbers=numbers, row_ids=ids,
                 sheet=name, sheet_id=sheet_id, document_id=document_id, title=title, page=page,
                 caption=caption, model=corrected(TableModel.from_json(stored_model), corrections or {})
-                if stored_model else None,
+                if stored_model else None, tab=tab,
             )  # fmt: skip
         with _CACHE_LOCK:
             _CACHE_STATS["misses"] += 1

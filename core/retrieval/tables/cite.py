@@ -23,7 +23,7 @@ def cite(sheet: SheetFrame, row: int, col: Column) -> Citation:
         sheet=sheet.sheet,
         row_id=int(sheet.row_ids()[row]),
         column=col.name,
-        ref=cell_ref(sheet.sheet, col.letter, int(sheet.row_numbers()[row])),
+        ref=cell_ref(sheet.ref_tab, col.letter, int(sheet.row_numbers()[row])),
         value=sheet.texts(col.position)[row],
         page=sheet.page,
     )
@@ -51,7 +51,7 @@ def _range_text(sheet: SheetFrame, col: Column, rows: np.ndarray, condition: str
         return None
     numbers = sheet.row_numbers()[rows]
     first, last = int(numbers.min()), int(numbers.max())
-    start = cell_ref(sheet.sheet, col.letter, first)
+    start = cell_ref(sheet.ref_tab, col.letter, first)
     span = start if first == last else f"{start}:{col.letter}{last}"
     return f"{span} ({len(rows):,} cell{'s' if len(rows) != 1 else ''}{condition})"
 

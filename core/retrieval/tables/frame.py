@@ -34,6 +34,7 @@ class SheetFrame:
     page: int | None = None  # a table read from a PDF: the page it is on (its cells are cited on that page)
     caption: str | None = None  # the sheet's own title (lines above its header: "(in millions)"), if any
     model: TableModel | None = None  # how the table was read at ingestion (core.sheetmodel): units of rows, roles
+    tab: str | None = None  # the workbook tab its cells stand on, when it is one of the tab's several tables
     # Derived arrays (normalised text, number views, sort keys) built on first use and kept: a
     # frozen dataclass may still fill a dict, and one op on a 100k-row sheet should pay them once.
     _views: dict[tuple[str, int], Any] = field(default_factory=dict, init=False, repr=False)
@@ -53,6 +54,7 @@ class SheetFrame:
         page: int | None = None,
         caption: str | None = None,
         model: TableModel | None = None,
+        tab: str | None = None,
     ) -> SheetFrame:
         """Build a SheetFrame from cell texts (row numbers default to 2.., row ids to 1..)."""
         n = len(rows)
@@ -76,7 +78,14 @@ class SheetFrame:
         labels = [c.name for c in columns] + ["row_id", "row_number"]
         raw_frame = _frame(list(raw_cols.values()), ids, numbers, labels)
         typed_frame = _frame(list(typed_cols.values()), ids, numbers, labels)
-        return cls(sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame, page, caption, model)
+        return cls(
+            sheet_id, document_id, title, sheet, tuple(columns), typed_frame, raw_frame, page, caption, model, tab
+        )
+
+    @property
+    def ref_tab(self) -> str:
+        """The tab its cells' addresses name."""
+        return self.tab or self.sheet
 
     @property
     def n_rows(self) -> int:

@@ -125,7 +125,7 @@ def _restriction(col: Column, labels: list[str]) -> str:
 def _skipped_note(sheet: SheetFrame, col: Column | None, groups: _Groups) -> str:
     if col is None or len(groups.skipped) == 0:
         return ""
-    refs = ", ".join(cell_ref(sheet.sheet, col.letter, int(sheet.row_numbers()[r])) for r in groups.skipped[:3])
+    refs = ", ".join(cell_ref(sheet.ref_tab, col.letter, int(sheet.row_numbers()[r])) for r in groups.skipped[:3])
     more = ", …" if len(groups.skipped) > 3 else ""
     return f" ({_plural(len(groups.skipped), 'non-numeric cell')} skipped: {refs}{more})"
 
