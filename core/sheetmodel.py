@@ -242,10 +242,19 @@ def _spans(upper: Sequence[str], lower: Sequence[str], first: int, merged: froze
             continue
         if b == a and j + 1 in merged:
             return True
-        # a text written once spans the blanks right of it when another text follows them (one more banner)
-        if not b and any(k > j + 1 for k in texts):
+        # texts written once over groups of equal width from the first figure column ("2019", "", "2018", ""): each
+        # spans the blanks right of it (a banner placed anywhere else, as a PDF centres it, is not placed here)
+        if not b and _regular_groups(texts, first, len(upper)):
             return True
     return False
+
+
+def _regular_groups(texts: Sequence[int], first: int, width: int) -> bool:
+    """Whether texts at these columns head groups of equal width, the first at `first`, the last ending the row."""
+    if len(texts) < 2 or texts[0] != first:
+        return False
+    widths = {b - a for a, b in pairwise([*texts, width])}
+    return len(widths) == 1 and widths.pop() > 1
 
 
 # A unit written alone in a header cell: "$'000", "US$m", "€ millions", "Years", "(000)", and under a stacked
@@ -616,6 +625,11 @@ def build_model(
     paths: list[tuple[str, ...]] = []
     for j in range(width):
         path = tuple(dict.fromkeys(" ".join(r[j].split()) for r in filled_rows if j < len(r) and r[j].strip()))
+        if j < first_value and len(filled_rows) > 1 and not filled_rows[0][j].strip():
+            # the label column is named by the header's top row; below it, its cell names the unit ("(In
+            # thousands)", kept as its name, as a one-row header has it) or the subject or a period of the
+            # figures ("Revenue by country", "2019"): no name of the labels
+            path = tuple(p for p in path if scale_of([p]) or _UNIT_WORD.fullmatch(p) or own_unit(p))
         day = parse_date(path[-1]) if path else None
         if day is not None and day.day == 1 and re.fullmatch(r"\d{4}-\d\d-01", path[-1]):
             # a month stored as a date cell (shown "Jul-24"): named as the month it is

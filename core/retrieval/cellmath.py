@@ -377,6 +377,8 @@ def run_cells(sheet: SheetFrame, step: CellsStep, other: SheetFrame | None = Non
         return CellsResult(values=result.values, citations=result.citations, description=result.description + note)
     if not step.asked_scale or not scale or step.asked_scale == scale or step.operation not in _AMOUNTS:
         return result
+    if step.asked_scale not in _SCALE_RANK or scale not in _SCALE_RANK:  # whole dollars or cents asked
+        return _converted(result, step.asked_scale, scale, amounts)
     factor = Decimal(1000) ** (_SCALE_RANK[scale] - _SCALE_RANK[step.asked_scale])
     converted = []
     for value in result.values:

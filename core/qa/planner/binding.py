@@ -197,7 +197,28 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
         bound.append((word, what))
     for phrase, col in categories.items():
         blocking.append((phrase, f"no {col.name} holds it"))
+    if isinstance(step, TableStep):
+        blocking += _periods_unread(question, bound, step, sheet)
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
+
+
+# Words naming a part of a year: a figure over every row answers another question than "units in February".
+_PART_OF_YEAR = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "quarter", "half"})
+
+
+def _periods_unread(
+    question: str, bound: list[tuple[str, str]], step: TableStep, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """A month, quarter or half the question names that the operation reads nowhere (no filter on a date column, no
+    column of it read): the rows' figure is of the whole table, not of that period."""
+    dates = {c.name for c in sheet.columns if c.dtype == "date"}
+    if any(f.column in dates for f in step.op.filters):
+        return []
+    return [
+        (word, "names a period the operation reads in no date or column")
+        for word, what in bound
+        if not what and (word in _PART_OF_YEAR or (month_of(word) is not None and (word != "may" or "May" in question)))
+    ]
 
 
 # Words that join two things asked together: "sales of A and B", "A or B", "both A and B", "A, B".

@@ -257,7 +257,7 @@ _ASKED_UNIT = re.compile(
 _CURRENCY_UNITS = ("dollar", "usd", "euro", "pound")
 
 
-def _asked_unit(question: str) -> tuple[str, set[str]]:
+def asked_unit(question: str) -> tuple[str, set[str]]:
     """The scale word the question asks its figure in ("unit" for whole dollars), and the words saying it. A unit in
     brackets ("RPMs (in millions)") describes the figure asked rather than asking it converted: none is asked."""
     found = _ASKED_UNIT.search(question)
@@ -280,7 +280,7 @@ class _Words:
 
     @staticmethod
     def of(question: str) -> _Words:
-        asked_scale, unit_words = _asked_unit(question)
+        asked_scale, unit_words = asked_unit(question)
         wanted = content_words(question) - unit_words
         said = synonyms(wanted)
         return _Words(wanted, wanted | {w for others in said.values() for w in others}, said, asked_scale)

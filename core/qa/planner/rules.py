@@ -14,7 +14,7 @@ from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.facts import line_items_by_model, model_cells
+from core.qa.planner.facts import asked_unit, line_items_by_model, model_cells
 from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
@@ -161,6 +161,9 @@ class OfflinePlanner:
         statement = statement_cells(question, schema)
         if statement is not None:
             cells, sheet = statement
+            unit = asked_unit(question)[0]
+            if unit and not cells.asked_scale:  # "in dollars", "in cents": the figure converted from the sheet's unit
+                cells = cells.model_copy(update={"asked_scale": unit})
             return [cells], f"{cells.reason} ({sheet.label}).", CELLS
         # "X as a percentage of revenue" the cell rules did not read as two named lines: the share measure
         share = measure_cells(question, schema, shares=True)
