@@ -561,6 +561,10 @@ def build_model(
     from core.cells import col_letter
 
     indents = indents or {}
+    # a long list of records: its structure is read from its first rows (its rows are not modelled one by one)
+    long_list = len(records) > MAX_MODELLED_ROWS + _PROBE_ROWS
+    if long_list:
+        records, row_numbers = records[:_PROBE_ROWS], row_numbers[:_PROBE_ROWS]
     nonblank = [i for i, r in enumerate(records) if any(t.strip() for t in r)]
     if not nonblank:
         return None
@@ -650,7 +654,7 @@ def build_model(
     value_cols = [j for j in range(first_value, width)]
     row_models = (
         _rows(data, data_numbers, label, value_cols, indents, hidden_rows, groups)
-        if len(data) <= MAX_MODELLED_ROWS
+        if len(data) <= MAX_MODELLED_ROWS and not long_list
         else ()
     )
     return TableModel(
