@@ -49,6 +49,7 @@ Operation = Literal[
     "count_items",
     "variance",
     "measure",
+    "rank_items",
 ]
 # Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
 # B ("the respective rents and wages for 2016"), their total and their average.
@@ -136,6 +137,9 @@ class CellsStep(BaseModel):
     # "change" asked as how much the line fell ("how much did fees decrease by": 40 when they went from 140 to
     # 100), the earlier figure minus the later; False for the later minus the earlier.
     decrease: bool = False
+    # "rank_items": which of the rows `item_row_ids` (named `item_labels`) holds the most ("max") or the least
+    # ("min") in `columns` (added up per row when several): "which region sold the most in Q4".
+    item_labels: list[str] = []
     # "value" (of one period) or "change" the document's prose states in its own unit ("licence income rose $42.7
     # million" over a table in thousands whose change is 42,693): that figure as written is the answer ("" when
     # none does).
@@ -440,6 +444,8 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
     row_ids = sheet.row_ids()
     if step.operation in ("line_items", "count_items"):
         return _run_line_items(sheet, step, [int(r) for r in row_ids])
+    if step.operation == "rank_items":
+        return _run_ranked(sheet, step, [int(r) for r in row_ids])
     index = {int(rid): i for i, rid in enumerate(row_ids)}
     by_name = {c.name: c for c in sheet.columns}
 
@@ -619,6 +625,32 @@ def _run_line_items(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> C
                            description=f"{len(labels)} line items are listed {relation} {head}: {shown}")  # fmt: skip
     return CellsResult(values=labels, citations=citations,
                        description=f"The line items {relation} {head} are {shown}")  # fmt: skip
+
+
+def _run_ranked(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> CellsResult:
+    """The row of `item_row_ids` with the most (``pick`` "max") or least in the step's columns, named by its label
+    in `item_labels`; every cell read is cited. A tie names no row."""
+    where = {rid: i for i, rid in enumerate(row_ids)}
+    by_name = {c.name: c for c in sheet.columns}
+    if any(rid not in where for rid in step.item_row_ids):
+        raise LookupError(f"a row of {step.row_label} is no longer in sheet {sheet.sheet}")
+    totals: list[Decimal] = []
+    citations = []
+    for rid in step.item_row_ids:
+        cells = [(where[rid], by_name[name]) for name in step.columns]
+        figures = [_decimal(sheet.texts(col.position)[i] or "") for i, col in cells]
+        totals.append(sum(figures, Decimal(0)))
+        citations += [cite(sheet, i, col) for i, col in cells]
+    best = max(totals) if step.pick != "min" else min(totals)
+    winners = [label for label, total in zip(step.item_labels, totals, strict=True) if total == best]
+    listed = "; ".join(f"{label}: {_grouped(t)}" for label, t in zip(step.item_labels, totals, strict=True))
+    word = "least" if step.pick == "min" else "most"
+    period = ", ".join(step.column_labels)
+    if len(winners) != 1:
+        return CellsResult(values=[], citations=citations,
+                           description=f"{' and '.join(winners)} tie for the {word} in {period} ({listed})")  # fmt: skip
+    return CellsResult(values=winners, citations=citations,
+                       description=f"{winners[0]} had the {word} of {step.row_label} in {period} ({listed})")  # fmt: skip
 
 
 def _run_items(

@@ -143,3 +143,13 @@ def test_a_row_in_cents_is_said_in_cents_and_converted_to_dollars_when_asked() -
     # a unit in brackets describes the figure asked: nothing converted
     said = model_cells("What was passenger revenue (in millions) in 2039?", _schema(sheet))
     assert said is not None and run_cells(_frame(sheet), said[0]).values == ["8,700"]
+
+
+def test_which_section_or_line_ranks_highest_in_a_period() -> None:
+    # "Region / Line": regions are the sections (ranked by their total lines), lines the rows under them
+    assert _answer(REGIONAL, "Which region had the highest sales in Q2 2032?") == ["North"]
+    assert _answer(REGIONAL, "Which region sold the least in Q1 2031?") == ["South"]  # "sold": the title's sales
+    assert _answer(REGIONAL, "Which region had the most returns in Q1 2031?") is None  # no returns in the sheet
+    assert _answer(REGIONAL, "Which region had the lowest sales in Q1 2031?") == ["South"]
+    # the lines: Pumps under North holds the most of the lines in Q1 2031, but "line" asks of lines of every region
+    assert _answer(REGIONAL, "Which line had the largest sales in Q1 2031?") == ["Pumps"]

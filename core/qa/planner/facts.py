@@ -203,7 +203,7 @@ def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo
         model = sheet.model
         if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
             continue
-        step = _sheet_cells(question, sheet, model)
+        step = _ranked(question, sheet, model) or _sheet_cells(question, sheet, model)
         if step is not None:
             found.append((step, sheet))
     return found[0] if len(found) == 1 else None
@@ -409,3 +409,59 @@ def _period_words(text: str) -> set[str]:
     named = [m.group(0) for pattern in (_MONTH, _QUARTER, _HALF) for m in pattern.finditer(text)]
     named += [w for _, w in year_mentions(text)]
     return set(word_list(" ".join(named))) | (set(word_list(text)) & _PERIOD_WORDS)
+
+
+# "Which region had the highest sales in Q4", "which department has the smallest budget": a ranking of rows.
+_SUPERLATIVE = re.compile(r"\b(?:highest|largest|biggest|greatest|most|top|lowest|smallest|least|fewest)\b", re.I)
+_LEAST = frozenset({"lowest", "smallest", "least", "fewest"})
+_WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+)", re.I)
+# A label column's header naming its levels: "Region / Product", "Department › Line", "Segment and product".
+_LEVELS = re.compile(r"\s*(?:/|›|>|\\|\band\b|&)\s*")
+
+
+def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """Which of the sheet's sections (by their total lines) or lines holds the most or least in the period asked: the
+    kind of row asked names a level of the label column's header ("Region / Product": regions are the sections,
+    products the lines)."""
+    most, which = _SUPERLATIVE.search(question), _WHICH.search(question)
+    if most is None or which is None:
+        return None
+    words = _Words.of(question)
+    asked = asked_span(question, model)
+    span = asked if isinstance(asked, Span) else None
+    columns = _columns(model, span, words) if asked is not False else None
+    header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
+    levels = [content_words(level) for level in _LEVELS.split(header) if level.strip()]
+    kind = set(word_list(which.group("kind")))
+    depth = next((i for i, level in enumerate(levels) if kind & level), None)
+    if not columns or depth is None:
+        return None
+    sections = len(levels) > 1 and depth == 0
+    rows = [r for r in model.rows if r.role in (("subtotal", "total") if sections else ("data",)) and r.label]
+    if sections:
+        rows = [r for r in rows if len(r.path) == 2]  # a section's own total line ("Total EMEA"), not the grand total
+    by_number = {g.row_number: g for g in sheet.grid}
+    position = {c.letter: c.position for c in sheet.columns}
+    items = [(r, by_number[r.row_number]) for r in rows if r.row_number in by_number]
+    items = [(r, g) for r, g in items if all(_filled(g, position[c.letter]) for c in columns if c.letter in position)]
+    if len(items) < 2:
+        return None
+    label_header = content_words(header)
+    title_words = content_words(" ".join((*model.title, sheet.title, sheet.name))) | label_header
+    bound = title_words | kind | {w for c in columns for w in _other_levels(c)} | set(word_list(most.group(0)))
+    bound |= {w for w, others in words.said.items() if others & bound}
+    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - _SUM_WORDS - _UNIT_WORDS
+    if left:
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    labels = [r.path[0] if sections else r.label for r, _ in items]
+    spans = ", ".join(names[c.letter] for c in columns)
+    what = " ".join(model.title[:1]) or sheet.name
+    reason = (f"The sheet's model ranks its {'sections by their total lines' if sections else 'lines'} by {spans}"
+              f"{', added up' if len(columns) > 1 else ''}. Words read: {which.group('kind')} → "
+              f"{'sections' if sections else 'lines'} ({header}); {most.group(0)} → ranking.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="rank_items", row_id=items[0][1].row_id, row_label=what,
+                     columns=[names[c.letter] for c in columns], column_labels=[names[c.letter] for c in columns],
+                     item_row_ids=[g.row_id for _, g in items], item_labels=labels,
+                     pick="min" if most.group(0).lower() in _LEAST else "max", reason=reason,
+                     read_whole=True)  # fmt: skip
