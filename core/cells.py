@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from core.lexicon.numbers import (
     ANY_NUMBER_RE,
@@ -29,16 +29,12 @@ from core.lexicon.numbers import (
     parse_number,
 )
 
-if TYPE_CHECKING:
-    from core.sheetmodel import TableModel
-
 Dtype = Literal["number", "currency", "percent", "date", "text"]
 
 __all__ = [
     "CURRENCY_SYMBOLS",
     "Column",
     "Dtype",
-    "ParsedSheet",
     "cell_ref",
     "col_letter",
     "gc_paused",
@@ -57,27 +53,6 @@ class Column:
     name: str  # cleaned header text; "Column B" when blank; "Name (2)" for a repeat
     letter: str  # A1 column letters in the ORIGINAL file, even when leading columns were empty
     dtype: Dtype
-
-
-@dataclass(frozen=True)
-class ParsedSheet:
-    """One table: a header row and the data rows under it, with their positions in the original file."""
-
-    name: str  # XLSX sheet title; for a CSV the name the caller gave (e.g. the file stem)
-    columns: tuple[Column, ...]
-    rows: tuple[tuple[str | None, ...], ...]  # cell text as stored; None for an empty cell
-    row_numbers: tuple[int, ...]  # 1-based row number in the original file of each data row
-    header_row: int  # 1-based row number of the header row
-    title: str | None = None  # title/note lines found above the header ("Fatal accidents by year, 1999-2012")
-    # Formula cells with no value saved by Excel, as (A1 ref, "=formula"); their cells are empty.
-    uncalculated: tuple[tuple[str, str], ...] = ()
-    # Something the user should check although the sheet was read (a CSV that mixes encodings).
-    warning: str | None = None
-    # How the table was read (core.sheetmodel.TableModel): header paths, row paths and roles, units, periods.
-    model: TableModel | None = None
-    # The workbook tab the table stands on when it is one of several tables of that tab (its cells are cited there:
-    # "Dashboard!H7"); None when the table is the tab's only one, named by it.
-    tab: str | None = None
 
 
 # A dtype must describe at least this share of a column's non-empty values.

@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from core.cells import ParsedSheet, col_index
+from core.cells import col_index
 from core.config import Settings
 from core.errors import EmptyFile, FileTooLarge, UnsupportedFile
 from core.ingest import pdf, sheets
 from core.ingest.pdf_tables import Box, PdfTable
+from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 
 # The file types the workbench reads: suffix -> (parser, mime type). Folders are searched for these and the

@@ -19,7 +19,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from core.cells import Column, ParsedSheet
+from core.cells import Column
 from core.config import Settings
 from core.db import Database, q
 from core.errors import (
@@ -31,6 +31,7 @@ from core.ingest.filing import fiscal_header, read_filing
 from core.ingest.parse import Parsed, TableSheet, check_size
 from core.ingest.pdf_tables import Box
 from core.ingest.sandbox import parse_isolated
+from core.ingest.sheets.parsed import ParsedSheet
 from core.models import Filing, IngestResult
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef, check_embedding_model, claim_embedding_model, write_filing

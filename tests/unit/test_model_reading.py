@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.cells import ParsedSheet
+from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 from core.qa.planner.cells import GridRow
 from core.qa.planner.facts import model_cells

@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cells import ParsedSheet, cell_ref, col_letter, parse_date, parse_measure, parse_number, typed_value
+from core.cells import cell_ref, col_letter, parse_date, parse_measure, parse_number, typed_value
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.sheets import parse_csv, parse_xlsx
+from core.ingest.sheets.parsed import ParsedSheet
 from tests.factories import make_xlsx
 
 # ---------------------------------------------------------------------------------------------

@@ -10,9 +10,10 @@ import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from core.cells import ParsedSheet, gc_paused
+from core.cells import gc_paused
 from core.errors import EmptyFile, MalformedSheet
 from core.ingest.limits import MAX_COLUMNS, too_much_content, too_wide
+from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any
 
-from core.cells import Column, ParsedSheet, col_letter, infer_dtype
+from core.cells import Column, col_letter, infer_dtype
+from core.ingest.sheets.parsed import ParsedSheet
 from core.sheetmodel import PATH_SEPARATOR, TableModel, build_model, table_regions
 
 

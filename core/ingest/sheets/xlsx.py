@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Literal, NoReturn
 
-from core.cells import CURRENCY_SYMBOLS, ParsedSheet, col_index, gc_paused
+from core.cells import CURRENCY_SYMBOLS, col_index, gc_paused
 from core.errors import EmptyFile, MalformedSheet, TooMuchContent
 from core.ingest.limits import MAX_CELL_CHARS, MAX_COLUMNS, cell_too_long, too_much_content, too_wide
+from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_tables
 
 # ---------------------------------------------------------------------------------------------
