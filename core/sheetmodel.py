@@ -276,6 +276,16 @@ def _units_row(record: Sequence[str], first_value: int, stacked: bool) -> bool:
     return bool(_UNIT_WORD.fullmatch(texts[0])) or (stacked and texts[0] in ("$", "€", "£", "¥", "%"))
 
 
+def _header_below(rows: Sequence[Sequence[str]], at: int, first_value: int) -> bool:
+    """Whether a row below `at`, past the next one and before any row of figures, names two or more columns."""
+    for row in rows[at + 2 : at + 5]:
+        if any(_is_figure(t) for t in row):
+            return False
+        if len({t.strip() for t in row[max(first_value, 1) :] if t.strip()}) >= 2:
+            return True
+    return False
+
+
 def _banner(record: Sequence[str], first_value: int) -> bool:
     """A one-text row that stands over the value columns only (not in the label column): a header banner such as
     "Year Ended December 31,", not a title."""
@@ -579,7 +589,11 @@ def build_model(
     n_title = 0
     while n_title < min(max_title_rows, len(rows) - 1):
         texts = {t.strip() for t in rows[n_title] if t.strip()}
-        if len(texts) != 1 or _banner(rows[n_title], max(first_value, 1)):
+        # a banner over the figures is the header's top unless a row further down, before the figures, names the
+        # columns itself (then the banner is a title line above it: "Fiscal Year Ended" over a unit line and dates)
+        if len(texts) != 1 or (
+            _banner(rows[n_title], max(first_value, 1)) and not _header_below(rows, n_title, first_value)
+        ):
             break
         if not any(len({t.strip() for t in r if t.strip()}) >= 2 for r in rows[n_title + 1 : n_title + 6]):
             break
