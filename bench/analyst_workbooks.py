@@ -33,7 +33,6 @@ import hashlib
 import io
 import json
 import random
-import re
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from bench.eval_retrieval import open_database
+from bench.scoring import number
 from bench.splits import count, print_classes, shown
 from core.config import Settings
 from core.db import Database
@@ -575,18 +575,9 @@ def build(seed: int) -> tuple[Books, list[Item]]:
 _MONTH_OF = {m.lower(): i for i, m in enumerate(MONTHS)} | {m.lower(): i for i, m in enumerate(MONTH_NAMES)}
 
 
-def _number(text: str) -> float | None:
-    body = re.sub(r"[,$£€%\s]", "", str(text))
-    negative = body.startswith("(") and body.endswith(")")
-    body = body.strip("()")
-    if not re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)", body):
-        return None
-    return -float(body) if negative else float(body)
-
-
 def same(gold: str, value: str, months: bool) -> bool:
     """One gold value met by one answered value."""
-    g, v = _number(gold), _number(value)
+    g, v = number(gold), number(value)
     if g is not None and v is not None:
         tolerance = max(abs(g) * 0.002, 0.006)
         return abs(g - v) <= tolerance or (abs(g) > 1 and abs(g / 100 - v) <= tolerance / 100)

@@ -25,34 +25,18 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from bench.eval_retrieval import drop_database, open_database
+from bench.scoring import same_figure
 from core.config import Settings
 from core.db import Database
 from core.qa.service import ask
 from core.workbench import Workbench
 
 
-def _number(text: str) -> float | None:
-    body = re.sub(r"[,$£€%\s]", "", str(text))
-    negative = body.startswith("(") and body.endswith(")")
-    body = body.strip("()")
-    if not re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)", body):
-        return None
-    return -float(body) if negative else float(body)
-
-
-def _places(text: str) -> int:
-    found = re.search(r"\.(\d+)", str(text))
-    return len(found.group(1)) if found else 0
-
-
 def same(gold: str, value: str) -> bool:
     """One gold value met by one answered value."""
-    g, v = _number(gold), _number(value)
-    if g is not None and v is not None and _places(gold) < _places(value) and round(v, _places(gold)) == g:
-        return True  # the gold printed to fewer places ("23.2 %" of 23.16)
-    if g is not None and v is not None:
-        tolerance = max(abs(g) * 0.002, 0.006)
-        return abs(g - v) <= tolerance or (abs(g) > 1 and abs(g / 100 - v) <= tolerance / 100)
+    figures = same_figure(gold, value)
+    if figures is not None:
+        return figures
     return " ".join(str(gold).lower().split()) == " ".join(str(value).lower().split())
 
 

@@ -33,7 +33,7 @@ from datetime import date
 from itertools import pairwise
 
 from core.cells import parse_date, parse_number
-from core.lexicon.periods import MONTH_NUMBERS, fiscal_start, header_month, years_in
+from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, fiscal_start, header_month, years_in
 
 PATH_SEPARATOR = " › "
 # Header rows looked for under the first: more is a table of text, not a header.
@@ -452,13 +452,12 @@ def period_of(path: Sequence[str], fiscal: int = 1) -> Period | None:
         m = month_named[0]
         y = year if month_named[1] or not fiscal_named else (first_year if m >= start_month else year)
         return _span(y, m, 1, "month")
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}
     if quarter:
-        n = int(quarter.group(1)) if quarter.group(1) else ordinal[quarter.group(2)]
+        n = int(quarter.group(1)) if quarter.group(1) else ORDINALS[quarter.group(2)]
         y, m = _shift(first_year, start_month, 3 * (n - 1))
         return _span(y, m, 3, "quarter")
     if half:
-        n = int(half.group(1)) if half.group(1) else ordinal[half.group(2)]
+        n = int(half.group(1)) if half.group(1) else ORDINALS[half.group(2)]
         y, m = _shift(first_year, start_month, 6 * (n - 1))
         return _span(y, m, 6, "half")
     return _span(first_year, start_month, 12, "year")

@@ -152,7 +152,8 @@ SCHEDULED = re.compile(
 )
 
 # Ordinal words of the quarters and halves a question may spell out ("the third quarter", "the first half").
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# Ordinal words of a quarter or half ("second quarter", "1st half").
+ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 # "March", "Mar", "Mar.", "Sept" (any case) and, in a sheet's header, "Mar-26", "Mar 2026", "2026-03".
 _MONTH_WORD = re.compile(rf"^(?P<name>{'|'.join(sorted(set(MONTH_NUMBERS), key=len, reverse=True))})\.?$", re.I)
 _HEADER_MONTH = re.compile(
@@ -230,7 +231,7 @@ def months_asked(question: str, start: int = 1) -> tuple[list[int], bool]:
             found.append((m.start(), list(span_months(code[0], int(code[1]), start))))
         else:
             kind = "q" if m.group("kind").lower() == "quarter" else "h"
-            found.append((m.start(), list(span_months(kind, _ORDINALS[m.group("ord").lower()], start))))
+            found.append((m.start(), list(span_months(kind, ORDINALS[m.group("ord").lower()], start))))
     for m in _QUESTION_MONTH.finditer(question):
         found.append((m.start(), [MONTH_NUMBERS[(m.group("name") or "may").lower()]]))
     for m in _NUMBERED_MONTH.finditer(question):

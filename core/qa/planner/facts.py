@@ -25,7 +25,7 @@ from datetime import date
 from itertools import pairwise
 
 from core.cells import parse_number
-from core.lexicon.periods import MONTH_NUMBERS, year_mentions
+from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, year_mentions
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
 from core.qa.planner.schema import RoomSchema, SheetInfo
@@ -48,7 +48,6 @@ _UNIT_WORDS = frozenset("thousand million billion dollar usd cent percent percen
 
 _QUARTER = re.compile(r"\bq([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b", re.I)
 _HALF = re.compile(r"\bh([12])\b|\b(first|second|1st|2nd)\s+(?:fiscal\s+)?half\b", re.I)
-_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _MONTH = re.compile(
     r"\b(" + "|".join(sorted((m for m in MONTH_NUMBERS if m != "may"), key=len, reverse=True)) + r")\b\.?"
     r"|\b((?-i:May))\b",
@@ -111,10 +110,10 @@ def asked_span(question: str, model: TableModel) -> Span | bool | None:
         y = year if start == 1 else (first_year if m >= start else first_year + 1)
         return _span(y, m, 1)
     if quarter:
-        n = int(quarter.group(1)) if quarter.group(1) else _ORDINAL[quarter.group(2).lower()]
+        n = int(quarter.group(1)) if quarter.group(1) else ORDINALS[quarter.group(2).lower()]
         return _span(*_shift(first_year, start, 3 * (n - 1)), 3)
     if half:
-        n = int(half.group(1)) if half.group(1) else _ORDINAL[half.group(2).lower()]
+        n = int(half.group(1)) if half.group(1) else ORDINALS[half.group(2).lower()]
         return _span(*_shift(first_year, start, 6 * (n - 1)), 6)
     return _span(first_year, start, 12)
 
