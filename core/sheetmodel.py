@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import date
 from itertools import pairwise
 
-from core.cells import parse_date, parse_number
+from core.cells import cell_ref, col_index, col_letter, parse_date, parse_number
 from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, fiscal_start, header_month, years_in
 
 PATH_SEPARATOR = " › "
@@ -396,14 +396,21 @@ def _month_end(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
 
-def _shift(year: int, month: int, by: int) -> tuple[int, int]:
+def shift_month(year: int, month: int, by: int) -> tuple[int, int]:
+    """(year, month) `by` months later (earlier when negative)."""
     n = year * 12 + month - 1 + by
     return n // 12, n % 12 + 1
 
 
+def month_span(year: int, first_month: int, months: int) -> tuple[date, date]:
+    """The first and last day of `months` months from (year, first_month)."""
+    end_year, end_month = shift_month(year, first_month, months - 1)
+    return date(year, first_month, 1), _month_end(end_year, end_month)
+
+
 def _span(year: int, first_month: int, months: int, kind: str) -> Period:
-    end_year, end_month = _shift(year, first_month, months - 1)
-    return Period(date(year, first_month, 1).isoformat(), _month_end(end_year, end_month).isoformat(), kind)
+    first, last = month_span(year, first_month, months)
+    return Period(first.isoformat(), last.isoformat(), kind)
 
 
 def _full_year(text: str) -> int | None:
@@ -427,10 +434,10 @@ def period_of(path: Sequence[str], fiscal: int = 1) -> Period | None:
             months = re.search(r"\b(three|six|nine|twelve)\s+months\s+ended\b", low)
             if months:
                 n = {"three": 3, "six": 6, "nine": 9, "twelve": 12}[months.group(1)]
-                y, m = _shift(day.year, day.month, -(n - 1))
+                y, m = shift_month(day.year, day.month, -(n - 1))
                 return _span(y, m, n, "quarter" if n == 3 else "half" if n == 6 else "span" if n == 9 else "year")
             if re.search(r"\byears?\s+ended\b", low):
-                y, m = _shift(day.year, day.month, -11)
+                y, m = shift_month(day.year, day.month, -11)
                 return _span(y, m, 12, "year")
             if day.day == 1 and not re.search(r"\b(?:as\s+of|at)\b", low):  # a month stored as a date: Jul-24
                 return _span(day.year, day.month, 1, "month")
@@ -454,11 +461,11 @@ def period_of(path: Sequence[str], fiscal: int = 1) -> Period | None:
         return _span(y, m, 1, "month")
     if quarter:
         n = int(quarter.group(1)) if quarter.group(1) else ORDINALS[quarter.group(2)]
-        y, m = _shift(first_year, start_month, 3 * (n - 1))
+        y, m = shift_month(first_year, start_month, 3 * (n - 1))
         return _span(y, m, 3, "quarter")
     if half:
         n = int(half.group(1)) if half.group(1) else ORDINALS[half.group(2)]
-        y, m = _shift(first_year, start_month, 6 * (n - 1))
+        y, m = shift_month(first_year, start_month, 6 * (n - 1))
         return _span(y, m, 6, "half")
     return _span(first_year, start_month, 12, "year")
 
@@ -567,8 +574,6 @@ def build_model(
     first (a workbook's; a CSV has none).
     """
     merged = merged or {}
-    from core.cells import col_letter
-
     indents = indents or {}
     # a long list of records: its structure is read from its first rows (its rows are not modelled one by one)
     long_list = len(records) > MAX_MODELLED_ROWS + _PROBE_ROWS
@@ -606,9 +611,8 @@ def build_model(
         if any(_is_figure(t) for j, t in enumerate(lower) if j >= first_value):
             break
         names_below = any(t.strip() for j, t in enumerate(lower) if j >= max(first_value, 1))
-        if names_below and _units_row(
-            lower, first_value, len(header) > 1
-        ):  # "Years", "$", "%" under every figure column
+        # a units row ("Years", "$'000") under every figure column is part of the header
+        if names_below and _units_row(lower, first_value, len(header) > 1):
             header.append(header[-1] + 1)
             continue
         keyed = bool(first_value) and _is_period_header(lower[first_value - 1])  # a data row keyed by its year
@@ -822,8 +826,6 @@ def rederive(
 ) -> TableModel:
     """The model's rows read again from the stored rows (A1 row number, cell texts in ``letters`` order) after an
     edit: the header, periods and scale stay as ingestion read them."""
-    from core.cells import col_index
-
     if not model.rows or len(stored) > MAX_MODELLED_ROWS:
         return model
     positions = [col_index(letter) for letter in letters]
@@ -848,8 +850,6 @@ def facts(
     model: TableModel, sheet: str, rows: Sequence[tuple[int, Sequence[str | None]]], letters: Sequence[str]
 ) -> Iterator[Fact]:
     """Each figure cell of the stored rows (row number, cell texts in ``letters`` order) as a Fact."""
-    from core.cells import cell_ref
-
     by_letter = {c.letter: c for c in model.columns}
     by_row = {r.row_number: r for r in model.rows}
     for number, values in rows:
@@ -869,5 +869,23 @@ def facts(
             )  # fmt: skip
 
 
-__all__ = ["PATH_SEPARATOR", "ROLES", "SCALES", "ColumnModel", "Fact", "Period", "RowModel", "TableModel", "build_model",
-           "corrected", "facts", "own_unit", "period_of", "rederive", "scale_of", "table_regions"]  # fmt: skip
+__all__ = [
+    "PATH_SEPARATOR",
+    "ROLES",
+    "SCALES",
+    "ColumnModel",
+    "Fact",
+    "Period",
+    "RowModel",
+    "TableModel",
+    "build_model",
+    "corrected",
+    "facts",
+    "month_span",
+    "own_unit",
+    "period_of",
+    "rederive",
+    "scale_of",
+    "shift_month",
+    "table_regions",
+]  # fmt: skip

@@ -31,7 +31,7 @@ from core.qa.planner.cells.grid import GridRow
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import CellsStep, Operation, content_words, word_list
-from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, own_unit
+from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit, shift_month
 
 # Words that name a span of the calendar rather than something measured (the period is read from them).
 _PERIOD_WORDS = frozenset(
@@ -69,16 +69,8 @@ class Span:
     end: date
 
 
-def _shift(year: int, month: int, by: int) -> tuple[int, int]:
-    n = year * 12 + month - 1 + by
-    return n // 12, n % 12 + 1
-
-
 def _span(year: int, month: int, months: int) -> Span:
-    from calendar import monthrange
-
-    end_year, end_month = _shift(year, month, months - 1)
-    return Span(date(year, month, 1), date(end_year, end_month, monthrange(end_year, end_month)[1]))
+    return Span(*month_span(year, month, months))
 
 
 def asked_span(question: str, model: TableModel) -> Span | bool | None:
@@ -111,10 +103,10 @@ def asked_span(question: str, model: TableModel) -> Span | bool | None:
         return _span(y, m, 1)
     if quarter:
         n = int(quarter.group(1)) if quarter.group(1) else ORDINALS[quarter.group(2).lower()]
-        return _span(*_shift(first_year, start, 3 * (n - 1)), 3)
+        return _span(*shift_month(first_year, start, 3 * (n - 1)), 3)
     if half:
         n = int(half.group(1)) if half.group(1) else ORDINALS[half.group(2).lower()]
-        return _span(*_shift(first_year, start, 6 * (n - 1)), 6)
+        return _span(*shift_month(first_year, start, 6 * (n - 1)), 6)
     return _span(first_year, start, 12)
 
 
