@@ -13,8 +13,11 @@ from openpyxl.styles import Alignment
 
 from core.cli import cli
 from core.config import get_settings
-from core.errors import CellNotFound, InvalidValue
+from core.errors import AccessDenied, CellNotFound, InvalidValue
 from core.qa.service import ask
+from core.rooms.access import set_member
+from core.rooms.auth import create_account
+from core.workbench import Workbench
 
 LINES = {"North": {"Pumps": [10, 12, 14, 16], "Valves": [5, 6, 7, 8]}, "South": {"Pumps": [3, 4, 5, 6]}}
 
@@ -121,3 +124,14 @@ def test_the_cli_prints_the_reading(book, settings, monkeypatch) -> None:
         assert refused.exit_code != 0 and "--sheet" in refused.output
     finally:
         get_settings.cache_clear()
+
+
+def test_a_viewer_cannot_correct_how_a_sheet_was_read(book) -> None:
+    wb, sheet = book
+    account = create_account(wb.db, "viewer@example.com", "Viewer", "a long password")
+    set_member(wb.db, wb.room("Harbor").id, account.id, "viewer")
+    viewer = Workbench(wb.settings, db=wb.db.as_user(account.id))
+    with pytest.raises(AccessDenied, match="viewer"):
+        viewer.correct_sheet(sheet.sheet_id, scale="millions")
+    [unchanged] = wb.sheets("Harbor")
+    assert unchanged.model is not None and unchanged.model.scale == "thousands" and not unchanged.model.corrected
