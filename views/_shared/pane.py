@@ -93,10 +93,15 @@ def sheet_view(
     sheet = linked or fallback or by_id.get(st.session_state.get(f"{key}_pick", -1)) or sheets[0]
     if picker:
         st.session_state[f"{key}_pick"] = sheet.sheet_id
-        st.selectbox(
+        # the picker and, beside it (no height of its own: the grid still fits a laptop's screen), how it was read
+        left, right = st.columns([5, 2], vertical_alignment="bottom")
+        left.selectbox(
             "Sheet", list(by_id), format_func=lambda i: neutralise_bidi(f"{by_id[i].label} — {by_id[i].n_rows:,} rows"),
             key=f"{key}_pick", on_change=_picked, args=(f"{key}_pick", by_id),
         )  # fmt: skip
+        if sheet.model is not None:
+            with right.popover("How it was read", width="stretch"):
+                _reading(wb, room, sheet, key)
     else:
         st.markdown(f"**{escape_markdown(sheet.label)}** · {sheet.n_rows:,} rows")
     if sheet.page is not None:
@@ -106,8 +111,6 @@ def sheet_view(
         )
     if sheet.sheet_title:
         st.caption(f"Title above the header: *{escape_markdown(sheet.sheet_title)}*")
-    if sheet.model is not None:
-        _reading(wb, room, sheet, key)
     if sheet.uncalculated:
         listed = ", ".join(
             (
@@ -242,33 +245,29 @@ def _reading(wb: Workbench, room: str, sheet: SheetInfo, key: str) -> None:
     """How the sheet was read (header rows, sections, totals, units, periods), and an editor's correction of it."""
     model = sheet.model
     assert model is not None
-    with st.expander("How this sheet was read"):
-        st.markdown(
-            "\n".join(f"- {escape_markdown(line)}" for line in model.describe()) or "- one header row, data below"
-        )
-        if sheet.page is not None or not wb.can_edit(room):
-            return
-        st.caption(
-            "Correct it: every later answer reads the correction (a ? marks a total whose lines did not add up)."
-        )
-        with st.form(f"{key}_model_{sheet.sheet_id}", border=False):
-            left, middle, right = st.columns(3)
-            scales = ["(as read)", *SCALES]
-            scale = left.selectbox("Figures in", scales, key=f"{key}_scale_{sheet.sheet_id}")
-            months = ["(as read)", *calendar.month_name[1:]]
-            month = middle.selectbox("Fiscal year starts in", months, key=f"{key}_fiscal_{sheet.sheet_id}")
-            numbers = [r.row_number for r in model.rows]
-            row = right.selectbox("Row", ["(none)", *numbers], key=f"{key}_row_{sheet.sheet_id}")
-            role = right.selectbox("is a", ROLES, key=f"{key}_role_{sheet.sheet_id}")
-            if st.form_submit_button("Save the correction"):
-                try:
-                    wb.correct_sheet(
-                        sheet.sheet_id,
-                        scale=None if scale == "(as read)" else scale,
-                        fiscal_start=None if month == "(as read)" else months.index(month),
-                        roles=None if row == "(none)" else {int(row): role},
-                    )
-                except WorkbenchError as exc:
-                    st.error(str(exc))
-                else:
-                    st.rerun()
+    st.markdown("**How this sheet was read**")
+    st.markdown("\n".join(f"- {escape_markdown(line)}" for line in model.describe()) or "- one header row, data below")
+    if sheet.page is not None or not wb.can_edit(room):
+        return
+    st.caption("Correct it: every later answer reads the correction (a ? marks a total whose lines did not add up).")
+    with st.form(f"{key}_model_{sheet.sheet_id}", border=False):
+        left, middle, right = st.columns(3)
+        scales = ["(as read)", *SCALES]
+        scale = left.selectbox("Figures in", scales, key=f"{key}_scale_{sheet.sheet_id}")
+        months = ["(as read)", *calendar.month_name[1:]]
+        month = middle.selectbox("Fiscal year starts in", months, key=f"{key}_fiscal_{sheet.sheet_id}")
+        numbers = [r.row_number for r in model.rows]
+        row = right.selectbox("Row", ["(none)", *numbers], key=f"{key}_row_{sheet.sheet_id}")
+        role = right.selectbox("is a", ROLES, key=f"{key}_role_{sheet.sheet_id}")
+        if st.form_submit_button("Save the correction"):
+            try:
+                wb.correct_sheet(
+                    sheet.sheet_id,
+                    scale=None if scale == "(as read)" else scale,
+                    fiscal_start=None if month == "(as read)" else months.index(month),
+                    roles=None if row == "(none)" else {int(row): role},
+                )
+            except WorkbenchError as exc:
+                st.error(str(exc))
+            else:
+                st.rerun()
