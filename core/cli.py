@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -572,6 +573,9 @@ def documents_command(
     "--json", "as_json", is_flag=True, help="Each sheet with its whole model (columns, rows, periods, units)."
 )
 @click.option("--sheet", "sheet_id", type=int, help="Correct this sheet (editors and owners) with the --set-* options.")
+@click.option(
+    "--facts", "show_facts", is_flag=True, help="With --sheet: each figure cell as a fact, one JSON line each."
+)
 @click.option("--set-scale", help="The figures' scale: units, thousands, millions or billions ('' takes it back).")
 @click.option("--set-fiscal-start", type=int, help="The fiscal year's first month, 1-12 (0 takes it back).")
 @click.option("--set-role", "set_roles", multiple=True, metavar="ROW=ROLE",
@@ -580,6 +584,7 @@ def sheets_command(
     room: str,
     as_json: bool,
     sheet_id: int | None,
+    show_facts: bool,
     set_scale: str | None,
     set_fiscal_start: int | None,
     set_roles: tuple[str, ...],
@@ -588,8 +593,12 @@ def sheets_command(
     --sheet ID with --set-* corrects it, and every later answer uses the correction."""
     wb = _workbench()
     correcting = set_scale is not None or set_fiscal_start is not None or bool(set_roles)
-    if sheet_id is None and correcting:
-        raise click.UsageError("Give --sheet SHEET_ID with the --set-* options.")
+    if sheet_id is None and (correcting or show_facts):
+        raise click.UsageError("Give --sheet SHEET_ID with --facts and the --set-* options.")
+    if sheet_id is not None and show_facts:
+        for fact in wb.sheet_facts(sheet_id):
+            click.echo(json.dumps(dataclasses.asdict(fact), ensure_ascii=False))
+        return 0
     listed = wb.sheets(room)
     if sheet_id is not None and correcting:
         roles = {}

@@ -516,6 +516,10 @@ class Workbench:
             access.require_writer(self.db, found[0], found[1])
         return edits.correct_model(self.db, sheet_id, scale=scale, fiscal_start=fiscal_start, roles=roles)
 
+    def sheet_facts(self, sheet_id: int) -> list[edits.Fact]:
+        """Each figure cell of a sheet with what its model says it is (row path, column path, period, unit, role)."""
+        return edits.sheet_facts(self.db, sheet_id)
+
     def stale_citations(self, conversation_id: int) -> dict[int, list[str]]:
         """Assistant message id -> refs of its cited cells edited since it was written."""
         return edits.stale_citations(self.db, conversation_id)

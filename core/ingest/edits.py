@@ -27,7 +27,7 @@ from core.events import sheet_edited
 from core.ingest.pipeline import row_text
 from core.providers.embeddings import Embedder
 from core.rooms.store import RoomRef
-from core.sheetmodel import ROLES, SCALES, TableModel, corrected, rederive
+from core.sheetmodel import ROLES, SCALES, Fact, TableModel, corrected, facts, rederive
 
 log = logging.getLogger(__name__)
 
@@ -348,6 +348,17 @@ def _rederive_model(cur: psycopg.Cursor[Any], sheet_id: int, letters: list[str])
     stored = [(r["row_number"], r["values"]) for r in cur.execute(q("sheet_model_rows"), {"sheet_id": sheet_id})]
     fresh = rederive(model, stored, letters)
     cur.execute(q("update_sheet_model"), {"sheet_id": sheet_id, "model": Jsonb(fresh.to_json())})
+
+
+def sheet_facts(db: Database, sheet_id: int) -> list[Fact]:
+    """Each figure cell of a sheet as its model reads it: row path, column path, period, unit, role and address."""
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        info = _sheet_info(cur, sheet_id)
+        if info.model is None:
+            return []
+        letters = [r["letter"] for r in cur.execute(q("sheet_columns"), {"sheet_ids": [sheet_id]})]
+        stored = [(r["row_number"], r["values"]) for r in cur.execute(q("sheet_model_rows"), {"sheet_id": sheet_id})]
+    return list(facts(info.model, info.ref_tab, stored, letters))
 
 
 def correct_model(

@@ -160,9 +160,10 @@ _HEADER_MONTH = re.compile(
     rf"^(?P<name>[a-z]+)\.?(?:[\s\-/']*(?P<year>{YEAR_DIGITS}|\d\d))?$|^(?P<y>{YEAR_DIGITS})[-/](?P<m>0?[1-9]|1[0-2])$",
     re.I,
 )
-# The spans of months a question names: a quarter ("Q3", "3rd quarter"), a half ("H1", "first half").
+# The spans of months a question names: a quarter ("Q3", "3rd quarter", "third fiscal quarter"), a half ("H1",
+# "first half").
 _SPAN = re.compile(
-    r"\b(?:(?P<q>q[1-4])|(?P<h>h[12])|(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th)\s+(?P<kind>quarter|half))\b",
+    r"\b(?:(?P<q>q[1-4])|(?P<h>h[12])|(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th)\s+(?:fiscal\s+)?(?P<kind>quarter|half))\b",
     re.I,
 )
 # A month named in a question: its name or short form. "May" only capitalised or after "in", "for", "of", "during":

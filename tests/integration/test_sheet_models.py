@@ -120,6 +120,12 @@ def test_the_cli_prints_the_reading(book, settings, monkeypatch) -> None:
             cli, ["sheets", "--room", "Harbor", "--sheet", str(sheet.sheet_id), "--set-role", "7=note"]
         )
         assert fixed.exit_code == 0 and "row 7 is a note" in fixed.stdout
+        lines = CliRunner().invoke(cli, ["sheets", "--room", "Harbor", "--sheet", str(sheet.sheet_id), "--facts"])
+        found = [json.loads(line) for line in lines.stdout.splitlines()]
+        south_q2 = next(f for f in found if f["ref"] == "Sales!E10")
+        assert south_q2["row_path"] == ["South", "Pumps"] and south_q2["column_path"] == ["2032", "Q2"]
+        assert south_q2["value"] == 6 and south_q2["unit"] == "thousands" and south_q2["period"]["kind"] == "quarter"
+        assert not any(f["ref"].startswith("Sales!A") for f in found)  # labels are no facts
         refused = CliRunner().invoke(cli, ["sheets", "--room", "Harbor", "--set-scale", "millions"])
         assert refused.exit_code != 0 and "--sheet" in refused.output
     finally:

@@ -25,42 +25,34 @@ from datetime import date
 from itertools import pairwise
 
 from core.cells import parse_number
-from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, year_mentions
+from core.lexicon.comparison import SUPERLATIVES
+from core.lexicon.periods import MONTH_NUMBERS, months_asked, year_mentions
+from core.lexicon.questions import TOTAL_WORDS
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import CellsStep, Operation, content_words, word_list
-from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit, shift_month
+from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit
 
 # Words that name a span of the calendar rather than something measured (the period is read from them).
 _PERIOD_WORDS = frozenset(
-    "year years yearly annual annually full whole fiscal fy calendar quarter quarters quarterly half halves month "
+    "year years yearly annual annually full whole fiscal fy calendar quarter quarters quarterly half halves month q h "
     "months monthly first second third fourth 1st 2nd 3rd 4th q1 q2 q3 q4 h1 h2 ended ending end period ytd".split()
 )
 # Words that ask for the figure itself, or for the figures of a span added up.
 _VALUE_WORDS = frozenset(
     "value figure amount number count level reported show find give list get tell much many".split()
 )
-_SUM_WORDS = frozenset("total sum combined altogether overall".split())
 # Words that state the unit of the answer: the figure is given in the sheet's unit, and says it.
 _UNIT_WORDS = frozenset("thousand million billion dollar usd cent percent percentage".split())
 
-_QUARTER = re.compile(r"\bq([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b", re.I)
-_HALF = re.compile(r"\bh([12])\b|\b(first|second|1st|2nd)\s+(?:fiscal\s+)?half\b", re.I)
-_MONTH = re.compile(
-    r"\b(" + "|".join(sorted((m for m in MONTH_NUMBERS if m != "may"), key=len, reverse=True)) + r")\b\.?"
-    r"|\b((?-i:May))\b",
-    re.I,
-)
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.I)
 # A whole year asked without its number ("the full-year budget"): the one year the sheet's columns run over.
 _WHOLE_YEAR = re.compile(r"\bfull[-\s]year\b|\bwhole\s+year\b|\bannual\b|\bfor\s+the\s+year\b", re.I)
 # A balance at a period's end ("at the end of Q2", "year-end headcount", "as of"): the span's last column, never a
 # sum of its columns.
 _AT_END = re.compile(r"\bend\s+of\b|\b(?:year|quarter|month|period)[-\s]end\b|\bas\s+(?:of|at)\b|\bclosing\b", re.I)
-# A span's columns added up only when the question says so ("in total", "full-year", "combined").
-_ADDED = re.compile(r"\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin\s+all\b|\boverall\b|\bcumulative\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -77,36 +69,29 @@ def asked_span(question: str, model: TableModel) -> Span | bool | None:
     """The span of days the question's period names, read with the sheet's fiscal year: None when it names none,
     False when it names more than one (a comparison, read by other rules) or one this reading cannot place."""
     years = list(dict.fromkeys(y for y, _ in year_mentions(question)))
-    quarter = _QUARTER.search(question)
-    half = _HALF.search(question)
-    months = [MONTH_NUMBERS[m.group(0).rstrip(".").lower()] for m in _MONTH.finditer(question)]
-    if len(years) > 1 or len(set(months)) > 1 or (quarter and half):
-        return False
     whole_year = _WHOLE_YEAR.search(question)
-    if not years and not quarter and not half and not months and not whole_year:
+    # A fiscal period when the question says so ("fiscal Q1", "FY25"), or with no year (the sheet's own year); else
+    # the calendar's, as the words read.
+    start = model.fiscal_start if _FISCAL.search(question) or not years else 1
+    months, spanned = months_asked(question, start)
+    if len(years) > 1 or (months and not spanned and len(months) > 1):
+        return False
+    if months and months != [(months[0] + i - 1) % 12 + 1 for i in range(len(months))]:
+        return False  # two spans named ("Q1 and Q3")
+    if not years and not months and not whole_year:
         return None
-    # A fiscal period when the question says so ("fiscal Q1", "FY25"); else the calendar's, as the words read.
-    start = model.fiscal_start if _FISCAL.search(question) else 1
     if years:
         year = int(years[0])
     else:  # a quarter or month with no year: the one year (the sheet's own, fiscal or calendar) its columns run over
-        start = model.fiscal_start
-        spans = [(c.period.start, c.period.end) for c in model.columns if c.period]
-        first_years = {int(s[:4]) + (1 if start != 1 and int(s[5:7]) >= start else 0) for s, _ in spans}
+        spans = [c.period.start for c in model.columns if c.period]
+        first_years = {int(s[:4]) + (1 if start != 1 and int(s[5:7]) >= start else 0) for s in spans}
         if len(first_years) != 1:
             return False
         year = first_years.pop()
     first_year = year - 1 if start != 1 else year
     if months:
-        m = months[0]
-        y = year if start == 1 else (first_year if m >= start else first_year + 1)
-        return _span(y, m, 1)
-    if quarter:
-        n = int(quarter.group(1)) if quarter.group(1) else ORDINALS[quarter.group(2).lower()]
-        return _span(*shift_month(first_year, start, 3 * (n - 1)), 3)
-    if half:
-        n = int(half.group(1)) if half.group(1) else ORDINALS[half.group(2).lower()]
-        return _span(*shift_month(first_year, start, 6 * (n - 1)), 6)
+        first = months[0]
+        return _span(first_year if start == 1 or first >= start else first_year + 1, first, len(months))
     return _span(first_year, start, 12)
 
 
@@ -339,7 +324,7 @@ def _operation(
         return "value", cells
     if _AT_END.search(question):
         return "value", cells[-1:]
-    if _ADDED.search(question) or _WHOLE_YEAR.search(question) or additive(model, grid):
+    if set(word_list(question)) & TOTAL_WORDS or _WHOLE_YEAR.search(question) or additive(model, grid):
         return "sum", cells
     return None
 
@@ -373,7 +358,7 @@ def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsSte
     bound |= {w for w, others in words.said.items() if others & bound}  # named by another phrase of its group
     if words.wanted & title_words:  # a company the title names, with its suffix ("Harbor" of "Harbor Air Lines")
         bound |= set(word_list(" ".join(name_suffixes()))) & words.wanted
-    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - _SUM_WORDS - _UNIT_WORDS
+    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
     chosen = _operation(question, columns, model, sheet.grid) if not left else None
     if chosen is None:
         return None
@@ -397,14 +382,11 @@ def _filled(row: GridRow, position: int) -> bool:
 
 def _period_words(text: str) -> set[str]:
     """The words of `text` that name a period: years ("2024", "FY25"), months, quarters, halves."""
-    named = [m.group(0) for pattern in (_MONTH, _QUARTER, _HALF) for m in pattern.finditer(text)]
-    named += [w for _, w in year_mentions(text)]
-    return set(word_list(" ".join(named))) | (set(word_list(text)) & _PERIOD_WORDS)
+    named = set(word_list(" ".join(w for _, w in year_mentions(text))))
+    return named | (set(word_list(text)) & (_PERIOD_WORDS | set(MONTH_NUMBERS)))
 
 
 # "Which region had the highest sales in Q4", "which department has the smallest budget": a ranking of rows.
-_SUPERLATIVE = re.compile(r"\b(?:highest|largest|biggest|greatest|most|top|lowest|smallest|least|fewest)\b", re.I)
-_LEAST = frozenset({"lowest", "smallest", "least", "fewest"})
 _WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+)", re.I)
 # A label column's header naming its levels: "Region / Product", "Department › Line", "Segment and product".
 _LEVELS = re.compile(r"\s*(?:/|›|>|\\|\band\b|&)\s*")
@@ -414,7 +396,8 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
     """Which of the sheet's sections (by their total lines) or lines holds the most or least in the period asked: the
     kind of row asked names a level of the label column's header ("Region / Product": regions are the sections,
     products the lines)."""
-    most, which = _SUPERLATIVE.search(question), _WHICH.search(question)
+    which = _WHICH.search(question)
+    most = next((w for w in word_list(question) if w in SUPERLATIVES), None)
     if most is None or which is None:
         return None
     words = _Words.of(question)
@@ -439,9 +422,9 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
         return None
     label_header = content_words(header)
     title_words = content_words(" ".join((*model.title, sheet.title, sheet.name))) | label_header
-    bound = title_words | kind | {w for c in columns for w in _other_levels(c)} | set(word_list(most.group(0)))
+    bound = title_words | kind | {w for c in columns for w in _other_levels(c)} | {most}
     bound |= {w for w, others in words.said.items() if others & bound}
-    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - _SUM_WORDS - _UNIT_WORDS
+    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
     if left:
         return None
     names = {c.letter: c.name for c in sheet.columns}
@@ -450,9 +433,9 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
     what = " ".join(model.title[:1]) or sheet.name
     reason = (f"The sheet's model ranks its {'sections by their total lines' if sections else 'lines'} by {spans}"
               f"{', added up' if len(columns) > 1 else ''}. Words read: {which.group('kind')} → "
-              f"{'sections' if sections else 'lines'} ({header}); {most.group(0)} → ranking.")  # fmt: skip
+              f"{'sections' if sections else 'lines'} ({header}); {most} → ranking.")  # fmt: skip
     return CellsStep(sheet_id=sheet.sheet_id, operation="rank_items", row_id=items[0][1].row_id, row_label=what,
                      columns=[names[c.letter] for c in columns], column_labels=[names[c.letter] for c in columns],
                      item_row_ids=[g.row_id for _, g in items], item_labels=labels,
-                     pick="min" if most.group(0).lower() in _LEAST else "max", reason=reason,
+                     pick="max" if SUPERLATIVES[most][0] else "min", reason=reason,
                      read_whole=True)  # fmt: skip
