@@ -6,6 +6,7 @@ import dataclasses
 import json
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -419,6 +420,10 @@ def ask_command(
         click.echo(json.dumps(result, ensure_ascii=False))
         return 0
     click.echo(result["answer"])
+    for n, option in enumerate(result["clarify"], start=1):  # a question back: each reading, and how to ask it
+        click.echo(
+            f"  ({n}) {option['label']}: workbench ask --room {shlex.quote(room)} {shlex.quote(option['question'])}"
+        )
     for n, citation in enumerate(result["citations"], start=1):
         where = citation["ref"] if citation["kind"] == "cell" else f"{citation['title']} p. {citation['page']}"
         click.echo(f"  [{n}] {where}")

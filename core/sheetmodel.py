@@ -421,10 +421,17 @@ def _full_year(text: str) -> int | None:
     return 2000 + int(two.group(1)) if two else None
 
 
-def period_of(path: Sequence[str], fiscal: int = 1) -> Period | None:
+def sheet_year(title: Sequence[str]) -> int | None:
+    """The one year a sheet's title lines name ("Operating budget FY2025", "FY25 Budget vs Actual"), or None."""
+    years = {y for line in title if (y := _full_year(line)) is not None}
+    return years.pop() if len(years) == 1 else None
+
+
+def period_of(path: Sequence[str], fiscal: int = 1, year_of_sheet: int | None = None) -> Period | None:
     """The period a column's header path names, read down the path (a year above a quarter is that year's
     quarter).  A fiscal year is named by the calendar year it ends in; its quarters and halves count from its
-    first month ``fiscal``."""
+    first month ``fiscal``. A quarter, half or month named with no year is of ``year_of_sheet`` (the one year the
+    sheet's title names, "FY25 budget vs actual": its "Q2" column), when given."""
     text = " ".join(path)
     low = text.lower()
     # A full date ("2024-03-31", "Mar. 31, 2024", "December 31, 2018"): the balance at that day, or the span ended then.
@@ -447,6 +454,8 @@ def period_of(path: Sequence[str], fiscal: int = 1) -> Period | None:
     half = re.search(r"\bh([12])\b|\b(first|second)\s+half\b", low)
     ended = re.search(rf"\b(?:year|fiscal\s+year|twelve\s+months)\s+ended\s+({'|'.join(MONTH_NUMBERS)})", low)
     month_named = next((hm for part in reversed(path) if (hm := header_month(part.strip())) is not None), None)
+    if year is None and year_of_sheet is not None and (quarter or half or month_named is not None):
+        year = year_of_sheet
     if year is None:
         return None
     fiscal_named = bool(re.search(r"\bfy|\bfiscal\b|\d{4}\s*[/–-]\s*\d{2,4}", low)) or fiscal != 1
@@ -660,9 +669,11 @@ def build_model(
     data_numbers = numbers[data_start:]
     dates = [d for j in range(first_value, width) if paths[j] and (d := parse_date(paths[j][-1])) is not None]
     fiscal = _fiscal_start(title, paths[first_value:], dates)
+    year_of_sheet = sheet_year(title)
     columns = tuple(
         ColumnModel(
-            letter=col_letter(j), path=paths[j], period=period_of(paths[j], fiscal) if j >= first_value else None,
+            letter=col_letter(j), path=paths[j],
+            period=period_of(paths[j], fiscal, year_of_sheet) if j >= first_value else None,
             unit=own_unit(" ".join(paths[j])), hidden=j in hidden_columns,
         )
         for j in range(width)
@@ -726,6 +737,9 @@ def _rows(
     lines: list[list[float | None]] = []  # every data line's figures
     last_was_heading = False
     n = len(data)
+    # the table's last line with figures: a text after it heads nothing (a footnote written as a sentence)
+    last_figures = max((i for i, row in enumerate(data) if any(f is not None for f in _figures(row, value_cols))),
+                       default=n)  # fmt: skip
     for i, (row, number) in enumerate(zip(data, numbers, strict=True)):
         text = " ".join(row[label].split()) if label is not None and label < len(row) else ""
         figures = _figures(row, value_cols)
@@ -739,6 +753,9 @@ def _rows(
             stack = []  # a blank row ends the sections of a sheet that records no indentation
         unit = (own_unit(text) if text else None) or next((e[2] for e in reversed(stack) if e[2]), None)
         # A note under the table: one text, at the bottom, that reads as a note.
+        if not has_figures and i > last_figures and (text or len(others) == 1):
+            out.append(RowModel(number, text or others[0].strip(), (text or others[0].strip(),), "note"))
+            continue
         if not has_figures and (_NOTE.match(text) or (not text and len(others) == 1 and _NOTE.match(others[0]))):
             if i > n - 4 or all(
                 not any(t.strip() for t in r) or _NOTE.match(" ".join(r).strip()) for r in data[i + 1 :]
@@ -817,7 +834,10 @@ def corrected(model: TableModel, corrections: Mapping) -> TableModel:
     said += [f"row {n} is a {role}" for n, role in sorted(roles.items()) if model.row(n) is not None]
     columns = model.columns
     if fiscal != model.fiscal_start:
-        columns = tuple(replace(c, period=period_of(c.path, fiscal) if c.period else None) for c in columns)
+        year_of_sheet = sheet_year(model.title)
+        columns = tuple(
+            replace(c, period=period_of(c.path, fiscal, year_of_sheet) if c.period else None) for c in columns
+        )
     return replace(model, scale=scale, fiscal_start=fiscal, rows=rows, columns=columns, corrected=tuple(said))
 
 

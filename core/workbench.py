@@ -32,6 +32,7 @@ from core.qa.exports import escape_markdown, neutralise_bidi, neutralise_links
 from core.qa.feedback import ConversationSummary, Turn, answer_memo
 from core.qa.planner import Planner
 from core.qa.rerank import hints_for, model_scorer
+from core.qa.service import CLARIFY_LEAD
 from core.qa.synth import Synthesizer
 from core.retrieval import viewer
 from core.retrieval.quoted import claims_citing, passage_lines
@@ -55,6 +56,7 @@ from core.text import STOP_WORDS, excerpt, word_pattern
 # What the pages use besides the Workbench, re-exported so that views/ and app.py depend on this facade alone
 # (with core.models, core.errors and core.config): values they show and pure helpers that format them.
 __all__ = [
+    "CLARIFY_LEAD",
     "FORMS",
     "LOCAL",
     "ROLES",

@@ -34,7 +34,7 @@ from core.qa.planner.statements import RELATIVE, statement_cells
 from core.qa.rerank import hints_for, model_scorer
 from core.qa.synth import ABSTAIN, Answer, OfflineSynthesizer, Synthesizer
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
+from core.retrieval.plan import AcrossStep, ClarifyStep, Plan, RowMathStep, SearchStep, ShareStep, TableStep
 from core.retrieval.retriever import Evidence, retrieve
 from core.retrieval.tables import TableOp, load_sheet, run_table_op
 from core.rooms.ratelimit import check_and_count
@@ -390,6 +390,10 @@ def _stating(wb: Context, ref: RoomRef, plan: Plan, evidence: list[Evidence]) ->
     return [e.model_copy(update={"n": len(evidence) + i}) for i, e in enumerate(extra, start=1)]
 
 
+# How a question back begins (the chat page tells it from an abstention by it).
+CLARIFY_LEAD = "The question reads more than one way here:"
+
+
 def _said_abstention(plan: Plan, lacking: FilingScope | None) -> tuple[str, str] | None:
     """The step shown and the sentence said after the abstention when the product itself abstains: the room's
     filings lack the period asked, or a measure's input is in none of its statements (no ingredient is given as
@@ -401,6 +405,12 @@ def _said_abstention(plan: Plan, lacking: FilingScope | None) -> tuple[str, str]
         return (f"This room's filings cover {held}: none covers {lacking.missing}",
                 f"Its filings cover {held}, not {lacking.missing}.")  # fmt: skip
     return None
+
+
+def question_back(clarify: ClarifyStep) -> str:
+    """The answer that asks which reading is meant, each named."""
+    listed = "; ".join(f"({i}) {o.label}" for i, o in enumerate(clarify.options, start=1))
+    return f"{CLARIFY_LEAD} {listed}. Which did you mean?"
 
 
 def _period_asked(question: str, period: str | None) -> PeriodAsked | None:
@@ -480,7 +490,8 @@ def ask(
     # A statement's cells step found the period in its columns: the room holds it, whatever its covers say.
     computed = any(isinstance(s, CellsStep | TableStep | AcrossStep | ShareStep | RowMathStep) for s in plan.steps)
     lacking = None if documents or computed or scope is None or scope.missing is None else scope
-    said = _said_abstention(plan, lacking)
+    clarify = next((s for s in plan.steps if isinstance(s, ClarifyStep)), None)
+    said = _said_abstention(plan, lacking) if clarify is None else (clarify.reason, question_back(clarify))
     if said is not None:  # said here, not by a model: the room lacks the period asked, or a measure's input
         yield step(said[0])
         evidence: list[Evidence] = []
@@ -497,7 +508,8 @@ def ask(
     note: str | None = None
     try:
         if said is not None:
-            answer = Answer(text=f"{ABSTAIN} {said[1]}", abstained=True)
+            # a question back is no abstention's sentence: it asks which reading is meant
+            answer = Answer(text=said[1] if clarify else f"{ABSTAIN} {said[1]}", abstained=True)
             parts.append(answer.text)
             yield Event(type="token", text=answer.text)
         for item in () if said is not None else synthesizer.stream(plan.standalone_question, evidence, asked=question,
@@ -558,6 +570,8 @@ def ask(
         "query_id": query_id,
         "conversation_id": conversation_id,
         "note": note,
+        # a question back: the readings to choose from, each with the question that asks it (one click answers)
+        "clarify": [o.model_dump(mode="json") for o in clarify.options] if clarify else [],
     }
     yield Event(type="done", answer=answer, result=result)
 

@@ -89,8 +89,30 @@ class RowMathStep(BaseModel):
     reads: list[str] = []
 
 
+class Choice(BaseModel):
+    """One reading of a question that reads several ways: what it reads, and the question with that reading named
+    (asked again when the reading is chosen)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    question: str
+
+
+class ClarifyStep(BaseModel):
+    """A question back instead of a guess: the question reads two or more ways, each complete; nothing is retrieved,
+    the readings are offered to choose from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["clarify"] = "clarify"
+    options: list[Choice] = Field(min_length=2)
+    reason: str = ""
+
+
 Step = Annotated[
-    SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep | RowMathStep, Field(discriminator="kind")
+    SearchStep | LookupStep | TableStep | CellsStep | AcrossStep | ShareStep | RowMathStep | ClarifyStep,
+    Field(discriminator="kind"),
 ]
 
 

@@ -141,3 +141,30 @@ def test_a_viewer_cannot_correct_how_a_sheet_was_read(book) -> None:
         viewer.correct_sheet(sheet.sheet_id, scale="millions")
     [unchanged] = wb.sheets("Harbor")
     assert unchanged.model is not None and unchanged.model.scale == "thousands" and not unchanged.model.corrected
+
+
+def test_a_question_that_reads_two_ways_is_asked_back_and_one_choice_answers(book, settings, monkeypatch) -> None:
+    wb, _ = book
+    # Pumps stands under North and South: no region named, no figure guessed
+    done = _done(wb, "What were Pumps sales in Q1 2032?")
+    assert done["values"] == [] and done["abstained"] and done["citations"] == []
+    labels = [o["label"] for o in done["clarify"]]
+    assert len(labels) == 2 and {label.split(" › ")[0] for label in labels} == {"North", "South"}
+    assert "Which did you mean?" in done["answer"] and all(label in done["answer"] for label in labels)
+    # one choice, asked as its button asks it, answers with its own cell
+    south = next(o for o in done["clarify"] if o["label"].startswith("South"))
+    chosen = _done(wb, south["question"])
+    assert chosen["values"] == ["5"] and chosen["clarify"] == []
+    assert [c["value"] for c in chosen["citations"]] == ["5"]
+    # the CLI's JSON carries the choices; its text names each with the command that asks it
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("WORKBENCH_HOME", str(settings.home))
+    get_settings.cache_clear()
+    try:
+        out = CliRunner().invoke(cli, ["ask", "--room", "Harbor", "--json", "What were Pumps sales in Q1 2032?"])
+        assert out.exit_code == 0, out.output
+        assert len(json.loads(out.stdout)["clarify"]) == 2
+        text = CliRunner().invoke(cli, ["ask", "--room", "Harbor", "What were Pumps sales in Q1 2032?"]).stdout
+        assert "(1) North › Pumps" in text and "workbench ask --room Harbor 'What were Pumps sales" in text
+    finally:
+        get_settings.cache_clear()

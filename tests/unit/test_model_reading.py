@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 from core.qa.planner.cells import GridRow
-from core.qa.planner.facts import model_cells
+from core.qa.planner.facts import Ambiguous, clarify_step, model_cells
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
 from core.retrieval.cellmath import run_cells
 from core.retrieval.tables import SheetFrame
@@ -42,6 +42,8 @@ BUDGET = [
 def _parsed(records: list[list[str]], name: str = "Sheet") -> ParsedSheet:
     # REGIONAL's years are merged over their quarters (B3:C3, D3:E3), as a workbook records them
     merged = {3: frozenset({2, 4})} if records is REGIONAL else None
+    if records is COST_CENTRES:  # Budget and Actual merged over their quarters
+        merged = {2: frozenset({2, 4})}
     sheet = build_table(name, records, range(1, len(records) + 1), merged=merged)
     assert sheet is not None and sheet.model is not None
     return sheet
@@ -69,7 +71,14 @@ def _answer(records: list[list[str]], question: str) -> list[str] | None:
     found = model_cells(question, _schema(sheet))
     if found is None:
         return None
+    assert not isinstance(found, Ambiguous), f"asked back: {[s.row_label for s in found.options]}"
     return run_cells(_frame(sheet), found[0]).values
+
+
+def _asked_back(records: list[list[str]], question: str) -> list[str]:
+    """The lines a question back offers (none when the question reads one way, or none)."""
+    found = model_cells(question, _schema(_parsed(records)))
+    return [s.row_label for s in found.options] if isinstance(found, Ambiguous) else []
 
 
 def test_a_line_repeated_under_sections_is_read_under_the_one_named() -> None:
@@ -77,8 +86,19 @@ def test_a_line_repeated_under_sections_is_read_under_the_one_named() -> None:
     assert _answer(REGIONAL, "What were North pumps sales in Q1 2031?") == ["10"]
 
 
-def test_a_line_repeated_under_sections_without_its_section_is_not_guessed() -> None:
-    assert _answer(REGIONAL, "What were Pumps sales in Q2 2032?") is None
+def test_a_line_repeated_under_sections_without_its_section_is_asked_back() -> None:
+    # the same line under each region, no region named: which is meant is asked, each reading offered
+    offered = _asked_back(REGIONAL, "What were Pumps sales in Q2 2032?")
+    assert len(offered) >= 2 and all(label.endswith("Pumps") for label in offered)
+    assert len({label.split(" › ")[0] for label in offered}) == len(offered)
+    # each option's question, asked again, reads its own line alone
+    schema = _schema(_parsed(REGIONAL))
+    found = model_cells("What were Pumps sales in Q2 2032?", schema)
+    assert isinstance(found, Ambiguous)
+    step = clarify_step("What were Pumps sales in Q2 2032?", found)
+    for option, wanted in zip(step.options, found.options, strict=False):
+        again = model_cells(option.question, schema)
+        assert again is not None and not isinstance(again, Ambiguous) and again[0].row_label == wanted.row_label
 
 
 def test_a_section_asked_is_its_total_line_and_a_year_adds_its_quarters_when_asked_in_total() -> None:
@@ -153,3 +173,56 @@ def test_which_section_or_line_ranks_highest_in_a_period() -> None:
     assert _answer(REGIONAL, "Which region had the lowest sales in Q1 2031?") == ["South"]
     # the lines: Pumps under North holds the most of the lines in Q1 2031, but "line" asks of lines of every region
     assert _answer(REGIONAL, "Which line had the largest sales in Q1 2031?") == ["Pumps"]
+
+
+STATS = [
+    ["Selected operating statistics", "", "", ""],
+    ["", "Year Ended December 31,", "Year Ended December 31,", "Year Ended December 31,"],
+    ["", "2043", "2042", "2041"],
+    ["Mainline", "", "", ""],
+    ["Revenue passenger miles (millions)", "900", "800", "700"],
+    ["Passenger load factor", "84.1", "83.0", "80.2"],
+    ["Regional", "", "", ""],
+    ["Revenue passenger miles (millions)", "90", "80", "70"],
+    ["Passenger load factor", "74.1", "73.0", "70.2"],
+    ["", "", "", ""],
+    ["Load factor is passenger miles divided by seat miles.", "", "", ""],
+]
+COST_CENTRES = [
+    ["FY43 budget vs actual ($000)", "", "", "", ""],
+    ["Cost centre", "Budget", "Budget", "Actual", "Actual"],
+    ["Cost centre", "Q1", "Q2", "Q1", "Q2"],
+    ["Finance", "10", "11", "12", "13"],
+    ["IT", "20", "21", "22", "23"],
+    ["Total opex", "30", "32", "34", "36"],
+]
+
+
+def test_a_sentence_under_the_table_is_a_note_not_a_section() -> None:
+    model = _parsed(STATS).model
+    assert model is not None
+    assert [r.role for r in model.rows if r.label.startswith("Load factor is")] == ["note"]
+    assert {r.path[0] for r in model.rows if r.role == "data"} == {"Mainline", "Regional"}
+
+
+def test_the_sheets_words_in_other_spellings_are_read_as_the_sheets() -> None:
+    # an abbreviation made of a label's initials, under the section named
+    assert _answer(STATS, "What were regional RPMs in 2042?") == ["80"]
+    # a label named by its head and most of its words ("load factor" of "Passenger load factor")
+    assert _answer(STATS, "What was the mainline load factor in 2041?") == ["80.2"]
+    # an inflection of a column's header ("actually" of Actual), a short capitalised name that is a common word
+    # ("IT"), quarters with no year of their own read in the year the title names
+    assert _answer(COST_CENTRES, "What did IT actually spend in Q2?") == ["23"]
+    assert _answer(COST_CENTRES, "What was the budgeted Finance figure for Q1?") == ["10"]
+    # a typo in a longer word
+    assert _answer(STATS, "What was the mainline pasenger load factor in 2043?") == ["84.1"]
+
+
+def test_a_part_of_a_label_named_alike_under_two_sections_is_asked_back() -> None:
+    assert _asked_back(STATS, "What was the load factor in 2043?") == [
+        "Mainline › Passenger load factor",
+        "Regional › Passenger load factor",
+    ]
+    # a word of the label's that is not its head names no line: nothing read, nothing asked
+    assert _answer(STATS, "What were passenger figures in 2043?") is None
+    assert _asked_back(STATS, "What were passenger figures in 2043?") == []

@@ -15,7 +15,7 @@ import streamlit as st
 
 from core.errors import ConversationNotInRoom, WorkbenchError
 from core.models import Citation
-from core.workbench import ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
+from core.workbench import CLARIFY_LEAD, ConversationSummary, Turn, Workbench, answer_memo, escape_markdown
 from views._shared.chip_jump import cell_target
 from views._shared.chip_jump import install as install_chip_jump
 from views._shared.layout import MESSAGES_KEY
@@ -186,7 +186,10 @@ def answer(wb: Workbench, room: str, turn: Turn) -> None:
     plan_trace(turn)
     if turn.note:
         st.warning(escape(turn.note), icon="⚠️")
-    if turn.abstained:
+    if turn.abstained and turn.answer.startswith(CLARIFY_LEAD):
+        st.info(escape(turn.answer), icon=":material/help:")
+        question_back(turn, key)
+    elif turn.abstained:
         st.info(escape(turn.answer), icon=":material/search_off:")
         st.caption("No passage or cell in this data room supports an answer, so none is given.")
     else:
@@ -196,6 +199,20 @@ def answer(wb: Workbench, room: str, turn: Turn) -> None:
                        "Ask again for current figures.", icon="⚠️")  # fmt: skip
         chips(turn, key)
     feedback(wb, room, turn, key)
+
+
+def question_back(turn: Turn, key: str) -> None:
+    """The readings of a question that reads several ways, as buttons: a click asks the question with that reading
+    named. (The readings of an answer written in an earlier session are in its text: typing one asks it.)"""
+    options = st.session_state.get("chat_clarify", {}).get(turn.query_id) or []
+    if not options:
+        st.caption("Ask again naming the reading you mean.")
+        return
+    with st.container(horizontal=True, gap="small"):
+        for i, option in enumerate(options):
+            if st.button(option["label"], key=f"{key}_clarify_{i}", type="secondary"):
+                st.session_state["chat_pending"] = option["question"]
+                st.rerun()
 
 
 def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int | None, asked_at: float) -> int | None:
@@ -253,6 +270,8 @@ def stream_answer(wb: Workbench, room: str, question: str, conversation_id: int 
     except WorkbenchError as exc:
         st.error(escape_markdown(str(exc)))
     st.session_state.setdefault("chat_markers", {})[query_id] = event.answer.markers
+    if event.result.get("clarify"):
+        st.session_state.setdefault("chat_clarify", {})[query_id] = event.result["clarify"]
     st.session_state.setdefault("chat_trace", {})[query_id] = (
         f"Answered in {waited_ms / 1000:.1f} s · show the plan",
         lines,
@@ -317,6 +336,8 @@ def chat_pane(wb: Workbench, room: str, turns: list[Turn], *, height: int | None
     if targets:
         install_chip_jump(targets)
     question = st.chat_input("Ask a question about this data room", key="chat_input")
+    # a reading chosen from a question back is asked as if typed
+    question = question or st.session_state.pop("chat_pending", None)
     if question and question.strip():
         asked_at = run_started()  # the run the question started: what was drawn before this box is waited too
         with box:

@@ -31,9 +31,13 @@ from core.lexicon.questions import TOTAL_WORDS
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
 from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
-from core.retrieval.cellmath import CellsStep, Operation, content_words, word_list
+from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
+from core.retrieval.plan import Choice, ClarifyStep
 from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit
+
+MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a person makes at a glance
 
 # Words that name a span of the calendar rather than something measured (the period is read from them).
 _PERIOD_WORDS = frozenset(
@@ -125,7 +129,8 @@ def period_columns(model: TableModel, span: Span, *, exact: bool = True) -> list
 def label_words(label: str) -> list[set[str]]:
     """The ways a row's or column's label is named: its words, its words without its brackets (units, note marks),
     and each bracket that names the line itself — an abbreviation it defines ('Available seat miles ("ASMs")')."""
-    variants = [content_words(label)]
+    # a short name that is a common word ("IT"): its own words, stop word or not
+    variants = [content_words(label) or (set(word_list(label)) if label.strip().isupper() else set())]
     if "(" in label:
         bare = re.sub(r"\([^)]*\)", " ", label)
         variants.append(content_words(bare))
@@ -140,48 +145,82 @@ def label_words(label: str) -> list[set[str]]:
 class _RowFit:
     row: RowModel
     words: set[str]  # the question's words its path binds
+    whole: bool = True  # its own label named whole (not only its head and most of its words)
+
+
+def _head(label: str) -> str:
+    """The word a label is about: its last content word before "per" ("Average fuel price per gallon": price)."""
+    words = [w for w in word_list(re.sub(r"\([^)]*\)", " ", label).split(" per ")[0]) if w not in STOP]
+    return words[-1] if words else ""
+
+
+def _own_names(row: RowModel, wanted: set[str]) -> tuple[set[str], bool] | None:
+    """The question's words naming the row's own label, and whether they name it whole: all of one of its names, or
+    (a shorter name the question uses) its head word and at least half of its words ("load factor" of "Passenger
+    load factor", not "revenue" of "Passenger revenue per ASM")."""
+    names = label_words(row.label)
+    own = [v for v in names if v <= wanted]
+    if own:
+        return max(own, key=len), True
+    head = _head(row.label)
+    parts = [v & wanted for v in names if head in wanted and head in v and 2 * len(v & wanted) >= len(v)]
+    return (max(parts, key=len), False) if parts else None
 
 
 def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
     """How a row binds the question's words: its own label by one of its names, then any of its parents named."""
-    own: list[set[str]] = [v for v in label_words(row.label) if v <= wanted]
-    if not own:
+    own = _own_names(row, wanted)
+    if own is None:
         return None
-    largest: set[str] = max(own, key=len)
-    bound = set(largest)
+    bound = set(own[0])
     for parent in row.path[:-1]:
         names = [v for v in label_words(parent) if v <= wanted]
         if names:
             bound |= max(names, key=len)
-    return _RowFit(row, bound)
+    return _RowFit(row, bound, own[1])
 
 
-def _pick_row(model: TableModel, wanted: set[str]) -> _RowFit | bool | None:
-    """The row the question names and the words naming it (None: none; False: several equally)."""
+def _row_candidates(model: TableModel, wanted: set[str]) -> list[_RowFit]:
+    """The rows the question names best (most of its words bound, a whole name before a part): one when it is
+    known which, several when they are named alike (the same line under two sections the question does not
+    tell apart); a heading asked is its section's subtotal or total line."""
     fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, wanted)) is not None]
     if not fits:
-        return None
-    best = max(len(f.words) for f in fits)
-    top = [f for f in fits if len(f.words) == best]
-    if len({f.row.row_number for f in top}) > 1:
-        return False
-    fit = top[0]
-    if fit.row.role == "heading":  # a section asked: its subtotal or total line
-        closing = [r for r in model.rows if r.role in ("subtotal", "total") and r.path[:-1] == fit.row.path]
-        return _RowFit(closing[0], fit.words) if len(closing) == 1 else False
-    return fit
+        return []
+    best = max((len(f.words), f.whole) for f in fits)
+    out = []
+    for fit in (f for f in fits if (len(f.words), f.whole) == best):
+        if fit.row.role == "heading":
+            closing = [r for r in model.rows if r.role in ("subtotal", "total") and r.path[:-1] == fit.row.path]
+            if len(closing) != 1:
+                continue
+            fit = _RowFit(closing[0], fit.words, fit.whole)
+        out.append(fit)
+    return out
 
 
-def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | None:
-    """The cells of a modelled sheet that answer `question` (see the module's docstring), or None."""
-    found = []
+@dataclass(frozen=True)
+class Ambiguous:
+    """A question the sheet reads two or more ways, each complete (every word bound): which is meant is asked."""
+
+    sheet: SheetInfo
+    options: list[CellsStep]
+
+
+def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Ambiguous | None:
+    """The cells of a modelled sheet that answer `question` (see the module's docstring), the readings to choose
+    from when it reads several ways, or None."""
+    found: list[tuple[CellsStep, SheetInfo] | Ambiguous] = []
     for sheet in schema.sheets:
         model = sheet.model
         if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
             continue
-        step = _ranked(question, sheet, model) or _sheet_cells(question, sheet, model)
-        if step is not None:
+        ranked = _ranked(question, sheet, model)
+        step = ranked if ranked is not None else _sheet_cells(question, sheet, model)
+        if isinstance(step, CellsStep):
             found.append((step, sheet))
+        elif step is not None:
+            found.append(step)
     return found[0] if len(found) == 1 else None
 
 
@@ -247,19 +286,31 @@ def asked_unit(question: str) -> tuple[str, set[str]]:
 
 @dataclass(frozen=True)
 class _Words:
-    """The question's content words, its unit asked, and the vocabulary's other phrases for its words."""
+    """The question's content words in the sheet's spelling (core.qa.planner.spelling), its unit asked, and the
+    vocabulary's other phrases for its words."""
 
     wanted: set[str]
     every: set[str]  # wanted, with the words of the other phrases of their vocabulary groups
     said: dict[str, set[str]]
     asked_scale: str
+    respelled: dict[str, str]  # the question's word → the sheet's word(s) it was read as
 
     @staticmethod
-    def of(question: str) -> _Words:
+    def of(question: str, model: TableModel | None = None, sheet: SheetInfo | None = None) -> _Words:
         asked_scale, unit_words = asked_unit(question)
         wanted = content_words(question) - unit_words
+        respelled: dict[str, str] = {}
+        if model is not None:
+            labels = [r.label for r in model.rows if r.label and r.role != "note"]
+            labels += [p for c in model.columns for p in c.path]
+            titles = (*model.title, sheet.title, sheet.name) if sheet is not None else model.title
+            held = {w for text in (*labels, *titles) for v in label_words(text) for w in v}
+            wanted |= capitalised(question) & held
+            read = respell(wanted, held, labels)
+            wanted, respelled = read.words, read.read
         said = synonyms(wanted)
-        return _Words(wanted, wanted | {w for others in said.values() for w in others}, said, asked_scale)
+        every = wanted | {w for others in said.values() for w in others}
+        return _Words(wanted, every, said, asked_scale, respelled)
 
 
 def _other_levels(column: ColumnModel) -> set[str]:
@@ -329,14 +380,26 @@ def _operation(
     return None
 
 
-def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    words = _Words.of(question)
+def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | Ambiguous | None:
+    """The one reading of the question on the sheet, or the readings to choose from when several rows are named
+    alike and each reads every word."""
+    words = _Words.of(question, model, sheet)
     asked = asked_span(question, model)
-    fit = _pick_row(model, words.every) if asked is not False else None
-    if not isinstance(fit, _RowFit):
+    if asked is False:
         return None
-    row = fit.row
     span = asked if isinstance(asked, Span) else None
+    steps = [s for fit in _row_candidates(model, words.every) if (s := _fit_cells(question, sheet, model, words, span,
+                                                                                       fit)) is not None]  # fmt: skip
+    if len(steps) > 1:
+        return Ambiguous(sheet, steps)
+    return steps[0] if steps else None
+
+
+def _fit_cells(
+    question: str, sheet: SheetInfo, model: TableModel, words: _Words, span: Span | None, fit: _RowFit
+) -> CellsStep | None:
+    """The cells of the row `fit` binds, in the columns of the span asked, when every word of the question is read."""
+    row = fit.row
     columns = _columns(model, span, words)
     grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
     if not columns or grid_row is None:
@@ -369,6 +432,7 @@ def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsSte
     read = [f"{', '.join(sorted(bound & words.wanted - title_words))} → line {label}"]
     if period:
         read.append(f"{', '.join(sorted(period))} → {'period' if span else 'column'} {spans}")
+    read += [f"{asked} → {held} (spelling)" for asked, held in sorted(words.respelled.items())]
     summed = ", added up" if operation == "sum" else ""
     reason = f"The sheet's model reads “{label}” in {spans}{summed}. Words read: {'; '.join(read)}."
     return CellsStep(sheet_id=sheet.sheet_id, operation=operation, row_id=grid_row.row_id, row_label=label,
@@ -400,7 +464,7 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
     most = next((w for w in word_list(question) if w in SUPERLATIVES), None)
     if most is None or which is None:
         return None
-    words = _Words.of(question)
+    words = _Words.of(question, model, sheet)
     asked = asked_span(question, model)
     span = asked if isinstance(asked, Span) else None
     columns = _columns(model, span, words) if asked is not False else None
@@ -439,3 +503,14 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
                      item_row_ids=[g.row_id for _, g in items], item_labels=labels,
                      pick="max" if SUPERLATIVES[most][0] else "min", reason=reason,
                      read_whole=True)  # fmt: skip
+
+
+def clarify_step(question: str, ambiguous: Ambiguous) -> ClarifyStep:
+    """The question back for readings told apart by their row: each option names its line and columns, and its
+    question is the one asked with the line's whole path named (read again, it binds that line alone)."""
+    asked = question.strip().rstrip("?").rstrip()
+    options = [Choice(label=f"{s.row_label} ({', '.join(s.column_labels)})", question=f"{asked} — {s.row_label}?")
+               for s in ambiguous.options[:MAX_CHOICES]]  # fmt: skip
+    lines = "; ".join(o.label for o in options)
+    reason = f"The question names {len(ambiguous.options)} lines of the sheet alike ({lines}): which is meant is asked."
+    return ClarifyStep(options=options, reason=reason)

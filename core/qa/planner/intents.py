@@ -76,6 +76,7 @@ CELLS = "cells"  # a figure of a statement grid, or arithmetic on its cells (cor
 MEASURE = "measure"
 MEASURE_MISSING = "measure_missing"
 SEARCH = "search"  # no table step: the passages (and rows) are searched
+CLARIFY = "clarify"  # the question reads several ways, each complete: which is meant is asked (a ClarifyStep)
 
 
 @dataclass(frozen=True)

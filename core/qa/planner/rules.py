@@ -14,8 +14,8 @@ from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.facts import asked_unit, line_items_by_model, model_cells
-from core.qa.planner.intents import CELLS, MEASURE, MEASURE_MISSING, SEARCH, plan_table
+from core.qa.planner.facts import Ambiguous, asked_unit, clarify_step, line_items_by_model, model_cells
+from core.qa.planner.intents import CELLS, CLARIFY, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.measure_questions import measure_cells
@@ -24,7 +24,7 @@ from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetIn
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import AcrossStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
+from core.retrieval.plan import AcrossStep, ClarifyStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
 from core.retrieval.tables import Combine, TableOp
 
 # ---------------------------------------------------------------------------------------------
@@ -155,6 +155,9 @@ class OfflinePlanner:
             step, sheet = measured
             return [step], f"{step.reason} ({sheet.label}).", MEASURE
         modelled = model_cells(question, schema)
+        if isinstance(modelled, Ambiguous):  # a question back instead of a guess
+            clarify = clarify_step(question, modelled)
+            return [clarify], f"{clarify.reason} ({modelled.sheet.label}).", CLARIFY
         if modelled is not None:
             cells, sheet = modelled
             return [cells], f"{cells.reason} ({sheet.label}).", CELLS
@@ -293,8 +296,8 @@ def _accounted(
     sheets = {s.sheet_id: s for s in schema.sheets}
     for step in steps:
         if isinstance(
-            step, AcrossStep | ShareStep | RowMathStep
-        ):  # each sheet's operation was accounted for when it was planned
+            step, AcrossStep | ShareStep | RowMathStep | ClarifyStep
+        ):  # each sheet's operation was accounted for when it was planned (a question back reads none)
             return steps, reasoning, intent
         sheet_id = step.op.sheet_id if isinstance(step, TableStep) else getattr(step, "sheet_id", None)
         sheet = sheets.get(sheet_id) if isinstance(sheet_id, int) else None
