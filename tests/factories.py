@@ -186,3 +186,32 @@ def run_workbench(*args: str, env: dict[str, str], timeout: float = 300) -> subp
         check=False,
         timeout=timeout,
     )
+
+
+SECTIONED_LINES = {"North": {"Pumps": [10, 12, 14, 16], "Valves": [5, 6, 7, 8]}, "South": {"Pumps": [3, 4, 5, 6]}}
+
+
+def make_sectioned_xlsx() -> bytes:
+    """A workbook as analysts lay one out: years merged over their quarters, regions as headings with their lines
+    indented under them, a subtotal per region (invented figures; the same line under two regions)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    ws.append(["Harbor Tools — quarterly sales"])
+    ws.append(["USD thousands"])
+    ws.append(["Region / Line", 2031, None, 2032, None])
+    ws.merge_cells("B3:C3")
+    ws.merge_cells("D3:E3")
+    ws.append([None, "Q1", "Q2", "Q1", "Q2"])
+    for region, lines in SECTIONED_LINES.items():
+        ws.append([region])
+        for line, figures in lines.items():
+            ws.append([line, *figures])
+            ws.cell(ws.max_row, 1).alignment = Alignment(indent=1)
+        ws.append([f"Total {region}", *(sum(col) for col in zip(*lines.values(), strict=True))])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

@@ -6,7 +6,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.qa.synth import ABSTAIN
-from tests.factories import make_statement_pdf
+from core.workbench import CLARIFY_LEAD
+from tests.factories import make_sectioned_xlsx, make_statement_pdf
 
 CELL_QUESTION = "How much was raised in Canada in 2021?"
 PAGE_QUESTION = "Who is the CEO of Harvestquay?"
@@ -28,7 +29,11 @@ def chat(app: AppTest) -> AppTest:
 
 def chips(app: AppTest, query_id: int) -> list:
     """The citation chips of an answer (not its "Show all cited rows" buttons)."""
-    return [b for b in app.button if (b.key or "").startswith(f"chat_q{query_id}_") and "_all_" not in b.key]
+    return [
+        b
+        for b in app.button
+        if (b.key or "").startswith(f"chat_q{query_id}_") and "_all_" not in b.key and "_clarify_" not in b.key
+    ]
 
 
 def history(workbench, app: AppTest) -> list:
@@ -293,3 +298,19 @@ def test_the_time_shown_is_from_the_run_that_got_the_question(chat: AppTest, wor
     assert slept and asked and turn.waited_ms is not None
     assert turn.waited_ms / 1000 >= 0.4 + asked[0]
     assert [s.label for s in chat.status if s.label.startswith("Answered in")]
+
+
+def test_a_question_that_reads_two_ways_offers_buttons_and_one_click_answers(chat: AppTest, workbench) -> None:
+    assert workbench.ingest_upload(make_sectioned_xlsx(), "harbor.xlsx", "Demo", embed=False).status == "ready"
+    ask(chat, "What were Pumps sales in Q1 2032?")
+    [turn] = history(workbench, chat)
+    assert turn.abstained and turn.answer.startswith(CLARIFY_LEAD)
+    offered = [b for b in chat.button if (b.key or "").startswith(f"chat_q{turn.query_id}_clarify_")]
+    assert [b.label for b in offered] == ["North › Pumps (2032 › Q1)", "South › Pumps (2032 › Q1)"]
+    assert chips(chat, turn.query_id) == []  # a question back cites nothing
+    offered[1].click().run()
+    assert not chat.exception, chat.exception
+    first, second = history(workbench, chat)
+    assert second.question == "What were Pumps sales in Q1 2032 — South › Pumps?"
+    assert not second.abstained and "5" in second.answer
+    assert [c.label for c in second.citations] == ["Sales!D10"]

@@ -3,13 +3,10 @@ with stacked merged headers and indented sections, on the embedded Postgres (inv
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 from click.testing import CliRunner
-from openpyxl import Workbook
-from openpyxl.styles import Alignment
 
 from core.cli import cli
 from core.config import get_settings
@@ -18,35 +15,12 @@ from core.qa.service import ask
 from core.rooms.access import set_member
 from core.rooms.auth import create_account
 from core.workbench import Workbench
-
-LINES = {"North": {"Pumps": [10, 12, 14, 16], "Valves": [5, 6, 7, 8]}, "South": {"Pumps": [3, 4, 5, 6]}}
-
-
-def _workbook() -> bytes:
-    """Years merged over their quarters, regions as headings with their lines indented under them, subtotals."""
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Sales"
-    ws.append(["Harbor Tools — quarterly sales"])
-    ws.append(["USD thousands"])
-    ws.append(["Region / Line", 2031, None, 2032, None])
-    ws.merge_cells("B3:C3")
-    ws.merge_cells("D3:E3")
-    ws.append([None, "Q1", "Q2", "Q1", "Q2"])
-    for region, lines in LINES.items():
-        ws.append([region])
-        for line, figures in lines.items():
-            ws.append([line, *figures])
-            ws.cell(ws.max_row, 1).alignment = Alignment(indent=1)
-        ws.append([f"Total {region}", *(sum(col) for col in zip(*lines.values(), strict=True))])
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+from tests.factories import make_sectioned_xlsx
 
 
 @pytest.fixture
 def book(workbench):
-    assert workbench.ingest_upload(_workbook(), "harbor.xlsx", "Harbor", embed=False).status == "ready"
+    assert workbench.ingest_upload(make_sectioned_xlsx(), "harbor.xlsx", "Harbor", embed=False).status == "ready"
     [sheet] = workbench.sheets("Harbor")
     return workbench, sheet
 
