@@ -42,7 +42,8 @@ MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a 
 # Words that name a span of the calendar rather than something measured (the period is read from them).
 _PERIOD_WORDS = frozenset(
     "year years yearly annual annually full whole fiscal fy calendar quarter quarters quarterly half halves month q h "
-    "months monthly first second third fourth 1st 2nd 3rd 4th q1 q2 q3 q4 h1 h2 ended ending end period ytd".split()
+    "months monthly first second third fourth 1st 2nd 3rd 4th q1 q2 q3 q4 h1 h2 ended ending end period ytd inclusive "
+    "through thru until till across".split()
 )
 # Words that ask for the figure itself, or for the figures of a span added up.
 _VALUE_WORDS = frozenset(
@@ -78,6 +79,9 @@ def asked_span(question: str, model: TableModel) -> Span | bool | None:
     # the calendar's, as the words read.
     start = model.fiscal_start if _FISCAL.search(question) or not years else 1
     months, spanned = months_asked(question, start)
+    ranged = month_range(question, start)
+    if ranged:
+        months, spanned = ranged, True
     if len(years) > 1 or (months and not spanned and len(months) > 1):
         return False
     if months and months != [(months[0] + i - 1) % 12 + 1 for i in range(len(months))]:
@@ -99,6 +103,22 @@ def asked_span(question: str, model: TableModel) -> Span | bool | None:
     return _span(first_year, start, 12)
 
 
+# A range of periods: "from February through May", "Q1 to Q3", "Jan–Jun".
+_RANGE = re.compile(r"\b(?:to|through|thru|until|till)\b|[–—-]", re.I)
+_NEAR = 14  # characters each side of a range word the two periods stand within
+
+
+def month_range(question: str, start: int = 1) -> list[int]:
+    """The months from the first period of a range to the last ("Q1 to Q3": January to September), or []."""
+    for m in _RANGE.finditer(question):
+        before = months_asked(question[: m.start()].rstrip()[-_NEAR:], start)[0]
+        after = months_asked(question[m.end() :].lstrip()[:_NEAR], start)[0]
+        if before and after:
+            first, last = before[0], after[-1]
+            return [(first - 1 + i) % 12 + 1 for i in range((last - first) % 12 + 1)]
+    return []
+
+
 def _column_span(column: ColumnModel) -> Span | None:
     if column.period is None or column.period.kind == "day":
         return None
@@ -106,12 +126,22 @@ def _column_span(column: ColumnModel) -> Span | None:
 
 
 def period_columns(model: TableModel, span: Span, *, exact: bool = True) -> list[ColumnModel] | None:
-    """The column of exactly the span asked (unless not `exact`), else the columns of one kind that tile it; None
-    when neither."""
+    """The column of exactly the span asked (unless not `exact`), else the columns of one kind that tile it — in
+    each group of columns told apart by their other header levels ("Budget › Q1".."Q3" and "Actual › Q1".."Q3"
+    each tile the first three quarters); None when neither."""
     spanned = [(c, s) for c in model.columns if c.letter != model.label_letter and (s := _column_span(c)) is not None]
     same = [c for c, s in spanned if s == span]
     if same and exact:
         return same
+    groups: dict[frozenset[str], list[tuple[ColumnModel, Span]]] = {}
+    for column, column_span in spanned:
+        groups.setdefault(frozenset(_other_levels(column)), []).append((column, column_span))
+    tiled = [c for group in groups.values() for c in _tiling(group, span)]
+    return sorted(tiled, key=lambda c: model.columns.index(c)) or None
+
+
+def _tiling(spanned: list[tuple[ColumnModel, Span]], span: Span) -> list[ColumnModel]:
+    """The columns of one kind (months, quarters or halves) that tile the span, in order; [] when none do."""
     for kind in ("month", "quarter", "half"):
         inside = sorted(
             ((c, s) for c, s in spanned if c.period and c.period.kind == kind and span.start <= s.start
@@ -120,10 +150,9 @@ def period_columns(model: TableModel, span: Span, *, exact: bool = True) -> list
         )  # fmt: skip
         if len(inside) < 2 or inside[0][1].start != span.start or inside[-1][1].end != span.end:
             continue
-        contiguous = all((b.start - a.end).days == 1 for (_, a), (_, b) in pairwise(inside))
-        if contiguous:
+        if all((b.start - a.end).days == 1 for (_, a), (_, b) in pairwise(inside)):
             return [c for c, _ in inside]
-    return None
+    return []
 
 
 def label_words(label: str) -> list[set[str]]:
@@ -314,8 +343,9 @@ class _Words:
 
 
 def _other_levels(column: ColumnModel) -> set[str]:
-    """The words of a column's header levels that name no period ("Budget" of "Budget › Q1")."""
-    return content_words(" ".join(column.path)) - _period_words(" ".join(column.path))
+    """The words of a column's header levels that name no period ("Budget" of "Budget › Q1"; a period's total
+    column, "Q1 Total", names its period alone)."""
+    return content_words(" ".join(column.path)) - _period_words(" ".join(column.path)) - TOTAL_WORDS
 
 
 def _columns(model: TableModel, span: Span | None, words: _Words) -> list[ColumnModel] | None:
@@ -336,21 +366,34 @@ def _columns(model: TableModel, span: Span | None, words: _Words) -> list[Column
     return columns
 
 
-def additive(model: TableModel, grid: Sequence[GridRow]) -> bool:
-    """Whether the table's figures add up across periods (flows, not balances), as its own arithmetic shows: a
-    column of a longer period equals the sum of the columns that tile it, on every line that fills them."""
-    rows = {g.row_number: g for g in grid}
+def additive(model: TableModel, grid: Sequence[GridRow], row: RowModel | None = None) -> bool:
+    """Whether the figures add up across periods (flows, not balances), as the table's own arithmetic shows: a
+    column of a longer period equals the sum of the columns that tile it — on the line asked when it fills them (a
+    forecast's flows add up where its balance lines do not), else on every line that fills them."""
+    if row is not None:
+        own = _adds_up_across(model, grid, [row])
+        if own is not None:
+            return own
+    return bool(_adds_up_across(model, grid, model.rows))
+
+
+def _adds_up_across(model: TableModel, grid: Sequence[GridRow], rows: Sequence[RowModel]) -> bool | None:
+    """True when each of `rows` filling a longer period's column and its parts adds up, False when one does not,
+    None when none fills them."""
+    by_number = {g.row_number: g for g in grid}
     positions = {c.letter: i for i, c in enumerate(model.columns)}
+    spans = [(c, s) for c in model.columns if (s := _column_span(c)) is not None]
+    checked = 0
     for whole in model.columns:
         span = _column_span(whole)
         if span is None:
             continue
-        parts = [c for c in period_columns(model, span, exact=False) or [] if c is not whole]
+        alike = [(c, s) for c, s in spans if _other_levels(c) == _other_levels(whole)]
+        parts = [c for c in _tiling(alike, span) if c is not whole]
         if len(parts) < 2:
             continue
-        checked = 0
-        for row in model.rows:
-            grid_row = rows.get(row.row_number)
+        for row in rows:
+            grid_row = by_number.get(row.row_number)
             if grid_row is None or row.role == "heading":
                 continue
             values = [parse_number(grid_row.values[positions[c.letter]] or "")
@@ -362,11 +405,11 @@ def additive(model: TableModel, grid: Sequence[GridRow]) -> bool:
             checked += 1
         if checked:
             return True
-    return False
+    return None
 
 
 def _operation(
-    question: str, cells: list[ColumnModel], model: TableModel, grid: Sequence[GridRow]
+    question: str, cells: list[ColumnModel], model: TableModel, grid: Sequence[GridRow], row: RowModel | None = None
 ) -> tuple[Operation, list[ColumnModel]] | None:
     """ "value" of one column; of several tiling the span: a balance at its end ("at the end of Q2") is the last
     column's value, a sum said ("in total", "full-year") or shown by the table's own arithmetic (its figures add
@@ -375,7 +418,7 @@ def _operation(
         return "value", cells
     if _AT_END.search(question):
         return "value", cells[-1:]
-    if set(word_list(question)) & TOTAL_WORDS or _WHOLE_YEAR.search(question) or additive(model, grid):
+    if set(word_list(question)) & TOTAL_WORDS or _WHOLE_YEAR.search(question) or additive(model, grid, row):
         return "sum", cells
     return None
 
@@ -418,11 +461,13 @@ def _fit_cells(
     label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
     title_words = content_words(" ".join((*model.title, sheet.title, sheet.name, label_header)))
     bound |= title_words
-    bound |= {w for w, others in words.said.items() if others & bound}  # named by another phrase of its group
+    # named by another phrase of its group, of the words bound or of the line's path ("spend" of "Cash outflows")
+    path_words = {w for part in row.path for v in label_words(part) for w in v}
+    bound |= {w for w, others in words.said.items() if others & (bound | path_words)}
     if words.wanted & title_words:  # a company the title names, with its suffix ("Harbor" of "Harbor Air Lines")
         bound |= set(word_list(" ".join(name_suffixes()))) & words.wanted
     left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
-    chosen = _operation(question, columns, model, sheet.grid) if not left else None
+    chosen = _operation(question, columns, model, sheet.grid, row) if not left else None
     if chosen is None:
         return None
     operation, cells = chosen
