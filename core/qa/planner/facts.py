@@ -35,7 +35,7 @@ from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
 from core.retrieval.plan import Choice, ClarifyStep
-from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit
+from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit, period_of
 
 MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a person makes at a glance
 
@@ -323,6 +323,7 @@ class _Words:
     said: dict[str, set[str]]
     asked_scale: str
     respelled: dict[str, str]  # the question's word → the sheet's word(s) it was read as
+    numbers: set[str]  # the numbers the question says, as written ("3", "12" of "the 3-12 month bucket")
 
     @staticmethod
     def of(question: str, model: TableModel | None = None, sheet: SheetInfo | None = None) -> _Words:
@@ -339,7 +340,7 @@ class _Words:
             wanted, respelled = read.words, read.read
         said = synonyms(wanted)
         every = wanted | {w for others in said.values() for w in others}
-        return _Words(wanted, every, said, asked_scale, respelled)
+        return _Words(wanted, every, said, asked_scale, respelled, set(re.findall(r"\d+", question)))
 
 
 def _other_levels(column: ColumnModel) -> set[str]:
@@ -349,21 +350,41 @@ def _other_levels(column: ColumnModel) -> set[str]:
 
 
 def _columns(model: TableModel, span: Span | None, words: _Words) -> list[ColumnModel] | None:
-    """The columns asked: of the span (or the one figure column when none is asked), told apart by their other
-    header levels when those differ ("Budget › Q1", "Actual › Q1")."""
-    figures = [c for c in model.columns if c.letter != model.label_letter]
-    if span is None:
-        columns = figures if len(figures) == 1 else None
-    else:
-        columns = period_columns(model, span)
-    if not columns:
+    """The columns asked, bound level by level: of the span asked (the column of exactly it, or those tiling it),
+    and each of their other header levels named by the question ("Budget", "Actual (unaudited)", "YTD", "3–12
+    months") unless every column shares it ("Year ended December 31"); the one figure column when the sheet has
+    one. None when no column, or columns of two readings, are named."""
+    figures = [c for c in model.columns if c.letter != model.label_letter and c.letter not in model.group_letters]
+    if span is None and len(figures) == 1:
+        return figures
+    base = period_columns(model, span) if span is not None else figures
+    if not base:
         return None
-    if len({frozenset(_other_levels(c)) for c in columns}) > 1:
-        named = [c for c in columns if _other_levels(c) and _other_levels(c) <= words.wanted]
-        if not named or len({frozenset(_other_levels(c)) for c in named}) > 1:
+    shared = set.intersection(*(set(c.path) for c in figures)) if figures else set()
+    named = [c for c in base if all(_level_named(level, c, span, words) for level in c.path if level not in shared)]
+    if len({frozenset(_other_levels(c)) for c in named}) > 1:
+        # columns of several groups named: the group the question names whole, if one
+        named = [c for c in named if _other_levels(c) <= words.wanted]
+        if len({frozenset(_other_levels(c)) for c in named}) > 1:
             return None
-        columns = named
-    return columns
+    if not named or (span is None and len(named) > 1):
+        return None
+    return named
+
+
+# A footnote mark in a header ("Funded beds (1)"): no number the question names.
+_MARK = re.compile(r"\(\d{1,2}\)|\[\d{1,2}\]")
+
+
+def _level_named(level: str, column: ColumnModel, span: Span | None, words: _Words) -> bool:
+    """Whether the question names one header level of a column: a period level by the span asked (the column is
+    of it), any other by one of its words, with each of its small numbers said too ("3–12 months", "Week 2")."""
+    if period_of([level]) is not None or _period_words(level) >= content_words(level):
+        if column.period is not None:
+            return span is not None
+    text = _MARK.sub(" ", level)
+    numbers = set(re.findall(r"\d+", text)) - {y for y, _ in year_mentions(text)}
+    return bool(content_words(text) & words.wanted) and numbers <= words.numbers
 
 
 def additive(model: TableModel, grid: Sequence[GridRow], row: RowModel | None = None) -> bool:
