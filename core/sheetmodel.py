@@ -33,7 +33,7 @@ from datetime import date
 from itertools import pairwise
 
 from core.cells import cell_ref, col_index, col_letter, parse_date, parse_number
-from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, fiscal_start, header_month, years_in
+from core.lexicon.periods import MONTH_NUMBERS, ORDINALS, fiscal_start, header_month, split_year_end, years_in
 
 PATH_SEPARATOR = " › "
 # Header rows looked for under the first: more is a table of text, not a header.
@@ -302,10 +302,25 @@ def _label_column(records: Sequence[Sequence[str]], width: int) -> int | None:
         worded = sum(1 for c in cells if not _is_figure(c) and parse_date(c) is None)
         figures_right = sum(1 for r in records for c in r[j + 1 :] if _is_figure(c))
         if worded * 2 > len(cells) and figures_right:
-            return j
+            return j + 1 if _coded(cells) and j + 1 < width and _described(records, j + 1) else j
         if worded * 2 <= len(cells):
             return None
     return None
+
+
+# A word of three letters or more: what a description has and a code ("8010-8099", "CC400", "GL-4410") has not.
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _coded(cells: Sequence[str]) -> bool:
+    """Whether a column's cells are mostly codes (no word in them): account or object codes, SKUs, cost-centre ids."""
+    return sum(1 for c in cells if not _WORD.search(c)) * 2 > len(cells)
+
+
+def _described(records: Sequence[Sequence[str]], j: int) -> bool:
+    """Whether a column holds descriptions: mostly cells with words (the label of the code beside it)."""
+    cells = [r[j].strip() for r in records if j < len(r) and r[j].strip()]
+    return bool(cells) and sum(1 for c in cells if _WORD.search(c) and not _is_figure(c)) * 2 > len(cells)
 
 
 def _worded(records: Sequence[Sequence[str]], j: int) -> bool:
@@ -414,6 +429,10 @@ def _span(year: int, first_month: int, months: int, kind: str) -> Period:
 
 
 def _full_year(text: str) -> int | None:
+    """The year a header names: a fiscal year written across two years is the one it ends in ("2023-24": 2024)."""
+    split = split_year_end(text)
+    if split is not None:
+        return split
     years = years_in(text)
     if years:
         return int(years[-1])
@@ -719,6 +738,9 @@ def _adds_up(total: Sequence[float | None], parts: Sequence[Sequence[float | Non
     return checked > 0
 
 
+_OUTER = -10  # the depth of a heading written left of the label column: outside every indented or blank-row section
+
+
 def _rows(
     data: Sequence[Sequence[str]],
     numbers: Sequence[int],
@@ -745,12 +767,17 @@ def _rows(
         figures = _figures(row, value_cols)
         has_figures = any(f is not None for f in figures)
         others = [t for j, t in enumerate(row) if j != label and j not in groups and t.strip()]
+        outer = not text and not has_figures and label is not None and len(others) == 1 and row.index(others[0]) < label
+        if outer:
+            # a section's heading written in the code column left of the descriptions ("GENERAL FUND" over codes):
+            # the outer level of the headings under it, which a blank row does not end
+            text, others = " ".join(others[0].split()), []
         # the values of the columns grouping the rows ("Americas" of a Region column): the outer levels of its path
         grouped = tuple(dict.fromkeys(" ".join(row[g].split()) for g in groups if g < len(row) and row[g].strip()))
         # With any indentation recorded, a label without it stands at depth 0; with none, depth is unknown (-1).
         depth = indents.get((number, label), 0 if indents else -1) if label is not None else -1
         if depth < 0 and i and number - numbers[i - 1] > 1 and stack and not last_was_heading:
-            stack = []  # a blank row ends the sections of a sheet that records no indentation
+            stack = [e for e in stack if e[0] == _OUTER]  # a blank row ends the sections of a sheet with no indents
         unit = (own_unit(text) if text else None) or next((e[2] for e in reversed(stack) if e[2]), None)
         # A note under the table: one text, at the bottom, that reads as a note.
         if not has_figures and i > last_figures and (text or len(others) == 1):
@@ -765,9 +792,11 @@ def _rows(
         if text and not has_figures and not others and label is not None:
             # A heading: nested under the open heading when indented deeper (or right under another heading with
             # no indentation recorded), else a sibling of the heading at its depth.
-            if depth >= 0:
+            if outer:
+                stack, depth = [], _OUTER
+            elif depth >= 0:
                 stack = [e for e in stack if e[0] < depth]
-            elif not last_was_heading and stack:
+            elif not last_was_heading and stack and stack[-1][0] != _OUTER:
                 stack = stack[:-1]
             unit = own_unit(text) or next((e[2] for e in reversed(stack) if e[2]), None)
             stack.append((depth, text.rstrip(":").strip(), unit))

@@ -241,3 +241,18 @@ def months_asked(question: str, start: int = 1) -> tuple[list[int], bool]:
         found.append((m.start(), [int(m.group("a") or m.group("b") or m.group("c"))]))
     months = [month for _, ms in sorted(found) for month in ms]
     return list(dict.fromkeys(months)), spanned
+
+
+# A fiscal year written across the two calendar years it spans: "2023-24", "FY 2024/25", "2019–2020".
+_SPLIT_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)(?!\d)")
+
+
+def split_year_end(text: str) -> int | None:
+    """The year a fiscal year written across two years ends in ("FY 2023-24" → 2024: FY24), or None."""
+    for m in _SPLIT_YEAR.finditer(text):
+        first, second = int(m.group(1)), m.group(2)
+        end = int(second) if len(second) == 4 else first // 100 * 100 + int(second)
+        end += 100 if end < first else 0  # "1999-00"
+        if end == first + 1:
+            return end
+    return None

@@ -199,7 +199,38 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
         blocking.append((phrase, f"no {col.name} holds it"))
     if isinstance(step, TableStep):
         blocking += _periods_unread(question, bound, step, sheet)
+    if isinstance(step, CellsStep) and sheet.page is None and sheet.model is not None:
+        blocking += _sheet_parts_unread(question, bound, step, sheet)
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
+
+
+_PERIOD_TOKENS = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "ytd", "quarter", "half", "month"})
+# A question asking a name ("which segment", "who"): a cell's figure is not its answer.
+_ASKS_NAME = re.compile(r"^\s*(?:in\s+|for\s+|at\s+)?(?:which|who)\b(?!\s+(?:year|period|quarter|month)s?\b)", re.I)
+_NAMING_OPERATIONS = ("argmax", "argmin", "rank_items", "where", "periods", "line_items")
+
+
+def _sheet_parts_unread(
+    question: str, bound: list[tuple[str, str]], step: CellsStep, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """A workbook's cells read by a rule that is not the sheet model's reading: a word of the question naming a part
+    of the sheet the step does not read (another line or section, another column level, a period) or a name asked
+    of a figure gave another figure than the one asked ("closing ARR at the end of Q2" read in the year's column,
+    "which segment lost most" answered with a figure)."""
+    model = sheet.model
+    assert model is not None
+    grid_row = next((g for g in sheet.grid if g.row_id == step.row_id), None)
+    row = model.row(grid_row.row_number) if grid_row is not None and grid_row.row_number is not None else None
+    read_texts = [*step.columns, *step.column_labels, step.row_label, step.other_label, *(row.path if row else ())]
+    read = {stem_of(w) for t in read_texts for w in words_of(t)}
+    parts = [r.label for r in model.rows if r.role != "note"] + [level for c in model.columns for level in c.path]
+    held = {stem_of(w) for t in parts for w in words_of(t)} - read
+    out = [(word, "names a part of the sheet this reading does not read") for word, what in bound
+           if not what and stem_of(word) not in read and (word in _PERIOD_TOKENS or month_of(word) is not None
+                                                          or stem_of(word) in held)]  # fmt: skip
+    if _ASKS_NAME.search(question) and step.operation not in _NAMING_OPERATIONS:
+        out.append(("which", "asks a name, and this reading gives a figure"))
+    return out
 
 
 # Words naming a part of a year: a figure over every row answers another question than "units in February".

@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from core.cells import parse_number
 from core.lexicon.comparison import SUPERLATIVES
-from core.lexicon.periods import MONTH_NUMBERS, months_asked, year_mentions
+from core.lexicon.periods import MONTH_NUMBERS, months_asked, split_year_end, year_mentions
 from core.lexicon.questions import TOTAL_WORDS
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
@@ -73,7 +73,8 @@ def _span(year: int, month: int, months: int) -> Span:
 def asked_span(question: str, model: TableModel) -> Span | bool | None:
     """The span of days the question's period names, read with the sheet's fiscal year: None when it names none,
     False when it names more than one (a comparison, read by other rules) or one this reading cannot place."""
-    years = list(dict.fromkeys(y for y, _ in year_mentions(question)))
+    split = split_year_end(question)  # "2023-24" is the fiscal year ending in 2024, as the sheet's model reads it
+    years = [str(split)] if split is not None else list(dict.fromkeys(y for y, _ in year_mentions(question)))
     whole_year = _WHOLE_YEAR.search(question)
     # A fiscal period when the question says so ("fiscal Q1", "FY25"), or with no year (the sheet's own year); else
     # the calendar's, as the words read.

@@ -14,7 +14,14 @@ from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.facts import Ambiguous, asked_unit, clarify_step, line_items_by_model, model_cells
+from core.qa.planner.facts import (
+    Ambiguous,
+    asked_unit,
+    clarify_step,
+    line_items_by_model,
+    model_cells,
+    month_range,
+)
 from core.qa.planner.intents import CELLS, CLARIFY, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
@@ -312,6 +319,12 @@ def _accounted(
             return [search], reason, SEARCH
         if isinstance(step, CellsStep) and step.read_whole:  # its reading bound every word already
             return steps, reasoning, intent
+        if isinstance(step, CellsStep) and month_range(question):
+            # "Jul through Sep": a statement rule reads the two months named, not the months between them
+            reason = (f"I read this as {step.reason.rstrip('. ')}, but the question names a range of periods, which "
+                      "this reading takes as its two ends, so it gives no figure.")  # fmt: skip
+            search = SearchStep(query=question, reason=reason, rows=False)
+            return [search], reason, SEARCH
         binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
         if binding is None:
             continue
