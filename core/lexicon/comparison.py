@@ -20,7 +20,7 @@ SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "earliest": (False, ("date", "year", "season")), "least": (False, ()), "lowest": (False, ()),
     "smallest": (False, ("area", "size", "population", "capacity")), "fewest": (False, ()), "minimum": (False, ()),
     "min": (False, ()), "shortest": (False, ("length", "duration", "distance", "time", "height")),
-    "worst": (False, ()), "less": (False, ()), "fewer": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
+    "worst": (False, ()), "weakest": (False, ()), "strongest": (True, ()), "less": (False, ()), "fewer": (False, ()), "youngest": (True, ("born", "birth", "date", "year")),
     "lightest": (False, ("weight",)), "busiest": (True, ("passenger", "traffic")),
     "populous": (True, ("population",)), "richest": (True, ("wealth", "worth", "gdp")),
 }  # fmt: skip

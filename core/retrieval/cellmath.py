@@ -500,7 +500,10 @@ class _Read:
 
 
 def _named_periods(step: CellsStep) -> list[str]:
-    """The columns' periods as answers to "which year" name them ("2026", not "July 31, 2026")."""
+    """The columns' periods as answers to "which year" name them ("2026", not "July 31, 2026"); the step's own
+    names of its columns when it gives one for each ("Jun 2025" for "which month", "1–5 years" for "which bucket")."""
+    if step.operation in ("argmax", "argmin") and len(step.item_labels) == len(step.column_labels):
+        return list(step.item_labels)
     return [column_period(label) for label in step.column_labels]
 
 

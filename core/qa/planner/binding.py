@@ -204,6 +204,8 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
 
 
+# A month written as part of a day's date ("October 31, 2019"): the balance date of a column, not a month asked.
+_DATED_MONTH = re.compile(r"\b([A-Za-z]{3,9})\.?\s+\d{1,2}\b(?!\s*(?:months?|days?|years?)\b)")
 _PERIOD_TOKENS = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "ytd", "quarter", "half", "month"})
 # A question asking a name ("which segment", "who"): a cell's figure is not its answer.
 _ASKS_NAME = re.compile(r"^\s*(?:in\s+|for\s+|at\s+)?(?:which|who)\b(?!\s+(?:year|period|quarter|month)s?\b)", re.I)
@@ -223,11 +225,16 @@ def _sheet_parts_unread(
     row = model.row(grid_row.row_number) if grid_row is not None and grid_row.row_number is not None else None
     read_texts = [*step.columns, *step.column_labels, step.row_label, step.other_label, *(row.path if row else ())]
     read = {stem_of(w) for t in read_texts for w in words_of(t)}
-    parts = [r.label for r in model.rows if r.role != "note"] + [level for c in model.columns for level in c.path]
+    # the parts a word could name instead: the sections, and the header levels that tell the columns apart
+    figures = [c for c in model.columns if c.letter != model.label_letter]
+    shared = set.intersection(*(set(c.path) for c in figures)) if figures else set()
+    parts = [r.label for r in model.rows if r.role == "heading"]
+    parts += [level for c in figures for level in c.path if level not in shared]
     held = {stem_of(w) for t in parts for w in words_of(t)} - read
+    dated = {m.group(1).lower() for m in _DATED_MONTH.finditer(question)}  # "as of October 31": a date, read
     out = [(word, "names a part of the sheet this reading does not read") for word, what in bound
-           if not what and stem_of(word) not in read and (word in _PERIOD_TOKENS or month_of(word) is not None
-                                                          or stem_of(word) in held)]  # fmt: skip
+           if not what and stem_of(word) not in read and word not in dated
+           and (word in _PERIOD_TOKENS or month_of(word) is not None or stem_of(word) in held)]  # fmt: skip
     if _ASKS_NAME.search(question) and step.operation not in _NAMING_OPERATIONS:
         out.append(("which", "asks a name, and this reading gives a figure"))
     return out

@@ -36,6 +36,7 @@ from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
 from core.retrieval.plan import Choice, ClarifyStep
 from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit, period_of
+from core.text import STOP_WORDS
 
 MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a person makes at a glance
 
@@ -176,6 +177,7 @@ class _RowFit:
     row: RowModel
     words: set[str]  # the question's words its path binds
     whole: bool = True  # its own label named whole (not only its head and most of its words)
+    bracketed: bool = True  # named with its brackets' words too (or it has none)
 
 
 def _head(label: str) -> str:
@@ -184,17 +186,18 @@ def _head(label: str) -> str:
     return words[-1] if words else ""
 
 
-def _own_names(row: RowModel, wanted: set[str]) -> tuple[set[str], bool] | None:
+def _own_names(row: RowModel, wanted: set[str]) -> tuple[set[str], bool, bool] | None:
     """The question's words naming the row's own label, and whether they name it whole: all of one of its names, or
-    (a shorter name the question uses) its head word and at least half of its words ("load factor" of "Passenger
-    load factor", not "revenue" of "Passenger revenue per ASM")."""
+    (a shorter name the question uses) its head word and at least half of its words, two or more ("load factor"
+    of "Passenger load factor"; not "revenue" of "Passenger revenue per ASM", nor "gap" of "Cumulative gap")."""
     names = label_words(row.label)
     own = [v for v in names if v <= wanted]
     if own:
-        return max(own, key=len), True
+        return max(own, key=len), True, names[0] in own
     head = _head(row.label)
-    parts = [v & wanted for v in names if head in wanted and head in v and 2 * len(v & wanted) >= len(v)]
-    return (max(parts, key=len), False) if parts else None
+    parts = [v & wanted for v in names
+             if head in wanted and head in v and len(v & wanted) >= 2 and 2 * len(v & wanted) >= len(v)]  # fmt: skip
+    return (max(parts, key=len), False, False) if parts else None
 
 
 def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
@@ -207,7 +210,7 @@ def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
         names = [v for v in label_words(parent) if v <= wanted]
         if names:
             bound |= max(names, key=len)
-    return _RowFit(row, bound, own[1])
+    return _RowFit(row, bound, own[1], own[2])
 
 
 def _row_candidates(model: TableModel, wanted: set[str]) -> list[_RowFit]:
@@ -217,14 +220,14 @@ def _row_candidates(model: TableModel, wanted: set[str]) -> list[_RowFit]:
     fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, wanted)) is not None]
     if not fits:
         return []
-    best = max((len(f.words), f.whole) for f in fits)
+    best = max((len(f.words), f.whole, f.bracketed) for f in fits)
     out = []
-    for fit in (f for f in fits if (len(f.words), f.whole) == best):
+    for fit in (f for f in fits if (len(f.words), f.whole, f.bracketed) == best):
         if fit.row.role == "heading":
             closing = [r for r in model.rows if r.role in ("subtotal", "total") and r.path[:-1] == fit.row.path]
             if len(closing) != 1:
                 continue
-            fit = _RowFit(closing[0], fit.words, fit.whole)
+            fit = _RowFit(closing[0], fit.words, fit.whole, fit.bracketed)
         out.append(fit)
     return out
 
@@ -245,7 +248,7 @@ def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo
         model = sheet.model
         if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
             continue
-        ranked = _ranked(question, sheet, model)
+        ranked = _ranked(question, sheet, model) or _ranked_across(question, sheet, model)
         step = ranked if ranked is not None else _sheet_cells(question, sheet, model)
         if isinstance(step, CellsStep):
             found.append((step, sheet))
@@ -570,6 +573,137 @@ def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
                      item_row_ids=[g.row_id for _, g in items], item_labels=labels,
                      pick="max" if SUPERLATIVES[most][0] else "min", reason=reason,
                      read_whole=True)  # fmt: skip
+
+
+# The kind of thing a "which" question asks, to its verb: "which time bucket has", "which mine had".
+_WHICH_KIND = re.compile(
+    r"^\s*(?:in\s+|for\s+|at\s+|during\s+)?(?:which|what)\s+(?P<kind>(?:[a-z&-]+\s+){0,2}?[a-z&-]+)\s+"
+    r"(?:had|has|have|was|were|is|are|did|does|do|saw|shows?|showed|posted|with|in|of|for)\b",
+    re.I,
+)
+_PERIOD_KINDS = {"month": "month", "year": "year", "quarter": "quarter", "half": "half"}
+# Sign words a ranking answers with its pick: the largest positive is the largest (when it is above zero).
+_SIGNS = {"positive": "max", "negative": "min"}
+
+
+def _ranked_across(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """ "Which month had the weakest net cash flow", "which time bucket has the largest gap", "which mine had the
+    highest head grade": the columns of one line ranked (the kind asked names a period kind or a level of the
+    columns' headers), or the sections ranked by the line each of them holds (the measure asked is a line
+    repeated under each section)."""
+    which = _WHICH_KIND.search(question)
+    most = next((w for w in word_list(question) if w in SUPERLATIVES), None)
+    if most is None or which is None:
+        return None
+    words = _Words.of(question, model, sheet)
+    kind = set(word_list(which.group("kind"))) - STOP_WORDS  # "year" and "month" name the kind asked here
+    pick = "max" if SUPERLATIVES[most][0] else "min"
+    signs = {w for w, p in _SIGNS.items() if p == pick}
+    asked = asked_span(question, model)
+    if asked is False or not kind:
+        return None
+    span = asked if isinstance(asked, Span) else None
+    measured = _Words(words.wanted - kind - {most} - signs, words.every - kind - {most} - signs, words.said,
+                      words.asked_scale, words.respelled, words.numbers)  # fmt: skip
+    return _columns_ranked(question, sheet, model, measured, kind, most, pick, span) or _sections_ranked(
+        question, sheet, model, measured, kind, most, pick, span
+    )
+
+
+def _columns_ranked(
+    question: str,
+    sheet: SheetInfo,
+    model: TableModel,
+    words: _Words,
+    kind: set[str],
+    most: str,
+    pick: str,
+    span: Span | None,
+) -> CellsStep | None:
+    """One line's columns of the kind asked (months, years, or the columns under a header level naming the kind),
+    the one with the most or least named."""
+    period_kind = next((_PERIOD_KINDS[k] for k in kind if k in _PERIOD_KINDS), None)
+    figures = [c for c in model.columns if c.letter != model.label_letter and c.letter not in model.group_letters]
+    if period_kind is not None:
+        items = [c for c in figures if c.period is not None and c.period.kind == period_kind
+                 and (span is None or (_column_span(c) is not None and span.start <= _column_span(c).start  # type: ignore[union-attr]
+                                       and _column_span(c).end <= span.end))]  # type: ignore[union-attr]  # fmt: skip
+    else:
+        items = [c for c in figures if any(kind & content_words(level) for level in c.path[:-1])
+                 and not content_words(c.path[-1]) & TOTAL_WORDS]  # fmt: skip
+    if len({frozenset(_other_levels(c)) for c in items}) > 1:
+        items = [c for c in items if _other_levels(c) - kind <= words.wanted]
+    fits = _row_candidates(model, words.every)
+    if len(items) < 2 or len(fits) != 1:
+        return None
+    row = fits[0].row
+    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    position = {c.letter: c.position for c in sheet.columns}
+    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in items if c.letter in position):
+        return None
+    bound = fits[0].words | {w for c in items for level in c.path for w in content_words(level)}
+    if _unbound(question, sheet, model, words, bound):
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    label = PATH_SEPARATOR.join(row.path)
+    reason = (f"The sheet's model ranks the {' '.join(sorted(kind))} columns of “{label}”. Words read: "
+              f"{', '.join(sorted(fits[0].words))} → line {label}; {' '.join(sorted(kind))} → columns; "
+              f"{most} → ranking.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="argmax" if pick == "max" else "argmin",
+                     row_id=grid_row.row_id, row_label=label, columns=[names[c.letter] for c in items],
+                     column_labels=[names[c.letter] for c in items], item_labels=[c.path[-1] for c in items],
+                     reason=reason, read_whole=True)  # fmt: skip
+
+
+def _sections_ranked(
+    question: str,
+    sheet: SheetInfo,
+    model: TableModel,
+    words: _Words,
+    kind: set[str],
+    most: str,
+    pick: str,
+    span: Span | None,
+) -> CellsStep | None:
+    """The sections, each by the line of the measure asked that it holds ("Head grade" under each mine), the one
+    with the most or least named by its section."""
+    columns = _columns(model, span, words)
+    fits = _row_candidates(model, words.every)
+    labels = {label_key(f.row.label) for f in fits}
+    if not columns or len(fits) < 2 or len(labels) != 1 or any(len(f.row.path) < 2 for f in fits):
+        return None
+    by_number = {g.row_number: g for g in sheet.grid}
+    position = {c.letter: c.position for c in sheet.columns}
+    items = [(f.row, by_number[f.row.row_number]) for f in fits if f.row.row_number in by_number]
+    if len(items) < 2 or not all(_filled(g, position[c.letter]) for _, g in items for c in columns):
+        return None
+    bound = {w for f in fits for w in f.words} | kind | {w for c in columns for w in _other_levels(c)}
+    if _unbound(question, sheet, model, words, bound):
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    measure = items[0][0].label
+    reason = (f"The sheet's model ranks the sections by their line “{measure}” in "
+              f"{', '.join(names[c.letter] for c in columns)}. Words read: {' '.join(sorted(kind))} → sections; "
+              f"{most} → ranking.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="rank_items", row_id=items[0][1].row_id, row_label=measure,
+                     columns=[names[c.letter] for c in columns], column_labels=[names[c.letter] for c in columns],
+                     item_row_ids=[g.row_id for _, g in items], item_labels=[r.path[-2] for r, _ in items],
+                     pick=pick, reason=reason, read_whole=True)  # fmt: skip
+
+
+def label_key(label: str) -> frozenset[str]:
+    """A label's words, its brackets aside: the same line under two sections ("Head grade (g/t)")."""
+    return frozenset(content_words(re.sub(r"\([^)]*\)", " ", label)))
+
+
+def _unbound(question: str, sheet: SheetInfo, model: TableModel, words: _Words, bound: set[str]) -> set[str]:
+    """The question's words a reading leaves unbound: not its line's or columns' (`bound`), the sheet's title or
+    label header, a period, a value or unit word, or another phrase of a bound word's vocabulary group."""
+    label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
+    title_words = content_words(" ".join((*model.title, sheet.title, sheet.name, label_header)))
+    bound = bound | title_words
+    bound |= {w for w, others in words.said.items() if others & bound}
+    return words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
 
 
 def clarify_step(question: str, ambiguous: Ambiguous) -> ClarifyStep:
