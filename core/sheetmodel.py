@@ -315,7 +315,7 @@ _WORD = re.compile(r"[^\W\d_]{3,}")
 def _coded(cells: Sequence[str]) -> bool:
     """Whether a column's cells are mostly codes (no word in them, and no plain number or year): account or object
     codes ("8010-8099"), SKUs, cost-centre ids ("CC400")."""
-    codes = sum(1 for c in cells if not _WORD.search(c) and not re.fullmatch(r"[\d.,]+", c) and not years_in(c))
+    codes = sum(1 for c in cells if not _WORD.search(c) and not re.fullmatch(r"[\d.,]+", c))
     return codes * 2 > len(cells)
 
 

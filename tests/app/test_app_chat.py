@@ -310,7 +310,7 @@ def test_a_question_that_reads_two_ways_offers_buttons_and_one_click_answers(cha
     assert chips(chat, turn.query_id) == []  # a question back cites nothing
     offered[1].click().run()
     assert not chat.exception, chat.exception
-    first, second = history(workbench, chat)
+    _first, second = history(workbench, chat)
     assert second.question == "What were Pumps sales in Q1 2032 — South › Pumps?"
     assert not second.abstained and "5" in second.answer
     assert [c.label for c in second.citations] == ["Sales!D10"]

@@ -289,3 +289,25 @@ def test_a_rates_average_in_one_year_is_that_years_figure_and_a_balances_is_its_
     assert cells("What was the average inventory in 2024?", schema).columns == ["2023", "2024"]
     assert cells("What was the average long-term debt in 2024?", schema).columns == ["2023", "2024"]
     assert cells("What was the average fleet age over 2023 and 2024?", schema).operation == "average"
+
+
+def test_a_statement_rule_on_a_workbook_gives_no_figure_when_a_word_names_a_part_it_does_not_read() -> None:
+    from core.qa.planner.binding import bind
+    from tests.unit.test_model_reading import MINES, _parsed, _schema
+
+    sheet = _schema(_parsed(MINES)).sheets[0]
+    grade = next(g for g in sheet.grid if g.values[0] == "Head grade (g/t)")
+    step = CellsStep(sheet_id=sheet.sheet_id, operation="value", row_id=grade.row_id, row_label="Head grade (g/t)",
+                     columns=["2044"], column_labels=["2044"])  # fmt: skip
+    # the line read under the first mine: the other mine's name is a part of the sheet it does not read
+    blocked = bind("What was South Creek head grade in 2044?", step, sheet)
+    assert blocked is not None and [w for w, _ in blocked.blocking] == ["south", "creek"]
+    # a name asked: a figure is not its answer
+    asked = bind("Which mine had the highest head grade in 2044?", step, sheet)
+    assert asked is not None and ("which", "asks a name, and this reading gives a figure") in asked.blocking
+    # a quarter the columns do not read
+    assert ("q2", "names a part of the sheet this reading does not read") in bind(
+        "What was the head grade in Q2 2044?", step, sheet
+    ).blocking  # type: ignore[union-attr]
+    # the line's own section named, every word read: nothing blocks
+    assert bind("What was North Hill head grade in 2044?", step, sheet).blocking == ()  # type: ignore[union-attr]

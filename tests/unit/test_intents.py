@@ -657,3 +657,20 @@ def test_a_split_fiscal_year_and_an_ambiguous_day_are_no_date() -> None:
     assert read_question("Revenue in 2011-12?").dates == []
     assert read_question("How many accounts opened on 09/10/2024?").dates == []
     assert read_question("Who did they play on 2023-03-12?").dates == []  # a day alone: a cell's value to match
+
+
+def test_how_many_of_a_thing_named_in_a_date_columns_name_counts_rows_not_dates() -> None:
+    orders = SheetInfo(
+        sheet_id=8, document_id=4, title="orders.xlsx", name="Orders", n_rows=40,
+        columns=(
+            ColumnInfo("Order Date", "A", "date", 0, ("2031-01-05", "2031-01-05"), (), 30, 40),
+            column("Region", "B", "text", 1, ("West", "East")),
+            ColumnInfo("Amount", "C", "number", 2, ("450", "850"), (), 35, 40),
+        ),
+    )  # fmt: skip
+    # several orders on one day: "how many orders" counts the rows, not their distinct dates
+    op = table_op(plan_of("How many orders came from the West region?", orders))
+    assert op.aggregate is not None and op.aggregate.func == "count"
+    # the column named by the word it is about: its distinct values
+    op = table_op(plan_of("How many order dates are there?", orders))
+    assert op.aggregate is not None and (op.aggregate.func, op.aggregate.column) == ("count_distinct", "Order Date")

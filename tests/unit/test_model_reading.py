@@ -6,9 +6,9 @@ from __future__ import annotations
 from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 from core.qa.planner.cells import GridRow
-from core.qa.planner.facts import Ambiguous, clarify_step, model_cells
+from core.qa.planner.facts import Ambiguous, clarify_step, model_cells, month_range
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
-from core.retrieval.cellmath import run_cells
+from core.retrieval.cellmath import CellsStep, run_cells
 from core.retrieval.tables import SheetFrame
 
 REGIONAL = [
@@ -44,6 +44,8 @@ def _parsed(records: list[list[str]], name: str = "Sheet") -> ParsedSheet:
     merged = {3: frozenset({2, 4})} if records is REGIONAL else None
     if records is COST_CENTRES:  # Budget and Actual merged over their quarters
         merged = {2: frozenset({2, 4})}
+    if records is GAP:  # the bucket banner merged over its buckets
+        merged = {2: frozenset({2})}
     sheet = build_table(name, records, range(1, len(records) + 1), merged=merged)
     assert sheet is not None and sheet.model is not None
     return sheet
@@ -226,3 +228,92 @@ def test_a_part_of_a_label_named_alike_under_two_sections_is_asked_back() -> Non
     # a word of the label's that is not its head names no line: nothing read, nothing asked
     assert _answer(STATS, "What were passenger figures in 2043?") is None
     assert _asked_back(STATS, "What were passenger figures in 2043?") == []
+
+
+def test_a_range_of_periods_is_one_span_in_each_group_of_columns() -> None:
+    # "Q1 to Q2": both quarters added up (the sheet's totals show its figures add up), in the group named
+    assert _answer(COST_CENTRES, "Total actual Finance spend across Q1 to Q2?") == ["25"]
+    assert _answer(REGIONAL, "What were North pumps sales from Q1 to Q2 2031 in total?") == ["22"]
+    # a statement rule reads a range's two ends: no figure from it (the range is the model reader's)
+    assert month_range("Sales from February through May inclusive") == [2, 3, 4, 5]
+    assert month_range("Revenue in Q3 2024 - north") == []
+
+
+GAP = [
+    ["Repricing gap, EUR millions", "", "", "", ""],
+    ["", "Repricing bucket", "Repricing bucket", "Repricing bucket", ""],
+    ["", "0–3 months", "3–12 months", "1–5 years", "Total"],
+    ["Assets", "", "", "", ""],
+    ["Loans", "100", "200", "300", "600"],
+    ["Securities", "50", "60", "70", "180"],
+    ["Total assets", "150", "260", "370", "780"],
+]
+
+
+def test_columns_are_bound_by_their_header_levels_words_and_numbers() -> None:
+    assert _answer(GAP, "Loans in the 3-12 month bucket?") == ["200"]
+    assert _answer(GAP, "Securities in the 0 to 3 months bucket?") == ["50"]
+    # "months" alone names two buckets: no figure
+    assert _answer(GAP, "Loans in the months bucket?") is None
+
+
+def test_which_period_or_bucket_ranks_one_lines_columns() -> None:
+    step = _step(STATS, "In which year was mainline load factor highest?")
+    assert step.operation == "argmax" and run_cells(_frame(_parsed(STATS)), step).values == ["2043"]
+    step = _step(GAP, "Which bucket has the largest loans?")
+    assert run_cells(_frame(_parsed(GAP)), step).values == ["1–5 years"]
+
+
+MINES = [
+    ["Operating statistics by mine", "", ""],
+    ["", "2044", "2043"],
+    ["North Hill", "", ""],
+    ["Ore milled (kt)", "900", "800"],
+    ["Head grade (g/t)", "1.2", "1.1"],
+    ["South Creek", "", ""],
+    ["Ore milled (kt)", "700", "650"],
+    ["Head grade (g/t)", "2.4", "0.9"],
+]
+
+
+def test_which_section_ranks_the_sections_by_the_line_each_holds() -> None:
+    step = _step(MINES, "Which mine had the highest head grade in 2044?")
+    assert step.operation == "rank_items" and run_cells(_frame(_parsed(MINES)), step).values == ["South Creek"]
+    # the line alone, no section named, no ranking: which mine is asked back
+    assert _asked_back(MINES, "What was the head grade in 2043?") == [
+        "North Hill › Head grade (g/t)",
+        "South Creek › Head grade (g/t)",
+    ]
+
+
+CODES = [
+    ["Budget summary ($000)", "", "", ""],
+    ["Object code", "Description", "FY 2043-44", "FY 2044-45"],
+    ["GENERAL FUND", "", "", ""],
+    ["", "Revenues", "", ""],
+    ["8010-8099", "State aid", "100", "110"],
+    ["8100-8299", "Federal revenue", "20", "25"],
+    ["", "Total Revenues", "120", "135"],
+    ["", "", "", ""],
+    ["", "Expenditures", "", ""],
+    ["1000-1999", "Salaries", "80", "90"],
+    ["2000-2999", "Benefits", "30", "35"],
+    ["", "Total Expenditures", "110", "125"],
+]
+
+
+def test_a_code_column_leaves_the_label_to_the_descriptions_and_its_headings_are_the_outer_level() -> None:
+    model = _parsed(CODES).model
+    assert model is not None and model.label_letter == "B"
+    salaries = next(r for r in model.rows if r.label == "Salaries")
+    assert salaries.path == ("GENERAL FUND", "Expenditures", "Salaries")  # a blank row does not end the fund
+    # a fiscal year written across two years is the year it ends in, asked either way
+    assert [c.period.end for c in model.columns if c.period] == ["2044-12-31", "2045-12-31"]
+    assert _answer(CODES, "General fund salaries in FY45?") == ["90"]
+    assert _answer(CODES, "General fund salaries in 2043-44?") == ["80"]
+
+
+def _step(records: list[list[str]], question: str) -> CellsStep:
+    found = model_cells(question, _schema(_parsed(records)))
+    assert isinstance(found, tuple), found
+    return found[0]

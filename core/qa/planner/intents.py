@@ -54,6 +54,8 @@ from core.qa.planner.lexicon import (
     YEAR_RE,
     as_number,
     num_text,
+    stem_of,
+    words_of,
 )
 from core.qa.planner.linking import (
     ENTITY_WH,
@@ -608,6 +610,12 @@ def _counted_after_value(question: Question, link: Link, exclude: set[int]) -> C
     )  # fmt: skip
 
 
+def _names_head(question: Question, column: ColumnInfo) -> bool:
+    """Whether the question names the column by the word it is about, its last ("date" of "Order Date")."""
+    words = [stem_of(w) for w in words_of(column.name) if not w.isdigit()]
+    return bool(words) and words[-1] in {stem_of(w) for w in question.words}
+
+
 def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "How many seed rounds?": count the rows; "how many gold medals" adds up the column it names."""
     if not _counting(question) or superlative_word(question) is not None:
@@ -624,7 +632,8 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
         if addable(noun) and not yearish(noun) and not rank_like(noun):
             draft.aggregate = ("sum", noun)
             return draft
-        if yearish(noun) and not question.has("times"):
+        if yearish(noun) and not question.has("times") and _names_head(question, noun):
+            # "how many months": the distinct months; not "how many orders" of an "Order Date" column (its rows)
             draft.aggregate = ("count_distinct", noun)
             return draft
     if noun is None and not question.has("times") and names_one_row(link, draft):
