@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import pairwise
+from typing import Literal
 
 from core.cells import parse_number
 from core.lexicon.comparison import SUPERLATIVES
@@ -581,6 +582,7 @@ _WHICH_KIND = re.compile(
     r"(?:had|has|have|was|were|is|are|did|does|do|saw|shows?|showed|posted|with|in|of|for)\b",
     re.I,
 )
+Pick = Literal["max", "min"]
 _PERIOD_KINDS = {"month": "month", "year": "year", "quarter": "quarter", "half": "half"}
 # Sign words a ranking answers with its pick: the largest positive is the largest (when it is above zero).
 _SIGNS = {"positive": "max", "negative": "min"}
@@ -597,7 +599,7 @@ def _ranked_across(question: str, sheet: SheetInfo, model: TableModel) -> CellsS
         return None
     words = _Words.of(question, model, sheet)
     kind = set(word_list(which.group("kind"))) - STOP_WORDS  # "year" and "month" name the kind asked here
-    pick = "max" if SUPERLATIVES[most][0] else "min"
+    pick: Pick = "max" if SUPERLATIVES[most][0] else "min"
     signs = {w for w, p in _SIGNS.items() if p == pick}
     asked = asked_span(question, model)
     if asked is False or not kind:
@@ -617,7 +619,7 @@ def _columns_ranked(
     words: _Words,
     kind: set[str],
     most: str,
-    pick: str,
+    pick: Pick,
     span: Span | None,
 ) -> CellsStep | None:
     """One line's columns of the kind asked (months, years, or the columns under a header level naming the kind),
@@ -662,7 +664,7 @@ def _sections_ranked(
     words: _Words,
     kind: set[str],
     most: str,
-    pick: str,
+    pick: Pick,
     span: Span | None,
 ) -> CellsStep | None:
     """The sections, each by the line of the measure asked that it holds ("Head grade" under each mine), the one
