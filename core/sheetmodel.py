@@ -501,6 +501,11 @@ def period_of(path: Sequence[str], fiscal: int = 1, year_of_sheet: int | None = 
 
 
 _FISCAL_END = re.compile(rf"fiscal\s+year\s+(?:ends?|ending|ended)\s+(?:on\s+)?({'|'.join(MONTH_NUMBERS)})", re.I)
+# "Fiscal year begins 1 February", "fiscal year starting on February 1": its first month said.
+_FISCAL_BEGINS = re.compile(
+    rf"fiscal\s+year\s+(?:begins?|beginning|starts?|starting)\s+(?:on\s+)?(?:\d{{1,2}}\s+)?({'|'.join(MONTH_NUMBERS)})",
+    re.I,
+)
 
 
 def _fiscal_start(texts: Sequence[str], column_paths: Sequence[Sequence[str]], period_dates: Sequence[date]) -> int:
@@ -509,6 +514,8 @@ def _fiscal_start(texts: Sequence[str], column_paths: Sequence[Sequence[str]], p
     for text in texts:
         if (m := _FISCAL_END.search(text)) is not None:
             return MONTH_NUMBERS[m.group(1).lower()] % 12 + 1
+        if (m := _FISCAL_BEGINS.search(text)) is not None:
+            return MONTH_NUMBERS[m.group(1).lower()]
     named = fiscal_start([p[-1] for p in column_paths if p])
     if named != 1:
         return named
@@ -843,6 +850,17 @@ ROLES = ("data", "heading", "subtotal", "total", "note")
 SCALES = ("units", "thousands", "millions", "billions")
 
 
+def with_fiscal_start(model: TableModel, fiscal: int) -> TableModel:
+    """The model with its year starting in month `fiscal`: its columns' periods read again."""
+    if fiscal == model.fiscal_start:
+        return model
+    year_of_sheet = sheet_year(model.title)
+    columns = tuple(
+        replace(c, period=period_of(c.path, fiscal, year_of_sheet) if c.period else None) for c in model.columns
+    )
+    return replace(model, fiscal_start=fiscal, columns=columns)
+
+
 def corrected(model: TableModel, corrections: Mapping) -> TableModel:
     """The model with an editor's corrections laid over it: ``scale``, ``fiscal_start`` (a month 1-12) and
     ``roles`` (A1 row number as text -> role).  A correction the model cannot take (a row no longer there) is left
@@ -863,12 +881,7 @@ def corrected(model: TableModel, corrections: Mapping) -> TableModel:
         replace(r, role=roles[r.row_number], checked=False) if r.row_number in roles else r for r in model.rows
     )
     said += [f"row {n} is a {role}" for n, role in sorted(roles.items()) if model.row(n) is not None]
-    columns = model.columns
-    if fiscal != model.fiscal_start:
-        year_of_sheet = sheet_year(model.title)
-        columns = tuple(
-            replace(c, period=period_of(c.path, fiscal, year_of_sheet) if c.period else None) for c in columns
-        )
+    columns = with_fiscal_start(model, fiscal).columns
     return replace(model, scale=scale, fiscal_start=fiscal, rows=rows, columns=columns, corrected=tuple(said))
 
 

@@ -36,7 +36,16 @@ from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
 from core.retrieval.plan import Choice, ClarifyStep
-from core.sheetmodel import PATH_SEPARATOR, ColumnModel, RowModel, TableModel, month_span, own_unit, period_of
+from core.sheetmodel import (
+    PATH_SEPARATOR,
+    ColumnModel,
+    RowModel,
+    TableModel,
+    month_span,
+    own_unit,
+    period_of,
+    with_fiscal_start,
+)
 from core.text import STOP_WORDS
 
 MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a person makes at a glance
@@ -239,23 +248,46 @@ class Ambiguous:
 
     sheet: SheetInfo
     options: list[CellsStep]
+    sheet_names: tuple[str, ...] = ()  # each option's sheet, when the readings are on several sheets
 
 
 def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Ambiguous | None:
     """The cells of a modelled sheet that answer `question` (see the module's docstring), the readings to choose
     from when it reads several ways, or None."""
     found: list[tuple[CellsStep, SheetInfo] | Ambiguous] = []
+    fiscal = _workbook_fiscal_starts(schema)
     for sheet in schema.sheets:
         model = sheet.model
         if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
             continue
-        ranked = _ranked(question, sheet, model) or _ranked_across(question, sheet, model)
-        step = ranked if ranked is not None else _sheet_cells(question, sheet, model)
+        if model.fiscal_start == 1 and fiscal.get(sheet.document_id, 1) != 1:
+            # one workbook, one fiscal year: a tab that does not say when its year starts reads its sibling's
+            model = with_fiscal_start(model, fiscal[sheet.document_id])
+        derived = (_ranked(question, sheet, model) or _ranked_across(question, sheet, model)
+                   or _changed(question, sheet, model) or _shared(question, sheet, model))  # fmt: skip
+        step = derived if derived is not None else _sheet_cells(question, sheet, model)
         if isinstance(step, CellsStep):
             found.append((step, sheet))
         elif step is not None:
             found.append(step)
+    steps = [f for f in found if isinstance(f, tuple)]
+    if len(steps) > 1:
+        # the same reading on two sheets ("Closing ARR" on the bridge and on a tab of its segments): which is asked
+        return Ambiguous(steps[0][1], [s for s, _ in steps], tuple(sh.name for _, sh in steps))
+    if len(steps) == 1:
+        # one sheet reads the question whole, another only with a line the question does not name (a segment's
+        # "Closing ARR"): the whole reading is the one asked
+        return steps[0]
     return found[0] if len(found) == 1 else None
+
+
+def _workbook_fiscal_starts(schema: RoomSchema) -> dict[int, int]:
+    """Each workbook's fiscal year start, when its tabs that state one agree."""
+    starts: dict[int, set[int]] = {}
+    for sheet in schema.sheets:
+        if sheet.model is not None and sheet.page is None and sheet.model.fiscal_start != 1:
+            starts.setdefault(sheet.document_id, set()).add(sheet.model.fiscal_start)
+    return {doc: next(iter(months)) for doc, months in starts.items() if len(months) == 1}
 
 
 def line_items_by_model(sheet: SheetInfo) -> bool:
@@ -389,7 +421,8 @@ def _level_named(level: str, column: ColumnModel, span: Span | None, words: _Wor
             return span is not None
     text = _MARK.sub(" ", level)
     numbers = set(re.findall(r"\d+", text)) - {y for y, _ in year_mentions(text)}
-    return bool(content_words(text) & words.wanted) and numbers <= words.numbers
+    named = content_words(text) & words.wanted if content_words(text) else numbers  # ">5 years": its number names it
+    return bool(named) and numbers <= words.numbers
 
 
 def additive(model: TableModel, grid: Sequence[GridRow], row: RowModel | None = None) -> bool:
@@ -708,12 +741,144 @@ def _unbound(question: str, sheet: SheetInfo, model: TableModel, words: _Words, 
     return words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
 
 
+# A change asked between two periods: "YoY growth … Q4 FY25 vs Q4 FY24", "the change from 2022 to 2023".
+_CHANGE = re.compile(
+    r"\b(?:chang(?:e|ed|es)|growth|grew|grow|increased?|decreased?|declined?|rose|fell|yoy|year[- ]over[- ]year|vs\.?|"
+    r"versus|compared)\b",
+    re.I,
+)
+# The change asked as a percentage: "% change", "percentage growth", "YoY growth" (growth is relative).
+_RELATIVE_CHANGE = re.compile(r"%|\bpercent(?:age)?\b|\bgrowth\b|\brate\s+of\s+change\b", re.I)
+_CHANGE_WORDS = frozenset(
+    "change changed changes growth grew grow increase increased decrease decreased decline declined rose fell yoy "
+    "year over v versus compared percentage percent rate from between".split()
+)
+
+
+def _changed(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """A line's change between the two periods the question names ("2024 vs 2023", "from Q2 FY24 to Q2 FY25"):
+    the later figure less the earlier, or as a percentage of it; each period one column."""
+    if not _CHANGE.search(question):
+        return None
+    mentions = list(dict.fromkeys(year_mentions(question)))
+    if len({y for y, _ in mentions}) != 2:
+        return None
+    spans = []
+    for year, _ in mentions:
+        others = [text for y, text in mentions if y != year]
+        alone = re.sub("|".join(re.escape(t) for t in others), " ", question)
+        span = asked_span(alone, model)
+        if not isinstance(span, Span):
+            return None
+        spans.append(span)
+    words = _Words.of(question, model, sheet)
+    columns = [_columns(model, span, words) for span in sorted(spans, key=lambda s: s.start)]
+    fits = _row_candidates(model, words.every)
+    if any(c is None or len(c) != 1 for c in columns) or len(fits) != 1:
+        return None
+    old, new = columns[0][0], columns[1][0]  # type: ignore[index]
+    row = fits[0].row
+    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    position = {c.letter: c.position for c in sheet.columns}
+    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in (old, new) if c.letter in position):
+        return None
+    bound = fits[0].words | _other_levels(old) | _other_levels(new) | _CHANGE_WORDS
+    if _unbound(question, sheet, model, words, bound):
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    relative = bool(_RELATIVE_CHANGE.search(question))
+    label = PATH_SEPARATOR.join(row.path)
+    reason = (f"The sheet's model reads the {'percentage ' if relative else ''}change in “{label}” from "
+              f"{names[old.letter]} to {names[new.letter]}. Words read: {', '.join(sorted(fits[0].words))} → line "
+              f"{label}; the two periods → {names[old.letter]}, {names[new.letter]}.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="pct_change" if relative else "change",
+                     row_id=grid_row.row_id, row_label=label, columns=[names[old.letter], names[new.letter]],
+                     column_labels=[names[old.letter], names[new.letter]], reason=reason, read_whole=True,
+                     asked_scale=words.asked_scale)  # fmt: skip
+
+
+# A share asked: "what share of …", "… as a % of …", "what percentage of … came from …", "what proportion of …".
+_SHARE = re.compile(r"\b(?:share|proportion|portion|percentage|percent|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+%", re.I)
+_SHARE_WORDS = frozenset("share proportion portion percentage percent fraction came come comes from".split())
+
+
+def _shared(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """A line's share of a total in the period asked: the part is the line named, the whole the total or subtotal
+    line named ("total outflows", "Canada", the grand total when "total" alone is said), the part inside the whole's
+    section (or the whole the table's grand total); both cells cited."""
+    if not _SHARE.search(question):
+        return None
+    words = _Words.of(question, model, sheet)
+    asked = asked_span(question, model)
+    if asked is False:
+        return None
+    columns = _columns(model, asked if isinstance(asked, Span) else None, words)
+    if not columns or len(columns) != 1:
+        return None
+    fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, words.every)) is not None]
+    # a total line named by what it totals ("the Trust's admissions" of "Trust total")
+    totals = [f for r in model.rows if r.role in ("total", "subtotal") and r.label
+              and (f := _row_fit(r, words.every | TOTAL_WORDS)) is not None and f.words & words.wanted]  # fmt: skip
+    totals += [f for f in fits if _is_root_of(f.row, model)]
+    if not totals and TOTAL_WORDS & words.wanted:
+        grand = [r for r in model.rows if r.role == "total"]
+        totals = [_RowFit(grand[-1], {"total"})] if len(grand) == 1 else []
+    if len(totals) != 1:
+        return None
+    whole = totals[0]
+    parts = [f for f in fits if f.row.row_number != whole.row.row_number and _inside(f.row, whole.row)]
+    best = max((len(f.words) for f in parts), default=0)
+    parts = [f for f in parts if len(f.words) == best]
+    if len(parts) != 1:
+        return None
+    part = parts[0]
+    by_number = {g.row_number: g for g in sheet.grid}
+    position = {c.letter: c.position for c in sheet.columns}
+    cells = [by_number.get(part.row.row_number), by_number.get(whole.row.row_number)]
+    column = columns[0]
+    if any(g is None or not _filled(g, position[column.letter]) for g in cells):
+        return None
+    bound = part.words | whole.words | {"total"} | _other_levels(column) | _SHARE_WORDS
+    if _unbound(question, sheet, model, words, bound):
+        return None
+    name = {c.letter: c.name for c in sheet.columns}[column.letter]
+    part_label, whole_label = PATH_SEPARATOR.join(part.row.path), PATH_SEPARATOR.join(whole.row.path)
+    reason = (f"The sheet's model reads “{part_label}” as a share of “{whole_label}” in {name}. Words read: "
+              f"{', '.join(sorted(part.words))} → the part; {', '.join(sorted(whole.words))} → the whole.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="share", row_id=cells[0].row_id,  # type: ignore[union-attr]
+                     row_label=part_label, other_row_id=cells[1].row_id, other_label=whole_label,  # type: ignore[union-attr]
+                     columns=[name], column_labels=[name], reason=reason, read_whole=True)  # fmt: skip
+
+
+def _is_root_of(row: RowModel, model: TableModel) -> bool:
+    """Whether a data line stands for the whole table: the first line, at the top level, that the other top-level
+    lines add up to is not checked here; a line named like the table's title ("Canada" over its provinces) is."""
+    title = {w for t in model.title for v in label_words(t) for w in v}
+    return (
+        row.role == "data"
+        and len(row.path) == 1
+        and bool(label_words(row.label))
+        and label_words(row.label)[0] <= title
+    )
+
+
+def _inside(part: RowModel, whole: RowModel) -> bool:
+    """Whether a line is part of a total: under the total's section, or anywhere when the total is the grand one."""
+    if whole.role == "total" or len(whole.path) == 1:
+        return part.role in ("data", "subtotal")
+    return part.path[: len(whole.path) - 1] == whole.path[:-1] and part.role == "data"
+
+
 def clarify_step(question: str, ambiguous: Ambiguous) -> ClarifyStep:
     """The question back for readings told apart by their row: each option names its line and columns, and its
     question is the one asked with the line's whole path named (read again, it binds that line alone)."""
     asked = question.strip().rstrip("?").rstrip()
-    options = [Choice(label=f"{s.row_label} ({', '.join(s.column_labels)})", question=f"{asked} — {s.row_label}?")
-               for s in ambiguous.options[:MAX_CHOICES]]  # fmt: skip
+    where = list(ambiguous.sheet_names) or [""] * len(ambiguous.options)
+    named = [f"{sheet} › {s.row_label}" if sheet else s.row_label
+             for s, sheet in zip(ambiguous.options, where, strict=True)]  # fmt: skip
+    options = [Choice(label=f"{name} ({', '.join(s.column_labels)})", question=f"{asked} — {name}?")
+               for s, name in list(zip(ambiguous.options, named, strict=True))[:MAX_CHOICES]]  # fmt: skip
     lines = "; ".join(o.label for o in options)
-    reason = f"The question names {len(ambiguous.options)} lines of the sheet alike ({lines}): which is meant is asked."
+    what = "sheets" if ambiguous.sheet_names else "lines of the sheet"
+    reason = f"The question names {len(ambiguous.options)} {what} alike ({lines}): which is meant is asked."
     return ClarifyStep(options=options, reason=reason)

@@ -19,6 +19,9 @@ from core.retrieval.cellmath import STOP, word_list
 
 # The endings an inflection adds to a word's stem ("actual" → "actually", "budget" → "budgeted").
 _ENDINGS = ("s", "es", "ly", "ally", "ed", "d", "ing", "al", "ation", "er", "ers")
+# The endings two forms of one stem differ by ("produc-tion", "produc-ed"), with a stem this long at least.
+_FORMS = frozenset({"", "e", "ed", "es", "s", "ing", "ion", "ions", "tion", "tions", "ation", "er", "ers", "ly", "al"})
+_STEM = 5
 _TYPO_LENGTH = 6  # a typo is read in words this long or longer (short words differ by one letter and mean otherwise)
 _TYPO_RATIO = 0.88
 # A capitalised short name in the question: "IT", "HR", "R&D" — the sheet's own name, even when it is a common word.
@@ -32,6 +35,9 @@ def spelled_like(asked: str, held: str) -> bool:
     short, long = sorted((asked, held), key=len)
     if len(short) >= 4 and long.startswith(short) and long[len(short) :] in _ENDINGS:
         return True
+    stem = next((i for i, (a, b) in enumerate(zip(asked, held, strict=False)) if a != b), min(len(asked), len(held)))
+    if stem >= _STEM and asked[stem:] in _FORMS and held[stem:] in _FORMS:
+        return True  # two forms of one stem: "production" and "produced", "operating" and "operations"
     if short.endswith("y") and long == short[:-1] + "ies":
         return True
     if len(short) >= _TYPO_LENGTH and asked[0] == held[0]:
