@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 from core.qa.planner.cells import GridRow
@@ -317,3 +319,35 @@ def _step(records: list[list[str]], question: str) -> CellsStep:
     found = model_cells(question, _schema(_parsed(records)))
     assert isinstance(found, tuple), found
     return found[0]
+
+
+def test_a_lines_change_between_two_periods_and_its_share_of_a_total() -> None:
+    step = _step(STATS, "By how much did the regional passenger load factor change from 2041 to 2043?")
+    assert step.operation == "change" and run_cells(_frame(_parsed(STATS)), step).values == ["3.9"]
+    step = _step(STATS, "YoY % change in mainline RPMs, 2042 vs 2041?")  # the later less the earlier, of the earlier
+    assert step.operation == "pct_change" and run_cells(_frame(_parsed(STATS)), step).values == ["14.29"]
+    step = _step(CODES, "What share of general fund total revenues in FY 2044-45 came from state aid?")
+    assert step.operation == "share" and run_cells(_frame(_parsed(CODES)), step).values == ["81.48"]
+
+
+def test_one_reading_on_two_sheets_is_asked_back_naming_each_sheet() -> None:
+    north, south = (_schema(_parsed(REGIONAL, name)).sheets[0] for name in ("Plan", "Actual"))
+    schema = RoomSchema(room_id=1, sheets=(north, replace(south, sheet_id=8)))
+    found = model_cells("What were North pumps sales in Q1 2031?", schema)
+    assert isinstance(found, Ambiguous) and found.sheet_names == ("Plan", "Actual")
+    options = clarify_step("What were North pumps sales in Q1 2031?", found).options
+    assert [o.label for o in options] == ["Plan › North › Pumps (2031 › Q1)", "Actual › North › Pumps (2031 › Q1)"]
+    again = model_cells(options[1].question, schema)
+    assert isinstance(again, tuple) and again[1].name == "Actual"
+
+
+def test_a_tab_that_does_not_say_when_its_year_starts_reads_its_siblings() -> None:
+    stated = [["Bridge — fiscal year begins 1 July", "", ""], ["Line", "FY2044 Q1", "FY2044 Q2"], ["Sales", "5", "6"]]
+    silent = [["Segments FY2044", "", ""], ["Segment / line", "Q1", "Q2"], ["Retail", "", ""], ["Sales", "2", "3"],
+              ["Online", "", ""], ["Sales", "3", "3"]]  # fmt: skip
+    one, two = _schema(_parsed(stated, "Bridge")).sheets[0], _schema(_parsed(silent, "Segments")).sheets[0]
+    assert one.model is not None and one.model.fiscal_start == 7 and two.model is not None
+    schema = RoomSchema(room_id=1, sheets=(one, replace(two, sheet_id=8)))
+    # Q1 of FY2044 is July–September 2043 on both tabs: the bridge's Sales, whole; the segments' only per segment
+    found = model_cells("Online sales in Q1 FY2044?", schema)
+    assert isinstance(found, tuple) and found[1].name == "Segments" and found[0].columns == ["Q1"]

@@ -751,7 +751,7 @@ _CHANGE = re.compile(
 _RELATIVE_CHANGE = re.compile(r"%|\bpercent(?:age)?\b|\bgrowth\b|\brate\s+of\s+change\b", re.I)
 _CHANGE_WORDS = frozenset(
     "change changed changes growth grew grow increase increased decrease decreased decline declined rose fell yoy "
-    "year over v versus compared percentage percent rate from between".split()
+    "year over vs versus compared percentage percent rate from between".split()
 )
 
 
