@@ -31,6 +31,7 @@ from core.qa.planner.cells.grid import month_columns, row_label
 from core.qa.planner.lexicon import AGGREGATE_WORDS, SYNONYMS, TOTAL_WORDS, YEAR_RE, stem_of, words_of
 from core.qa.planner.schema import ColumnInfo, SheetInfo
 from core.qa.planner.sheets import naming_words
+from core.qa.planner.spelling import spelled_like
 from core.retrieval.cellmath import CellsStep, content_words
 from core.retrieval.plan import Step, TableStep
 from core.retrieval.tables import TableOp
@@ -234,7 +235,8 @@ def _sheet_parts_unread(
     dated = {m.group(1).lower() for m in _DATED_MONTH.finditer(question)}  # "as of October 31": a date, read
     out = [(word, "names a part of the sheet this reading does not read") for word, what in bound
            if not what and stem_of(word) not in read and word not in dated
-           and (word in _PERIOD_TOKENS or month_of(word) is not None or stem_of(word) in held)]  # fmt: skip
+           and (word in _PERIOD_TOKENS or month_of(word) is not None
+                or any(spelled_like(stem_of(word), h) for h in held))]  # fmt: skip
     if _ASKS_NAME.search(question) and step.operation not in _NAMING_OPERATIONS:
         out.append(("which", "asks a name, and this reading gives a figure"))
     return out

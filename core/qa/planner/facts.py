@@ -545,7 +545,8 @@ def _fit_cells(
 
 
 def _filled(row: GridRow, position: int) -> bool:
-    return position < len(row.values) and bool((row.values[position] or "").strip())
+    """Whether the cell holds a figure (a suppressed "x", "..", "n/a" or "—" is no figure to read or add)."""
+    return position < len(row.values) and parse_number((row.values[position] or "").strip()) is not None
 
 
 def _period_words(text: str) -> set[str]:

@@ -20,7 +20,10 @@ from core.retrieval.cellmath import STOP, word_list
 # The endings an inflection adds to a word's stem ("actual" → "actually", "budget" → "budgeted").
 _ENDINGS = ("s", "es", "ly", "ally", "ed", "d", "ing", "al", "ation", "er", "ers")
 # The endings two forms of one stem differ by ("produc-tion", "produc-ed"), with a stem this long at least.
-_FORMS = frozenset({"", "e", "ed", "es", "s", "ing", "ion", "ions", "tion", "tions", "ation", "er", "ers", "ly", "al"})
+_FORMS = frozenset(
+    {"", "e", "ed", "es", "s", "ing", "ion", "ions", "tion", "tions", "ation", "er", "ers", "ly", "al", "a", "n", "an",
+     "ian"}  # "Australia", "Australian"; "Canada", "Canadian"
+)  # fmt: skip
 _STEM = 5
 _TYPO_LENGTH = 6  # a typo is read in words this long or longer (short words differ by one letter and mean otherwise)
 _TYPO_RATIO = 0.88

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import calendar
+import re
 from collections.abc import Sequence
+from datetime import date
 
 import numpy as np
 
@@ -89,4 +92,21 @@ def _plural(n: int, word: str) -> str:
 
 def _label(sheet: SheetFrame, col: Column, row: int) -> str:
     text = sheet.texts(col.position)[row]
+    if text is not None and _FIRST_OF_MONTH.fullmatch(text) and _monthly(sheet, col):
+        day = date.fromisoformat(text[:10]) if _FIRST_OF_MONTH.fullmatch(text) else None
+        if day is not None:
+            return f"{calendar.month_abbr[day.month]} {day.year}"  # a month stored as a date cell, named as a month
     return "" if text is None else " ".join(text.split())
+
+
+_FIRST_OF_MONTH = re.compile(r"\d{4}-\d\d-01(?:[ T]00:00(?::00)?)?")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?")
+_SAMPLE = 400  # dates read to tell a column of months from a column of days
+
+
+def _monthly(sheet: SheetFrame, col: Column) -> bool:
+    """Whether a column holds months stored as dates: of the first few hundred cells, most are dates and every date
+    is a month's first day (a "Total" row below them aside)."""
+    texts = [t for t in sheet.texts(col.position)[:_SAMPLE] if t]
+    dates = [t for t in texts if _DATE.fullmatch(t)]
+    return len(dates) >= 2 and 5 * len(dates) >= 4 * len(texts) and all(_FIRST_OF_MONTH.fullmatch(t) for t in dates)
