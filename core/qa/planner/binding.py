@@ -236,7 +236,7 @@ def _sheet_parts_unread(
     out = [(word, "names a part of the sheet this reading does not read") for word, what in bound
            if not what and stem_of(word) not in read and word not in dated
            and (word in _PERIOD_TOKENS or month_of(word) is not None
-                or any(spelled_like(stem_of(word), h) for h in held))]  # fmt: skip
+                or (not any(ch.isdigit() for ch in word) and any(spelled_like(stem_of(word), h) for h in held)))]  # fmt: skip
     if _ASKS_NAME.search(question) and step.operation not in _NAMING_OPERATIONS:
         out.append(("which", "asks a name, and this reading gives a figure"))
     return out
