@@ -208,3 +208,31 @@ def test_thumbs_down_with_a_comment_is_saved_and_the_memo_downloads(page, app_ur
     page.wait_for_url(f"**conversation={conversation}**")
     page.get_by_text("Feedback saved: not helpful").first.wait_for()
     assert page.locator('[data-testid="stChatMessage"]').count() == 2
+
+
+def test_a_question_that_reads_two_ways_offers_buttons_and_one_click_answers(page, app_url: str, app_workbench) -> None:
+    from urllib.parse import quote
+
+    from tests.factories import make_pdf, make_sectioned_xlsx
+
+    room = "Harbor mixed"
+    wb = app_workbench
+    wb.room(room, create=True)
+    assert wb.ingest_upload(make_sectioned_xlsx(), "harbor.xlsx", room, embed=False).status == "ready"
+    memo = "Harbor Tools memo. Pumps remain the largest line; valves grew in both regions."
+    assert wb.ingest_upload(make_pdf([memo]), "harbor_memo.pdf", room, embed=False).status == "ready"
+    page.goto(f"{app_url}/?room={quote(room)}")
+    wait_idle(page)
+    ask(page, "What were Pumps sales in Q1 2032?", None)
+    back = page.locator('[data-testid="stChatMessage"] button', has_text="South › Pumps (2032 › Q1)")
+    back.wait_for(timeout=60_000)
+    assert page.locator('[data-testid="stChatMessage"] button', has_text="North › Pumps (2032 › Q1)").count() == 1
+    shot(page, "chat_question_back")
+    back.click()
+    # the chosen reading asked: its figure from the workbook's cell, a chip to it; no figure from the memo
+    page.get_by_text("What were Pumps sales in Q1 2032 — South › Pumps?", exact=True).wait_for(timeout=60_000)
+    page.locator('[data-testid="stChatMessage"] button', has_text="Sales!D10").first.wait_for(timeout=120_000)
+    wait_idle(page, timeout=120)
+    turns = wb.conversation_history(room, int(page.url.split("conversation=")[1].split("&")[0]))
+    assert not turns[-1].abstained and " 5 " in f" {turns[-1].answer} "
+    assert [c.label for c in turns[-1].citations] == ["Sales!D10"]
