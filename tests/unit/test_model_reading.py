@@ -351,3 +351,10 @@ def test_a_tab_that_does_not_say_when_its_year_starts_reads_its_siblings() -> No
     # Q1 of FY2044 is July–September 2043 on both tabs: the bridge's Sales, whole; the segments' only per segment
     found = model_cells("Online sales in Q1 FY2044?", schema)
     assert isinstance(found, tuple) and found[1].name == "Segments" and found[0].columns == ["Q1"]
+
+
+def test_a_variance_against_budget_is_the_actual_less_the_budget_of_the_period() -> None:
+    step = _step(COST_CENTRES, "What was IT's Q2 variance, actual minus budget?")
+    assert step.columns == ["Budget › Q2", "Actual › Q2"]
+    assert run_cells(_frame(_parsed(COST_CENTRES)), step).values == ["2"]
+    assert _answer(COST_CENTRES, "What was the Q2 variance?") is None  # no line named: none read

@@ -264,7 +264,8 @@ def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo
             # one workbook, one fiscal year: a tab that does not say when its year starts reads its sibling's
             model = with_fiscal_start(model, fiscal[sheet.document_id])
         derived = (_ranked(question, sheet, model) or _ranked_across(question, sheet, model)
-                   or _changed(question, sheet, model) or _shared(question, sheet, model))  # fmt: skip
+                   or _changed(question, sheet, model) or _shared(question, sheet, model)
+                   or _variance(question, sheet, model))  # fmt: skip
         step = derived if derived is not None else _sheet_cells(question, sheet, model)
         if isinstance(step, CellsStep):
             found.append((step, sheet))
@@ -751,8 +752,10 @@ _CHANGE = re.compile(
 # The change asked as a percentage: "% change", "percentage growth", "YoY growth" (growth is relative).
 _RELATIVE_CHANGE = re.compile(r"%|\bpercent(?:age)?\b|\bgrowth\b|\brate\s+of\s+change\b", re.I)
 _CHANGE_WORDS = frozenset(
-    "change changed changes growth grew grow increase increased decrease decreased decline declined rose fell yoy "
-    "year over vs versus compared percentage percent rate from between".split()
+    word_list(
+        "change changed changes growth grew grow increase increased decrease decreased decline declined rose "
+        "fell yoy year over vs versus compared percentage percent rate from between"
+    )
 )
 
 
@@ -800,7 +803,7 @@ def _changed(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | 
 
 # A share asked: "what share of …", "… as a % of …", "what percentage of … came from …", "what proportion of …".
 _SHARE = re.compile(r"\b(?:share|proportion|portion|percentage|percent|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+%", re.I)
-_SHARE_WORDS = frozenset("share proportion portion percentage percent fraction came come comes from".split())
+_SHARE_WORDS = frozenset(word_list("share proportion portion percentage percent fraction came come comes from"))
 
 
 def _shared(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
@@ -849,6 +852,56 @@ def _shared(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | N
     return CellsStep(sheet_id=sheet.sheet_id, operation="share", row_id=cells[0].row_id,  # type: ignore[union-attr]
                      row_label=part_label, other_row_id=cells[1].row_id, other_label=whole_label,  # type: ignore[union-attr]
                      columns=[name], column_labels=[name], reason=reason, read_whole=True)  # fmt: skip
+
+
+# A variance against plan asked: "variance", "actual minus budget", "over budget", "against plan".
+_VARIANCE = re.compile(
+    r"\bvariances?\b|\b(?:over|under)[\s-]*(?:spend|spent|budget|plan)\b|\bminus\b|\b(?:vs\.?|versus|against)\s+"
+    r"(?:the\s+)?(?:budget|plan|forecast|target)\b",
+    re.I,
+)
+# (as the question's words are read: "minus" is "minu" to word_list, as every word ending in one s)
+_VARIANCE_WORDS = frozenset(word_list("variance minus over under against vs versus overspend underspend came"))
+_ACTUAL = frozenset({"actual", "actuals"})
+_PLANNED = frozenset({"budget", "plan", "forecast", "target", "adopted", "revised"})
+
+
+def _variance(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """A line's variance against plan in the period asked: its actual column less its budget (plan, forecast)
+    column of that period ("Actual › Q3" less "Budget › Q3"), both cells cited."""
+    if not _VARIANCE.search(question):
+        return None
+    words = _Words.of(question, model, sheet)
+    asked = asked_span(question, model)
+    if asked is False:
+        return None
+    base = (
+        period_columns(model, asked)
+        if isinstance(asked, Span)
+        else [c for c in model.columns if c.letter != model.label_letter and c.period is None]
+    )
+    actual = [c for c in base or [] if _other_levels(c) & _ACTUAL]
+    planned = [c for c in base or [] if _other_levels(c) & _PLANNED and not _other_levels(c) & _ACTUAL]
+    if len(planned) > 1:  # "Adopted" and "Revised": the one the question names
+        planned = [c for c in planned if _other_levels(c) & words.wanted]
+    fits = _row_candidates(model, words.every)
+    if len(actual) != 1 or len(planned) != 1 or len(fits) != 1:
+        return None
+    row, plan, done = fits[0].row, planned[0], actual[0]
+    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    position = {c.letter: c.position for c in sheet.columns}
+    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in (plan, done)):
+        return None
+    bound = fits[0].words | _other_levels(plan) | _other_levels(done) | _VARIANCE_WORDS
+    if _unbound(question, sheet, model, words, bound):
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    label = PATH_SEPARATOR.join(row.path)
+    reason = (f"The sheet's model reads the variance of “{label}”: {names[done.letter]} less {names[plan.letter]}. "
+              f"Words read: {', '.join(sorted(fits[0].words))} → line {label}.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="change", row_id=grid_row.row_id, row_label=label,
+                     columns=[names[plan.letter], names[done.letter]],
+                     column_labels=[names[plan.letter], names[done.letter]], reason=reason, read_whole=True)  # fmt: skip
 
 
 def _is_root_of(row: RowModel, model: TableModel) -> bool:
