@@ -50,6 +50,7 @@ Operation = Literal[
     "variance",
     "measure",
     "rank_items",
+    "count_items_where",
 ]
 # Operations on two line items of one period: A as a percentage of B, A over B, A minus B; the figures of A and
 # B ("the respective rents and wages for 2016"), their total and their average.
@@ -446,6 +447,8 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
         return _run_line_items(sheet, step, [int(r) for r in row_ids])
     if step.operation == "rank_items":
         return _run_ranked(sheet, step, [int(r) for r in row_ids])
+    if step.operation == "count_items_where":
+        return _run_items_where(sheet, step, [int(r) for r in row_ids])
     index = {int(rid): i for i, rid in enumerate(row_ids)}
     by_name = {c.name: c for c in sheet.columns}
 
@@ -654,6 +657,28 @@ def _run_ranked(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> Cells
                            description=f"{' and '.join(winners)} tie for the {word} in {period} ({listed})")  # fmt: skip
     return CellsResult(values=winners, citations=citations,
                        description=f"{winners[0]} had the {word} of {step.row_label} in {period} ({listed})")  # fmt: skip
+
+
+def _run_items_where(sheet: SheetFrame, step: CellsStep, row_ids: list[int]) -> CellsResult:
+    """How many of the rows `item_row_ids` (named `item_labels`) have a figure in the step's column below or above
+    its threshold; every cell read is cited, the rows counted named."""
+    where = {rid: i for i, rid in enumerate(row_ids)}
+    if any(rid not in where for rid in step.item_row_ids):
+        raise LookupError(f"a row of {step.row_label} is no longer in sheet {sheet.sheet}")
+    column = {c.name: c for c in sheet.columns}[step.columns[0]]
+    limit = Decimal(step.threshold)
+    citations, counted = [], []
+    for rid, label in zip(step.item_row_ids, step.item_labels, strict=True):
+        i = where[rid]
+        figure = _decimal(sheet.texts(column.position)[i] or "")
+        citations.append(cite(sheet, i, column))
+        if figure < limit if step.compare == "<" else figure > limit:
+            counted.append(label)
+    test = f"{'below' if step.compare == '<' else 'above'} {_grouped(limit)}"
+    named = ", ".join(counted) or "none"
+    return CellsResult(values=[str(len(counted))], citations=citations,
+                       description=f"{len(counted)} of {len(step.item_row_ids)} {step.row_label} had "
+                                   f"{step.column_labels[0]} {test}: {named}")  # fmt: skip
 
 
 def _run_items(

@@ -358,3 +358,11 @@ def test_a_variance_against_budget_is_the_actual_less_the_budget_of_the_period()
     assert step.columns == ["Budget › Q2", "Actual › Q2"]
     assert run_cells(_frame(_parsed(COST_CENTRES)), step).values == ["2"]
     assert _answer(COST_CENTRES, "What was the Q2 variance?") is None  # no line named: none read
+
+
+def test_how_many_lines_or_periods_pass_a_threshold() -> None:
+    step = _step(REGIONAL, "How many lines under North had Q1 2031 sales above 6?")
+    assert step.operation == "count_items_where" and step.item_labels == ["Pumps", "Valves"]
+    assert run_cells(_frame(_parsed(REGIONAL)), step).values == ["1"]
+    step = _step(BUDGET, "In how many months was Engineering rent above 3?")
+    assert step.operation == "count_where" and run_cells(_frame(_parsed(BUDGET)), step).values == ["6"]

@@ -31,6 +31,7 @@ from core.lexicon.periods import MONTH_NUMBERS, months_asked, split_year_end, ye
 from core.lexicon.questions import TOTAL_WORDS
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
+from core.qa.planner.cells.words import BELOW, THRESHOLD_AT
 from core.qa.planner.schema import RoomSchema, SheetInfo
 from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
@@ -58,7 +59,11 @@ _PERIOD_WORDS = frozenset(
 )
 # Words that ask for the figure itself, or for the figures of a span added up.
 _VALUE_WORDS = frozenset(
-    "value figure amount number count level reported show find give list get tell much many".split()
+    word_list(
+        "value figure amount number count level reported show find give list get tell much many "
+        # verbs that report a figure without naming anything ("posted negative SSS", "running above target")
+        "running run posted post recorded record came come saw see showed had have has achieved delivered ended"
+    )
 )
 # Words that state the unit of the answer: the figure is given in the sheet's unit, and says it.
 _UNIT_WORDS = frozenset("thousand million billion dollar usd cent percent percentage".split())
@@ -265,7 +270,7 @@ def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo
             model = with_fiscal_start(model, fiscal[sheet.document_id])
         derived = (_ranked(question, sheet, model) or _ranked_across(question, sheet, model)
                    or _changed(question, sheet, model) or _shared(question, sheet, model)
-                   or _variance(question, sheet, model))  # fmt: skip
+                   or _variance(question, sheet, model) or _counted(question, sheet, model))  # fmt: skip
         step = derived if derived is not None else _sheet_cells(question, sheet, model)
         if isinstance(step, CellsStep):
             found.append((step, sheet))
@@ -902,6 +907,87 @@ def _variance(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep |
     return CellsStep(sheet_id=sheet.sheet_id, operation="change", row_id=grid_row.row_id, row_label=label,
                      columns=[names[plan.letter], names[done.letter]],
                      column_labels=[names[plan.letter], names[done.letter]], reason=reason, read_whole=True)  # fmt: skip
+
+
+# "How many provinces …", "in how many months …": what is counted.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<kind>[a-z][a-z-]*)", re.I)
+Compare = Literal["<", ">"]
+_SIGNED: dict[str, tuple[Compare, str]] = {"negative": ("<", "0"), "positive": (">", "0")}
+_PERIOD_PLURALS = {"months": "month", "quarters": "quarter", "years": "year", "halves": "half"}
+
+
+def _counted(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
+    """ "How many provinces had more than 2,000", "in how many months was net cash flow negative": the lines (of the
+    section named, else all the table's lines) or one line's periods whose figure passes the threshold asked, each
+    cell read cited."""
+    how = _HOW_MANY.search(question)
+    limit = THRESHOLD_AT.search(question)
+    sign = next((_SIGNED[w] for w in word_list(question) if w in _SIGNED), None)
+    if how is None or (limit is None and sign is None):
+        return None
+    below = limit is not None and limit.group("op").lower() in BELOW
+    compare: Compare = sign[0] if sign else ("<" if below else ">")
+    threshold = sign[1] if sign else limit.group("n").replace(",", "")  # type: ignore[union-attr]
+    kind = set(word_list(how.group("kind")))
+    test = set(word_list(limit.group(0))) if limit else {"negative", "positive"}
+    words = _Words.of(question, model, sheet)
+    measured = _Words(words.wanted - kind - test, words.every - kind - test, words.said, words.asked_scale,
+                      words.respelled, words.numbers - ({limit.group("n")} if limit else set()))  # fmt: skip
+    period_kind = _PERIOD_PLURALS.get(how.group("kind").lower())
+    if period_kind is not None:
+        return _periods_counted(question, sheet, model, measured, period_kind, compare, threshold)
+    asked = asked_span(question, model)
+    if asked is False:
+        return None
+    columns = _columns(model, asked if isinstance(asked, Span) else None, measured)
+    if not columns or len(columns) != 1:
+        return None
+    sections = [r for r in model.rows if r.role == "heading" and label_words(r.label)
+                and label_words(r.label)[0] <= measured.every]  # fmt: skip
+    if len(sections) > 1:
+        return None
+    inside = sections[0].path if sections else ()
+    by_number = {g.row_number: g for g in sheet.grid}
+    position = {c.letter: c.position for c in sheet.columns}
+    items = [(r, by_number[r.row_number]) for r in model.rows if r.role == "data" and r.label
+             and r.path[: len(inside)] == inside and r.row_number in by_number]  # fmt: skip
+    items = [(r, g) for r, g in items if _filled(g, position[columns[0].letter])]
+    if len(items) < 2:
+        return None
+    bound = kind | test | _other_levels(columns[0]) | {w for p in inside for v in label_words(p) for w in v}
+    bound |= {"under", "within"} if inside else set()  # "the lines under North"
+    if _unbound(question, sheet, model, measured, bound):
+        return None
+    name = {c.letter: c.name for c in sheet.columns}[columns[0].letter]
+    what = how.group("kind").lower()
+    reason = (f"The sheet's model counts its lines{' under ' + inside[-1] if inside else ''} whose {name} is "
+              f"{'below' if compare == '<' else 'above'} {threshold}. Words read: {what} → lines.")  # fmt: skip
+    return CellsStep(sheet_id=sheet.sheet_id, operation="count_items_where", row_id=items[0][1].row_id,
+                     row_label=what, columns=[name], column_labels=[name], item_row_ids=[g.row_id for _, g in items],
+                     item_labels=[r.label for r, _ in items], compare=compare, threshold=threshold, reason=reason,
+                     read_whole=True)  # fmt: skip
+
+
+def _periods_counted(
+    question: str, sheet: SheetInfo, model: TableModel, words: _Words, kind: str, compare: Compare, threshold: str
+) -> CellsStep | None:
+    """In how many of one line's periods of the kind asked its figure passes the threshold."""
+    fits = _row_candidates(model, words.every)
+    figures = [c for c in model.columns if c.period is not None and c.period.kind == kind]
+    if len(fits) != 1 or len(figures) < 2:
+        return None
+    grid_row = next((g for g in sheet.grid if g.row_number == fits[0].row.row_number), None)
+    position = {c.letter: c.position for c in sheet.columns}
+    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in figures):
+        return None
+    if _unbound(question, sheet, model, words, fits[0].words):
+        return None
+    names = {c.letter: c.name for c in sheet.columns}
+    label = PATH_SEPARATOR.join(fits[0].row.path)
+    reason = f"The sheet's model counts the {kind}s of “{label}” {'below' if compare == '<' else 'above'} {threshold}."
+    return CellsStep(sheet_id=sheet.sheet_id, operation="count_where", row_id=grid_row.row_id, row_label=label,
+                     columns=[names[c.letter] for c in figures], column_labels=[names[c.letter] for c in figures],
+                     compare=compare, threshold=threshold, reason=reason, read_whole=True)  # fmt: skip
 
 
 def _is_root_of(row: RowModel, model: TableModel) -> bool:
