@@ -239,7 +239,17 @@ def _sheet_parts_unread(
                 or (not any(ch.isdigit() for ch in word) and any(spelled_like(stem_of(word), h) for h in held)))]  # fmt: skip
     if _ASKS_NAME.search(question) and step.operation not in _NAMING_OPERATIONS:
         out.append(("which", "asks a name, and this reading gives a figure"))
+    percents = grid_row is not None and any("%" in (v or "") for v in grid_row.values)
+    if (step.operation == "change" and _PERCENT_ASKED.search(question) and not percents
+            and not _PERCENT_LINE.search(step.row_label)):  # fmt: skip
+        out.append(("percent", "asks a percentage, and this reading gives the change in the line's own unit"))
     return out
+
+
+# A percentage asked of a change ("for what percentage did … increase"), and a line whose figures are percentages
+# or rates already (its change in points is asked so).
+_PERCENT_ASKED = re.compile(r"%|\bpercent(?:age)?s?\b", re.I)
+_PERCENT_LINE = re.compile(r"%|\bpercent|\bratio\b|\brate\b|\bmargin\b|\bfactor\b|\bshare\b|\byield\b", re.I)
 
 
 # Words naming a part of a year: a figure over every row answers another question than "units in February".
