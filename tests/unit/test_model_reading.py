@@ -8,7 +8,8 @@ from dataclasses import replace
 from core.ingest.sheets.parsed import ParsedSheet
 from core.ingest.sheets.table import build_table
 from core.qa.planner.cells import GridRow
-from core.qa.planner.facts import Ambiguous, clarify_step, model_cells, month_range
+from core.qa.planner.facts import Ambiguous, month_range
+from core.qa.planner.model_reading import clarify_step, model_cells
 from core.qa.planner.schema import ColumnInfo, RoomSchema, SheetInfo
 from core.retrieval.cellmath import CellsStep, run_cells
 from core.retrieval.tables import SheetFrame

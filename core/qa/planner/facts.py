@@ -13,7 +13,9 @@ start in January — where a line's label alone, or a header's last row alone, d
 - every content word of the question bound: to the row's path, the columns' other header levels, the period, the
   sheet's title or name, or an operation; a word left over means the question asks something this reading does
   not, and the rule gives way to the others.
-The answer is a `CellsStep` (core.retrieval.cellmath), run exactly and citing each cell read.
+The answer is a `CellsStep` (core.retrieval.cellmath), run exactly and citing each cell read. The readings over
+several cells (rankings, changes, shares, variances, counts) and the choice among a room's sheets are in
+core.qa.planner.model_reading, built on the binding here (`Words`, `row_candidates`, `columns_asked`, `unbound`).
 """
 
 from __future__ import annotations
@@ -23,20 +25,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import pairwise
-from typing import Literal
 
 from core.cells import parse_number
-from core.lexicon.comparison import SUPERLATIVES
 from core.lexicon.periods import MONTH_NUMBERS, months_asked, split_year_end, year_mentions
 from core.lexicon.questions import TOTAL_WORDS
 from core.lexicon.vocabulary import name_suffixes
 from core.qa.planner.cells.grid import GridRow
-from core.qa.planner.cells.words import BELOW, THRESHOLD_AT
-from core.qa.planner.schema import RoomSchema, SheetInfo
+from core.qa.planner.schema import SheetInfo
 from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
-from core.retrieval.plan import Choice, ClarifyStep
 from core.sheetmodel import (
     PATH_SEPARATOR,
     ColumnModel,
@@ -45,9 +43,7 @@ from core.sheetmodel import (
     month_span,
     own_unit,
     period_of,
-    with_fiscal_start,
 )
-from core.text import STOP_WORDS
 
 MAX_CHOICES = 4  # readings offered in a question back; more are not a choice a person makes at a glance
 
@@ -136,7 +132,7 @@ def month_range(question: str, start: int = 1) -> list[int]:
     return []
 
 
-def _column_span(column: ColumnModel) -> Span | None:
+def column_span(column: ColumnModel) -> Span | None:
     if column.period is None or column.period.kind == "day":
         return None
     return Span(date.fromisoformat(column.period.start), date.fromisoformat(column.period.end))
@@ -146,18 +142,18 @@ def period_columns(model: TableModel, span: Span, *, exact: bool = True) -> list
     """The column of exactly the span asked (unless not `exact`), else the columns of one kind that tile it — in
     each group of columns told apart by their other header levels ("Budget › Q1".."Q3" and "Actual › Q1".."Q3"
     each tile the first three quarters); None when neither."""
-    spanned = [(c, s) for c in model.columns if c.letter != model.label_letter and (s := _column_span(c)) is not None]
+    spanned = [(c, s) for c in model.columns if c.letter != model.label_letter and (s := column_span(c)) is not None]
     same = [c for c, s in spanned if s == span]
     if same and exact:
         return same
     groups: dict[frozenset[str], list[tuple[ColumnModel, Span]]] = {}
-    for column, column_span in spanned:
-        groups.setdefault(frozenset(_other_levels(column)), []).append((column, column_span))
-    tiled = [c for group in groups.values() for c in _tiling(group, span)]
+    for column, its_span in spanned:
+        groups.setdefault(frozenset(other_levels(column)), []).append((column, its_span))
+    tiled = [c for group in groups.values() for c in tiling(group, span)]
     return sorted(tiled, key=lambda c: model.columns.index(c)) or None
 
 
-def _tiling(spanned: list[tuple[ColumnModel, Span]], span: Span) -> list[ColumnModel]:
+def tiling(spanned: list[tuple[ColumnModel, Span]], span: Span) -> list[ColumnModel]:
     """The columns of one kind (months, quarters or halves) that tile the span, in order; [] when none do."""
     for kind in ("month", "quarter", "half"):
         inside = sorted(
@@ -188,7 +184,7 @@ def label_words(label: str) -> list[set[str]]:
 
 
 @dataclass(frozen=True)
-class _RowFit:
+class RowFit:
     row: RowModel
     words: set[str]  # the question's words its path binds
     whole: bool = True  # its own label named whole (not only its head and most of its words)
@@ -215,7 +211,7 @@ def _own_names(row: RowModel, wanted: set[str]) -> tuple[set[str], bool, bool] |
     return (max(parts, key=len), False, False) if parts else None
 
 
-def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
+def row_fit(row: RowModel, wanted: set[str]) -> RowFit | None:
     """How a row binds the question's words: its own label by one of its names, then any of its parents named."""
     own = _own_names(row, wanted)
     if own is None:
@@ -225,14 +221,14 @@ def _row_fit(row: RowModel, wanted: set[str]) -> _RowFit | None:
         names = [v for v in label_words(parent) if v <= wanted]
         if names:
             bound |= max(names, key=len)
-    return _RowFit(row, bound, own[1], own[2])
+    return RowFit(row, bound, own[1], own[2])
 
 
-def _row_candidates(model: TableModel, wanted: set[str]) -> list[_RowFit]:
+def row_candidates(model: TableModel, wanted: set[str]) -> list[RowFit]:
     """The rows the question names best (most of its words bound, a whole name before a part): one when it is
     known which, several when they are named alike (the same line under two sections the question does not
     tell apart); a heading asked is its section's subtotal or total line."""
-    fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, wanted)) is not None]
+    fits = [f for r in model.rows if r.role != "note" and r.label and (f := row_fit(r, wanted)) is not None]
     if not fits:
         return []
     best = max((len(f.words), f.whole, f.bracketed) for f in fits)
@@ -242,7 +238,7 @@ def _row_candidates(model: TableModel, wanted: set[str]) -> list[_RowFit]:
             closing = [r for r in model.rows if r.role in ("subtotal", "total") and r.path[:-1] == fit.row.path]
             if len(closing) != 1:
                 continue
-            fit = _RowFit(closing[0], fit.words, fit.whole, fit.bracketed)
+            fit = RowFit(closing[0], fit.words, fit.whole, fit.bracketed)
         out.append(fit)
     return out
 
@@ -254,46 +250,6 @@ class Ambiguous:
     sheet: SheetInfo
     options: list[CellsStep]
     sheet_names: tuple[str, ...] = ()  # each option's sheet, when the readings are on several sheets
-
-
-def model_cells(question: str, schema: RoomSchema) -> tuple[CellsStep, SheetInfo] | Ambiguous | None:
-    """The cells of a modelled sheet that answer `question` (see the module's docstring), the readings to choose
-    from when it reads several ways, or None."""
-    found: list[tuple[CellsStep, SheetInfo] | Ambiguous] = []
-    fiscal = _workbook_fiscal_starts(schema)
-    for sheet in schema.sheets:
-        model = sheet.model
-        if model is None or sheet.page is not None or not sheet.grid or not _layered(model):
-            continue
-        if model.fiscal_start == 1 and fiscal.get(sheet.document_id, 1) != 1:
-            # one workbook, one fiscal year: a tab that does not say when its year starts reads its sibling's
-            model = with_fiscal_start(model, fiscal[sheet.document_id])
-        derived = (_ranked(question, sheet, model) or _ranked_across(question, sheet, model)
-                   or _changed(question, sheet, model) or _shared(question, sheet, model)
-                   or _variance(question, sheet, model) or _counted(question, sheet, model))  # fmt: skip
-        step = derived if derived is not None else _sheet_cells(question, sheet, model)
-        if isinstance(step, CellsStep):
-            found.append((step, sheet))
-        elif step is not None:
-            found.append(step)
-    steps = [f for f in found if isinstance(f, tuple)]
-    if len(steps) > 1:
-        # the same reading on two sheets ("Closing ARR" on the bridge and on a tab of its segments): which is asked
-        return Ambiguous(steps[0][1], [s for s, _ in steps], tuple(sh.name for _, sh in steps))
-    if len(steps) == 1:
-        # one sheet reads the question whole, another only with a line the question does not name (a segment's
-        # "Closing ARR"): the whole reading is the one asked
-        return steps[0]
-    return found[0] if len(found) == 1 else None
-
-
-def _workbook_fiscal_starts(schema: RoomSchema) -> dict[int, int]:
-    """Each workbook's fiscal year start, when its tabs that state one agree."""
-    starts: dict[int, set[int]] = {}
-    for sheet in schema.sheets:
-        if sheet.model is not None and sheet.page is None and sheet.model.fiscal_start != 1:
-            starts.setdefault(sheet.document_id, set()).add(sheet.model.fiscal_start)
-    return {doc: next(iter(months)) for doc, months in starts.items() if len(months) == 1}
 
 
 def line_items_by_model(sheet: SheetInfo) -> bool:
@@ -326,7 +282,7 @@ def mixed_kinds(sheet: SheetInfo) -> bool:
     return {"rate", "amount"} <= kinds
 
 
-def _layered(model: TableModel) -> bool:
+def layered(model: TableModel) -> bool:
     """Whether the table's structure has more than one level: what this reading serves (a flat statement or a
     list of records is read by the other rules)."""
     stacked = any(len(c.path) > 1 for c in model.columns if c.letter != model.label_letter)
@@ -357,7 +313,7 @@ def asked_unit(question: str) -> tuple[str, set[str]]:
 
 
 @dataclass(frozen=True)
-class _Words:
+class Words:
     """The question's content words in the sheet's spelling (core.qa.planner.spelling), its unit asked, and the
     vocabulary's other phrases for its words."""
 
@@ -369,7 +325,7 @@ class _Words:
     numbers: set[str]  # the numbers the question says, as written ("3", "12" of "the 3-12 month bucket")
 
     @staticmethod
-    def of(question: str, model: TableModel | None = None, sheet: SheetInfo | None = None) -> _Words:
+    def of(question: str, model: TableModel | None = None, sheet: SheetInfo | None = None) -> Words:
         asked_scale, unit_words = asked_unit(question)
         wanted = content_words(question) - unit_words
         respelled: dict[str, str] = {}
@@ -383,16 +339,16 @@ class _Words:
             wanted, respelled = read.words, read.read
         said = synonyms(wanted)
         every = wanted | {w for others in said.values() for w in others}
-        return _Words(wanted, every, said, asked_scale, respelled, set(re.findall(r"\d+", question)))
+        return Words(wanted, every, said, asked_scale, respelled, set(re.findall(r"\d+", question)))
 
 
-def _other_levels(column: ColumnModel) -> set[str]:
+def other_levels(column: ColumnModel) -> set[str]:
     """The words of a column's header levels that name no period ("Budget" of "Budget › Q1"; a period's total
     column, "Q1 Total", names its period alone)."""
-    return content_words(" ".join(column.path)) - _period_words(" ".join(column.path)) - TOTAL_WORDS
+    return content_words(" ".join(column.path)) - period_words(" ".join(column.path)) - TOTAL_WORDS
 
 
-def _columns(model: TableModel, span: Span | None, words: _Words) -> list[ColumnModel] | None:
+def columns_asked(model: TableModel, span: Span | None, words: Words) -> list[ColumnModel] | None:
     """The columns asked, bound level by level: of the span asked (the column of exactly it, or those tiling it),
     and each of their other header levels named by the question ("Budget", "Actual (unaudited)", "YTD", "3–12
     months") unless every column shares it ("Year ended December 31"); the one figure column when the sheet has
@@ -405,10 +361,10 @@ def _columns(model: TableModel, span: Span | None, words: _Words) -> list[Column
         return None
     shared = set.intersection(*(set(c.path) for c in figures)) if figures else set()
     named = [c for c in base if all(_level_named(level, c, span, words) for level in c.path if level not in shared)]
-    if len({frozenset(_other_levels(c)) for c in named}) > 1:
+    if len({frozenset(other_levels(c)) for c in named}) > 1:
         # columns of several groups named: the group the question names whole, if one
-        named = [c for c in named if _other_levels(c) <= words.wanted]
-        if len({frozenset(_other_levels(c)) for c in named}) > 1:
+        named = [c for c in named if other_levels(c) <= words.wanted]
+        if len({frozenset(other_levels(c)) for c in named}) > 1:
             return None
     if not named or (span is None and len(named) > 1):
         return None
@@ -419,10 +375,10 @@ def _columns(model: TableModel, span: Span | None, words: _Words) -> list[Column
 _MARK = re.compile(r"\(\d{1,2}\)|\[\d{1,2}\]")
 
 
-def _level_named(level: str, column: ColumnModel, span: Span | None, words: _Words) -> bool:
+def _level_named(level: str, column: ColumnModel, span: Span | None, words: Words) -> bool:
     """Whether the question names one header level of a column: a period level by the span asked (the column is
     of it), any other by one of its words, with each of its small numbers said too ("3–12 months", "Week 2")."""
-    if period_of([level]) is not None or _period_words(level) >= content_words(level):
+    if period_of([level]) is not None or period_words(level) >= content_words(level):
         if column.period is not None:
             return span is not None
     text = _MARK.sub(" ", level)
@@ -447,14 +403,14 @@ def _adds_up_across(model: TableModel, grid: Sequence[GridRow], rows: Sequence[R
     None when none fills them."""
     by_number = {g.row_number: g for g in grid}
     positions = {c.letter: i for i, c in enumerate(model.columns)}
-    spans = [(c, s) for c in model.columns if (s := _column_span(c)) is not None]
+    spans = [(c, s) for c in model.columns if (s := column_span(c)) is not None]
     checked = 0
     for whole in model.columns:
-        span = _column_span(whole)
+        span = column_span(whole)
         if span is None:
             continue
-        alike = [(c, s) for c, s in spans if _other_levels(c) == _other_levels(whole)]
-        parts = [c for c in _tiling(alike, span) if c is not whole]
+        alike = [(c, s) for c, s in spans if other_levels(c) == other_levels(whole)]
+        parts = [c for c in tiling(alike, span) if c is not whole]
         if len(parts) < 2:
             continue
         for row in rows:
@@ -488,15 +444,15 @@ def _operation(
     return None
 
 
-def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | Ambiguous | None:
+def sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | Ambiguous | None:
     """The one reading of the question on the sheet, or the readings to choose from when several rows are named
     alike and each reads every word."""
-    words = _Words.of(question, model, sheet)
+    words = Words.of(question, model, sheet)
     asked = asked_span(question, model)
     if asked is False:
         return None
     span = asked if isinstance(asked, Span) else None
-    steps = [s for fit in _row_candidates(model, words.every) if (s := _fit_cells(question, sheet, model, words, span,
+    steps = [s for fit in row_candidates(model, words.every) if (s := _fit_cells(question, sheet, model, words, span,
                                                                                        fit)) is not None]  # fmt: skip
     if len(steps) > 1:
         return Ambiguous(sheet, steps)
@@ -504,23 +460,23 @@ def _sheet_cells(question: str, sheet: SheetInfo, model: TableModel) -> CellsSte
 
 
 def _fit_cells(
-    question: str, sheet: SheetInfo, model: TableModel, words: _Words, span: Span | None, fit: _RowFit
+    question: str, sheet: SheetInfo, model: TableModel, words: Words, span: Span | None, fit: RowFit
 ) -> CellsStep | None:
     """The cells of the row `fit` binds, in the columns of the span asked, when every word of the question is read."""
     row = fit.row
-    columns = _columns(model, span, words)
+    columns = columns_asked(model, span, words)
     grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
     if not columns or grid_row is None:
         return None
     names = {c.letter: c.name for c in sheet.columns}
     position = {c.letter: c.position for c in sheet.columns}
-    if not all(c.letter in names and _filled(grid_row, position[c.letter]) for c in columns):
+    if not all(c.letter in names and holds_figure(grid_row, position[c.letter]) for c in columns):
         return None
     bound = set(fit.words)
     if row.role in ("subtotal", "total"):
         heading = row.path[-2] if len(row.path) > 1 else ""
         bound |= {w for v in label_words(heading) for w in v if w in words.wanted} | {"total"}
-    bound |= {w for c in columns for w in _other_levels(c)}
+    bound |= {w for c in columns for w in other_levels(c)}
     # the sheet's title and name, and the label column's header ("Region / Product", "Department"): what the sheet
     # and its rows are
     label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
@@ -531,14 +487,14 @@ def _fit_cells(
     bound |= {w for w, others in words.said.items() if others & (bound | path_words)}
     if words.wanted & title_words:  # a company the title names, with its suffix ("Harbor" of "Harbor Air Lines")
         bound |= set(word_list(" ".join(name_suffixes()))) & words.wanted
-    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
+    left = words.wanted - bound - period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
     chosen = _operation(question, columns, model, sheet.grid, row) if not left else None
     if chosen is None:
         return None
     operation, cells = chosen
     label = PATH_SEPARATOR.join(row.path)
     spans = ", ".join(names[c.letter] for c in cells)
-    period = words.wanted & _period_words(question)
+    period = words.wanted & period_words(question)
     read = [f"{', '.join(sorted(bound & words.wanted - title_words))} → line {label}"]
     if period:
         read.append(f"{', '.join(sorted(period))} → {'period' if span else 'column'} {spans}")
@@ -550,475 +506,22 @@ def _fit_cells(
                      reason=reason, read_whole=True, asked_scale=words.asked_scale)  # fmt: skip
 
 
-def _filled(row: GridRow, position: int) -> bool:
+def holds_figure(row: GridRow, position: int) -> bool:
     """Whether the cell holds a figure (a suppressed "x", "..", "n/a" or "—" is no figure to read or add)."""
     return position < len(row.values) and parse_number((row.values[position] or "").strip()) is not None
 
 
-def _period_words(text: str) -> set[str]:
+def period_words(text: str) -> set[str]:
     """The words of `text` that name a period: years ("2024", "FY25"), months, quarters, halves."""
     named = set(word_list(" ".join(w for _, w in year_mentions(text))))
     return named | (set(word_list(text)) & (_PERIOD_WORDS | set(MONTH_NUMBERS)))
 
 
-# "Which region had the highest sales in Q4", "which department has the smallest budget": a ranking of rows.
-_WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+)", re.I)
-# A label column's header naming its levels: "Region / Product", "Department › Line", "Segment and product".
-_LEVELS = re.compile(r"\s*(?:/|›|>|\\|\band\b|&)\s*")
-
-
-def _ranked(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """Which of the sheet's sections (by their total lines) or lines holds the most or least in the period asked: the
-    kind of row asked names a level of the label column's header ("Region / Product": regions are the sections,
-    products the lines)."""
-    which = _WHICH.search(question)
-    most = next((w for w in word_list(question) if w in SUPERLATIVES), None)
-    if most is None or which is None:
-        return None
-    words = _Words.of(question, model, sheet)
-    asked = asked_span(question, model)
-    span = asked if isinstance(asked, Span) else None
-    columns = _columns(model, span, words) if asked is not False else None
-    header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
-    levels = [content_words(level) for level in _LEVELS.split(header) if level.strip()]
-    kind = set(word_list(which.group("kind")))
-    depth = next((i for i, level in enumerate(levels) if kind & level), None)
-    if not columns or depth is None:
-        return None
-    sections = len(levels) > 1 and depth == 0
-    rows = [r for r in model.rows if r.role in (("subtotal", "total") if sections else ("data",)) and r.label]
-    if sections:
-        rows = [r for r in rows if len(r.path) == 2]  # a section's own total line ("Total EMEA"), not the grand total
-    by_number = {g.row_number: g for g in sheet.grid}
-    position = {c.letter: c.position for c in sheet.columns}
-    items = [(r, by_number[r.row_number]) for r in rows if r.row_number in by_number]
-    items = [(r, g) for r, g in items if all(_filled(g, position[c.letter]) for c in columns if c.letter in position)]
-    if len(items) < 2:
-        return None
-    label_header = content_words(header)
-    title_words = content_words(" ".join((*model.title, sheet.title, sheet.name))) | label_header
-    bound = title_words | kind | {w for c in columns for w in _other_levels(c)} | {most}
-    bound |= {w for w, others in words.said.items() if others & bound}
-    left = words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
-    if left:
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    labels = [r.path[0] if sections else r.label for r, _ in items]
-    spans = ", ".join(names[c.letter] for c in columns)
-    what = " ".join(model.title[:1]) or sheet.name
-    reason = (f"The sheet's model ranks its {'sections by their total lines' if sections else 'lines'} by {spans}"
-              f"{', added up' if len(columns) > 1 else ''}. Words read: {which.group('kind')} → "
-              f"{'sections' if sections else 'lines'} ({header}); {most} → ranking.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="rank_items", row_id=items[0][1].row_id, row_label=what,
-                     columns=[names[c.letter] for c in columns], column_labels=[names[c.letter] for c in columns],
-                     item_row_ids=[g.row_id for _, g in items], item_labels=labels,
-                     pick="max" if SUPERLATIVES[most][0] else "min", reason=reason,
-                     read_whole=True)  # fmt: skip
-
-
-# The kind of thing a "which" question asks, to its verb: "which time bucket has", "which mine had".
-_WHICH_KIND = re.compile(
-    r"^\s*(?:in\s+|for\s+|at\s+|during\s+)?(?:which|what)\s+(?P<kind>(?:[a-z&-]+\s+){0,2}?[a-z&-]+)\s+"
-    r"(?:had|has|have|was|were|is|are|did|does|do|saw|shows?|showed|posted|with|in|of|for)\b",
-    re.I,
-)
-Pick = Literal["max", "min"]
-_PERIOD_KINDS = {"month": "month", "year": "year", "quarter": "quarter", "half": "half"}
-# Sign words a ranking answers with its pick: the largest positive is the largest (when it is above zero).
-_SIGNS = {"positive": "max", "negative": "min"}
-
-
-def _ranked_across(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """ "Which month had the weakest net cash flow", "which time bucket has the largest gap", "which mine had the
-    highest head grade": the columns of one line ranked (the kind asked names a period kind or a level of the
-    columns' headers), or the sections ranked by the line each of them holds (the measure asked is a line
-    repeated under each section)."""
-    which = _WHICH_KIND.search(question)
-    most = next((w for w in word_list(question) if w in SUPERLATIVES), None)
-    if most is None or which is None:
-        return None
-    words = _Words.of(question, model, sheet)
-    kind = set(word_list(which.group("kind"))) - STOP_WORDS  # "year" and "month" name the kind asked here
-    pick: Pick = "max" if SUPERLATIVES[most][0] else "min"
-    signs = {w for w, p in _SIGNS.items() if p == pick}
-    asked = asked_span(question, model)
-    if asked is False or not kind:
-        return None
-    span = asked if isinstance(asked, Span) else None
-    measured = _Words(words.wanted - kind - {most} - signs, words.every - kind - {most} - signs, words.said,
-                      words.asked_scale, words.respelled, words.numbers)  # fmt: skip
-    return _columns_ranked(question, sheet, model, measured, kind, most, pick, span) or _sections_ranked(
-        question, sheet, model, measured, kind, most, pick, span
-    )
-
-
-def _columns_ranked(
-    question: str,
-    sheet: SheetInfo,
-    model: TableModel,
-    words: _Words,
-    kind: set[str],
-    most: str,
-    pick: Pick,
-    span: Span | None,
-) -> CellsStep | None:
-    """One line's columns of the kind asked (months, years, or the columns under a header level naming the kind),
-    the one with the most or least named."""
-    period_kind = next((_PERIOD_KINDS[k] for k in kind if k in _PERIOD_KINDS), None)
-    figures = [c for c in model.columns if c.letter != model.label_letter and c.letter not in model.group_letters]
-    if period_kind is not None:
-        items = [c for c in figures if c.period is not None and c.period.kind == period_kind
-                 and (span is None or (_column_span(c) is not None and span.start <= _column_span(c).start  # type: ignore[union-attr]
-                                       and _column_span(c).end <= span.end))]  # type: ignore[union-attr]  # fmt: skip
-    else:
-        items = [c for c in figures if any(kind & content_words(level) for level in c.path[:-1])
-                 and not content_words(c.path[-1]) & TOTAL_WORDS]  # fmt: skip
-    if len({frozenset(_other_levels(c)) for c in items}) > 1:
-        items = [c for c in items if _other_levels(c) - kind <= words.wanted]
-    fits = _row_candidates(model, words.every)
-    if len(items) < 2 or len(fits) != 1:
-        return None
-    row = fits[0].row
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in items if c.letter in position):
-        return None
-    bound = fits[0].words | {w for c in items for level in c.path for w in content_words(level)}
-    if _unbound(question, sheet, model, words, bound):
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    label = PATH_SEPARATOR.join(row.path)
-    reason = (f"The sheet's model ranks the {' '.join(sorted(kind))} columns of “{label}”. Words read: "
-              f"{', '.join(sorted(fits[0].words))} → line {label}; {' '.join(sorted(kind))} → columns; "
-              f"{most} → ranking.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="argmax" if pick == "max" else "argmin",
-                     row_id=grid_row.row_id, row_label=label, columns=[names[c.letter] for c in items],
-                     column_labels=[names[c.letter] for c in items], item_labels=[c.path[-1] for c in items],
-                     reason=reason, read_whole=True)  # fmt: skip
-
-
-def _sections_ranked(
-    question: str,
-    sheet: SheetInfo,
-    model: TableModel,
-    words: _Words,
-    kind: set[str],
-    most: str,
-    pick: Pick,
-    span: Span | None,
-) -> CellsStep | None:
-    """The sections, each by the line of the measure asked that it holds ("Head grade" under each mine), the one
-    with the most or least named by its section."""
-    columns = _columns(model, span, words)
-    fits = _row_candidates(model, words.every)
-    labels = {label_key(f.row.label) for f in fits}
-    if not columns or len(fits) < 2 or len(labels) != 1 or any(len(f.row.path) < 2 for f in fits):
-        return None
-    by_number = {g.row_number: g for g in sheet.grid}
-    position = {c.letter: c.position for c in sheet.columns}
-    items = [(f.row, by_number[f.row.row_number]) for f in fits if f.row.row_number in by_number]
-    if len(items) < 2 or not all(_filled(g, position[c.letter]) for _, g in items for c in columns):
-        return None
-    bound = {w for f in fits for w in f.words} | kind | {w for c in columns for w in _other_levels(c)}
-    if _unbound(question, sheet, model, words, bound):
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    measure = items[0][0].label
-    reason = (f"The sheet's model ranks the sections by their line “{measure}” in "
-              f"{', '.join(names[c.letter] for c in columns)}. Words read: {' '.join(sorted(kind))} → sections; "
-              f"{most} → ranking.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="rank_items", row_id=items[0][1].row_id, row_label=measure,
-                     columns=[names[c.letter] for c in columns], column_labels=[names[c.letter] for c in columns],
-                     item_row_ids=[g.row_id for _, g in items], item_labels=[r.path[-2] for r, _ in items],
-                     pick=pick, reason=reason, read_whole=True)  # fmt: skip
-
-
-def label_key(label: str) -> frozenset[str]:
-    """A label's words, its brackets aside: the same line under two sections ("Head grade (g/t)")."""
-    return frozenset(content_words(re.sub(r"\([^)]*\)", " ", label)))
-
-
-def _unbound(question: str, sheet: SheetInfo, model: TableModel, words: _Words, bound: set[str]) -> set[str]:
+def unbound(question: str, sheet: SheetInfo, model: TableModel, words: Words, bound: set[str]) -> set[str]:
     """The question's words a reading leaves unbound: not its line's or columns' (`bound`), the sheet's title or
     label header, a period, a value or unit word, or another phrase of a bound word's vocabulary group."""
     label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
     title_words = content_words(" ".join((*model.title, sheet.title, sheet.name, label_header)))
     bound = bound | title_words
     bound |= {w for w, others in words.said.items() if others & bound}
-    return words.wanted - bound - _period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS
-
-
-# A change asked between two periods: "YoY growth … Q4 FY25 vs Q4 FY24", "the change from 2022 to 2023".
-_CHANGE = re.compile(
-    r"\b(?:chang(?:e|ed|es)|growth|grew|grow|increased?|decreased?|declined?|rose|fell|yoy|year[- ]over[- ]year|vs\.?|"
-    r"versus|compared)\b",
-    re.I,
-)
-# The change asked as a percentage: "% change", "percentage growth", "YoY growth" (growth is relative).
-_RELATIVE_CHANGE = re.compile(r"%|\bpercent(?:age)?\b|\bgrowth\b|\brate\s+of\s+change\b", re.I)
-_CHANGE_WORDS = frozenset(
-    word_list(
-        "change changed changes growth grew grow increase increased decrease decreased decline declined rose "
-        "fell yoy year over vs versus compared percentage percent rate from between"
-    )
-)
-
-
-def _changed(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """A line's change between the two periods the question names ("2024 vs 2023", "from Q2 FY24 to Q2 FY25"):
-    the later figure less the earlier, or as a percentage of it; each period one column."""
-    if not _CHANGE.search(question):
-        return None
-    mentions = list(dict.fromkeys(year_mentions(question)))
-    if len({y for y, _ in mentions}) != 2:
-        return None
-    spans = []
-    for year, _ in mentions:
-        others = [text for y, text in mentions if y != year]
-        alone = re.sub("|".join(re.escape(t) for t in others), " ", question)
-        span = asked_span(alone, model)
-        if not isinstance(span, Span):
-            return None
-        spans.append(span)
-    words = _Words.of(question, model, sheet)
-    columns = [_columns(model, span, words) for span in sorted(spans, key=lambda s: s.start)]
-    fits = _row_candidates(model, words.every)
-    if any(c is None or len(c) != 1 for c in columns) or len(fits) != 1:
-        return None
-    old, new = columns[0][0], columns[1][0]  # type: ignore[index]
-    row = fits[0].row
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in (old, new) if c.letter in position):
-        return None
-    bound = fits[0].words | _other_levels(old) | _other_levels(new) | _CHANGE_WORDS
-    if _unbound(question, sheet, model, words, bound):
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    relative = bool(_RELATIVE_CHANGE.search(question))
-    label = PATH_SEPARATOR.join(row.path)
-    reason = (f"The sheet's model reads the {'percentage ' if relative else ''}change in “{label}” from "
-              f"{names[old.letter]} to {names[new.letter]}. Words read: {', '.join(sorted(fits[0].words))} → line "
-              f"{label}; the two periods → {names[old.letter]}, {names[new.letter]}.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="pct_change" if relative else "change",
-                     row_id=grid_row.row_id, row_label=label, columns=[names[old.letter], names[new.letter]],
-                     column_labels=[names[old.letter], names[new.letter]], reason=reason, read_whole=True,
-                     asked_scale=words.asked_scale)  # fmt: skip
-
-
-# A share asked: "what share of …", "… as a % of …", "what percentage of … came from …", "what proportion of …".
-_SHARE = re.compile(r"\b(?:share|proportion|portion|percentage|percent|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+%", re.I)
-_SHARE_WORDS = frozenset(word_list("share proportion portion percentage percent fraction came come comes from"))
-
-
-def _shared(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """A line's share of a total in the period asked: the part is the line named, the whole the total or subtotal
-    line named ("total outflows", "Canada", the grand total when "total" alone is said), the part inside the whole's
-    section (or the whole the table's grand total); both cells cited."""
-    if not _SHARE.search(question):
-        return None
-    words = _Words.of(question, model, sheet)
-    asked = asked_span(question, model)
-    if asked is False:
-        return None
-    columns = _columns(model, asked if isinstance(asked, Span) else None, words)
-    if not columns or len(columns) != 1:
-        return None
-    fits = [f for r in model.rows if r.role != "note" and r.label and (f := _row_fit(r, words.every)) is not None]
-    # a total line named by what it totals ("the Trust's admissions" of "Trust total")
-    totals = [f for r in model.rows if r.role in ("total", "subtotal") and r.label
-              and (f := _row_fit(r, words.every | TOTAL_WORDS)) is not None and f.words & words.wanted]  # fmt: skip
-    totals += [f for f in fits if _is_root_of(f.row, model)]
-    if not totals and TOTAL_WORDS & words.wanted:
-        grand = [r for r in model.rows if r.role == "total"]
-        totals = [_RowFit(grand[-1], {"total"})] if len(grand) == 1 else []
-    if len(totals) != 1:
-        return None
-    whole = totals[0]
-    parts = [f for f in fits if f.row.row_number != whole.row.row_number and _inside(f.row, whole.row)]
-    best = max((len(f.words) for f in parts), default=0)
-    parts = [f for f in parts if len(f.words) == best]
-    if len(parts) != 1:
-        return None
-    part = parts[0]
-    by_number = {g.row_number: g for g in sheet.grid}
-    position = {c.letter: c.position for c in sheet.columns}
-    cells = [by_number.get(part.row.row_number), by_number.get(whole.row.row_number)]
-    column = columns[0]
-    if any(g is None or not _filled(g, position[column.letter]) for g in cells):
-        return None
-    bound = part.words | whole.words | {"total"} | _other_levels(column) | _SHARE_WORDS
-    if _unbound(question, sheet, model, words, bound):
-        return None
-    name = {c.letter: c.name for c in sheet.columns}[column.letter]
-    part_label, whole_label = PATH_SEPARATOR.join(part.row.path), PATH_SEPARATOR.join(whole.row.path)
-    reason = (f"The sheet's model reads “{part_label}” as a share of “{whole_label}” in {name}. Words read: "
-              f"{', '.join(sorted(part.words))} → the part; {', '.join(sorted(whole.words))} → the whole.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="share", row_id=cells[0].row_id,  # type: ignore[union-attr]
-                     row_label=part_label, other_row_id=cells[1].row_id, other_label=whole_label,  # type: ignore[union-attr]
-                     columns=[name], column_labels=[name], reason=reason, read_whole=True)  # fmt: skip
-
-
-# A variance against plan asked: "variance", "actual minus budget", "over budget", "against plan".
-_VARIANCE = re.compile(
-    r"\bvariances?\b|\b(?:over|under)[\s-]*(?:spend|spent|budget|plan)\b|\bminus\b|\b(?:vs\.?|versus|against)\s+"
-    r"(?:the\s+)?(?:budget|plan|forecast|target)\b",
-    re.I,
-)
-# (as the question's words are read: "minus" is "minu" to word_list, as every word ending in one s)
-_VARIANCE_WORDS = frozenset(word_list("variance minus over under against vs versus overspend underspend came"))
-_ACTUAL = frozenset({"actual", "actuals"})
-_PLANNED = frozenset({"budget", "plan", "forecast", "target", "adopted", "revised"})
-
-
-def _variance(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """A line's variance against plan in the period asked: its actual column less its budget (plan, forecast)
-    column of that period ("Actual › Q3" less "Budget › Q3"), both cells cited."""
-    if not _VARIANCE.search(question):
-        return None
-    words = _Words.of(question, model, sheet)
-    asked = asked_span(question, model)
-    if asked is False:
-        return None
-    base = (
-        period_columns(model, asked)
-        if isinstance(asked, Span)
-        else [c for c in model.columns if c.letter != model.label_letter and c.period is None]
-    )
-    actual = [c for c in base or [] if _other_levels(c) & _ACTUAL]
-    planned = [c for c in base or [] if _other_levels(c) & _PLANNED and not _other_levels(c) & _ACTUAL]
-    if len(planned) > 1:  # "Adopted" and "Revised": the one the question names
-        planned = [c for c in planned if _other_levels(c) & words.wanted]
-    fits = _row_candidates(model, words.every)
-    if len(actual) != 1 or len(planned) != 1 or len(fits) != 1:
-        return None
-    row, plan, done = fits[0].row, planned[0], actual[0]
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in (plan, done)):
-        return None
-    bound = fits[0].words | _other_levels(plan) | _other_levels(done) | _VARIANCE_WORDS
-    if _unbound(question, sheet, model, words, bound):
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    label = PATH_SEPARATOR.join(row.path)
-    reason = (f"The sheet's model reads the variance of “{label}”: {names[done.letter]} less {names[plan.letter]}. "
-              f"Words read: {', '.join(sorted(fits[0].words))} → line {label}.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="change", row_id=grid_row.row_id, row_label=label,
-                     columns=[names[plan.letter], names[done.letter]],
-                     column_labels=[names[plan.letter], names[done.letter]], reason=reason, read_whole=True)  # fmt: skip
-
-
-# "How many provinces …", "in how many months …": what is counted.
-_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<kind>[a-z][a-z-]*)", re.I)
-Compare = Literal["<", ">"]
-_SIGNED: dict[str, tuple[Compare, str]] = {"negative": ("<", "0"), "positive": (">", "0")}
-_PERIOD_PLURALS = {"months": "month", "quarters": "quarter", "years": "year", "halves": "half"}
-
-
-def _counted(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
-    """ "How many provinces had more than 2,000", "in how many months was net cash flow negative": the lines (of the
-    section named, else all the table's lines) or one line's periods whose figure passes the threshold asked, each
-    cell read cited."""
-    how = _HOW_MANY.search(question)
-    limit = THRESHOLD_AT.search(question)
-    sign = next((_SIGNED[w] for w in word_list(question) if w in _SIGNED), None)
-    if how is None or (limit is None and sign is None):
-        return None
-    below = limit is not None and limit.group("op").lower() in BELOW
-    compare: Compare = sign[0] if sign else ("<" if below else ">")
-    threshold = sign[1] if sign else limit.group("n").replace(",", "")  # type: ignore[union-attr]
-    kind = set(word_list(how.group("kind")))
-    test = set(word_list(limit.group(0))) if limit else {"negative", "positive"}
-    words = _Words.of(question, model, sheet)
-    measured = _Words(words.wanted - kind - test, words.every - kind - test, words.said, words.asked_scale,
-                      words.respelled, words.numbers - ({limit.group("n")} if limit else set()))  # fmt: skip
-    period_kind = _PERIOD_PLURALS.get(how.group("kind").lower())
-    if period_kind is not None:
-        return _periods_counted(question, sheet, model, measured, period_kind, compare, threshold)
-    asked = asked_span(question, model)
-    if asked is False:
-        return None
-    columns = _columns(model, asked if isinstance(asked, Span) else None, measured)
-    if not columns or len(columns) != 1:
-        return None
-    sections = [r for r in model.rows if r.role == "heading" and label_words(r.label)
-                and label_words(r.label)[0] <= measured.every]  # fmt: skip
-    if len(sections) > 1:
-        return None
-    inside = sections[0].path if sections else ()
-    by_number = {g.row_number: g for g in sheet.grid}
-    position = {c.letter: c.position for c in sheet.columns}
-    items = [(r, by_number[r.row_number]) for r in model.rows if r.role == "data" and r.label
-             and r.path[: len(inside)] == inside and r.row_number in by_number]  # fmt: skip
-    items = [(r, g) for r, g in items if _filled(g, position[columns[0].letter])]
-    if len(items) < 2:
-        return None
-    bound = kind | test | _other_levels(columns[0]) | {w for p in inside for v in label_words(p) for w in v}
-    bound |= {"under", "within"} if inside else set()  # "the lines under North"
-    if _unbound(question, sheet, model, measured, bound):
-        return None
-    name = {c.letter: c.name for c in sheet.columns}[columns[0].letter]
-    what = how.group("kind").lower()
-    reason = (f"The sheet's model counts its lines{' under ' + inside[-1] if inside else ''} whose {name} is "
-              f"{'below' if compare == '<' else 'above'} {threshold}. Words read: {what} → lines.")  # fmt: skip
-    return CellsStep(sheet_id=sheet.sheet_id, operation="count_items_where", row_id=items[0][1].row_id,
-                     row_label=what, columns=[name], column_labels=[name], item_row_ids=[g.row_id for _, g in items],
-                     item_labels=[r.label for r, _ in items], compare=compare, threshold=threshold, reason=reason,
-                     read_whole=True)  # fmt: skip
-
-
-def _periods_counted(
-    question: str, sheet: SheetInfo, model: TableModel, words: _Words, kind: str, compare: Compare, threshold: str
-) -> CellsStep | None:
-    """In how many of one line's periods of the kind asked its figure passes the threshold."""
-    fits = _row_candidates(model, words.every)
-    figures = [c for c in model.columns if c.period is not None and c.period.kind == kind]
-    if len(fits) != 1 or len(figures) < 2:
-        return None
-    grid_row = next((g for g in sheet.grid if g.row_number == fits[0].row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(_filled(grid_row, position[c.letter]) for c in figures):
-        return None
-    if _unbound(question, sheet, model, words, fits[0].words):
-        return None
-    names = {c.letter: c.name for c in sheet.columns}
-    label = PATH_SEPARATOR.join(fits[0].row.path)
-    reason = f"The sheet's model counts the {kind}s of “{label}” {'below' if compare == '<' else 'above'} {threshold}."
-    return CellsStep(sheet_id=sheet.sheet_id, operation="count_where", row_id=grid_row.row_id, row_label=label,
-                     columns=[names[c.letter] for c in figures], column_labels=[names[c.letter] for c in figures],
-                     compare=compare, threshold=threshold, reason=reason, read_whole=True)  # fmt: skip
-
-
-def _is_root_of(row: RowModel, model: TableModel) -> bool:
-    """Whether a data line stands for the whole table: the first line, at the top level, that the other top-level
-    lines add up to is not checked here; a line named like the table's title ("Canada" over its provinces) is."""
-    title = {w for t in model.title for v in label_words(t) for w in v}
-    return (
-        row.role == "data"
-        and len(row.path) == 1
-        and bool(label_words(row.label))
-        and label_words(row.label)[0] <= title
-    )
-
-
-def _inside(part: RowModel, whole: RowModel) -> bool:
-    """Whether a line is part of a total: under the total's section, or anywhere when the total is the grand one."""
-    if whole.role == "total" or len(whole.path) == 1:
-        return part.role in ("data", "subtotal")
-    return part.path[: len(whole.path) - 1] == whole.path[:-1] and part.role == "data"
-
-
-def clarify_step(question: str, ambiguous: Ambiguous) -> ClarifyStep:
-    """The question back for readings told apart by their row: each option names its line and columns, and its
-    question is the one asked with the line's whole path named (read again, it binds that line alone)."""
-    asked = question.strip().rstrip("?").rstrip()
-    where = list(ambiguous.sheet_names) or [""] * len(ambiguous.options)
-    named = [f"{sheet} › {s.row_label}" if sheet else s.row_label
-             for s, sheet in zip(ambiguous.options, where, strict=True)]  # fmt: skip
-    options = [Choice(label=f"{name} ({', '.join(s.column_labels)})", question=f"{asked} — {name}?")
-               for s, name in list(zip(ambiguous.options, named, strict=True))[:MAX_CHOICES]]  # fmt: skip
-    lines = "; ".join(o.label for o in options)
-    what = "sheets" if ambiguous.sheet_names else "lines of the sheet"
-    reason = f"The question names {len(ambiguous.options)} {what} alike ({lines}): which is meant is asked."
-    return ClarifyStep(options=options, reason=reason)
+    return words.wanted - bound - period_words(question) - _VALUE_WORDS - TOTAL_WORDS - _UNIT_WORDS

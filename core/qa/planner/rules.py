@@ -14,19 +14,13 @@ from core.qa.planner.binding import bind, lines_left_out, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.facts import (
-    Ambiguous,
-    asked_unit,
-    clarify_step,
-    line_items_by_model,
-    model_cells,
-    month_range,
-)
+from core.qa.planner.facts import Ambiguous, asked_unit, line_items_by_model, month_range
 from core.qa.planner.intents import CELLS, CLARIFY, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
 from core.qa.planner.measure_questions import measure_cells
 from core.qa.planner.measures import Missing
+from core.qa.planner.model_reading import clarify_step, model_cells
 from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetInfo
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
