@@ -350,7 +350,7 @@ def _group_columns(records: Sequence[Sequence[str]], label: int | None, width: i
     return groups, label
 
 
-_TOTAL = re.compile(r"^\s*(?:(?P<grand>grand\s+)?total\b|sub-?total\b|.*\btotals?\s*:?\s*$)", re.I)
+_TOTAL = re.compile(r"^\s*(?:(?P<grand>grand\s+)?total\b|sub-?total\b|.*\b(?:sub-?)?totals?\s*:?\s*$)", re.I)
 _NOTE = re.compile(r"^\s*(?:notes?\b|source\b|\*|\(\w\)\s|\[\w+\]|†|‡|footnote)", re.I)
 
 # A scale a title, corner or label states: "in millions", "USD thousands", "$000s", "(000)", "€m", "$ in billions".

@@ -204,6 +204,18 @@ def split_end(label: str) -> str | None:
 _FOOTNOTE = re.compile(r"(?<=[a-z])\d{1,2}$|\s*\(\d{1,2}\)$")
 
 
+# A statistics office's flag after a figure: "11,436e" (estimate), "5,697r" (revised), "1,204p" (preliminary),
+# "87 E" (use with caution); and the marks of a figure not published: "x", "..", "...", "F" (too unreliable).
+FLAGGED = re.compile(r"(?P<figure>[-+(]?[\d,]*\d(?:\.\d+)?\)?%?)\s?(?P<flag>[erpE])")
+SUPPRESSED = re.compile(r"x|X|\.\.\.?|F")
+
+
+def unflagged(text: str) -> str:
+    """A cell's figure without a statistics flag after it ("11,436e" -> "11,436"); other text as it is."""
+    found = FLAGGED.fullmatch(text.strip())
+    return found.group("figure") if found and parse_number(found.group("figure")) is not None else text
+
+
 def _decimal(text: str) -> Decimal:
     value = parse_number(text)
     assert value is not None
@@ -459,8 +471,15 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
 
     pairs = [cell(r, c) for r, c in step.cells] if step.cells else [cell(step.row_id, n) for n in step.columns]
     columns = [c for _, c in pairs]
-    texts = [sheet.texts(c.position)[r] or "" for r, c in pairs]
+    raw = [sheet.texts(c.position)[r] or "" for r, c in pairs]
     citations = [cite(sheet, r, c) for r, c in pairs]
+    suppressed = [t for t in raw if SUPPRESSED.fullmatch(t.strip())]
+    if suppressed:  # a statistics table's "x", "..", "F": the figure is not published, none is given
+        return CellsResult(values=[], citations=citations,
+                           description=f"{step.row_label}: the cell reads “{suppressed[0].strip()}”, a figure not "
+                                       "published (suppressed or too unreliable), so none is given")  # fmt: skip
+    texts = [unflagged(t) for t in raw]  # "11,436e" is 11,436 (flagged e: an estimate)
+    flags = sorted({m.group("flag") for t in raw if (m := FLAGGED.fullmatch(t.strip()))})
     periods = [_spoken_period(label) for label in step.column_labels]
     scale = sheet_scale(sheet)
     modelled = cell_unit(sheet, step)
@@ -485,7 +504,9 @@ def _run_cells(sheet: SheetFrame, step: CellsStep) -> CellsResult:
                                        f"states as {step.stated}")  # fmt: skip
     if step.operation == "value":
         shown = " and ".join(f"{f} {_at(p)}" for p, f in zip(periods, read.figures, strict=True))
-        return CellsResult(values=[t for t in texts], description=f"{step.row_label} was {shown}", citations=citations)
+        noted = f" (the table flags it {', '.join(flags)})" if flags else ""
+        return CellsResult(values=[t for t in texts], description=f"{step.row_label} was {shown}{noted}",
+                           citations=citations)  # fmt: skip
     return _run_arithmetic(step, read)
 
 

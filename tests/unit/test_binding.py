@@ -311,3 +311,20 @@ def test_a_statement_rule_on_a_workbook_gives_no_figure_when_a_word_names_a_part
     ).blocking  # type: ignore[union-attr]
     # the line's own section named, every word read: nothing blocks
     assert bind("What was North Hill head grade in 2044?", step, sheet).blocking == ()  # type: ignore[union-attr]
+
+
+def test_a_count_of_rows_gives_no_figure_when_the_question_names_a_column_of_figures_it_does_not_read() -> None:
+    from core.qa.planner.binding import bind
+    from core.retrieval.tables import Aggregate, TableOp
+    from tests.unit.test_planner import column
+
+    weeks = SheetInfo(
+        sheet_id=3, document_id=2, title="campaigns.xlsx", name="Weekly", n_rows=300,
+        columns=(column("Campaign", "A", "text", 0, ("C-1", "C-2")),
+                 ColumnInfo("Conversions", "B", "number", 1, ("0", "12"), (), 40, 300)),
+    )  # fmt: skip
+    rows = TableStep(op=TableOp(sheet_id=3, aggregate=Aggregate(func="count")))
+    blocked = bind("How many campaign-weeks had zero conversions?", rows, weeks)
+    assert blocked is not None and [w for w, _ in blocked.blocking] == ["conversions"]
+    # the thing counted, named by its column, is what is counted: no block
+    assert bind("What is the number of conversions listed?", rows, weeks).blocking == ()  # type: ignore[union-attr]

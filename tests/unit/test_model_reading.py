@@ -367,3 +367,27 @@ def test_how_many_lines_or_periods_pass_a_threshold() -> None:
     assert run_cells(_frame(_parsed(REGIONAL)), step).values == ["1"]
     step = _step(BUDGET, "In how many months was Engineering rent above 3?")
     assert step.operation == "count_where" and run_cells(_frame(_parsed(BUDGET)), step).values == ["6"]
+
+
+FLAGS = [
+    ["Enrolment by field of study", "", ""],
+    ["Field", "2043/2044", "2044/2045"],
+    ["Humanities", "11,436e", "11,501"],
+    ["Medicine", "x", "1,204r"],
+    ["Law", "..", "980"],
+]
+
+
+def test_a_statistics_tables_flags_are_read_and_a_suppressed_cell_gives_no_figure() -> None:
+    sheet = _parsed(FLAGS)
+    frame = _frame(sheet)
+    row_id = {row[0]: 100 + i for i, row in enumerate(sheet.rows)}
+    humanities = CellsStep(sheet_id=7, operation="value", row_id=row_id["Humanities"], row_label="Humanities",
+                           columns=["2043/2044"], column_labels=["2043/2044"])  # fmt: skip
+    done = run_cells(frame, humanities)
+    assert done.values == ["11,436"] and "flags it e" in done.description
+    medicine = humanities.model_copy(update={"row_id": row_id["Medicine"], "row_label": "Medicine"})
+    assert run_cells(frame, medicine).values == []
+    assert run_cells(
+        frame, medicine.model_copy(update={"columns": ["2044/2045"], "column_labels": ["2044/2045"]})
+    ).values == ["1,204"]

@@ -200,6 +200,7 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
         blocking.append((phrase, f"no {col.name} holds it"))
     if isinstance(step, TableStep):
         blocking += _periods_unread(question, bound, step, sheet)
+        blocking += _columns_unread(question, bound, step, sheet)
     if isinstance(step, CellsStep) and sheet.page is None and sheet.model is not None:
         blocking += _sheet_parts_unread(question, bound, step, sheet)
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
@@ -250,6 +251,34 @@ def _sheet_parts_unread(
 # or rates already (its change in points is asked so).
 _PERCENT_ASKED = re.compile(r"%|\bpercent(?:age)?s?\b", re.I)
 _PERCENT_LINE = re.compile(r"%|\bpercent|\bratio\b|\brate\b|\bmargin\b|\bfactor\b|\bshare\b|\byield\b", re.I)
+
+
+# The thing a count counts: "how many draft picks", "the number of positions" (its rows, named by their column).
+_COUNTED_NOUN = re.compile(
+    r"\b(?:how\s+many|number\s+of)\s+(?:\w+\s+){0,2}?(?P<noun>\w+)\s+(?:were|was|are|is|did|do|does|have|had|listed|in|of|with|that|who|which|between|on|at|for)\b|\b(?:how\s+many|number\s+of)\s+(?P<last>\w+)\s*[?.]?$",
+    re.I,
+)
+
+
+def _columns_unread(
+    question: str, bound: list[tuple[str, str]], step: TableStep, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """A count of rows whose question names a column of figures the count does not read, by the column's own word
+    (its last: "conversions" of "Conversions", "scrap" of "Paint › Scrap", a typo of it too): the rows' number
+    answers another question ("how many weeks had zero conversions" counted every week)."""
+    if step.op.aggregate is None or step.op.aggregate.func != "count":
+        return []
+    used = set(_op_columns(step.op))
+    heads = {stem_of(ws[-1]): c.name for c in sheet.columns if c.name not in used and c.numeric
+             and (ws := words_of(_BRACKETED.sub(" ", c.name))) and not ws[-1].isdigit()
+             and not c.name.startswith("Column ")}  # fmt: skip
+    read = {stem_of(w) for c in used for w in words_of(c)}
+    counted = _COUNTED_NOUN.search(question)
+    if counted:
+        read.add(stem_of((counted.group("noun") or counted.group("last")).lower()))
+    return [(word, f"names the column {heads[head]}, which the operation does not read") for word, what in bound
+            if not what and stem_of(word) not in read
+            and (head := next((h for h in heads if spelled_like(stem_of(word), h)), None)) is not None]  # fmt: skip
 
 
 # Words naming a part of a year: a figure over every row answers another question than "units in February".

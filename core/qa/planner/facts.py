@@ -34,7 +34,7 @@ from core.qa.planner.cells.grid import GridRow
 from core.qa.planner.schema import SheetInfo
 from core.qa.planner.spelling import capitalised, respell
 from core.qa.planner.vocabulary import synonyms
-from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, word_list
+from core.retrieval.cellmath import STOP, CellsStep, Operation, content_words, unflagged, word_list
 from core.sheetmodel import (
     PATH_SEPARATOR,
     ColumnModel,
@@ -61,6 +61,8 @@ _VALUE_WORDS = frozenset(
         "running run posted post recorded record came come saw see showed had have has achieved delivered ended"
     )
 )
+# Words that ask a figure as a rate or a percentage: bound when the cells read are percentages.
+_RATE_WORDS = frozenset(word_list("rate rates percentage percent pct ratio"))
 # Words that state the unit of the answer: the figure is given in the sheet's unit, and says it.
 _UNIT_WORDS = frozenset("thousand million billion dollar usd cent percent percentage".split())
 
@@ -482,6 +484,8 @@ def _fit_cells(
     label_header = next((c.name for c in model.columns if c.letter == model.label_letter), "")
     title_words = content_words(" ".join((*model.title, sheet.title, sheet.name, label_header)))
     bound |= title_words
+    if any("%" in (grid_row.values[position[c.letter]] or "") for c in columns):
+        bound |= _RATE_WORDS  # "the occupancy rate": a percentage figure is the rate asked
     # named by another phrase of its group, of the words bound or of the line's path ("spend" of "Cash outflows")
     path_words = {w for part in row.path for v in label_words(part) for w in v}
     bound |= {w for w, others in words.said.items() if others & (bound | path_words)}
@@ -508,7 +512,7 @@ def _fit_cells(
 
 def holds_figure(row: GridRow, position: int) -> bool:
     """Whether the cell holds a figure (a suppressed "x", "..", "n/a" or "—" is no figure to read or add)."""
-    return position < len(row.values) and parse_number((row.values[position] or "").strip()) is not None
+    return position < len(row.values) and parse_number(unflagged((row.values[position] or "").strip())) is not None
 
 
 def period_words(text: str) -> set[str]:
