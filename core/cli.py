@@ -249,6 +249,36 @@ def setup_command(app_password: str | None, login_password: str | None) -> int:
     return 0
 
 
+@cli.command("limits")
+@click.option("--questions", type=click.IntRange(min=0), help="Questions per user and window (0: no limit).")
+@click.option("--searches", type=click.IntRange(min=0), help="Remote-embedding searches per user and window (0: none).")
+@click.option("--lookups", type=click.IntRange(min=1), help="Account lookups by e-mail per room owner and window.")
+@click.option("--minutes", type=click.IntRange(min=1), default=60, show_default=True, help="The window, for those set.")
+def limits_command(questions: int | None, searches: int | None, lookups: int | None, minutes: int) -> int:
+    """Show, or set as the database's owner (DATABASE_URL), the rate limits every app process is held to.
+
+    The app's logins can neither change them nor reset a count (migration 027)."""
+    from datetime import timedelta
+
+    from core.config import get_settings
+    from core.db import database_url, migrate
+    from core.rooms.ratelimit import OWNER_ONLY, rules, set_rule
+
+    owner_url = database_url(get_settings())
+    try:
+        migrate(owner_url)
+        rules(owner_url)
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise WorkbenchError(OWNER_ONLY) from exc
+    for kind, limit in (("question", questions), ("search", searches), ("lookup", lookups)):
+        if limit is not None:
+            set_rule(owner_url, kind, limit, timedelta(minutes=minutes))  # type: ignore[arg-type]
+    for kind, (limit, window) in rules(owner_url).items():
+        size = "no limit" if limit == 0 else f"{limit} per {int(window.total_seconds() // 60)} minutes"
+        click.echo(f"{kind:<9} {size}")
+    return 0
+
+
 def follow_line(listed: list[Any]) -> str:
     """One refresh of `jobs --follow`: how many jobs are active, then each of them (all, oldest first)."""
     pending = sorted((job for job in listed if not job.finished), key=lambda job: job.id)

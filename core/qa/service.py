@@ -457,7 +457,8 @@ def ask(
     started = time.perf_counter()
     question = checked_text(question, "question", max_chars=MAX_QUESTION_CHARS)
     ref = wb.room(room)
-    check_and_count(wb.db, wb.settings.rate_limit)  # RateLimited says when to ask again
+    if wb.settings.rate_limit:  # the size and window are the database owner's (`workbench limits`)
+        check_and_count(wb.db)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     trace: list[str] = []  # the lines a page shows while answering, logged so a reopened conversation shows them

@@ -645,30 +645,53 @@ END $$;
 
 
 --
--- Name: workbench_count_request(text, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: workbench_count_request(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.workbench_count_request(p_kind text, p_limit integer, p_window interval, p_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[])
+CREATE FUNCTION public.workbench_count_request(p_kind text) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[], max_requests integer, per interval)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
     me uuid := workbench_user();
-    now_at timestamptz := coalesce(p_at, now());
-    kept timestamptz[];
 BEGIN
     IF me IS NULL THEN
         RAISE EXCEPTION 'no signed-in user to count' USING ERRCODE = 'insufficient_privilege';
     END IF;
-    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (me, p_kind, '{}') ON CONFLICT DO NOTHING;
-    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - p_window ORDER BY t) INTO kept
-    FROM rate_limits r WHERE r.user_id = me AND r.kind = p_kind FOR UPDATE;
-    IF cardinality(kept) >= p_limit THEN
-        RETURN QUERY SELECT false, now_at, kept;
+    RETURN QUERY SELECT * FROM workbench_count_request_at(me, p_kind, NULL);
+END
+$$;
+
+
+--
+-- Name: workbench_count_request_at(uuid, text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[], max_requests integer, per interval)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    rule rate_limit_rules%ROWTYPE;
+    now_at timestamptz;
+    kept timestamptz[];
+BEGIN
+    SELECT * INTO STRICT rule FROM rate_limit_rules r WHERE r.kind = p_kind;
+    IF rule.max_requests = 0 THEN
+        RETURN QUERY SELECT true, coalesce(p_at, clock_timestamp()), '{}'::timestamptz[], 0, rule.per;
         RETURN;
     END IF;
-    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = me AND r.kind = p_kind;
-    RETURN QUERY SELECT true, now_at, kept || now_at;
+    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (p_user, p_kind, '{}') ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM rate_limits r WHERE r.user_id = p_user AND r.kind = p_kind FOR UPDATE;
+    now_at := coalesce(p_at, clock_timestamp());
+    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - rule.per ORDER BY t) INTO kept
+    FROM rate_limits r WHERE r.user_id = p_user AND r.kind = p_kind;
+    IF cardinality(kept) >= rule.max_requests THEN
+        RETURN QUERY SELECT false, now_at, kept, rule.max_requests, rule.per;
+        RETURN;
+    END IF;
+    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = p_user AND r.kind = p_kind;
+    RETURN QUERY SELECT true, now_at, kept || now_at, rule.max_requests, rule.per;
 END
 $$;
 
@@ -765,9 +788,7 @@ CREATE FUNCTION public.workbench_find_user(p_room bigint, user_email text) RETUR
     AS $$
 DECLARE
     me uuid := workbench_user();
-    ok boolean;
-    at timestamptz;
-    asked timestamptz[];
+    c record;
 BEGIN
     IF me IS NULL OR NOT EXISTS (
         SELECT 1 FROM room_members m
@@ -776,12 +797,13 @@ BEGIN
         RAISE EXCEPTION 'only an owner of the room can look up accounts to add as members'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
-    SELECT c.counted, c.clock, c.asked INTO ok, at, asked
-    FROM workbench_count_request('lookup', 30, interval '1 hour') c;
-    IF NOT ok THEN
-        RAISE EXCEPTION 'too many account lookups: % in the last hour (the limit is 30)', cardinality(asked)
-            USING ERRCODE = 'WB429', DETAIL = to_char((asked[cardinality(asked) - 29] + interval '1 hour')
-                                                     AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+    SELECT * INTO c FROM workbench_count_request_at(me, 'lookup', NULL);
+    IF NOT c.counted THEN
+        RAISE EXCEPTION 'too many account lookups: % in the last % (the limit is %)',
+            cardinality(c.asked), c.per, c.max_requests
+            USING ERRCODE = 'WB429', HINT = c.max_requests || '/' || extract(epoch FROM c.per)::bigint,
+                  DETAIL = to_char((c.asked[cardinality(c.asked) - c.max_requests + 1] + c.per)
+                                   AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
     END IF;
     RETURN QUERY SELECT u.id, u.display_name FROM users u WHERE lower(u.email) = lower(user_email);
 END
@@ -1536,6 +1558,20 @@ ALTER TABLE public.qa_queries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: rate_limit_rules; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.rate_limit_rules (
+    kind text NOT NULL,
+    max_requests integer NOT NULL,
+    per interval NOT NULL,
+    CONSTRAINT rate_limit_rules_check CHECK (((max_requests >= 0) AND ((max_requests > 0) OR (kind <> 'lookup'::text)))),
+    CONSTRAINT rate_limit_rules_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text, 'lookup'::text]))),
+    CONSTRAINT rate_limit_rules_per_check CHECK ((per >= '00:01:00'::interval))
+);
+
+
+--
 -- Name: rate_limits; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1936,6 +1972,14 @@ ALTER TABLE ONLY public.qa_feedback
 
 ALTER TABLE ONLY public.qa_queries
     ADD CONSTRAINT qa_queries_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: rate_limit_rules rate_limit_rules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.rate_limit_rules
+    ADD CONSTRAINT rate_limit_rules_pkey PRIMARY KEY (kind);
 
 
 --
@@ -3079,6 +3123,19 @@ CREATE POLICY qa_queries_own ON public.qa_queries USING (((user_id = ( SELECT pu
 
 
 --
+-- Name: rate_limit_rules; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.rate_limit_rules ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: rate_limit_rules rate_limit_rules_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY rate_limit_rules_none ON public.rate_limit_rules USING (false) WITH CHECK (false);
+
+
+--
 -- Name: rate_limits; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3361,6 +3418,21 @@ REVOKE ALL ON FUNCTION public.workbench_check_chunk_rows() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.workbench_check_citation_documents() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION workbench_count_request(p_kind text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_count_request(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_count_request(p_kind text) TO workbench_app;
+
+
+--
+-- Name: FUNCTION workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone) FROM PUBLIC;
 
 
 --
