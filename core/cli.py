@@ -6,6 +6,7 @@ import dataclasses
 import json
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -209,7 +210,7 @@ def ingest(
         bar = _Bar(path.name, sys.stderr.isatty() and not json_out)  # --json: the JSON lines alone
         for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
             bar.close()
-            failed += result.status == "failed"
+            failed += result.status != "ready"
             if json_out:
                 click.echo(_dump(result))
             elif result.status == "failed":
@@ -217,8 +218,9 @@ def ingest(
             else:
                 note = " (already in the room)" if result.duplicate else ""
                 note += f"\n        warning: {result.error}" if result.error else ""
+                head = "ready  " if result.status == "ready" else "INCOMPLETE"
                 click.echo(
-                    f"ready   {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
+                    f"{head} {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
                 )
     if not wait and not json_out:
         click.echo("Workers run the jobs (`workbench worker`); follow them with `workbench jobs --room NAME --follow`.")
@@ -456,6 +458,13 @@ def ask_command(
     return 0
 
 
+def _incomplete(room: Any) -> str:
+    """'2 incomplete (`workbench embed --room R` finishes them), ' or '' when the room has none."""
+    if not room.incomplete:
+        return ""
+    return f"{room.incomplete} incomplete (`workbench embed --room {shlex.quote(room.name)}` finishes them), "
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of rooms.")
 def rooms(as_json: bool) -> int:
@@ -468,7 +477,7 @@ def rooms(as_json: bool) -> int:
         click.echo("No rooms yet: workbench ingest FILE --room NAME")
     for room in found:
         click.echo(
-            f"{room.name}: {room.ready} documents ready, {room.failed} failed, "
+            f"{room.name}: {room.ready} documents ready, {_incomplete(room)}{room.failed} failed, "
             f"{room.chunks} chunks ({room.embedded_chunks} embedded, {room.embedding_model or 'no model yet'})"
         )
     return 0
@@ -477,7 +486,8 @@ def rooms(as_json: bool) -> int:
 @cli.command()
 @click.option("--room", required=True, help="Room whose pending chunks to embed.")
 def embed(room: str) -> int:
-    """Embed chunks stored with --no-embed (or left by an interrupted run)."""
+    """Embed the chunks that have no vector yet: stored with --no-embed, or of an incomplete document (a job cut
+    off while embedding); only those are embedded, and incomplete documents become ready."""
     bar = _Bar(room, sys.stderr.isatty())
     count = _workbench().embed_pending(room, progress=bar)
     bar.close()

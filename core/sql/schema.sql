@@ -750,7 +750,10 @@ CREATE FUNCTION public.workbench_document_status_guard() RETURNS trigger
     AS $$
 BEGIN
     IF NEW.status IS DISTINCT FROM OLD.status AND workbench_user() IS NOT NULL
-       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms()) THEN
+       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms())
+       AND NOT (OLD.status = 'incomplete' AND NEW.status = 'ready'
+                AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = OLD.id
+                                AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id))) THEN
         RAISE EXCEPTION 'only an owner of the room may change a document''s status'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
@@ -1261,7 +1264,7 @@ CREATE TABLE public.documents (
     CONSTRAINT documents_fiscal_year_check CHECK (((fiscal_year >= 1900) AND (fiscal_year <= 2099))),
     CONSTRAINT documents_form_check CHECK ((form = ANY (ARRAY['10-K'::text, '10-Q'::text, '8-K'::text, 'earnings release'::text, 'annual report'::text, 'other'::text]))),
     CONSTRAINT documents_kind_check CHECK ((kind = ANY (ARRAY['pdf'::text, 'sheet'::text]))),
-    CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['ingesting'::text, 'ready'::text, 'failed'::text])))
+    CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['ingesting'::text, 'ready'::text, 'incomplete'::text, 'failed'::text])))
 );
 
 
@@ -1303,7 +1306,9 @@ CREATE TABLE public.ingest_jobs (
     parse_peak_mb integer,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    crashes integer DEFAULT 0 NOT NULL,
     CONSTRAINT ingest_jobs_check CHECK (((kind = 'embed'::text) OR (length(TRIM(BOTH FROM filename)) > 0))),
+    CONSTRAINT ingest_jobs_crashes_check CHECK ((crashes >= 0)),
     CONSTRAINT ingest_jobs_kind_check CHECK ((kind = ANY (ARRAY['file'::text, 'embed'::text]))),
     CONSTRAINT ingest_jobs_stage_check CHECK ((stage = ANY (ARRAY['queued'::text, 'parsing'::text, 'storing'::text, 'embedding'::text, 'done'::text, 'failed'::text]))),
     CONSTRAINT ingest_jobs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))

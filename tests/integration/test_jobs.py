@@ -213,7 +213,7 @@ def test_a_worker_killed_mid_job_leaves_it_retried_by_another_and_the_document_w
             lambda: _queue_state(db_url, job.id),
         )  # fmt: skip
     done = workbench.jobs("Deal", ids=[job.id])[0]
-    assert done.status == "done" and done.attempts == 2, done
+    assert done.status == "done" and done.attempts == 2 and done.crashes == 1, done
     assert done.result is not None and done.result["rows"] == rows and done.result["duplicate"] is False
     with psycopg.connect(db_url, autocommit=True) as conn:
         docs = conn.execute("SELECT id, status, n_rows FROM documents WHERE title = 'big.csv'").fetchall()
