@@ -156,6 +156,12 @@ def refusal(exc: psycopg.Error) -> str:
 
     Only the server's primary message: never the statement, its parameters or the connection string."""
     primary = getattr(exc.diag, "message_primary", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled):
+        # The server went away (a restart, a stop, the network): nothing the user entered was wrong.
+        return (
+            f"The connection to the database was lost ({primary}). Nothing of the request was saved; try again in "
+            "a moment (the app reconnects by itself), and run `workbench -v` (or see the app's log) if it goes on."
+        )
     return (
         f"The database refused the request: {primary}. Nothing of it was saved; check what you entered, "
         "and run `workbench -v` (or see the app's log) if it happens again."
@@ -175,6 +181,10 @@ def open_pool(conninfo: str, max_size: int = 10) -> ConnectionPool:
         min_size=1,
         max_size=max_size,
         configure=_configure,
+        # Each connection is checked (an empty query) when taken: one the server ended (a restart, an idle
+        # timeout, a failover) is replaced before a request sees "terminating connection due to administrator
+        # command" (issue 41).
+        check=ConnectionPool.check_connection,
         open=False,
         name="workbench",
     )
