@@ -24,12 +24,10 @@ import contextlib
 import hashlib
 import logging
 import shlex
-import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Literal
 
 import psycopg
@@ -41,6 +39,7 @@ from pydantic import BaseModel
 from core.config import Settings
 from core.db import Database, database_url, q
 from core.errors import IngestError, WorkbenchError
+from core.ingest import scratch
 from core.ingest.pipeline import JobUpload, embed_pending, ingest_bytes, missing_vectors
 from core.ingest.sandbox import last_peak_rss
 from core.models import IngestResult
@@ -231,11 +230,10 @@ UPLOAD_PIECE = 8 * 1024 * 1024
 def _upload_file(db: Database, settings: Settings, job_id: int) -> Iterator[JobUpload]:
     """The job's upload copied to a private file a piece at a time (UPLOAD_PIECE bytes, in binary), its checksum
     computed on the way: a 200 MB upload held whole, as Postgres' result and as Python bytes, took the worker's
-    own peak from 390 MB to 947 MB (bench/worker_memory.py). The file is removed when the block ends."""
-    scratch = settings.home / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="upload-", dir=scratch) as folder:
-        path, digest = Path(folder) / "upload", hashlib.sha256()
+    own peak from 390 MB to 947 MB (bench/worker_memory.py). The file is removed when the block ends (and by the
+    next worker's sweep when this one is killed: core/ingest/scratch.py)."""
+    with scratch.scratch(settings, "upload") as folder:
+        path, digest = folder / "upload", hashlib.sha256()
         with db.connection() as conn, conn.cursor() as cur, path.open("wb") as out:
             found = cur.execute(q("job_data_size"), {"id": job_id}).fetchone()
             size = int(found[0] or 0) if found else 0
@@ -412,12 +410,13 @@ async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     return count
 
 
-async def _requeue_loop(every: float, seconds_since_heartbeat: float) -> None:
+async def _requeue_loop(every: float, seconds_since_heartbeat: float, settings: Settings) -> None:
     while True:
         try:
             await requeue_stalled(seconds_since_heartbeat)
         except psycopg.Error as exc:
             log.warning("looking for stalled jobs: %s", exc)
+        scratch.sweep(settings)  # what a killed worker of this machine left in WORKBENCH_HOME/tmp
         await asyncio.sleep(every)
 
 
@@ -449,7 +448,8 @@ def run_worker(
         with app.replace_connector(connector):
             async with app.open_async():
                 await requeue_stalled(stalled_after)
-                sweeper = asyncio.create_task(_requeue_loop(heartbeat, stalled_after))
+                scratch.sweep(settings)
+                sweeper = asyncio.create_task(_requeue_loop(heartbeat, stalled_after, settings))
                 try:
                     await app.run_worker_async(
                         queues=["ingest"],
