@@ -243,8 +243,9 @@ def setup_command(app_password: str | None, login_password: str | None) -> int:
     click.echo(f"WORKBENCH_LOGIN_DATABASE_URL='{done.login_url}'")
     if done.superuser_statements:
         click.echo(
-            "# workbench_app can still see and end other app sessions (this login is not a superuser). Have a "
-            "superuser run, in this database:",
+            "# workbench_app can still read other sessions' metadata (pids, start times, wait events, client "
+            "addresses, locks) and end its own role's sessions (this login is not a superuser). Have a superuser run, "
+            "in this database:",
         )
         for statement in done.superuser_statements:
             click.echo(f"#   {statement};")

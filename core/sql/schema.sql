@@ -3384,10 +3384,31 @@ GRANT USAGE ON SCHEMA public TO workbench_login;
 
 
 --
+-- Name: FUNCTION pg_blocking_pids(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_blocking_pids(integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION pg_cancel_backend(integer); Type: ACL; Schema: pg_catalog; Owner: -
 --
 
 REVOKE ALL ON FUNCTION pg_catalog.pg_cancel_backend(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_lock_status(OUT locktype text, OUT database oid, OUT relation oid, OUT page integer, OUT tuple smallint, OUT virtualxid text, OUT transactionid xid, OUT classid oid, OUT objid oid, OUT objsubid smallint, OUT virtualtransaction text, OUT pid integer, OUT mode text, OUT granted boolean, OUT fastpath boolean, OUT waitstart timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_lock_status(OUT locktype text, OUT database oid, OUT relation oid, OUT page integer, OUT tuple smallint, OUT virtualxid text, OUT transactionid xid, OUT classid oid, OUT objid oid, OUT objsubid smallint, OUT virtualtransaction text, OUT pid integer, OUT mode text, OUT granted boolean, OUT fastpath boolean, OUT waitstart timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_safe_snapshot_blocking_pids(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_safe_snapshot_blocking_pids(integer) FROM PUBLIC;
 
 
 --
@@ -3402,6 +3423,132 @@ REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_activity(pid integer, OUT datid oi
 --
 
 REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_activity_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_activity_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_client_addr(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_client_addr(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_client_port(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_client_port(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_dbid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_dbid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_idset(); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_idset() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_io(backend_pid integer, OUT backend_type text, OUT object text, OUT context text, OUT reads bigint, OUT read_bytes numeric, OUT read_time double precision, OUT writes bigint, OUT write_bytes numeric, OUT write_time double precision, OUT writebacks bigint, OUT writeback_time double precision, OUT extends bigint, OUT extend_bytes numeric, OUT extend_time double precision, OUT hits bigint, OUT evictions bigint, OUT reuses bigint, OUT fsyncs bigint, OUT fsync_time double precision, OUT stats_reset timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_io(backend_pid integer, OUT backend_type text, OUT object text, OUT context text, OUT reads bigint, OUT read_bytes numeric, OUT read_time double precision, OUT writes bigint, OUT write_bytes numeric, OUT write_time double precision, OUT writebacks bigint, OUT writeback_time double precision, OUT extends bigint, OUT extend_bytes numeric, OUT extend_time double precision, OUT hits bigint, OUT evictions bigint, OUT reuses bigint, OUT fsyncs bigint, OUT fsync_time double precision, OUT stats_reset timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_pid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_pid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_subxact(bid integer, OUT subxact_count integer, OUT subxact_overflowed boolean); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_subxact(bid integer, OUT subxact_count integer, OUT subxact_overflowed boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_userid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_userid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wait_event(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wait_event(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wait_event_type(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wait_event_type(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wal(backend_pid integer, OUT wal_records bigint, OUT wal_fpi bigint, OUT wal_bytes numeric, OUT wal_buffers_full bigint, OUT stats_reset timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wal(backend_pid integer, OUT wal_records bigint, OUT wal_fpi bigint, OUT wal_bytes numeric, OUT wal_buffers_full bigint, OUT stats_reset timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_xact_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_xact_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_progress_info(cmdtype text, OUT pid integer, OUT datid oid, OUT relid oid, OUT param1 bigint, OUT param2 bigint, OUT param3 bigint, OUT param4 bigint, OUT param5 bigint, OUT param6 bigint, OUT param7 bigint, OUT param8 bigint, OUT param9 bigint, OUT param10 bigint, OUT param11 bigint, OUT param12 bigint, OUT param13 bigint, OUT param14 bigint, OUT param15 bigint, OUT param16 bigint, OUT param17 bigint, OUT param18 bigint, OUT param19 bigint, OUT param20 bigint); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_progress_info(cmdtype text, OUT pid integer, OUT datid oid, OUT relid oid, OUT param1 bigint, OUT param2 bigint, OUT param3 bigint, OUT param4 bigint, OUT param5 bigint, OUT param6 bigint, OUT param7 bigint, OUT param8 bigint, OUT param9 bigint, OUT param10 bigint, OUT param11 bigint, OUT param12 bigint, OUT param13 bigint, OUT param14 bigint, OUT param15 bigint, OUT param16 bigint, OUT param17 bigint, OUT param18 bigint, OUT param19 bigint, OUT param20 bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_subscription(subid oid, OUT subid oid, OUT relid oid, OUT pid integer, OUT leader_pid integer, OUT received_lsn pg_lsn, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT worker_type text); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_subscription(subid oid, OUT subid oid, OUT relid oid, OUT pid integer, OUT leader_pid integer, OUT received_lsn pg_lsn, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT worker_type text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_wal_receiver(OUT pid integer, OUT status text, OUT receive_start_lsn pg_lsn, OUT receive_start_tli integer, OUT written_lsn pg_lsn, OUT flushed_lsn pg_lsn, OUT received_tli integer, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT slot_name text, OUT sender_host text, OUT sender_port integer, OUT conninfo text); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_wal_receiver(OUT pid integer, OUT status text, OUT receive_start_lsn pg_lsn, OUT receive_start_tli integer, OUT written_lsn pg_lsn, OUT flushed_lsn pg_lsn, OUT received_tli integer, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT slot_name text, OUT sender_host text, OUT sender_port integer, OUT conninfo text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_wal_senders(OUT pid integer, OUT state text, OUT sent_lsn pg_lsn, OUT write_lsn pg_lsn, OUT flush_lsn pg_lsn, OUT replay_lsn pg_lsn, OUT write_lag interval, OUT flush_lag interval, OUT replay_lag interval, OUT sync_priority integer, OUT sync_state text, OUT reply_time timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_wal_senders(OUT pid integer, OUT state text, OUT sent_lsn pg_lsn, OUT write_lsn pg_lsn, OUT flush_lsn pg_lsn, OUT replay_lsn pg_lsn, OUT write_lag interval, OUT flush_lag interval, OUT replay_lag interval, OUT sync_priority integer, OUT sync_state text, OUT reply_time timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -3516,6 +3663,13 @@ GRANT ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean
 
 REVOKE ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) TO workbench_login;
+
+
+--
+-- Name: TABLE pg_locks; Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE SELECT ON TABLE pg_catalog.pg_locks FROM PUBLIC;
 
 
 --
