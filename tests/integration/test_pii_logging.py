@@ -94,10 +94,10 @@ def test_financial_answers_are_logged_as_they_are(workbench: Workbench, question
 
 
 IDS = (
-    "Company,Passport,Account,Amount Raised (USD)\n"
-    "Acme Robotics,X1234567,GB82-WEST-1234-5698-7654-32,2000000\n"
-    "Borealis Bio,Y7654321,DE89370400440532013000,15000000\n"
-).encode()
+    b"Company,Passport,Account,Amount Raised (USD)\n"
+    b"Acme Robotics,X1234567,GB82-WEST-1234-5698-7654-32,2000000\n"
+    b"Borealis Bio,Y7654321,DE89370400440532013000,15000000\n"
+)
 
 
 def test_every_stored_copy_goes_through_one_function(workbench: Workbench) -> None:
