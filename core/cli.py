@@ -690,9 +690,22 @@ def user() -> None:
 @user.command("add")
 @click.argument("email")
 @click.option("--name", default="", help="Display name (default: the part of the e-mail before @).")
-@click.password_option("--password", help="At least 10 characters (asked for when not given).")
-def user_add(email: str, name: str, password: str) -> int:
+@click.option(
+    "--password",
+    help="At least 10 characters (asked for when neither this nor --password-stdin is given; "
+    "a password on the command line shows in the process list).",
+)
+@click.option(
+    "--password-stdin", is_flag=True, help="Read the password from the first line of standard input (scripts)."
+)
+def user_add(email: str, name: str, password: str | None, password_stdin: bool) -> int:
     """Create an account (password hashed with argon2id)."""
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise WorkbenchError("--password-stdin read no password: give it as the first line of standard input.")
+    elif password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     account = _workbench().create_account(email, name, password)
     click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
     return 0
