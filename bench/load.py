@@ -38,6 +38,7 @@ from bench.search_latency import server_url
 from core.config import Settings
 from core.db import Database, migrate
 from core.qa.service import ask
+from core.rooms.ratelimit import set_rule
 from core.workbench import DEMO_DIR, Workbench
 from tests.factories import make_pdf
 
@@ -113,6 +114,8 @@ def main() -> None:
         }
     )
     wb = Workbench(settings, db=Database(url, max_size=args.pool_max))
+    if args.rate_limit:  # the limit's size is the owner's rule (migration 027)
+        set_rule(url, "question", args.rate_limit)
     room = settings.demo_room
     loaded = wb.ensure_demo(embed=True)
     assert all(r.status == "ready" for r in loaded), loaded

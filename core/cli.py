@@ -210,7 +210,7 @@ def ingest(
         bar = _Bar(path.name, sys.stderr.isatty() and not json_out)  # --json: the JSON lines alone
         for result in wb.ingest([path], room_name, embed=not no_embed, progress=bar):
             bar.close()
-            failed += result.status == "failed"
+            failed += result.status != "ready"
             if json_out:
                 click.echo(_dump(result))
             elif result.status == "failed":
@@ -218,8 +218,9 @@ def ingest(
             else:
                 note = " (already in the room)" if result.duplicate else ""
                 note += f"\n        warning: {result.error}" if result.error else ""
+                head = "ready  " if result.status == "ready" else "INCOMPLETE"
                 click.echo(
-                    f"ready   {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
+                    f"{head} {result.title}: {result.size}, {result.chunks} chunks, {result.seconds:.1f} s{note}"
                 )
     if not wait and not json_out:
         click.echo("Workers run the jobs (`workbench worker`); follow them with `workbench jobs --room NAME --follow`.")
@@ -242,11 +243,42 @@ def setup_command(app_password: str | None, login_password: str | None) -> int:
     click.echo(f"WORKBENCH_LOGIN_DATABASE_URL='{done.login_url}'")
     if done.superuser_statements:
         click.echo(
-            "# workbench_app can still see and end other app sessions (this login is not a superuser). Have a "
-            "superuser run, in this database:",
+            "# workbench_app can still read other sessions' metadata (pids, start times, wait events, client "
+            "addresses, locks) and end its own role's sessions (this login is not a superuser). Have a superuser run, "
+            "in this database:",
         )
         for statement in done.superuser_statements:
             click.echo(f"#   {statement};")
+    return 0
+
+
+@cli.command("limits")
+@click.option("--questions", type=click.IntRange(min=0), help="Questions per user and window (0: no limit).")
+@click.option("--searches", type=click.IntRange(min=0), help="Remote-embedding searches per user and window (0: none).")
+@click.option("--lookups", type=click.IntRange(min=1), help="Account lookups by e-mail per room owner and window.")
+@click.option("--minutes", type=click.IntRange(min=1), default=60, show_default=True, help="The window, for those set.")
+def limits_command(questions: int | None, searches: int | None, lookups: int | None, minutes: int) -> int:
+    """Show, or set as the database's owner (DATABASE_URL), the rate limits every app process is held to.
+
+    The app's logins can neither change them nor reset a count (migration 027)."""
+    from datetime import timedelta
+
+    from core.config import get_settings
+    from core.db import database_url, migrate
+    from core.rooms.ratelimit import OWNER_ONLY, rules, set_rule
+
+    owner_url = database_url(get_settings())
+    try:
+        migrate(owner_url)
+        rules(owner_url)
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise WorkbenchError(OWNER_ONLY) from exc
+    for kind, limit in (("question", questions), ("search", searches), ("lookup", lookups)):
+        if limit is not None:
+            set_rule(owner_url, kind, limit, timedelta(minutes=minutes))  # type: ignore[arg-type]
+    for kind, (limit, window) in rules(owner_url).items():
+        size = "no limit" if limit == 0 else f"{limit} per {int(window.total_seconds() // 60)} minutes"
+        click.echo(f"{kind:<9} {size}")
     return 0
 
 
@@ -431,6 +463,13 @@ def ask_command(
     return 0
 
 
+def _incomplete(room: Any) -> str:
+    """'2 incomplete (`workbench embed --room R` finishes them), ' or '' when the room has none."""
+    if not room.incomplete:
+        return ""
+    return f"{room.incomplete} incomplete (`workbench embed --room {shlex.quote(room.name)}` finishes them), "
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of rooms.")
 def rooms(as_json: bool) -> int:
@@ -443,7 +482,7 @@ def rooms(as_json: bool) -> int:
         click.echo("No rooms yet: workbench ingest FILE --room NAME")
     for room in found:
         click.echo(
-            f"{room.name}: {room.ready} documents ready, {room.failed} failed, "
+            f"{room.name}: {room.ready} documents ready, {_incomplete(room)}{room.failed} failed, "
             f"{room.chunks} chunks ({room.embedded_chunks} embedded, {room.embedding_model or 'no model yet'})"
         )
     return 0
@@ -452,7 +491,8 @@ def rooms(as_json: bool) -> int:
 @cli.command()
 @click.option("--room", required=True, help="Room whose pending chunks to embed.")
 def embed(room: str) -> int:
-    """Embed chunks stored with --no-embed (or left by an interrupted run)."""
+    """Embed the chunks that have no vector yet: stored with --no-embed, or of an incomplete document (a job cut
+    off while embedding); only those are embedded, and incomplete documents become ready."""
     bar = _Bar(room, sys.stderr.isatty())
     count = _workbench().embed_pending(room, progress=bar)
     bar.close()
@@ -654,9 +694,22 @@ def user() -> None:
 @user.command("add")
 @click.argument("email")
 @click.option("--name", default="", help="Display name (default: the part of the e-mail before @).")
-@click.password_option("--password", help="At least 10 characters (asked for when not given).")
-def user_add(email: str, name: str, password: str) -> int:
+@click.option(
+    "--password",
+    help="At least 10 characters (asked for when neither this nor --password-stdin is given; "
+    "a password on the command line shows in the process list).",
+)
+@click.option(
+    "--password-stdin", is_flag=True, help="Read the password from the first line of standard input (scripts)."
+)
+def user_add(email: str, name: str, password: str | None, password_stdin: bool) -> int:
     """Create an account (password hashed with argon2id)."""
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise WorkbenchError("--password-stdin read no password: give it as the first line of standard input.")
+    elif password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     account = _workbench().create_account(email, name, password)
     click.echo(f"created {account.email} ({account.display_name}), id {account.id}")
     return 0

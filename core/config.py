@@ -148,15 +148,17 @@ class Settings(BaseModel):
         None,
         ge=0,
         alias="WORKBENCH_RATE_LIMIT",
-        description="Questions one user may ask per sliding hour, across all rooms; 0 turns the limit off; "
-        "unset = off in local mode (auth none), 60 in the team modes.",
+        description="Whether this process counts questions against the database's limit (any number above 0: "
+        "yes; 0: no); unset = off in local mode (auth none), on in the team modes. The limit itself (60 a user "
+        "an hour by default) is the database owner's: `workbench limits --questions N`.",
     )
     search_rate_limit_per_hour: int = Field(
         600,
         ge=0,
         alias="WORKBENCH_SEARCH_RATE_LIMIT",
-        description="Searches one user may run per sliding hour, across rooms, when embeddings come from a "
-        "remote server (WORKBENCH_EMBEDDINGS=openai: each search is a paid call); 0 turns the limit off.",
+        description="Whether searches are counted against the database's limit (600 a user an hour by default, "
+        "`workbench limits --searches N`) when embeddings come from a remote server (WORKBENCH_EMBEDDINGS=openai: "
+        "each search is a paid call); 0 turns counting off.",
     )
     demo_room: str = Field(
         "Demo", alias="WORKBENCH_DEMO_ROOM", description="Name of the demo data room loaded on first start."
@@ -192,7 +194,8 @@ class Settings(BaseModel):
 
     @property
     def rate_limit(self) -> int:
-        """Questions per user and hour in force, across rooms (0: no limit): the explicit value, else 60 in the team modes.
+        """Whether questions are counted (0: not): the explicit value, else 60 in the team modes (the size of the limit
+        is the database owner's rule, `workbench limits`).
 
         Local mode is one person on their own computer, whom a limit only gets in the way of; a limit guards a
         shared server's cost and capacity against one user.

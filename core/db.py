@@ -156,6 +156,12 @@ def refusal(exc: psycopg.Error) -> str:
 
     Only the server's primary message: never the statement, its parameters or the connection string."""
     primary = getattr(exc.diag, "message_primary", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled):
+        # The server went away (a restart, a stop, the network): nothing the user entered was wrong.
+        return (
+            f"The connection to the database was lost ({primary}). Nothing of the request was saved; try again in "
+            "a moment (the app reconnects by itself), and run `workbench -v` (or see the app's log) if it goes on."
+        )
     return (
         f"The database refused the request: {primary}. Nothing of it was saved; check what you entered, "
         "and run `workbench -v` (or see the app's log) if it happens again."
@@ -175,6 +181,10 @@ def open_pool(conninfo: str, max_size: int = 10) -> ConnectionPool:
         min_size=1,
         max_size=max_size,
         configure=_configure,
+        # Each connection is checked (an empty query) when taken: one the server ended (a restart, an idle
+        # timeout, a failover) is replaced before a request sees "terminating connection due to administrator
+        # command" (issue 41).
+        check=ConnectionPool.check_connection,
         open=False,
         name="workbench",
     )
@@ -379,11 +389,20 @@ class RoleSetup(BaseModel):
     superuser_statements: list[str] = []
 
 
-_SUPERUSER_STATEMENTS = [
-    "REVOKE EXECUTE ON FUNCTION pg_catalog.pg_terminate_backend(integer, bigint), "
-    "pg_catalog.pg_cancel_backend(integer), pg_catalog.pg_stat_get_activity(integer), "
-    "pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC",
-    "REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC",
+# What a superuser runs once in the database so that no app session reads or ends another (migrations 021 and 029
+# run the same when they run as a superuser; docs/deployment.md, step 1): every pg_catalog function reporting on
+# another backend (pg_stat_get_backend_idset and the other pg_stat_get_backend_*, activity, progress, locks,
+# blocking pids, replication) and the signalling ones are taken from PUBLIC, whatever the server's version names,
+# then the pg_stat_activity and pg_locks views.
+SUPERUSER_STATEMENTS = [
+    "DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT p.oid::regprocedure FROM pg_proc p WHERE "
+    "p.pronamespace = 'pg_catalog'::regnamespace AND (p.proname LIKE 'pg\\_stat\\_get\\_backend\\_%' OR "
+    "p.proname IN ('pg_stat_get_activity', 'pg_stat_get_progress_info', 'pg_lock_status', "
+    "'pg_blocking_pids', 'pg_safe_snapshot_blocking_pids', 'pg_stat_get_wal_senders', "
+    "'pg_stat_get_wal_receiver', 'pg_stat_get_subscription', 'pg_terminate_backend', "
+    "'pg_cancel_backend')) LOOP EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f); END LOOP;"
+    " END $$",
+    "REVOKE SELECT ON pg_catalog.pg_stat_activity, pg_catalog.pg_locks FROM PUBLIC",
 ]
 
 
@@ -456,5 +475,5 @@ def setup_roles(owner_url: str, passwords: dict[str, str | None] | None = None) 
         owner_url=owner_url,
         app_url=urls[APP_ROLE],
         login_url=urls[LOGIN_ROLE],
-        superuser_statements=_SUPERUSER_STATEMENTS if open_activity else [],
+        superuser_statements=SUPERUSER_STATEMENTS if open_activity else [],
     )

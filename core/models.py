@@ -94,7 +94,8 @@ class IngestResult(Filing):
     pages: int | None = None
     rows: int | None = None
     chunks: int = 0
-    status: Literal["ready", "failed"]
+    # incomplete: stored and keyword-searchable, some chunks without a vector (`workbench embed --room` finishes it)
+    status: Literal["ready", "incomplete", "failed"]
     error: str | None = None
     duplicate: bool = False
     embedded: bool = False
@@ -118,6 +119,7 @@ class Room(BaseModel):
     name: str
     documents: int = 0
     ready: int = 0
+    incomplete: int = 0  # stored, some chunks not embedded yet (migration 028)
     failed: int = 0
     chunks: int = 0
     embedded_chunks: int = 0

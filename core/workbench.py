@@ -305,9 +305,9 @@ class Workbench:
                 return []
         # A room with no vectors yet is searched by keywords alone: no need to load a model for it.
         embedder = self.embedder if ref.embedding_model else None
-        if embedder is not None and self.settings.embeddings == "openai":
+        if embedder is not None and self.settings.embeddings == "openai" and self.settings.search_rate_limit_per_hour:
             # Each search is then a paid call to the embedding server: counted like questions.
-            ratelimit.check_and_count(self.db, self.settings.search_rate_limit_per_hour, kind="search")
+            ratelimit.check_and_count(self.db, kind="search")
         hints = hints_for(self.db, ref.id, query) if self.settings.rerank != "off" else None
         return search(
             self.db,

@@ -109,14 +109,14 @@ def start(root: Path) -> tuple[str, subprocess.Popen[bytes], dict[str, object]]:
         raise SystemExit(f"the team Postgres did not accept connections in {START_TIMEOUT} s")
     # What the provider's admin does once (docs/deployment.md): the owner, its database, the extension, and
     # (run by `workbench setup`'s printout) the activity functions closed in that database.
-    from core.db import _SUPERUSER_STATEMENTS
+    from core.db import SUPERUSER_STATEMENTS
 
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {OWNER} LOGIN CREATEDB CREATEROLE PASSWORD '{owner_password}'")
         conn.execute(f"CREATE DATABASE {DATABASE} OWNER {OWNER}")
     with psycopg.connect(admin_in_database, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        for statement in _SUPERUSER_STATEMENTS:
+        for statement in SUPERUSER_STATEMENTS:
             conn.execute(statement)
     owner = f"postgresql://{OWNER}:{owner_password}@127.0.0.1:{port}/{DATABASE}"
     with psycopg.connect(owner) as conn:

@@ -17,7 +17,7 @@ from views._shared.state import switch_room
 
 wb, room = page_room("Documents")
 docs = wb.documents(room)
-pdfs = {d.id: d for d in docs if d.kind == "pdf" and d.status == "ready"}
+pdfs = {d.id: d for d in docs if d.kind == "pdf" and d.status in ("ready", "incomplete")}
 
 
 def _int_param(name: str) -> int | None:
@@ -229,7 +229,7 @@ if wb.my_role(room) in ("owner", "editor") and pdfs:
                 else:
                     st.toast(f"Saved what {escape_markdown(fixed.title)} is.")
                     st.rerun()
-sheets = [d for d in docs if d.kind == "sheet" and d.status == "ready"]
+sheets = [d for d in docs if d.kind == "sheet" and d.status in ("ready", "incomplete")]
 for d in sheets:
     st.page_link(
         PAGES["sheet"][0], label=f"Open {escape_markdown(d.title)} on the Sheet page", query_params={"doc": str(d.id)}

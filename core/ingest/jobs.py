@@ -8,11 +8,13 @@ them): parse in a memory-limited child, store in one transaction, embed; each st
 (n of m) is written to the job row, which members of the room read.
 
 A run that raises (the database went away, a bug) goes back to the queue with procrastinate's retry
-strategy (exponential backoff); a worker that dies mid-job (killed, out of memory) leaves its queue entry
-"doing" with a stale heartbeat, and the other workers put it back in the queue (`requeue_stalled`). The
-retry is safe because ingestion is idempotent by checksum: a file stored before the worker died is found and
-only its missing vectors are made; a file whose store was cut off was rolled back by Postgres. A file that
-kills its worker MAX_ATTEMPTS times fails with a message instead of being tried for ever.
+strategy (exponential backoff), its reason on the job row (a database outage says so, and is not counted against
+the file); a worker that dies mid-job (killed, out of memory) leaves its queue entry "doing" with a stale
+heartbeat, and the other workers put it back in the queue (`requeue_stalled`), counting one crash of the job.
+The retry is safe because ingestion is idempotent by checksum: a file stored before the worker died is found
+(`incomplete` when its worker died while embedding, migration 028) and only its missing vectors are made; a
+file whose store was cut off was rolled back by Postgres. A file that kills its worker MAX_ATTEMPTS times fails
+with a message saying at which stage, what was kept and what to do, instead of being tried for ever.
 """
 
 from __future__ import annotations
@@ -21,12 +23,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import tempfile
+import shlex
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Literal
 
 import psycopg
@@ -38,7 +39,8 @@ from pydantic import BaseModel
 from core.config import Settings
 from core.db import Database, database_url, q
 from core.errors import IngestError, WorkbenchError
-from core.ingest.pipeline import JobUpload, embed_pending, ingest_bytes
+from core.ingest import scratch
+from core.ingest.pipeline import JobUpload, embed_pending, ingest_bytes, missing_vectors
 from core.ingest.sandbox import last_peak_rss
 from core.models import IngestResult
 from core.providers.embeddings import Embedder
@@ -73,6 +75,7 @@ class IngestJob(BaseModel):
     done: int
     total: int
     attempts: int
+    crashes: int = 0  # runs whose worker died (its heartbeat stopped): MAX_ATTEMPTS of them give the job up
     error: str | None
     result: dict[str, Any] | None
     document_id: int | None
@@ -227,11 +230,10 @@ UPLOAD_PIECE = 8 * 1024 * 1024
 def _upload_file(db: Database, settings: Settings, job_id: int) -> Iterator[JobUpload]:
     """The job's upload copied to a private file a piece at a time (UPLOAD_PIECE bytes, in binary), its checksum
     computed on the way: a 200 MB upload held whole, as Postgres' result and as Python bytes, took the worker's
-    own peak from 390 MB to 947 MB (bench/worker_memory.py). The file is removed when the block ends."""
-    scratch = settings.home / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="upload-", dir=scratch) as folder:
-        path, digest = Path(folder) / "upload", hashlib.sha256()
+    own peak from 390 MB to 947 MB (bench/worker_memory.py). The file is removed when the block ends (and by the
+    next worker's sweep when this one is killed: core/ingest/scratch.py)."""
+    with scratch.scratch(settings, "upload") as folder:
+        path, digest = folder / "upload", hashlib.sha256()
         with db.connection() as conn, conn.cursor() as cur, path.open("wb") as out:
             found = cur.execute(q("job_data_size"), {"id": job_id}).fetchone()
             size = int(found[0] or 0) if found else 0
@@ -260,20 +262,14 @@ def run_job(db: Database, settings: Settings, embedder: Embedder | None, job_id:
         log.info("job %s: nothing to run", job_id)
         return _job(job_row) if job_row else None
     job = _job(job_row)
-    if job.attempts > MAX_ATTEMPTS:
-        _finish(
-            db,
-            job_id,
-            "failed",
-            error=f"{job.filename or 'Embedding'} stopped its worker {MAX_ATTEMPTS} times (out of memory or a crash) "
-            "and was given up. Check the file, split it, and upload it again.",
-        )
-        return get_job(db, job_id)
     room = RoomRef(id=job.room_id, name=job.room)
     with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
         found = cur.execute(q("room_by_id"), {"id": job.room_id}).fetchone()
     if found:
         room = RoomRef(**found)
+    if job.crashes >= MAX_ATTEMPTS:
+        _finish(db, job_id, "failed", error=_given_up(db, room, job))
+        return get_job(db, job_id)
     progress = _Progress(db, job_id)
     try:
         access.require_writer(db, room.id, room.name)
@@ -304,11 +300,60 @@ def run_job(db: Database, settings: Settings, embedder: Embedder | None, job_id:
     except WorkbenchError as exc:  # access refused, a model mismatch: the user must act, a retry cannot help
         _finish(db, job_id, "failed", error=str(exc))
     except Exception as exc:
-        with contextlib.suppress(psycopg.Error):
-            with db.connection() as conn:
-                conn.execute(q("requeue_job"), {"id": job_id, "error": f"attempt {job.attempts} failed: {exc}"})
+        _requeue(db, job, exc)
         raise
     return get_job(db, job_id)
+
+
+def _given_up(db: Database, room: RoomRef, job: IngestJob) -> str:
+    """Why a job whose worker died MAX_ATTEMPTS times is given up: at which stage, what was kept, what to do."""
+    stopped = f"stopped its worker {MAX_ATTEMPTS} times (out of memory or a crash)"
+    if job.kind == "embed":
+        return f"Embedding {stopped} and was given up. {missing_room_vectors(room)}"
+    with db.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        stored = cur.execute(q("find_document_by_checksum"), {"room_id": room.id, "checksum": job.checksum}).fetchone()
+    name = job.filename or "The file"
+    if stored and stored["status"] == "incomplete":
+        return f"{name} was stored, but embedding it {stopped}. {missing_vectors(db, room, stored['id'])}"
+    return f"{name} {stopped} while it was read and stored, and was given up. Check the file, split it, and upload it again."
+
+
+def missing_room_vectors(room: RoomRef) -> str:
+    """The one command that embeds what a room lacks."""
+    return f"Run `workbench embed --room {shlex.quote(room.name)}` to embed the missing chunks."
+
+
+# How long a run that lost the database keeps trying to put its job back in the queue with the reason.
+OUTAGE_WAIT = 60.0
+
+
+def _outage(exc: BaseException) -> bool:
+    """Whether `exc` is the database going away (a restart, a stop, the network), not something of the file's."""
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled)
+
+
+def _requeue(db: Database, job: IngestJob, exc: BaseException) -> None:
+    """Put a run that raised back in the queue with what happened; after a database outage, keep trying (up to
+    OUTAGE_WAIT seconds) until the database is back, so the job says so instead of looking like a crash."""
+    if _outage(exc):
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        reason = (
+            f"attempt {job.attempts} could not reach the database ({first}); the job goes back to the queue once it "
+            "is back, and this is not counted against the file"
+        )
+    else:
+        reason = f"attempt {job.attempts} failed: {exc}"
+    deadline = time.monotonic() + (OUTAGE_WAIT if _outage(exc) else 0.0)
+    while True:
+        try:
+            with db.connection() as conn:
+                conn.execute(q("requeue_job"), {"id": job.id, "error": reason})
+            return
+        except psycopg.Error as again:
+            if time.monotonic() >= deadline:
+                log.warning("job %s: could not record its retry (%s)", job.id, again)
+                return
+            time.sleep(1.0)
 
 
 # ------------------------------------------------------------------------------------------------ the worker
@@ -341,6 +386,10 @@ FORGET_AFTER = 120.0
 STALLED_FLOOR = 30.0
 
 
+# Run through the queue's (the owner's) connection by the sweeper: the dead worker's job has one more crash.
+COUNT_CRASH = "UPDATE ingest_jobs SET crashes = crashes + 1 WHERE id = %(id)s AND status IN ('queued', 'running')"
+
+
 async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job), then forget the workers
     silent for FORGET_AFTER (or ten times the stall time) and more (procrastinate prunes them only when a worker
@@ -349,6 +398,8 @@ async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     count = 0
     for job in stalled:
         log.warning("job %s of a stopped worker goes back to the queue", job.id)
+        if "job_id" in job.task_kwargs:  # one crash of the ingest job (a run that raised is not one)
+            await app.connector.execute_query_async(COUNT_CRASH, id=job.task_kwargs["job_id"])
         await app.job_manager.retry_job(job)
         count += 1
     # A worker is forgotten only long after it stalled: a live one whose heartbeat lags a few seconds under load
@@ -359,12 +410,13 @@ async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     return count
 
 
-async def _requeue_loop(every: float, seconds_since_heartbeat: float) -> None:
+async def _requeue_loop(every: float, seconds_since_heartbeat: float, settings: Settings) -> None:
     while True:
         try:
             await requeue_stalled(seconds_since_heartbeat)
         except psycopg.Error as exc:
             log.warning("looking for stalled jobs: %s", exc)
+        scratch.sweep(settings)  # what a killed worker of this machine left in WORKBENCH_HOME/tmp
         await asyncio.sleep(every)
 
 
@@ -396,7 +448,8 @@ def run_worker(
         with app.replace_connector(connector):
             async with app.open_async():
                 await requeue_stalled(stalled_after)
-                sweeper = asyncio.create_task(_requeue_loop(heartbeat, stalled_after))
+                scratch.sweep(settings)
+                sweeper = asyncio.create_task(_requeue_loop(heartbeat, stalled_after, settings))
                 try:
                     await app.run_worker_async(
                         queues=["ingest"],

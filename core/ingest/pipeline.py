@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import re
+import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -96,8 +97,11 @@ def _store(
     filename: str,
     checksum: str,
     progress: Progress,
+    to_embed: bool = False,
 ) -> tuple[int, int | None, int | None, int, Filing]:
-    """Write one parsed file in the caller's transaction; return (document id, pages, rows, chunks, what it is)."""
+    """Write one parsed file in the caller's transaction; return (document id, pages, rows, chunks, what it is).
+
+    A file stored `to_embed` with chunks is `incomplete` until its last chunk has a vector (migration 028)."""
     title = title_for(filename)
     pages = parsed.pdf.page_count if parsed.pdf else None
     n_rows = sum(len(s.rows) for s in parsed.sheets) if parsed.kind == "sheet" else None
@@ -113,7 +117,7 @@ def _store(
                 "mime_type": parsed.mime_type,
                 "checksum": checksum,
                 "size_bytes": _size(data),
-                "status": "ready",
+                "status": "incomplete" if to_embed and n_chunks else "ready",
                 "error": None,
                 "page_count": pages,
                 "n_rows": n_rows,
@@ -323,11 +327,12 @@ def ingest_bytes(
             cur.execute(q("delete_document"), {"id": existing["id"]})
             existing = None
     if existing:
-        embedded = existing["embedded_at"] is not None
+        embedded, status = existing["embedded_at"] is not None, existing["status"]
         if embedder is not None and not embedded and existing["n_chunks"]:
-            # Stored earlier without vectors (--no-embed, or a model call that failed): finish the job.
+            # Stored earlier without vectors (--no-embed, a model call that failed, a worker cut off while embedding):
+            # only the missing chunks are embedded, and an incomplete document becomes ready.
             embed_pending(db, room, embedder, document_id=existing["id"], progress=progress)
-            embedded = True
+            embedded, status = True, "ready"
         return IngestResult(
             **{name: existing[name] for name in Filing.model_fields},
             document_id=existing["id"],
@@ -336,7 +341,8 @@ def ingest_bytes(
             pages=existing["page_count"],
             rows=existing["n_rows"],
             chunks=existing["n_chunks"],
-            status="ready",
+            status=status,
+            error=None if status == "ready" else missing_vectors(db, room, existing["id"]),
             duplicate=True,
             embedded=embedded,
             seconds=round(time.perf_counter() - started, 3),
@@ -349,7 +355,14 @@ def ingest_bytes(
         progress("parsing", 1, 1)
         with db.connection() as conn:
             document_id, pages, rows, chunks, filing = _store(
-                conn, room, parsed, data=data, filename=filename, checksum=checksum, progress=progress
+                conn,
+                room,
+                parsed,
+                data=data,
+                filename=filename,
+                checksum=checksum,
+                progress=progress,
+                to_embed=embedder is not None,
             )
     except pg_errors.UniqueViolation as exc:
         if exc.diag.constraint_name != "documents_room_id_checksum_key":
@@ -388,16 +401,8 @@ def ingest_bytes(
             embed_pending(db, room, embedder, document_id=document_id, progress=progress)
             embedded = True
         except WorkbenchError as exc:
-            # The text is stored and keyword-searchable; only the vectors are missing.
-            error = " ".join(
-                filter(
-                    None,
-                    [
-                        error,
-                        f"Stored and keyword-searchable, but not embedded: {exc} Then run `workbench embed --room ...`.",
-                    ],
-                )
-            )
+            # The text is stored and keyword-searchable; only (some of) the vectors are missing.
+            error = " ".join(filter(None, [error, f"{exc}", missing_vectors(db, room, document_id)]))
     return IngestResult(
         **filing.model_dump(exclude={"period"}),
         document_id=document_id,
@@ -406,12 +411,23 @@ def ingest_bytes(
         pages=pages,
         rows=rows,
         chunks=chunks,
-        status="ready",
+        status="ready" if embedded or embedder is None or not chunks else "incomplete",
         error=error,
         embedded=embedded,
         tables=len(parsed.tables) if parsed.kind == "pdf" else None,
         searchable_seconds=round(searchable, 3),
         seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def missing_vectors(db: Database, room: RoomRef, document_id: int) -> str:
+    """What an incomplete document lacks and the one command that finishes it."""
+    with db.connection() as conn:
+        row = conn.execute(q("document_vectors"), {"id": document_id}).fetchone()
+    embedded, total = (int(row[0]), int(row[1])) if row else (0, 0)
+    return (
+        f"Stored and keyword-searchable, but {embedded} of {total} chunks have vectors: run "
+        f"`workbench embed --room {shlex.quote(room.name)}` to embed the missing ones."
     )
 
 

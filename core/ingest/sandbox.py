@@ -21,7 +21,6 @@ import re
 import resource
 import shutil
 import sys
-import tempfile
 import threading
 import time
 import traceback
@@ -35,6 +34,7 @@ from typing import Any
 from core.config import Settings
 from core.errors import IngestError, ParserLimit
 from core.ingest.parse import Parsed, parse_file
+from core.ingest.scratch import scratch
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +164,7 @@ def parse_isolated(data: bytes | Path, filename: str, settings: Settings) -> Iso
     comes back the same way. The timeout covers the whole parse: reading, parsing, building the tables and
     writing the result."""
     limit = settings.parse_memory_mb * _MB
-    scratch = settings.home / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="parse-", dir=scratch) as folder:
+    with scratch(settings, "parse") as folder:
         if isinstance(data, Path):
             try:
                 os.link(data, Path(folder) / _INPUT)
@@ -175,7 +173,7 @@ def parse_isolated(data: bytes | Path, filename: str, settings: Settings) -> Iso
         else:
             with (Path(folder) / _INPUT).open("wb") as f:
                 f.write(data)
-        kind, peak = _run_child(folder, filename, settings, limit)
+        kind, peak = _run_child(str(folder), filename, settings, limit)
         value: Any = None
         if kind == "ok" or kind == "error" or kind == "bug":
             with (Path(folder) / _OUTPUT).open("rb") as f:

@@ -33,7 +33,7 @@ from stdnum import luhn
 
 from core.lexicon.periods import YEAR_DIGITS
 
-__all__ = ["PLACEHOLDERS", "redact", "redact_citation", "redact_evidence", "redact_json"]
+__all__ = ["PLACEHOLDERS", "caught", "redact", "redact_citation", "redact_evidence", "redact_json", "redact_stored"]
 
 PLACEHOLDERS = ("[email]", "[phone]", "[card]", "[iban]", "[national id]")
 
@@ -73,18 +73,20 @@ _OBFUSCATED_EMAIL = re.compile(
     rf"(?i)(?<![\w.+-])[\w.+-]+(?:{_AT}[\w-]+(?:{_DOT}[\w-]+)+"
     r"|\s+at\s+(?!(?:the|a|an|this|that)\b)[\w-]+(?:\s+dot\s+[\w-]+)+)(?![\w-])"
 )
+# An address with spaces around its "@" and dots ("jane @ example . com"): the top-level domain must be letters.
+_SPACED_EMAIL = re.compile(r"(?i)(?<![\w.+-])[\w.+-]+\s*@\s*[\w-]+(?:\s*\.\s*[\w-]+)*\s*\.\s*[a-z]{2,24}(?![\w-])")
+# "%40" (a URL-encoded "@", as in "mailto:jane%40example.com") between the parts of an address.
+_ENCODED_AT = re.compile(r"(?i)(?<=[\w.+-])%40(?=[\w-])")
 # A US number written as one run of digits ("2125550143", "12125550143") after a word that says it is one:
 # a bare ten-digit run is otherwise an amount ("4200000000"), which stays.
 _LABELLED_US_PHONE = re.compile(
     r"(?i)\b((?:phone|tel|telephone|call|mobile|cell|cellphone|fax|contact|reach|text|sms|whatsapp|ph|dial)"
     r"(?:\s*(?:no\.?|number|nr\.?|#))?\b[\s:#.=-]*(?:(?:me|him|her|them|us|at|on)\s+)*)(\+?1?\d{10})(?![\w]|[.,]\d)"
 )
-# UK NINO (HMRC rules): the first letter is not D, F, I, Q, U or V; the second not those nor O;
-# the prefixes BG, GB, KN, NK, NT, TN and ZZ are never issued; the suffix is A-D.
-# Upper or lower case, the groups joined by one kind of space, dash or dot.
-_NINO = re.compile(
-    r"(?i)\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]([ .-]?)\d{2}\1\d{2}\1\d{2}\1[A-D]\b"
-)
+# UK NINO: two letters, three pairs of digits and a suffix A-D. The prefixes HMRC never issues (QQ, the one its own
+# examples use, and the other invalid ones) are caught too (issue 41: "QQ123456C" got through): a number written in
+# that shape is meant as one. Upper or lower case, the groups joined by one kind of space, dash or dot.
+_NINO = re.compile(r"(?i)\b[A-Z]{2}([ .-]?)\d{2}\1\d{2}\1\d{2}\1[A-D]\b")
 # A number after an identity-document label: "Passport no. X1234567", "ID number: 12 345 678".
 _LABELLED_ID = re.compile(
     r"(?i)\b((?:passport|national[ -]?id(?:entity)?|identity(?: card)?|id[ -]?card|personal id|tax id"
@@ -175,7 +177,10 @@ def _labelled_ids(text: str) -> str:
         label, value = match.group(1), match.group(2)
         if _BARE_ID_LABEL.match(label) or sum(c.isdigit() for c in value) < 4:
             return match.group(0)
-        return f"{label}[national id]"
+        # The number ends with its last group holding a digit: "X1234567 in the room" keeps " in the room".
+        words = re.split(r"([ -])", value)
+        last = max(i for i, word in enumerate(words) if any(c.isdigit() for c in word))
+        return f"{label}[national id]" + "".join(words[last + 1 :])
 
     return _LABELLED_ID.sub(sub, text)
 
@@ -195,9 +200,12 @@ def _is_phone(found: str) -> bool:
     if not 7 <= len(digits) <= 15 or _DATE.search(candidate):
         return False
     try:
-        if candidate.startswith(("+", "00")):
-            number = phonenumbers.parse("+" + candidate[2:] if candidate.startswith("00") else candidate, None)
-            return phonenumbers.is_valid_number(number)
+        if candidate.startswith("+"):
+            # A "+" and a country code say it is a phone number: one of a range kept out of service (the UK's
+            # "+44 7700 900123", used in examples and fiction) is still caught when its length is possible there.
+            return phonenumbers.is_possible_number(phonenumbers.parse(candidate, None))
+        if candidate.startswith("00"):
+            return phonenumbers.is_valid_number(phonenumbers.parse("+" + candidate[2:], None))
         if digits[0] == "0":
             first_group = re.match(r"\(?(\d+)", candidate)
             one_separator = len(set(re.findall(r"[ .-]", candidate.replace(") ", ")")))) <= 1
@@ -229,9 +237,10 @@ def redact(text: str) -> str:
     """`text` with emails, phone numbers, card numbers, IBANs and national IDs replaced by typed placeholders."""
     if not text:
         return text
-    text = text.translate(_FOLD)
+    text = _ENCODED_AT.sub("@", text.translate(_FOLD))
     text = _EMAIL.sub("[email]", text)
     text = _OBFUSCATED_EMAIL.sub("[email]", text)
+    text = _SPACED_EMAIL.sub("[email]", text)
     text = _ibans(text)
     text = _cards(text)
     text = _SSN.sub("[national id]", text)
@@ -265,6 +274,55 @@ def redact_evidence(evidence: Sequence[_Content]) -> list[_Content]:
     return [item.model_copy(update={"content": redact(item.content)}) for item in evidence]  # type: ignore[attr-defined]
 
 
-def redact_citation(citation: dict[str, Any]) -> dict[str, Any]:
+def redact_citation(citation: dict[str, Any], *, seen: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
     """A citation's JSON with the document text it carries (`quote`, `value`) redacted, for the query log."""
-    return {k: redact(v) if k in ("quote", "value") and isinstance(v, str) else v for k, v in citation.items()}
+    return {
+        k: redact_stored(v, seen=seen) if k in ("quote", "value") and isinstance(v, str) else v
+        for k, v in citation.items()
+    }
+
+
+# A bare nine-digit run in the SSN's issued ranges. Only stored copies (the log, titles) look for it: document text
+# sent to a model is full of nine-digit amounts, which a stored copy may lose (the user and the documents keep them).
+# Not after a currency sign or code, nor before one or a scale word.
+_BARE_SSN = re.compile(
+    r"(?<![\w.,$€£¥-])(?<![$€£¥] )(?<!(?i:usd|eur|gbp) )(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4}"
+    r"(?![\w-]|[.,]\d|\s*(?i:%|usd|eur|gbp|dollars|euros|pounds|million|m\b|k\b|bn\b))"
+)
+_PLACEHOLDER = re.compile("|".join(re.escape(p) for p in PLACEHOLDERS))
+
+
+def caught(text: str) -> list[tuple[str, str]]:
+    """The values `redact` replaces in `text`, with their placeholders: what else stored beside it must not keep
+    (an answer that repeats a passport number without its label, an IBAN the answer writes with dashes)."""
+    original = _ENCODED_AT.sub("@", text.translate(_FOLD))
+    redacted = redact(text)
+    found, start = [], 0
+    # Walk the redacted copy: between placeholders the text is the original's, so each placeholder stands for the
+    # original's text up to where the next unchanged part begins.
+    pieces = _PLACEHOLDER.split(redacted)
+    holders = _PLACEHOLDER.findall(redacted)
+    for index, holder in enumerate(holders):
+        before, after = pieces[index], pieces[index + 1]
+        start = original.index(before, start) + len(before) if before else start
+        end = original.find(after, start) if after else len(original)
+        found.append((original[start:end].strip(), holder))
+        start = end
+    return [(value, holder) for value, holder in found if sum(c.isalnum() for c in value) >= 5]
+
+
+def _value_pattern(value: str) -> re.Pattern[str]:
+    """`value` however it is written again: any case, its letters and digits joined by spaces, dashes or dots."""
+    characters = [re.escape(c) for c in value if c.isalnum()]
+    return re.compile(r"(?i)(?<![\w])" + r"[ .\n-]?".join(characters) + r"(?![\w])")
+
+
+def redact_stored(text: str, *, seen: Sequence[tuple[str, str]] = ()) -> str:
+    """The copy of `text` that is stored (questions, answers, plan steps, citation values, conversation titles): every
+    detector of `redact`, bare nine-digit SSNs, and the values `seen` (`caught` in the question) however written."""
+    if not text:
+        return text
+    text = _BARE_SSN.sub("[national id]", redact(text))
+    for value, holder in seen:
+        text = _value_pattern(value).sub(holder, text)
+    return text

@@ -24,7 +24,7 @@ from core.qa.grounding import missing_names, question_names
 from core.qa.measures import measure_queries, measures_held, unlinked_measures
 from core.qa.metrics import metric_queries, metrics_held, unlinked_metrics
 from core.qa.passage_drivers import line_of, section
-from core.qa.pii import redact, redact_citation
+from core.qa.pii import caught, redact_citation, redact_stored
 from core.qa.planner import OfflinePlanner, Planner, RoomSchema, load_schema
 from core.qa.planner.changes import asks_driver, direction_asked, topic, yes_no_asked
 from core.qa.planner.intents import MEASURE_MISSING
@@ -467,7 +467,8 @@ def ask(
     started = time.perf_counter()
     question = checked_text(question, "question", max_chars=MAX_QUESTION_CHARS)
     ref = wb.room(room)
-    check_and_count(wb.db, wb.settings.rate_limit)  # RateLimited says when to ask again
+    if wb.settings.rate_limit:  # the size and window are the database owner's (`workbench limits`)
+        check_and_count(wb.db)  # RateLimited says when to ask again
     planner, synthesizer = providers(wb, planner, synthesizer)
     conversation_id, history = _conversation(wb, ref.id, conversation_id, question)
     trace: list[str] = []  # the lines a page shows while answering, logged so a reopened conversation shows them
@@ -576,9 +577,10 @@ def ask(
     yield Event(type="done", answer=answer, result=result)
 
 
-def _logged(wb: Context, text: str) -> str:
-    """The query log's copy of a question or answer: PII redacted when WORKBENCH_REDACT_PII (documents keep it)."""
-    return redact(text) if wb.settings.redact_pii else text
+def _logged(wb: Context, text: str, seen: Sequence[tuple[str, str]] = ()) -> str:
+    """The stored copy of a question, answer, plan step or title: PII redacted when WORKBENCH_REDACT_PII (documents
+    and the user's own conversation keep it), with the values `seen` in the question however written again."""
+    return redact_stored(text, seen=seen) if wb.settings.redact_pii else text
 
 
 def _insert_query(conn: psycopg.Connection[Any], wb: Context, *, question: str, **fields: Any) -> int:
@@ -607,6 +609,7 @@ def _log(
 ) -> int:
     """Store the turn and the query log in one transaction (`error`: a model failure the answer recovered from)."""
     citations = [c.model_dump(mode="json") for c in answer.citations]
+    seen = caught(question) if wb.settings.redact_pii else []  # caught in the answer, steps and citations too
     with wb.db.connection() as conn:
         conn.execute(
             q("insert_message"),
@@ -623,10 +626,10 @@ def _log(
         )
         query_id = _insert_query(
             conn, wb, room_id=room_id, conversation_id=conversation_id, question=question,
-            answer=_logged(wb, answer.text), abstained=answer.abstained, error=error, planner=plan.planner,
+            answer=_logged(wb, answer.text, seen), abstained=answer.abstained, error=error, planner=plan.planner,
             model=model, retrieval_ms=retrieval_ms, first_token_ms=first_token_ms, total_ms=total_ms,
             context_chars=sum(len(e.content) for e in evidence), n_citations=len(citations),
-            steps=Jsonb([_logged(wb, line) for line in steps or []]),
+            steps=Jsonb([_logged(wb, line, seen) for line in steps or []]),
         )  # fmt: skip
         with conn.cursor() as cur:
             cur.executemany(
@@ -637,7 +640,7 @@ def _log(
                         "position": i,
                         "kind": c["kind"],
                         "document_id": c["document_id"],
-                        "citation": Jsonb(redact_citation(c) if wb.settings.redact_pii else c),
+                        "citation": Jsonb(redact_citation(c, seen=seen) if wb.settings.redact_pii else c),
                     }
                     for i, c in enumerate(citations)
                 ],

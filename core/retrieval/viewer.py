@@ -140,7 +140,7 @@ def _document(db: Database, document_id: int) -> dict:
         what = "a spreadsheet" if row["kind"] == "sheet" else "not a PDF"
         where = ": open it on the Sheet page" if row["kind"] == "sheet" else ""
         raise NotAPdf(f"{row['title']} is {what}{where}.")
-    if row["status"] != "ready" or not row["has_file"]:
+    if row["status"] not in ("ready", "incomplete") or not row["has_file"]:
         raise NotAPdf(f"{row['title']} is still being read, or its file is missing: try again in a moment.")
     return row
 

@@ -17,7 +17,7 @@ import math
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 import psycopg
@@ -28,11 +28,13 @@ from core.config import Settings
 from core.db import LOCAL_USER, Database, q, returned
 from core.errors import AccessDenied, AuthError, RateLimited
 from core.inputs import MAX_NAME_CHARS, checked_text
+from core.rooms.ratelimit import window_words
 
 _HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD = 10
-# Account lookups per owner and hour, and the SQLSTATE past it (migration 021's workbench_find_user).
+# Account lookups per owner and hour by default (the owner's rule, migration 027: `workbench limits`), and the
+# SQLSTATE past it (workbench_find_user; its HINT is the limit in force, its DETAIL when to try again).
 LOOKUP_LIMIT = 30
 LOOKUP_LIMITED = "WB429"
 
@@ -124,7 +126,7 @@ def find_user(db: Database, email: str, room_id: int | None = None) -> User | No
     """The user with this e-mail (to add them to room `room_id`), None if there is no such account.
 
     Only an owner of the room may look (of any room they own when `room_id` is None: AccessDenied otherwise),
-    at most 30 times an hour (RateLimited): the database enforces both (migration 021)."""
+    at most 30 times an hour by default (RateLimited): the database enforces both (migrations 021, 027)."""
     email = checked_text(email, "e-mail address", max_chars=MAX_NAME_CHARS)
     try:
         with db.connection() as conn:
@@ -135,12 +137,14 @@ def find_user(db: Database, email: str, room_id: int | None = None) -> User | No
         if exc.sqlstate != LOOKUP_LIMITED:
             raise
         retry_at = datetime.fromisoformat(exc.diag.message_detail or datetime.now(UTC).isoformat())
+        size, _, seconds = (exc.diag.message_hint or f"{LOOKUP_LIMIT}/3600").partition("/")
+        limit = int(size)
         raise RateLimited(
-            f"You have looked up {LOOKUP_LIMIT} accounts in the last hour (the limit); you can look up another "
-            f"at {retry_at:%H:%M} UTC.",
+            f"You have looked up {limit} accounts in the last {window_words(timedelta(seconds=int(seconds)))} (the "
+            f"limit); you can look up another at {retry_at:%H:%M} UTC.",
             retry_at=retry_at,
-            asked=LOOKUP_LIMIT,
-            limit=LOOKUP_LIMIT,
+            asked=limit,
+            limit=limit,
         ) from exc
     return User(id=row[0], display_name=row[1], email=email.strip()) if row else None
 

@@ -59,7 +59,10 @@ WHERE r.rolname = %(role)s
 -- Can `role` still read other sessions' activity or end them (migration 021 could not take it away)?
 -- name: app_sees_activity
 SELECT has_function_privilege(%(role)s, 'pg_catalog.pg_terminate_backend(integer, bigint)', 'EXECUTE')
+    OR has_function_privilege(%(role)s, 'pg_catalog.pg_stat_get_backend_idset()', 'EXECUTE')
+    OR has_function_privilege(%(role)s, 'pg_catalog.pg_lock_status()', 'EXECUTE')
     OR has_table_privilege(%(role)s, 'pg_catalog.pg_stat_activity', 'SELECT')
+    OR has_table_privilege(%(role)s, 'pg_catalog.pg_locks', 'SELECT')
 
 -- workbench setup: a role's login and password (its SCRAM verifier, composed in by psycopg.sql), a grant taken back.
 -- name: set_role_password

@@ -33,7 +33,7 @@ SELECT s.id AS sheet_id, s.document_id, d.title, s.name, s.position,
        count(*) OVER (PARTITION BY s.document_id)::int AS n_sheets, s.n_rows, s.n_cols,
        s.title AS sheet_title, s.uncalculated, s.page_number AS page, s.model, s.model_corrections AS corrections, s.tab
 FROM sheets s JOIN documents d ON d.id = s.document_id
-WHERE d.room_id = %(room_id)s AND d.status = 'ready'
+WHERE d.room_id = %(room_id)s AND d.status IN ('ready', 'incomplete')
 ORDER BY d.created_at, d.id, s.position
 
 -- name: sheet_info

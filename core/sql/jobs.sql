@@ -14,14 +14,14 @@ WHERE room_id = %(room_id)s AND coalesce(checksum, kind) = coalesce(%(checksum)s
 
 -- name: get_job
 SELECT j.id, j.room_id, r.name AS room, j.user_id::text AS user_id, j.kind, j.filename, j.checksum, j.embed,
-       j.status, j.stage, j.done, j.total, j.attempts, j.error, j.result, j.document_id, j.parse_peak_mb,
+       j.status, j.stage, j.done, j.total, j.attempts, j.crashes, j.error, j.result, j.document_id, j.parse_peak_mb,
        j.created_at, j.updated_at
 FROM ingest_jobs j JOIN rooms r ON r.id = j.room_id
 WHERE j.id = %(id)s;
 
 -- name: room_jobs
 SELECT j.id, j.room_id, r.name AS room, j.user_id::text AS user_id, j.kind, j.filename, j.checksum, j.embed,
-       j.status, j.stage, j.done, j.total, j.attempts, j.error, j.result, j.document_id, j.parse_peak_mb,
+       j.status, j.stage, j.done, j.total, j.attempts, j.crashes, j.error, j.result, j.document_id, j.parse_peak_mb,
        j.created_at, j.updated_at
 FROM ingest_jobs j JOIN rooms r ON r.id = j.room_id
 WHERE j.room_id = %(room_id)s AND (%(ids)s::bigint[] IS NULL OR j.id = ANY(%(ids)s))

@@ -6,7 +6,7 @@
 SELECT count(*), coalesce(max(d.id), 0),
        coalesce((SELECT sum(s.version) FROM sheets s JOIN documents e ON e.id = s.document_id
                  WHERE e.room_id = %(room_id)s), 0)
-FROM documents d WHERE d.room_id = %(room_id)s AND d.status = 'ready';
+FROM documents d WHERE d.room_id = %(room_id)s AND d.status IN ('ready', 'incomplete');
 
 -- A table read from a PDF comes with its page's text: the names a question gives must be on that page.
 -- name: schema_sheets
@@ -25,7 +25,7 @@ SELECT s.id, s.document_id, d.title, s.name, s.n_rows, s.page_number, coalesce(p
        d.fiscal_year, d.period_end, d.fiscal_quarter, s.model, s.model_corrections
 FROM sheets s JOIN documents d ON d.id = s.document_id
 LEFT JOIN pages p ON p.document_id = s.document_id AND p.page_number = s.page_number
-WHERE d.room_id = %(room_id)s AND d.status = 'ready'
+WHERE d.room_id = %(room_id)s AND d.status IN ('ready', 'incomplete')
 ORDER BY d.created_at, d.id, s.position;
 
 -- name: schema_grid_rows
@@ -34,7 +34,7 @@ WHERE r.sheet_id = ANY(%(sheet_ids)s) ORDER BY r.sheet_id, r.row_index;
 
 -- name: schema_pdfs
 SELECT id, title FROM documents
-WHERE room_id = %(room_id)s AND status = 'ready' AND kind = 'pdf'
+WHERE room_id = %(room_id)s AND status IN ('ready', 'incomplete') AND kind = 'pdf'
 ORDER BY created_at, id;
 
 -- First rows of each sheet, per column: filled cells, distinct (trimmed) texts and the first few of them.

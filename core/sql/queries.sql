@@ -14,8 +14,9 @@ INSERT INTO rooms (name) VALUES (%(name)s)
 SELECT r.id, r.name, r.embedding_model,
        count(d.id) AS documents,
        count(d.id) FILTER (WHERE d.status = 'ready') AS ready,
+       count(d.id) FILTER (WHERE d.status = 'incomplete') AS incomplete,
        count(d.id) FILTER (WHERE d.status = 'failed') AS failed,
-       coalesce(sum(d.n_chunks) FILTER (WHERE d.status = 'ready'), 0) AS chunks,
+       coalesce(sum(d.n_chunks) FILTER (WHERE d.status IN ('ready', 'incomplete')), 0) AS chunks,
        (SELECT count(*) FROM chunk_embeddings e WHERE e.room_id = r.id) AS embedded_chunks
 FROM rooms r LEFT JOIN documents d ON d.room_id = r.id
 GROUP BY r.id ORDER BY r.name
@@ -95,9 +96,16 @@ INSERT INTO chunk_embeddings (chunk_id, room_id, embedding)
 VALUES (%(chunk_id)s, %(room_id)s, %(embedding)s)
 ON CONFLICT (chunk_id) DO NOTHING
 
+-- name: document_vectors
+-- Chunks of a document with a vector, and all its chunks.
+SELECT count(e.chunk_id), count(*) FROM chunks c LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id
+WHERE c.document_id = %(id)s
+
 -- name: mark_embedded
-UPDATE documents d SET embedded_at = now()
-WHERE d.room_id = %(room_id)s AND d.status = 'ready' AND d.embedded_at IS NULL
+-- Every chunk of a document has its vector: it is embedded, and an incomplete one is ready (migration 028).
+UPDATE documents d SET embedded_at = coalesce(d.embedded_at, now()), status = 'ready'
+WHERE d.room_id = %(room_id)s AND d.status IN ('ready', 'incomplete')
+  AND (d.embedded_at IS NULL OR d.status = 'incomplete')
   AND NOT EXISTS (
       SELECT 1 FROM chunks c
       WHERE c.document_id = d.id
@@ -204,12 +212,12 @@ JOIN rooms r ON r.id = %(room_id)s
 LEFT JOIN term_stats s ON s.room_id = r.id AND s.lexeme = t.lexeme
 
 -- name: room_document_names
-SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status = 'ready'
+SELECT id, filename FROM documents WHERE room_id = %(room_id)s AND status IN ('ready', 'incomplete')
 
 -- name: room_filing_periods
 -- The room's ready documents with their stored fiscal period (core/qa/planner/periods.py scopes questions by it).
 SELECT id AS document_id, fiscal_year, fiscal_quarter FROM documents
-WHERE room_id = %(room_id)s AND status = 'ready' ORDER BY id
+WHERE room_id = %(room_id)s AND status IN ('ready', 'incomplete') ORDER BY id
 
 -- name: create_conversation
 INSERT INTO conversations (room_id, user_id, title) VALUES (%(room_id)s, %(user_id)s, %(title)s) RETURNING id
@@ -266,7 +274,7 @@ SELECT DISTINCT ON (p.document_id, p.page_number) c.id, p.document_id, p.page_nu
 FROM pages p
 JOIN documents d ON d.id = p.document_id
 JOIN chunks c ON c.document_id = p.document_id AND c.page_number = p.page_number
-WHERE d.room_id = %(room_id)s AND d.status = 'ready'
+WHERE d.room_id = %(room_id)s AND d.status IN ('ready', 'incomplete')
   AND (cardinality(%(documents)s::bigint[]) = 0 OR d.id = ANY(%(documents)s::bigint[]))
   AND lower(left(regexp_replace(left(p.text, 2 * %(chars)s), '\s+', '', 'g'), %(chars)s)) ~ %(pattern)s
 ORDER BY p.document_id, p.page_number, c.chunk_index

@@ -645,30 +645,53 @@ END $$;
 
 
 --
--- Name: workbench_count_request(text, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: workbench_count_request(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.workbench_count_request(p_kind text, p_limit integer, p_window interval, p_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[])
+CREATE FUNCTION public.workbench_count_request(p_kind text) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[], max_requests integer, per interval)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
     me uuid := workbench_user();
-    now_at timestamptz := coalesce(p_at, now());
-    kept timestamptz[];
 BEGIN
     IF me IS NULL THEN
         RAISE EXCEPTION 'no signed-in user to count' USING ERRCODE = 'insufficient_privilege';
     END IF;
-    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (me, p_kind, '{}') ON CONFLICT DO NOTHING;
-    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - p_window ORDER BY t) INTO kept
-    FROM rate_limits r WHERE r.user_id = me AND r.kind = p_kind FOR UPDATE;
-    IF cardinality(kept) >= p_limit THEN
-        RETURN QUERY SELECT false, now_at, kept;
+    RETURN QUERY SELECT * FROM workbench_count_request_at(me, p_kind, NULL);
+END
+$$;
+
+
+--
+-- Name: workbench_count_request_at(uuid, text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone) RETURNS TABLE(counted boolean, clock timestamp with time zone, asked timestamp with time zone[], max_requests integer, per interval)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    rule rate_limit_rules%ROWTYPE;
+    now_at timestamptz;
+    kept timestamptz[];
+BEGIN
+    SELECT * INTO STRICT rule FROM rate_limit_rules r WHERE r.kind = p_kind;
+    IF rule.max_requests = 0 THEN
+        RETURN QUERY SELECT true, coalesce(p_at, clock_timestamp()), '{}'::timestamptz[], 0, rule.per;
         RETURN;
     END IF;
-    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = me AND r.kind = p_kind;
-    RETURN QUERY SELECT true, now_at, kept || now_at;
+    INSERT INTO rate_limits (user_id, kind, asked_at) VALUES (p_user, p_kind, '{}') ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM rate_limits r WHERE r.user_id = p_user AND r.kind = p_kind FOR UPDATE;
+    now_at := coalesce(p_at, clock_timestamp());
+    SELECT ARRAY(SELECT t FROM unnest(r.asked_at) AS t WHERE t > now_at - rule.per ORDER BY t) INTO kept
+    FROM rate_limits r WHERE r.user_id = p_user AND r.kind = p_kind;
+    IF cardinality(kept) >= rule.max_requests THEN
+        RETURN QUERY SELECT false, now_at, kept, rule.max_requests, rule.per;
+        RETURN;
+    END IF;
+    UPDATE rate_limits r SET asked_at = kept || now_at WHERE r.user_id = p_user AND r.kind = p_kind;
+    RETURN QUERY SELECT true, now_at, kept || now_at, rule.max_requests, rule.per;
 END
 $$;
 
@@ -727,7 +750,10 @@ CREATE FUNCTION public.workbench_document_status_guard() RETURNS trigger
     AS $$
 BEGIN
     IF NEW.status IS DISTINCT FROM OLD.status AND workbench_user() IS NOT NULL
-       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms()) THEN
+       AND OLD.room_id NOT IN (SELECT workbench_owned_rooms())
+       AND NOT (OLD.status = 'incomplete' AND NEW.status = 'ready'
+                AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = OLD.id
+                                AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id))) THEN
         RAISE EXCEPTION 'only an owner of the room may change a document''s status'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
@@ -765,9 +791,7 @@ CREATE FUNCTION public.workbench_find_user(p_room bigint, user_email text) RETUR
     AS $$
 DECLARE
     me uuid := workbench_user();
-    ok boolean;
-    at timestamptz;
-    asked timestamptz[];
+    c record;
 BEGIN
     IF me IS NULL OR NOT EXISTS (
         SELECT 1 FROM room_members m
@@ -776,12 +800,13 @@ BEGIN
         RAISE EXCEPTION 'only an owner of the room can look up accounts to add as members'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
-    SELECT c.counted, c.clock, c.asked INTO ok, at, asked
-    FROM workbench_count_request('lookup', 30, interval '1 hour') c;
-    IF NOT ok THEN
-        RAISE EXCEPTION 'too many account lookups: % in the last hour (the limit is 30)', cardinality(asked)
-            USING ERRCODE = 'WB429', DETAIL = to_char((asked[cardinality(asked) - 29] + interval '1 hour')
-                                                     AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+    SELECT * INTO c FROM workbench_count_request_at(me, 'lookup', NULL);
+    IF NOT c.counted THEN
+        RAISE EXCEPTION 'too many account lookups: % in the last % (the limit is %)',
+            cardinality(c.asked), c.per, c.max_requests
+            USING ERRCODE = 'WB429', HINT = c.max_requests || '/' || extract(epoch FROM c.per)::bigint,
+                  DETAIL = to_char((c.asked[cardinality(c.asked) - c.max_requests + 1] + c.per)
+                                   AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
     END IF;
     RETURN QUERY SELECT u.id, u.display_name FROM users u WHERE lower(u.email) = lower(user_email);
 END
@@ -1239,7 +1264,7 @@ CREATE TABLE public.documents (
     CONSTRAINT documents_fiscal_year_check CHECK (((fiscal_year >= 1900) AND (fiscal_year <= 2099))),
     CONSTRAINT documents_form_check CHECK ((form = ANY (ARRAY['10-K'::text, '10-Q'::text, '8-K'::text, 'earnings release'::text, 'annual report'::text, 'other'::text]))),
     CONSTRAINT documents_kind_check CHECK ((kind = ANY (ARRAY['pdf'::text, 'sheet'::text]))),
-    CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['ingesting'::text, 'ready'::text, 'failed'::text])))
+    CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['ingesting'::text, 'ready'::text, 'incomplete'::text, 'failed'::text])))
 );
 
 
@@ -1281,7 +1306,9 @@ CREATE TABLE public.ingest_jobs (
     parse_peak_mb integer,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    crashes integer DEFAULT 0 NOT NULL,
     CONSTRAINT ingest_jobs_check CHECK (((kind = 'embed'::text) OR (length(TRIM(BOTH FROM filename)) > 0))),
+    CONSTRAINT ingest_jobs_crashes_check CHECK ((crashes >= 0)),
     CONSTRAINT ingest_jobs_kind_check CHECK ((kind = ANY (ARRAY['file'::text, 'embed'::text]))),
     CONSTRAINT ingest_jobs_stage_check CHECK ((stage = ANY (ARRAY['queued'::text, 'parsing'::text, 'storing'::text, 'embedding'::text, 'done'::text, 'failed'::text]))),
     CONSTRAINT ingest_jobs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))
@@ -1532,6 +1559,20 @@ ALTER TABLE public.qa_queries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: rate_limit_rules; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.rate_limit_rules (
+    kind text NOT NULL,
+    max_requests integer NOT NULL,
+    per interval NOT NULL,
+    CONSTRAINT rate_limit_rules_check CHECK (((max_requests >= 0) AND ((max_requests > 0) OR (kind <> 'lookup'::text)))),
+    CONSTRAINT rate_limit_rules_kind_check CHECK ((kind = ANY (ARRAY['question'::text, 'search'::text, 'lookup'::text]))),
+    CONSTRAINT rate_limit_rules_per_check CHECK ((per >= '00:01:00'::interval))
 );
 
 
@@ -1936,6 +1977,14 @@ ALTER TABLE ONLY public.qa_feedback
 
 ALTER TABLE ONLY public.qa_queries
     ADD CONSTRAINT qa_queries_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: rate_limit_rules rate_limit_rules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.rate_limit_rules
+    ADD CONSTRAINT rate_limit_rules_pkey PRIMARY KEY (kind);
 
 
 --
@@ -3079,6 +3128,19 @@ CREATE POLICY qa_queries_own ON public.qa_queries USING (((user_id = ( SELECT pu
 
 
 --
+-- Name: rate_limit_rules; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.rate_limit_rules ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: rate_limit_rules rate_limit_rules_none; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY rate_limit_rules_none ON public.rate_limit_rules USING (false) WITH CHECK (false);
+
+
+--
 -- Name: rate_limits; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3322,10 +3384,31 @@ GRANT USAGE ON SCHEMA public TO workbench_login;
 
 
 --
+-- Name: FUNCTION pg_blocking_pids(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_blocking_pids(integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION pg_cancel_backend(integer); Type: ACL; Schema: pg_catalog; Owner: -
 --
 
 REVOKE ALL ON FUNCTION pg_catalog.pg_cancel_backend(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_lock_status(OUT locktype text, OUT database oid, OUT relation oid, OUT page integer, OUT tuple smallint, OUT virtualxid text, OUT transactionid xid, OUT classid oid, OUT objid oid, OUT objsubid smallint, OUT virtualtransaction text, OUT pid integer, OUT mode text, OUT granted boolean, OUT fastpath boolean, OUT waitstart timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_lock_status(OUT locktype text, OUT database oid, OUT relation oid, OUT page integer, OUT tuple smallint, OUT virtualxid text, OUT transactionid xid, OUT classid oid, OUT objid oid, OUT objsubid smallint, OUT virtualtransaction text, OUT pid integer, OUT mode text, OUT granted boolean, OUT fastpath boolean, OUT waitstart timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_safe_snapshot_blocking_pids(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_safe_snapshot_blocking_pids(integer) FROM PUBLIC;
 
 
 --
@@ -3340,6 +3423,132 @@ REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_activity(pid integer, OUT datid oi
 --
 
 REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_activity_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_activity_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_client_addr(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_client_addr(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_client_port(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_client_port(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_dbid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_dbid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_idset(); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_idset() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_io(backend_pid integer, OUT backend_type text, OUT object text, OUT context text, OUT reads bigint, OUT read_bytes numeric, OUT read_time double precision, OUT writes bigint, OUT write_bytes numeric, OUT write_time double precision, OUT writebacks bigint, OUT writeback_time double precision, OUT extends bigint, OUT extend_bytes numeric, OUT extend_time double precision, OUT hits bigint, OUT evictions bigint, OUT reuses bigint, OUT fsyncs bigint, OUT fsync_time double precision, OUT stats_reset timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_io(backend_pid integer, OUT backend_type text, OUT object text, OUT context text, OUT reads bigint, OUT read_bytes numeric, OUT read_time double precision, OUT writes bigint, OUT write_bytes numeric, OUT write_time double precision, OUT writebacks bigint, OUT writeback_time double precision, OUT extends bigint, OUT extend_bytes numeric, OUT extend_time double precision, OUT hits bigint, OUT evictions bigint, OUT reuses bigint, OUT fsyncs bigint, OUT fsync_time double precision, OUT stats_reset timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_pid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_pid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_subxact(bid integer, OUT subxact_count integer, OUT subxact_overflowed boolean); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_subxact(bid integer, OUT subxact_count integer, OUT subxact_overflowed boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_userid(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_userid(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wait_event(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wait_event(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wait_event_type(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wait_event_type(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_wal(backend_pid integer, OUT wal_records bigint, OUT wal_fpi bigint, OUT wal_bytes numeric, OUT wal_buffers_full bigint, OUT stats_reset timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_wal(backend_pid integer, OUT wal_records bigint, OUT wal_fpi bigint, OUT wal_bytes numeric, OUT wal_buffers_full bigint, OUT stats_reset timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_backend_xact_start(integer); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_backend_xact_start(integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_progress_info(cmdtype text, OUT pid integer, OUT datid oid, OUT relid oid, OUT param1 bigint, OUT param2 bigint, OUT param3 bigint, OUT param4 bigint, OUT param5 bigint, OUT param6 bigint, OUT param7 bigint, OUT param8 bigint, OUT param9 bigint, OUT param10 bigint, OUT param11 bigint, OUT param12 bigint, OUT param13 bigint, OUT param14 bigint, OUT param15 bigint, OUT param16 bigint, OUT param17 bigint, OUT param18 bigint, OUT param19 bigint, OUT param20 bigint); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_progress_info(cmdtype text, OUT pid integer, OUT datid oid, OUT relid oid, OUT param1 bigint, OUT param2 bigint, OUT param3 bigint, OUT param4 bigint, OUT param5 bigint, OUT param6 bigint, OUT param7 bigint, OUT param8 bigint, OUT param9 bigint, OUT param10 bigint, OUT param11 bigint, OUT param12 bigint, OUT param13 bigint, OUT param14 bigint, OUT param15 bigint, OUT param16 bigint, OUT param17 bigint, OUT param18 bigint, OUT param19 bigint, OUT param20 bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_subscription(subid oid, OUT subid oid, OUT relid oid, OUT pid integer, OUT leader_pid integer, OUT received_lsn pg_lsn, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT worker_type text); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_subscription(subid oid, OUT subid oid, OUT relid oid, OUT pid integer, OUT leader_pid integer, OUT received_lsn pg_lsn, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT worker_type text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_wal_receiver(OUT pid integer, OUT status text, OUT receive_start_lsn pg_lsn, OUT receive_start_tli integer, OUT written_lsn pg_lsn, OUT flushed_lsn pg_lsn, OUT received_tli integer, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT slot_name text, OUT sender_host text, OUT sender_port integer, OUT conninfo text); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_wal_receiver(OUT pid integer, OUT status text, OUT receive_start_lsn pg_lsn, OUT receive_start_tli integer, OUT written_lsn pg_lsn, OUT flushed_lsn pg_lsn, OUT received_tli integer, OUT last_msg_send_time timestamp with time zone, OUT last_msg_receipt_time timestamp with time zone, OUT latest_end_lsn pg_lsn, OUT latest_end_time timestamp with time zone, OUT slot_name text, OUT sender_host text, OUT sender_port integer, OUT conninfo text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION pg_stat_get_wal_senders(OUT pid integer, OUT state text, OUT sent_lsn pg_lsn, OUT write_lsn pg_lsn, OUT flush_lsn pg_lsn, OUT replay_lsn pg_lsn, OUT write_lag interval, OUT flush_lag interval, OUT replay_lag interval, OUT sync_priority integer, OUT sync_state text, OUT reply_time timestamp with time zone); Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE ALL ON FUNCTION pg_catalog.pg_stat_get_wal_senders(OUT pid integer, OUT state text, OUT sent_lsn pg_lsn, OUT write_lsn pg_lsn, OUT flush_lsn pg_lsn, OUT replay_lsn pg_lsn, OUT write_lag interval, OUT flush_lag interval, OUT replay_lag interval, OUT sync_priority integer, OUT sync_state text, OUT reply_time timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -3361,6 +3570,21 @@ REVOKE ALL ON FUNCTION public.workbench_check_chunk_rows() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.workbench_check_citation_documents() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION workbench_count_request(p_kind text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_count_request(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.workbench_count_request(p_kind text) TO workbench_app;
+
+
+--
+-- Name: FUNCTION workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.workbench_count_request_at(p_user uuid, p_kind text, p_at timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -3439,6 +3663,13 @@ GRANT ALL ON FUNCTION public.workbench_sign_in_result(p_email text, p_ok boolean
 
 REVOKE ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.workbench_sign_in_wait(p_email text) TO workbench_login;
+
+
+--
+-- Name: TABLE pg_locks; Type: ACL; Schema: pg_catalog; Owner: -
+--
+
+REVOKE SELECT ON TABLE pg_catalog.pg_locks FROM PUBLIC;
 
 
 --

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,3 +168,25 @@ def test_demo_is_loaded_once_then_skipped_until_the_files_or_database_change(run
     monkeypatch.setattr(core.cli, "_workbench", lambda: opened.append(1) or real())
     assert run("demo", "--no-embed", "--quiet")[0] == 0
     assert opened == [1]
+
+
+def test_user_add_takes_the_password_from_standard_input(settings, tmp_path) -> None:
+    """Issue 41: `user add` could not take a password without a prompt (scripts, provisioning)."""
+    import subprocess
+
+    from tests.factories import ROOT
+
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-m", "core", "user", "add", "bo@example.com", "--name", "Bo", "--password-stdin"]
+    made = subprocess.run(command, input="bo's long password\n", env=env, cwd=ROOT, capture_output=True, text=True)
+    assert made.returncode == 0 and made.stdout.startswith("created bo@example.com (Bo)"), made.stderr
+    short = subprocess.run(
+        [*command[:5], "cy@example.com", "--password-stdin"], input="short\n", env=env, cwd=ROOT,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert short.returncode == 1 and "Traceback" not in short.stderr and "10" in short.stderr, short.stderr
+    empty = subprocess.run(
+        [*command[:5], "dee@example.com", "--password-stdin"], input="", env=env, cwd=ROOT,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert empty.returncode != 0 and "Traceback" not in empty.stderr and "standard input" in empty.stderr

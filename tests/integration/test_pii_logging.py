@@ -91,3 +91,32 @@ def test_financial_answers_are_logged_as_they_are(workbench: Workbench, question
         if (shown.get("value") or "").isdigit()
     ]
     assert numbers and all(stored == shown for stored, shown in numbers)
+
+
+IDS = (
+    b"Company,Passport,Account,Amount Raised (USD)\n"
+    b"Acme Robotics,X1234567,GB82-WEST-1234-5698-7654-32,2000000\n"
+    b"Borealis Bio,Y7654321,DE89370400440532013000,15000000\n"
+)
+
+
+def test_every_stored_copy_goes_through_one_function(workbench: Workbench) -> None:
+    """Issue 41: the question's formats, and a value the question caught that the answer or a cited cell repeats
+    without its label (the passport number) or written otherwise (the IBAN with dashes), are redacted in the
+    question, the answer, the citation values and the conversation title alike."""
+    assert workbench.ingest_upload(IDS, "ids.csv", "Deal", embed=False).status == "ready"
+    # A labelled value in the question, repeated without its label in a cited cell's value.
+    result = _ask(workbench, "What is the Account of the company with Passport X1234567?")
+    assert "GB82-WEST-1234-5698-7654-32" in result["answer"]  # the asker sees the document's own words
+    assert "X1234567" in [c.get("value") for c in result["citations"]]
+    # The formats that got through, in a question of their own (stored as the question and the title).
+    formats = "jane @ example . com, mailto:jane%40example.com, +44 7700 900123, 078051120, QQ123456C"
+    other = _ask(workbench, f"Which company raised the most? Reply to {formats}")
+    stored = []
+    for query_id in (result["query_id"], other["query_id"]):
+        stored.append(_log(workbench, query_id))
+    with workbench.db.connection() as conn:
+        stored.append(conn.execute("SELECT title FROM conversations ORDER BY id").fetchall())
+    text = json.dumps(stored)
+    for value in ("X1234567", "GB82", "WEST-1234", "jane", "%40", "7700 900123", "078051120", "QQ123456C"):
+        assert value not in text, (value, text)

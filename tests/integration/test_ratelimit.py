@@ -1,4 +1,5 @@
-"""Rate limits on the real database: the limit holds, the window slides, and no race lets more through."""
+"""Rate limits on the real database: the limit holds, the window slides, no race lets more through, and the app
+role can neither reset a count nor change a limit (the owner's rules, migration 027)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from core.config import Settings
 from core.errors import RateLimited
 from core.qa.service import ask
-from core.rooms.ratelimit import check_and_count
+from core.rooms.ratelimit import Count, check_and_count, refusal, set_rule
 from core.rooms.store import ensure_room
 from tests.factories import run_workbench
 
@@ -31,6 +32,20 @@ def _user(db) -> str:
     return user_id
 
 
+def _check(view, limit: int, *, kind: str = "question", at: datetime | None = None) -> None:
+    """The owner sets the rule (`limit` an hour), then one request of the view's user is counted: now through the
+    app's own path, or at `at` through the owner-only function with a clock of its own (RateLimited past it)."""
+    set_rule(view.conninfo, kind, limit)  # type: ignore[arg-type]
+    if at is None:
+        check_and_count(view, kind=kind)  # type: ignore[arg-type]
+        return
+    with psycopg.connect(view.conninfo) as conn:
+        row = conn.execute("SELECT * FROM workbench_count_request_at(%s, %s, %s)", (view.user_id, kind, at)).fetchone()
+    count = Count(*row)
+    if not count.counted:
+        raise refusal(kind, count)  # type: ignore[arg-type]
+
+
 def _stored(db, user_id: str | None = None) -> int:
     """Request times kept for a user (default: the view's), read by the owner (the app role cannot)."""
     with psycopg.connect(db.conninfo) as conn:
@@ -44,9 +59,9 @@ def _stored(db, user_id: str | None = None) -> int:
 def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:
     ensure_room(db, "Deal")
     for minute in range(3):
-        check_and_count(db, 3, at=T0 + timedelta(minutes=minute, seconds=20))
+        _check(db, 3, at=T0 + timedelta(minutes=minute, seconds=20))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, 3, at=T0 + timedelta(minutes=5))
+        _check(db, 3, at=T0 + timedelta(minutes=5))
     message = str(caught.value)
     # The first question (14:00:20) leaves the window at 15:00:20: the user is told 15:01, never earlier.
     assert "You have asked 3 questions in the last hour, across all your rooms" in message
@@ -58,15 +73,15 @@ def test_the_limit_holds_and_the_message_says_when_to_ask_again(db) -> None:
 def test_the_window_slides(db) -> None:
     ensure_room(db, "Deal")
     for minutes in (0, 10, 20):
-        check_and_count(db, 3, at=T0 + timedelta(minutes=minutes))
+        _check(db, 3, at=T0 + timedelta(minutes=minutes))
     with pytest.raises(RateLimited):
-        check_and_count(db, 3, at=T0 + timedelta(minutes=59, seconds=59))
+        _check(db, 3, at=T0 + timedelta(minutes=59, seconds=59))
     # One hour after the first question it has left the window: one more fits, and only one.
-    check_and_count(db, 3, at=T0 + timedelta(minutes=60, seconds=1))
+    _check(db, 3, at=T0 + timedelta(minutes=60, seconds=1))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, 3, at=T0 + timedelta(minutes=61))
+        _check(db, 3, at=T0 + timedelta(minutes=61))
     assert "ask again at 15:10 UTC" in str(caught.value)
-    check_and_count(db, 3, at=T0 + timedelta(minutes=70, seconds=1))
+    _check(db, 3, at=T0 + timedelta(minutes=70, seconds=1))
     assert _stored(db) == 3  # times older than the window are pruned as it slides
 
 
@@ -75,11 +90,11 @@ def test_users_are_counted_apart_and_rooms_together(db) -> None:
     for user in (None, alice, bob):
         view = db if user is None else db.as_user(user)
         for _ in range(2):
-            check_and_count(view, 2, at=T0)
+            _check(view, 2, at=T0)
         with pytest.raises(RateLimited, match="across all your rooms"):
-            check_and_count(view, 2, at=T0)
+            _check(view, 2, at=T0)
         # Searches have their own count.
-        check_and_count(view, 2, kind="search", at=T0)
+        _check(view, 2, kind="search", at=T0)
     assert _stored(db, alice) == 3 and _stored(db, bob) == 3 and _stored(db) == 3
 
 
@@ -87,6 +102,7 @@ def test_one_limit_holds_across_rooms(settings, db) -> None:
     """Before migration 016 each room had its own count: a user made rooms to ask more."""
     from core.workbench import Workbench
 
+    set_rule(db.conninfo, "question", 3)
     wb = Workbench(settings.model_copy(update={"rate_limit_per_hour": 3}), db=db)
     asked = refused = 0
     for n in range(6):
@@ -103,7 +119,7 @@ def test_one_limit_holds_across_rooms(settings, db) -> None:
 
 def test_the_app_role_cannot_read_or_rewrite_rate_limits(db) -> None:
     alice = _user(db)
-    check_and_count(db.as_user(alice), 1, at=T0)
+    _check(db.as_user(alice), 1, at=T0)
     with db.connection() as conn:
         for statement in (
             "SELECT * FROM rate_limits",
@@ -121,6 +137,7 @@ def test_searches_are_limited_when_embeddings_are_remote(settings, db, server) -
     from core.workbench import Workbench
     from tests.openai_server import pointed_at
 
+    set_rule(db.conninfo, "search", 2)
     remote = pointed_at(settings, server, embeddings="openai", llm="offline", search_rate_limit_per_hour=2)
     wb = Workbench(remote, db=db)
     assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal").status == "ready"
@@ -138,13 +155,13 @@ def test_searches_are_limited_when_embeddings_are_remote(settings, db, server) -
 def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:
     ensure_room(db, "Deal")
     for minutes in range(5):
-        check_and_count(db, 10, at=T0 + timedelta(minutes=minutes))
+        _check(db, 10, at=T0 + timedelta(minutes=minutes))
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, 2, at=T0 + timedelta(minutes=6))
+        _check(db, 2, at=T0 + timedelta(minutes=6))
     # Four must leave before a fifth fits under a limit of 2: the fourth (14:03) leaves at 15:03.
     assert "ask again at 15:03 UTC" in str(caught.value)
     for _ in range(100):
-        check_and_count(db, 0, at=T0 + timedelta(minutes=7))
+        _check(db, 0, at=T0 + timedelta(minutes=7))
     assert _stored(db) == 5
     assert Settings.from_env({"WORKBENCH_AUTH": "accounts"}).rate_limit == 60
     assert Settings.from_env({"WORKBENCH_AUTH": "accounts", "WORKBENCH_RATE_LIMIT": "0"}).rate_limit == 0
@@ -152,15 +169,16 @@ def test_a_lower_limit_takes_effect_at_once_and_zero_turns_it_off(db) -> None:
 
 def test_the_database_clock_is_used_by_default(db) -> None:
     ensure_room(db, "Deal")
-    check_and_count(db, 1)
+    _check(db, 1)
     with pytest.raises(RateLimited) as caught:
-        check_and_count(db, 1)
+        _check(db, 1)
     now = datetime.now(UTC)
     assert now + timedelta(minutes=59) <= caught.value.retry_at <= now + timedelta(minutes=61)
 
 
 def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
     ensure_room(db, "Deal")
+    set_rule(db.conninfo, "question", 25)
     allowed, refused = [], []
     barrier = threading.Barrier(8)
 
@@ -168,7 +186,7 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
         barrier.wait()
         for _ in range(10):
             try:
-                check_and_count(db, 25)
+                check_and_count(db)
                 allowed.append(1)
             except RateLimited:
                 refused.append(1)
@@ -185,7 +203,7 @@ def test_threads_asking_at_once_never_get_past_the_limit(db) -> None:
 _WORKER = """
 import sys
 from core.db import Database
-from core.rooms.ratelimit import check_and_count
+from core.rooms.ratelimit import Count, check_and_count, refusal, set_rule
 from core.errors import RateLimited
 db = Database(sys.argv[1], max_size=2, run_migrations=False)
 print("ready", flush=True)
@@ -193,7 +211,7 @@ sys.stdin.readline()  # start together
 ok = 0
 for _ in range(15):
     try:
-        check_and_count(db, 20)
+        check_and_count(db)
         ok += 1
     except RateLimited:
         pass
@@ -204,6 +222,7 @@ db.close()
 
 def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> None:
     ensure_room(db, "Deal")
+    set_rule(db.conninfo, "question", 20)
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", _WORKER, db_url],
@@ -228,6 +247,7 @@ def test_processes_asking_at_once_never_get_past_the_limit(db, db_url: str) -> N
 def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, db) -> None:
     from core.workbench import Workbench
 
+    set_rule(db.conninfo, "question", 2)
     wb = Workbench(settings.model_copy(update={"rate_limit_per_hour": 2}), db=db)
     assert wb.ingest_upload(b"Company,Amount\nAcme,100\n", "a.csv", "Deal", embed=False).status == "ready"
     for _ in range(2):
@@ -241,9 +261,66 @@ def test_ask_refuses_a_question_over_the_limit_before_doing_anything(settings, d
 
 def test_the_command_line_says_when_to_ask_again(settings, db, tmp_path) -> None:
     ensure_room(db, "Deal")
-    check_and_count(db, 1)  # the command line asks as the local user
+    _check(db, 1)  # the command line asks as the local user
     env = {"DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path), "WORKBENCH_RATE_LIMIT": "1"}
     run = run_workbench("ask", "How much?", "--room", "Deal", env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "You have asked 1 question in the last hour, across all your rooms (the limit is 1)" in run.stderr
     assert "you can ask again at" in run.stderr
+
+
+def test_the_app_role_cannot_reset_or_widen_a_limit(db) -> None:
+    """Issue 41: `workbench_count_request('lookup', 1000000, interval '0 seconds')` from a user's own app
+    connection wiped their history (300 of 300 account lookups answered under a limit of 30). The window and
+    size are the owner's (migration 027): every caller-supplied form is refused, and the limit still holds."""
+    from core.rooms.auth import create_account, find_user
+    from core.workbench import Workbench
+
+    ann = create_account(db, "ann@example.com", "Ann", "ann's long password")
+    Workbench(db=db.as_user(ann.id)).ingest_upload(b"Company,Amount\nAcme,5\n", "a.csv", "Ann's", embed=False)
+    view = db.as_user(ann.id)
+    answered = 0
+    attempts = (
+        "SELECT * FROM workbench_count_request('lookup', 1000000, interval '0 seconds')",
+        "SELECT * FROM workbench_count_request('lookup', 1000000, interval '0 seconds', now() + interval '1 day')",
+        "SELECT * FROM workbench_count_request_at(workbench_user(), 'lookup', now() + interval '1 day')",
+        "UPDATE rate_limit_rules SET max_requests = 1000000",
+        "INSERT INTO rate_limit_rules VALUES ('lookup', 1000000, interval '1 second')",
+        "DELETE FROM rate_limit_rules",
+        "DELETE FROM rate_limits",
+    )
+    for round_ in range(10):
+        for statement in attempts:
+            with view.connection() as conn, pytest.raises(psycopg.Error):
+                conn.execute(statement)
+        for _ in range(30):
+            try:
+                find_user(view, f"x{round_}@example.com")
+                answered += 1
+            except RateLimited:
+                pass
+    print(f"account lookups after reset attempts: 300 attempts, {answered} answered (limit 30 an hour)")
+    assert answered == 30
+
+
+def test_the_owner_sets_limits_from_the_command_line_and_the_app_login_cannot(settings, db, tmp_path) -> None:
+    from tests.conftest import team_urls
+
+    env = {"DATABASE_URL": settings.database_url, "WORKBENCH_HOME": str(tmp_path)}
+    shown = run_workbench("limits", env=env, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split("\n")[:3] == [
+        "lookup    30 per 60 minutes",
+        "question  60 per 60 minutes",
+        "search    600 per 60 minutes",
+    ]
+    changed = run_workbench("limits", "--questions", "2", "--minutes", "30", env=env, timeout=120)
+    assert changed.returncode == 0 and "question  2 per 30 minutes" in changed.stdout, changed.stderr
+    for _ in range(2):
+        check_and_count(db)
+    with pytest.raises(RateLimited, match="in the last 30 minutes, across all your rooms"):
+        check_and_count(db)
+    app_login = {**env, "DATABASE_URL": team_urls(settings.database_url)["WORKBENCH_APP_DATABASE_URL"]}
+    refused = run_workbench("limits", "--questions", "1000", env=app_login, timeout=120)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "Only the database's owner changes rate limits" in refused.stderr, refused.stderr

@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -180,6 +181,60 @@ def test_an_app_connection_neither_sees_nor_ends_another_session(db: Database) -
             with pytest.raises(psycopg.errors.InsufficientPrivilege), first.transaction():
                 first.execute(statement)
         assert second.execute("SELECT 1").fetchone() == (1,)
+
+
+# Every way found for one session to read another's metadata (issue 41: pids, start times, wait events and client
+# addresses through pg_stat_get_backend_idset() and pg_stat_get_backend_*, lock holders through pg_locks).
+_OTHER_SESSIONS = (
+    "SELECT s FROM pg_stat_get_backend_idset() s",
+    "SELECT pg_stat_get_backend_pid(1)",
+    "SELECT pg_stat_get_backend_start(1)",
+    "SELECT pg_stat_get_backend_activity_start(1)",
+    "SELECT pg_stat_get_backend_xact_start(1)",
+    "SELECT pg_stat_get_backend_wait_event(1)",
+    "SELECT pg_stat_get_backend_wait_event_type(1)",
+    "SELECT pg_stat_get_backend_client_addr(1)",
+    "SELECT pg_stat_get_backend_client_port(1)",
+    "SELECT pg_stat_get_backend_userid(1)",
+    "SELECT pg_stat_get_backend_dbid(1)",
+    "SELECT * FROM pg_stat_get_backend_subxact(1)",
+    "SELECT * FROM pg_locks",
+    "SELECT * FROM pg_lock_status()",
+    "SELECT pg_blocking_pids(pg_backend_pid())",
+    "SELECT pg_safe_snapshot_blocking_pids(pg_backend_pid())",
+    "SELECT * FROM pg_stat_get_progress_info('VACUUM')",
+    "SELECT * FROM pg_stat_activity",
+    "SELECT * FROM pg_stat_ssl",
+    "SELECT * FROM pg_stat_gssapi",
+)
+
+
+def test_an_app_connection_reads_no_other_sessions_metadata(db: Database) -> None:
+    with db.connection() as conn, db.pool.connection() as other:
+        other.execute("SELECT 1").fetchone()
+        readable = []
+        for statement in _OTHER_SESSIONS:
+            try:
+                with conn.transaction():
+                    conn.execute(statement).fetchall()
+                readable.append(statement)
+            except psycopg.errors.InsufficientPrivilege:
+                pass
+    print(f"ways to read another session's metadata as workbench_app: {len(_OTHER_SESSIONS)}, open: {len(readable)}")
+    assert readable == []
+
+
+def test_setup_prints_the_statements_the_migration_runs_as_a_superuser() -> None:
+    """What `workbench setup` prints for a provider's superuser (and docs/deployment.md's step 1) is what migration
+    029 runs when it runs as one: the statements the test above proves on the embedded server."""
+    from core.db import MIGRATIONS_DIR, SUPERUSER_STATEMENTS
+
+    migration = (MIGRATIONS_DIR / "029_no_other_sessions.sql").read_text()
+    deployment = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text()
+    for statement in SUPERUSER_STATEMENTS:
+        assert f"EXECUTE $stmt${statement}$stmt$;" in migration
+        assert statement in deployment, statement
+    assert "pg\\_stat\\_get\\_backend\\_%" in SUPERUSER_STATEMENTS[0] and "pg_lock_status" in SUPERUSER_STATEMENTS[0]
 
 
 def test_a_missing_vector_extension_says_a_superuser_must_create_it(pg_server) -> None:

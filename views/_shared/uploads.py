@@ -94,7 +94,9 @@ def _job_line(job: IngestJob) -> None:
     """One job: a bar while it runs; a green bar with what was stored, or a red bar and the reason on expand."""
     if job.status == "failed":
         _bar(job.label, 1.0, "failed")
-        if job.document_id is None:  # else the document list below holds the failure and its reason
+        # A file that failed to store: the document list below holds the failure and its reason. One stored but not
+        # fully embedded (incomplete) shows here what is missing and the command that finishes it.
+        if job.document_id is None or (job.result or {}).get("status") == "incomplete":
             with st.expander(f"✗ {escape_markdown(job.filename or job.room)} — failed"):
                 st.markdown(escape_markdown(job.error or "The job failed."))
         return
