@@ -67,7 +67,8 @@ test: $(TEST_STAMP)
 # (memory, not the database), to keep this run near 10 minutes.
 TEAM_TESTS := tests/integration/test_team_roles.py tests/integration/test_rls.py tests/integration/test_identity.py \
 	tests/integration/test_auth.py tests/integration/test_privacy.py tests/integration/test_policy_gaps.py \
-	tests/integration/test_ratelimit.py tests/integration/test_jobs.py tests/integration/test_sheet_models.py
+	tests/integration/test_ratelimit.py tests/integration/test_jobs.py tests/integration/test_sheet_models.py \
+	tests/integration/test_job_outcomes.py
 test-team: $(TEST_STAMP)
 	HF_HUB_OFFLINE=1 WORKBENCH_NO_SKIPS=1 $(BIN)/python -m tests.team_server -q $(TEAM_TESTS) \
 		--deselect tests/integration/test_jobs.py::test_bombs_fail_clearly_under_a_worker_whose_memory_stays_bounded

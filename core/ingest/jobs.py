@@ -386,10 +386,6 @@ FORGET_AFTER = 120.0
 STALLED_FLOOR = 30.0
 
 
-# Run through the queue's (the owner's) connection by the sweeper: the dead worker's job has one more crash.
-COUNT_CRASH = "UPDATE ingest_jobs SET crashes = crashes + 1 WHERE id = %(id)s AND status IN ('queued', 'running')"
-
-
 async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     """Put back in the queue the jobs of workers whose heartbeat stopped (killed mid-job), then forget the workers
     silent for FORGET_AFTER (or ten times the stall time) and more (procrastinate prunes them only when a worker
@@ -399,7 +395,8 @@ async def requeue_stalled(seconds_since_heartbeat: float) -> int:
     for job in stalled:
         log.warning("job %s of a stopped worker goes back to the queue", job.id)
         if "job_id" in job.task_kwargs:  # one crash of the ingest job (a run that raised is not one)
-            await app.connector.execute_query_async(COUNT_CRASH, id=job.task_kwargs["job_id"])
+            # Through the queue's (the owner's) connection: the dead worker's job has one more crash.
+            await app.connector.execute_query_async(q("count_crash"), id=job.task_kwargs["job_id"])
         await app.job_manager.retry_job(job)
         count += 1
     # A worker is forgotten only long after it stalled: a live one whose heartbeat lags a few seconds under load

@@ -64,6 +64,10 @@ WHERE id = %(id)s;
 UPDATE ingest_jobs SET status = 'queued', stage = 'queued', error = %(error)s, updated_at = now()
 WHERE id = %(id)s AND status = 'running';
 
+-- name: count_crash
+-- Run by the sweeper through the queue's (the owner's) connection: a dead worker's job has one more crash.
+UPDATE ingest_jobs SET crashes = crashes + 1 WHERE id = %(id)s AND status IN ('queued', 'running');
+
 -- name: clear_finished_jobs
 DELETE FROM ingest_jobs WHERE room_id = %(room_id)s AND status IN ('done', 'failed')
   AND (%(ids)s::bigint[] IS NULL OR id = ANY(%(ids)s));

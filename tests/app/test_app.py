@@ -147,3 +147,39 @@ def test_a_search_preview_is_centred_on_the_matching_sentence(app: AppTest, work
     assert shown and "**Quillford**" in shown[0] and "**warehouse**" in shown[0]
     notes = [c.value for c in app.caption if c.value.startswith("Matches: ")]
     assert notes and "zorblax" in notes[0] and "not in this passage" not in notes[0]
+
+
+def test_an_incomplete_document_is_marked_and_one_button_embeds_the_rest(sidebar_app: AppTest, settings) -> None:
+    """Issue 41: a document whose embedding was cut off is shown incomplete, not ready, and a writer finishes it
+    with one button (an embedding job for the missing chunks alone)."""
+    import psycopg
+
+    from core.config import get_settings
+    from core.workbench import Workbench
+
+    app = sidebar_app
+    app.run()
+    wait_for_background_embedding()
+    with psycopg.connect(settings.database_url, autocommit=True) as conn:  # as a worker killed mid-embedding leaves it
+        conn.execute(
+            "DELETE FROM chunk_embeddings WHERE chunk_id IN (SELECT c.id FROM chunks c JOIN documents d "
+            "ON d.id = c.document_id WHERE d.title = 'portfolio_memo.pdf' ORDER BY c.id DESC LIMIT 5)"
+        )
+        conn.execute(
+            "UPDATE documents SET status = 'incomplete', embedded_at = NULL WHERE title = 'portfolio_memo.pdf'"
+        )
+    app.run()
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "⚠ portfolio_memo.pdf — 7 p. · embedding 16 of 21 chunks · incomplete" in captions, captions
+    assert "1 document is incomplete" in captions
+    app.sidebar.button(key="sidebar_resume_embedding").click().run()
+    assert not app.exception
+    wb = Workbench(get_settings())
+    try:
+        wb.run_worker(burst=True)
+        memo = next(d for d in wb.documents("Demo") if d.title == "portfolio_memo.pdf")
+        assert memo.status == "ready" and memo.embedded
+    finally:
+        wb.db.close()
+    app.run()
+    assert "incomplete" not in " ".join(c.value for c in app.sidebar.caption)

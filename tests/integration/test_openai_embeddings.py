@@ -51,13 +51,15 @@ def test_a_failed_embedding_keeps_the_text_searchable(openai_settings, db: Datab
     server.fail_next = 100
     wb = Workbench(openai_settings, db=db)
     result = wb.ingest_upload(make_pdf(MEMO_PAGES), "memo.pdf", "R")
-    assert result.status == "ready" and not result.embedded
-    assert "keyword-searchable, but not embedded" in (result.error or "") and "workbench embed" in result.error
+    # Stored, but not every stage finished: incomplete (issue 41), with what is missing and the command to finish it.
+    assert result.status == "incomplete" and not result.embedded
+    assert "keyword-searchable, but 0 of" in (result.error or "") and "`workbench embed --room R`" in result.error
     doc = wb.documents("R")[0]
-    assert doc.status == "ready" and not doc.embedded
+    assert doc.status == "incomplete" and not doc.embedded
     server.fail_next = 0
     assert [h.page for h in wb.search("regulatory licence", "R", k=1)] == [2]
     assert wb.embed_pending("R") == doc.n_chunks
+    assert wb.documents("R")[0].status == "ready"
 
 
 def test_missing_key_says_what_to_set(settings) -> None:

@@ -148,7 +148,23 @@ def documents(wb: Workbench, room: str) -> None:
         state = "" if doc.embedded else f" · embedding {doc.embedded_chunks} of {doc.n_chunks} chunks"
         # a filing's form and period ("10-K · FY2022"); a PDF that is no filing says nothing more
         what = " · ".join(escape_markdown(v) for v in (doc.form, doc.period) if v and v != "other")
-        st.caption(f"✓ {escape_markdown(doc.title)} — {size}{f' · {what}' if what else ''}{state}")
+        mark = "⚠" if doc.status == "incomplete" else "✓"
+        state += " · incomplete" if doc.status == "incomplete" else ""
+        st.caption(f"{mark} {escape_markdown(doc.title)} — {size}{f' · {what}' if what else ''}{state}")
+    resume_button(wb, room, [doc for doc in docs if doc.status == "incomplete"])
+
+
+def resume_button(wb: Workbench, room: str, incomplete: list) -> None:
+    """For writers, when documents were stored but their embedding was cut off: queue the embedding of only the
+    missing chunks (`workbench embed --room` from the command line), which makes them ready."""
+    if not incomplete or wb.my_role(room) not in ("owner", "editor"):
+        return
+    noun = "document is" if len(incomplete) == 1 else "documents are"
+    st.caption(f"{len(incomplete)} {noun} incomplete: stored and keyword-searchable, some chunks not embedded.")
+    if st.button("Embed the missing chunks", key="sidebar_resume_embedding"):
+        job = wb.enqueue_embedding(room)
+        st.session_state.setdefault("upload_jobs", {}).setdefault(room, []).append(job.id)
+        st.rerun(scope="app")
 
 
 def embed_demo_when_needed(wb: Workbench) -> None:
