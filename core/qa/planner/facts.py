@@ -467,13 +467,11 @@ def _fit_cells(
     """The cells of the row `fit` binds, in the columns of the span asked, when every word of the question is read."""
     row = fit.row
     columns = columns_asked(model, span, words)
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    grid_row = figures_row(sheet, row, columns or [])
     if not columns or grid_row is None:
         return None
     names = {c.letter: c.name for c in sheet.columns}
     position = {c.letter: c.position for c in sheet.columns}
-    if not all(c.letter in names and holds_figure(grid_row, position[c.letter]) for c in columns):
-        return None
     bound = set(fit.words)
     if row.role in ("subtotal", "total"):
         heading = row.path[-2] if len(row.path) > 1 else ""
@@ -508,6 +506,17 @@ def _fit_cells(
     return CellsStep(sheet_id=sheet.sheet_id, operation=operation, row_id=grid_row.row_id, row_label=label,
                      columns=[names[c.letter] for c in cells], column_labels=[names[c.letter] for c in cells],
                      reason=reason, read_whole=True, asked_scale=words.asked_scale)  # fmt: skip
+
+
+def figures_row(sheet: SheetInfo, row: RowModel, columns: Sequence[ColumnModel]) -> GridRow | None:
+    """The stored row of a model's line when it holds a figure in each of `columns` (else None)."""
+    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
+    position = {c.letter: c.position for c in sheet.columns}
+    if grid_row is None or not all(
+        c.letter in position and holds_figure(grid_row, position[c.letter]) for c in columns
+    ):
+        return None
+    return grid_row
 
 
 def holds_figure(row: GridRow, position: int) -> bool:

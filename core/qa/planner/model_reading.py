@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.lexicon.comparison import SUPERLATIVES
+from core.lexicon.comparison import SHARE_WORDS, SUPERLATIVES
 from core.lexicon.periods import year_mentions
 from core.lexicon.questions import TOTAL_WORDS
-from core.qa.planner.cells.words import BELOW, THRESHOLD_AT
+from core.qa.planner.cells.words import BELOW, CHANGE_WORDS, THRESHOLD_AT
 from core.qa.planner.facts import (
     MAX_CHOICES,
     Ambiguous,
@@ -32,6 +32,7 @@ from core.qa.planner.facts import (
     asked_span,
     column_span,
     columns_asked,
+    figures_row,
     holds_figure,
     label_words,
     layered,
@@ -193,8 +194,8 @@ def _columns_ranked(
     figures = [c for c in model.columns if c.letter != model.label_letter and c.letter not in model.group_letters]
     if period_kind is not None:
         items = [c for c in figures if c.period is not None and c.period.kind == period_kind
-                 and (span is None or (column_span(c) is not None and span.start <= column_span(c).start  # type: ignore[union-attr]
-                                       and column_span(c).end <= span.end))]  # type: ignore[union-attr]  # fmt: skip
+                 and (span is None or ((s := column_span(c)) is not None and span.start <= s.start
+                                       and s.end <= span.end))]  # fmt: skip
     else:
         items = [c for c in figures if any(kind & content_words(level) for level in c.path[:-1])
                  and not content_words(c.path[-1]) & TOTAL_WORDS]  # fmt: skip
@@ -204,9 +205,8 @@ def _columns_ranked(
     if len(items) < 2 or len(fits) != 1:
         return None
     row = fits[0].row
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(holds_figure(grid_row, position[c.letter]) for c in items if c.letter in position):
+    grid_row = figures_row(sheet, row, items)
+    if grid_row is None:
         return None
     bound = fits[0].words | {w for c in items for level in c.path for w in content_words(level)}
     if unbound(question, sheet, model, words, bound):
@@ -264,18 +264,15 @@ def label_key(label: str) -> frozenset[str]:
 
 
 # A change asked between two periods: "YoY growth … Q4 FY25 vs Q4 FY24", "the change from 2022 to 2023".
+# (the change words the statement rules read, core.qa.planner.cells.words, and the words setting two periods side by side)
+_SIDE_BY_SIDE = "yoy vs versus compared"
 _CHANGE = re.compile(
-    r"\b(?:chang(?:e|ed|es)|growth|grew|grow|increased?|decreased?|declined?|rose|fell|yoy|year[- ]over[- ]year|vs\.?|"
-    r"versus|compared)\b",
-    re.I,
+    rf"\b(?:{'|'.join(f'{CHANGE_WORDS} {_SIDE_BY_SIDE}'.split())}|declin\w*|year[- ]over[- ]year)\b", re.I
 )
 # The change asked as a percentage: "% change", "percentage growth", "YoY growth" (growth is relative).
 _RELATIVE_CHANGE = re.compile(r"%|\bpercent(?:age)?\b|\bgrowth\b|\brate\s+of\s+change\b", re.I)
 _CHANGE_WORDS = frozenset(
-    word_list(
-        "change changed changes growth grew grow increase increased decrease decreased decline declined rose "
-        "fell yoy year over vs versus compared percentage percent rate from between"
-    )
+    word_list(f"{CHANGE_WORDS} {_SIDE_BY_SIDE} decline declined year over percentage percent rate from between")
 )
 
 
@@ -302,11 +299,8 @@ def _changed(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | 
         return None
     old, new = columns[0][0], columns[1][0]  # type: ignore[index]
     row = fits[0].row
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(
-        holds_figure(grid_row, position[c.letter]) for c in (old, new) if c.letter in position
-    ):
+    grid_row = figures_row(sheet, row, (old, new))
+    if grid_row is None:
         return None
     bound = fits[0].words | other_levels(old) | other_levels(new) | _CHANGE_WORDS
     if unbound(question, sheet, model, words, bound):
@@ -324,8 +318,8 @@ def _changed(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | 
 
 
 # A share asked: "what share of …", "… as a % of …", "what percentage of … came from …", "what proportion of …".
-_SHARE = re.compile(r"\b(?:share|proportion|portion|percentage|percent|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+%", re.I)
-_SHARE_WORDS = frozenset(word_list("share proportion portion percentage percent fraction came come comes from"))
+_SHARE = re.compile(rf"\b(?:{'|'.join(SHARE_WORDS)})\s+of\b|%\s+of\b|\bas\s+a\s+%", re.I)
+_SHARE_WORDS = frozenset(word_list(f"{' '.join(SHARE_WORDS)} came come comes from"))
 
 
 def _shared(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep | None:
@@ -410,9 +404,8 @@ def _variance(question: str, sheet: SheetInfo, model: TableModel) -> CellsStep |
     if len(actual) != 1 or len(planned) != 1 or len(fits) != 1:
         return None
     row, plan, done = fits[0].row, planned[0], actual[0]
-    grid_row = next((g for g in sheet.grid if g.row_number == row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(holds_figure(grid_row, position[c.letter]) for c in (plan, done)):
+    grid_row = figures_row(sheet, row, (plan, done))
+    if grid_row is None:
         return None
     bound = fits[0].words | other_levels(plan) | other_levels(done) | _VARIANCE_WORDS
     if unbound(question, sheet, model, words, bound):
@@ -493,9 +486,8 @@ def _periods_counted(
     figures = [c for c in model.columns if c.period is not None and c.period.kind == kind]
     if len(fits) != 1 or len(figures) < 2:
         return None
-    grid_row = next((g for g in sheet.grid if g.row_number == fits[0].row.row_number), None)
-    position = {c.letter: c.position for c in sheet.columns}
-    if grid_row is None or not all(holds_figure(grid_row, position[c.letter]) for c in figures):
+    grid_row = figures_row(sheet, fits[0].row, figures)
+    if grid_row is None:
         return None
     if unbound(question, sheet, model, words, fits[0].words):
         return None
