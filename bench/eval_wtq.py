@@ -162,7 +162,9 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path(".workbench/eval-wtq"))
     parser.add_argument("--database-url", help="server to use instead of the embedded one")
     parser.add_argument("--verbose", action="store_true", help="print each miss")
+    parser.add_argument("--log", type=Path, help="write each question's answer and reading as JSON lines here")
     args = parser.parse_args()
+    log = args.log.open("w") if args.log else None
 
     questions = load_questions(args.eval_dir)[: args.limit]
     url = open_database(args.home, "wtq_dev", args.database_url)
@@ -226,6 +228,11 @@ def main() -> None:
         split = "held-out" if held_out(question["table"]) else "tuning"
         by_split[split].append(ok)
         wrong[split].append(bool(predicted) and not ok)
+        if log:
+            outcome = "right" if ok else "wrong" if predicted else "abstained"
+            log.write(json.dumps({"id": question["id"], "question": question["question"], "outcome": outcome,
+                                  "gold": question["targets"], "values": predicted[:6], "intent": intent,
+                                  "reading": explained}) + "\n")  # fmt: skip
         if args.verbose and not ok and not held_out(question["table"]):
             print(
                 f"MISS {question['id']} {question['question']!r}\n     gold {question['targets']} got {predicted[:6]}"

@@ -161,7 +161,7 @@ def test_a_plan_without_an_intent_still_loads() -> None:
 @pytest.mark.parametrize(
     ("question", "sheet", "fired", "also"),
     [
-        ("how many different nations won silver?", MEDALS, "count_distinct", "count"),
+        ("how many different nations are there?", MEDALS, "count_distinct", "count"),
         ("which won the most silver medals, germany or sweden?", MEDALS, "among", "superlative"),
         ("which nation is listed just after chile?", MEDALS, "neighbour", "lookup"),
         ("how many nations are listed between norway and sweden?", MEDALS, "count_span", "count"),

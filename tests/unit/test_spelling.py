@@ -28,3 +28,19 @@ def test_a_word_is_respelled_only_when_one_of_the_sheets_words_is_meant() -> Non
     assert read.read == {"rpm": "mile passenger revenue", "actually": "actual"}
     # two labels with the same initials: which is meant is not known, the word stays as asked
     assert respell({"asm"}, held, [*labels, "Average selling margin"]).words == {"asm"}
+
+
+def test_a_written_abbreviation_is_the_word_it_shortens() -> None:
+    from core.qa.planner.spelling import abbreviates
+
+    assert all(
+        abbreviates(a, h) for a, h in [("amt", "amount"), ("qty", "quantity"), ("hrs", "hours"), ("dept", "department")]
+    )
+    assert not any(
+        abbreviates(a, h) for a, h in [("tix", "tickets"), ("am", "amount"), ("amoun", "amount"), ("qty", "query")]
+    )
+
+
+def test_two_letters_swapped_are_a_typo_of_the_word() -> None:
+    assert spelled_like("recieve", "receive") and spelled_like("wieght", "weight")
+    assert not spelled_like("form", "from") and not spelled_like("trial", "trail")  # short words, other words

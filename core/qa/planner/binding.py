@@ -23,22 +23,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.comparison import COMPARATORS, POST_COMPARATORS, SUPERLATIVES
+from core.lexicon.comparison import COMPARATIVE_AS, COMPARATORS, IN_TIME, POST_COMPARATORS, SUPERLATIVES
 from core.lexicon.periods import fiscal_start, month_of, months_asked
-from core.lexicon.stop import CARRY_NOTHING
+from core.lexicon.questions import SHEET_QUANTIFIERS, SHEET_WORDS
+from core.lexicon.stop import CARRY_NOTHING, STOP_WORDS
 from core.qa.planner.cells import OPERATION_WORDS
 from core.qa.planner.cells.grid import month_columns, row_label
 from core.qa.planner.lexicon import AGGREGATE_WORDS, SYNONYMS, TOTAL_WORDS, YEAR_RE, stem_of, words_of
+from core.qa.planner.linking import ENTITY_WH, read_question
 from core.qa.planner.schema import ColumnInfo, SheetInfo
 from core.qa.planner.sheets import naming_words
-from core.qa.planner.spelling import spelled_like
+from core.qa.planner.spelling import abbreviates, spelled_like
+from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import CellsStep, content_words
 from core.retrieval.plan import Step, TableStep
 from core.retrieval.tables import TableOp
+from core.retrieval.tables.aggregates import AGGREGATES
+from core.retrieval.tables.operators import OPERATORS
 
 # Words of an operation: aggregates, rankings, comparisons, changes, totals.
 _OPERATION = (
-    AGGREGATE_WORDS | OPERATION_WORDS | TOTAL_WORDS | set(SUPERLATIVES) | set(COMPARATORS) | set(POST_COMPARATORS)
+    AGGREGATE_WORDS
+    | OPERATION_WORDS
+    | TOTAL_WORDS
+    | set(SUPERLATIVES)
+    | set(COMPARATORS)
+    | set(POST_COMPARATORS)
+    | {"different", "distinct", "unique"}
 )
 # Arithmetic no table operation does: a product, a share, a margin, a variance ("how many times" counts).
 # "Times" only between two quantities ("units times unit cost"), never of a count ("how many times", "2 times").
@@ -47,6 +58,80 @@ _DERIVED = re.compile(
     r"|(?<!\bmany)(?<!\bof)(?<!\bthe)(?<!\bconsecutive)(?<![\d\s])\s+times\s+(?!as\b|more\b|less\b|a\b|in\b|the\b)(?=[a-z])",
     re.I,
 )
+# The operations a word asks, each with what of a table operation does it (core.retrieval.tables.model.TableOp): a
+# word is bound to the operation the step does, not to any operation ("avg pay" read as a listing of rows asks an
+# average the step does not take). The word classes come from the lexicons: the aggregate registry's words for a
+# mean, the superlatives, the comparatives, the words of a total and of a change.
+_MEAN_WORDS = frozenset(w for name in ("avg", "median") for w in AGGREGATES[name].words)
+_COMPARATIVES = frozenset(COMPARATIVE_AS) - IN_TIME | {"than"}  # of an amount or an attribute, not of time or place
+# Phrases of "than" that set a value aside rather than compare ("other than Honda", "rather than").
+_SET_ASIDE = frozenset({"other", "rather"})
+_DISTINCT_WORDS = frozenset({"different", "distinct", "unique"})
+_EXTREMES = frozenset(SUPERLATIVES) - _COMPARATIVES
+_CHANGE_WORDS = frozenset("change changes increase increased decrease decreased difference growth variance".split())
+
+
+_ASKED_OPERATIONS = _MEAN_WORDS | _EXTREMES | _COMPARATIVES | TOTAL_WORDS | _CHANGE_WORDS | _DISTINCT_WORDS | {"sum"}
+# A figure asked: "how much", "how many", "the number of", an average, a total, a percentage.
+_FIGURE_ASKED = re.compile(
+    r"\bhow\s+(?:much|many)\b|\bnumber\s+of\b|%|\b(?:percent(?:age)?|proportion|share|average|avg|mean|median|sum|total)\b",
+    re.I,
+)
+
+
+def _comparator_words(question: str) -> set[str]:
+    """The words of a comparison phrase the question holds ("at least", "or more", "no fewer than")."""
+    words = words_of(question)
+    found: set[str] = set()
+    for phrase in [p for p, _ in COMPARATORS] + list(POST_COMPARATORS):
+        n = len(phrase)
+        if n > 1 and any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1)):
+            found |= set(phrase)
+    return found
+
+
+def _figure_unanswered(question: str, op: TableOp, sheet: SheetInfo) -> list[tuple[str, str]]:
+    """A figure asked ("how much", "what percentage", "the average …") answered by a listing of names: the rows the
+    operation lists are not the figure, whatever they hold."""
+    if op.aggregate is not None or op.difference or op.compare is not None or op.distinct is not None:
+        return []
+    asked = _FIGURE_ASKED.search(question)
+    if asked is None or read_question(question).wh in ENTITY_WH:  # "which team has the largest number of …"
+        return []
+    answering = next((c for c in sheet.columns if op.select and c.name == op.select[0]), None)
+    if answering is not None and (answering.numeric or answering.dtype == "date"):
+        return []
+    return [(asked.group(0), "asks a figure, and the operation lists rows")]
+
+
+def _operation_done(word: str, op: TableOp, phrased: bool = False) -> tuple[str, str]:
+    """(what the operation word is bound to, why it blocks a figure when the operation does not do it); a word of a
+    comparison phrase ("at least", "more than") asks a comparison, whatever else it could ask."""
+    func = op.aggregate.func if op.aggregate is not None else ""
+    ordered = (
+        op.sort_by is not None
+        or op.limit is not None
+        or func in ("min", "max")
+        or op.compare is not None
+        or op.having is not None
+    )  # (the first or last rows: the sheet's own order)
+    compared = ordered or op.difference or any(OPERATORS[f.op].order for f in op.filters)
+    asks = (
+        (_MEAN_WORDS, func in ("avg", "median"), "an average"),
+        (_EXTREMES, compared, "the highest or lowest"),  # ("in the top 10": a condition on the rank)
+        (_DISTINCT_WORDS, func == "count_distinct" or op.distinct is not None or not func, "distinct values"),
+        (_COMPARATIVES, compared, "a comparison"),
+        (TOTAL_WORDS, bool(func) or op.difference or ordered, "a total"),  # ("the most total points": a column)
+        (_CHANGE_WORDS, op.difference or op.compare is not None, "a difference"),
+    )
+    if phrased:
+        return ("operation", "") if compared else ("", "asks a comparison, and the operation takes none")
+    for words, done, what in asks:
+        if word in words:
+            return ("operation", "") if done else ("", f"asks {what}, and the operation takes none")
+    return "operation", ""
+
+
 # A column whose values are categories (few, repeated): a word inside them names a filter the question asks.
 MAX_CATEGORIES = 30
 
@@ -119,6 +204,11 @@ def _month_columns(sheet: SheetInfo) -> dict[int, str]:
     return {int(key[1:]): sheet.columns[cols[0]].name for key, cols in month_columns(labels, -1).items()}
 
 
+def _dated(sheet: SheetInfo) -> set[str]:
+    """The sheet's columns of dates."""
+    return {c.name for c in sheet.columns if c.dtype == "date"}
+
+
 def _short(token: str) -> bool:
     """A class mark after a word: a letter, a number or a roman numeral ("A", "3", "IV")."""
     return len(token) <= 2 or token.isdigit() or re.fullmatch(r"[ivx]+", token) is not None
@@ -147,7 +237,7 @@ def _question_words(question: str) -> list[str]:
 
 def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
     """The binding of `question`'s words to a table or cells step over `sheet` (None for other steps)."""
-    named = {w: f"sheet {sheet.name}" for w in naming_words(question, sheet)}
+    named = {w: f"sheet {sheet.name}" for w in _sheet_words(question, sheet)}
     months = _month_columns(sheet)
     asked_months, _ = months_asked(question, fiscal_start([c.name for c in sheet.columns]))
     if isinstance(step, CellsStep):
@@ -166,6 +256,7 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
         return None
     bound: list[tuple[str, str]] = []
     blocking: list[tuple[str, str]] = []
+    vocabulary = synonyms(content_words(question))
     derived = _DERIVED.search(question) if isinstance(step, TableStep) else None
     column_words = {stem_of(w) for c in sheet.columns for w in words_of(c.name)}
     percents = any(c.dtype == "percent" or "%" in c.name for c in sheet.columns)
@@ -191,19 +282,71 @@ def bind(question: str, step: Step, sheet: SheetInfo) -> Binding | None:
             what = "period"
         if not what:
             what = next((targets[f] for f in forms if f in targets), "")
+        if not what and isinstance(step, TableStep):
+            what = _named_otherwise(word, targets, vocabulary, step.op, sheet)
         if not what and forms & values:
             what = "value"
         if not what and word in _OPERATION:
-            what = "operation"
+            what, why = _operation_done(word, step.op) if isinstance(step, TableStep) else ("operation", "")
+            blocking += [(word, why)] if why else []
         bound.append((word, what))
     for phrase, col in categories.items():
         blocking.append((phrase, f"no {col.name} holds it"))
     if isinstance(step, TableStep):
-        blocking += _periods_unread(question, bound, step, sheet)
-        blocking += _columns_unread(question, bound, step, sheet)
+        blocking += _table_unread(question, bound, set(targets), step, sheet)
     if isinstance(step, CellsStep) and sheet.page is None and sheet.model is not None:
         blocking += _sheet_parts_unread(question, bound, step, sheet)
     return Binding(bound=tuple(bound), blocking=tuple(dict.fromkeys(blocking)))
+
+
+def _sheet_words(question: str, sheet: SheetInfo) -> set[str]:
+    """The words naming the sheet read: its name's, and the words saying which sheets ("the Harbury site", "across
+    both sites")."""
+    tokens = words_of(question)
+    kinds = {w for w in tokens if w in SHEET_WORDS or w in SHEET_QUANTIFIERS} if set(tokens) & SHEET_WORDS else set()
+    return set(naming_words(question, sheet)) | kinds
+
+
+def _named_otherwise(
+    word: str, targets: dict[str, str], vocabulary: dict[str, set[str]], op: TableOp, sheet: SheetInfo
+) -> str:
+    """What a word the step's names do not hold as written binds to: a month or a part of a year read as a span of
+    a date column ("opened in March"), a name it is written short or misspelled for ("amt" of Amount, "department"
+    of Dept), or one the analyst vocabulary gives for it ("pay" of Annual Salary)."""
+    if month_of(word) is not None or word in _PART_OF_YEAR:
+        spans = [f.column for f in op.filters if f.op == "between" and f.column in _dated(sheet)]
+        if spans:
+            return f"period {spans[0]}"
+    stem = stem_of(word)
+    found = next((t for w, t in targets.items()
+                  if len(w) > 2 and (abbreviates(stem, w) or abbreviates(w, stem) or spelled_like(stem, w))), "")  # fmt: skip
+    others = {stem_of(o) for w in content_words(word) for o in vocabulary.get(w, ())}
+    return found or next((targets[o] for o in others if o in targets), "")
+
+
+def _table_unread(
+    question: str, bound: list[tuple[str, str]], named: set[str], step: TableStep, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """The words a table operation leaves unread that block its figure: operation words it does not do (each word
+    of the question, the question's glue too: "sum", "average"), a figure answered by names, a period or event it
+    reads elsewhere, and words naming what the sheet holds (core.qa.planner.binding's general checks)."""
+    blocking: list[tuple[str, str]] = []
+    done = dict(bound)
+    phrased = _comparator_words(question)
+    tokens = words_of(question)
+    set_aside = {"than"} if any(a in _SET_ASIDE and b == "than" for a, b in itertools.pairwise(tokens)) else set()
+    for word in dict.fromkeys(tokens):
+        if word not in _ASKED_OPERATIONS or done.get(word) or word in named or word in set_aside:
+            continue  # (a word of a column read: "3-dart average" names the column)
+        _, why = _operation_done(word, step.op, phrased=word in phrased)
+        blocking += [(word, why)] if why else []
+    blocking += _figure_unanswered(question, step.op, sheet)
+    blocking += _event_unread(question, bound, step.op, sheet)
+    blocking += _periods_unread(question, bound, step, sheet)
+    blocking += _columns_unread(question, bound, step, sheet)
+    blocking += held_unread(question, bound, step.op, sheet)
+    blocking += every_row_unread(question, bound, step.op, sheet)
+    return blocking
 
 
 # A month written as part of a day's date ("October 31, 2019"): the balance date of a column, not a month asked.
@@ -281,6 +424,175 @@ def _columns_unread(
             and (head := next((h for h in heads if spelled_like(stem_of(word), h)), None)) is not None]  # fmt: skip
 
 
+def held_unread(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """Every content word bound, or no figure: a word the step binds to nothing that the sheet itself holds, as a word
+    of a quantity column the operation does not read or as a word inside the values of a text column it does not use
+    that picks out some of its rows ("forecast" of a Forecast column beside the Budget read; "active" of a Status
+    column holding Active and Closed), names a quantity or a condition the figure leaves out: the figure answers
+    another question. General by construction: what is held is read from the sheet's own headers and cells.
+    Not a condition: a column in the rows' own order (a rank, a number: reading the order reads it), a word beside
+    one bound to a column read ("bonus points" read on Bonus), a word most of a column's values hold (the kind of
+    thing every row is: "lakes" of a column of "Lake …" names)."""
+    used = set(_op_columns(op))
+    read_words = {stem_of(w) for c in used for w in words_of(c)}
+    quantities = [c for c in sheet.columns if c.name not in used and (c.numeric or c.dtype == "date") and not c.trend
+                  and not c.name.startswith("Column ")]  # fmt: skip
+    named = {stem_of(w): c for c in quantities for w in words_of(_BRACKETED.sub(" ", c.name)) if not _participle(w)}
+    named = {w: c for w, c in named.items()
+             if w not in read_words and not w.isdigit() and w not in _TIME_NOUNS and w not in STOP_WORDS}  # fmt: skip
+    unused = [c for c in sheet.columns if c.name not in used]
+    read = read_question(question)
+    tokens = read.words
+    by_name = {
+        t
+        for t, what in bound
+        if what.startswith("column ") and stem_of(t) in {stem_of(w) for w in words_of(what.removeprefix("column "))}
+    }  # bound by the column's own word
+    # the nearest words on each side, over small words ("bonus points", "gallons of fuel")
+    content = [t for t in tokens if t not in STOP_WORDS]
+    beside = {content[i + d] for i, t in enumerate(content) for d in (-1, 1) if 0 <= i + d < len(content)
+              and t in by_name}  # fmt: skip
+    # the noun of what is counted or named ("how many disputed INVOICES"): the rows, not a condition on them
+    asked = {tokens[read.head[1] - 1]} if read.head[1] > read.head[0] else set()
+    anchors = [c for c in sheet.columns if c.name in used]  # a row named to step from ("the one after X")
+    out: list[tuple[str, str]] = []
+    done = dict(bound)
+    carried = [(w, "") for w in dict.fromkeys(tokens)
+               if w in CARRY_NOTHING and w not in _OPERATION and stem_of(w) in named and w not in done]  # fmt: skip
+    for word, what in [*bound, *carried]:
+        if what or word in beside or word in asked or any(ch.isdigit() for ch in word):
+            continue
+        if any(_picks_rows(c, stem_of(word), most=True) for c in anchors):
+            continue
+        stem = stem_of(word)
+        # (a verb is the relation asked, not a quantity: "companies that RAISED a Series B" beside Amount Raised)
+        verb = word.endswith("ed") and len(word) > 4
+        column = None if verb else next((c for w, c in named.items() if spelled_like(stem, w) or abbreviates(word, w)),
+                                        None)  # fmt: skip
+        if column is not None:
+            out.append((word, f"names the column {column.name}, which the operation does not read"))
+            continue
+        valued = next((c for c in unused if _picks_rows(c, stem)), None)
+        if valued is not None:
+            out.append((word, f"picks out rows by {valued.name}, which the operation does not read"))
+    return out
+
+
+# Nouns of time a question carries without naming a column ("per year", "each month"): a period, read elsewhere.
+_TIME_NOUNS = frozenset("year years yearly month months monthly quarter quarters quarterly period periods".split())
+
+
+def every_row_unread(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """A figure over every row (a count, a sum or an average with no condition) of a question holding a word the step
+    binds to nothing besides what is counted ("how many shipments were LATE", "the total spend on TRAVEL"): the
+    word is a condition the figure leaves out, whatever it would bind to, so the figure answers another question.
+    Not a condition: a word most of a column's values hold (what every row is: "in Virginia" of districts
+    "Virginia 1", "Virginia 2" …)."""
+    asked_words = {stem_of(w) for w in words_of(question)}
+    conditions = [f for f in op.filters if f.op != "ne" or {stem_of(w) for w in words_of(str(f.value))} & asked_words]
+    # (a total row left out, "Shipment ID ≠ Total", is no condition the question asks)
+    if conditions or op.aggregate is None or op.aggregate.func in ("min", "max") or op.group_by or op.having:
+        return []  # (the highest of every row is the question's own: "the shortest song on the album")
+    read = read_question(question)
+    asked = set(read.words[read.head[0] : read.head[1]])
+    # what each row is (the sheet's name, a column of one value a row: "invoices" of Invoice No) is no condition
+    asked |= {w for w, _ in bound if stem_of(w) in _row_words(sheet)}
+    left = [w for w, what in bound if not what and w not in asked and len(w) > 2 and not any(ch.isdigit() for ch in w)
+            and not any(len(w) == len(glue) and spelled_like(w, glue) for glue in _LONG_GLUE)
+            and not any(_held_by_most(c, stem_of(w)) for c in sheet.columns)]  # fmt: skip
+    return [(left[0], "is a condition on the rows, and the figure is over every row")] if left else []
+
+
+# The words carrying nothing long enough to be misspelled ("recieve" of receive): a typo of one carries nothing too.
+_LONG_GLUE = frozenset(w for w in CARRY_NOTHING if len(w) >= 6)
+
+
+def _participle(word: str) -> bool:
+    """A header word that is a verb's participle ("Raised", "Played", "Opening"): it names what happened to the row,
+    which a question says with the verb ("did they play", "raise its round"), not a thing the row holds."""
+    return len(word) > 4 and word.endswith(("ed", "ing"))
+
+
+def _names_rows(column: ColumnInfo) -> bool:
+    """A column of one distinct text value a row (an ID, a name): its header names the rows, not a condition."""
+    return not column.numeric and column.n_filled > 1 and column.n_distinct == column.n_filled
+
+
+def _row_words(sheet: SheetInfo) -> set[str]:
+    """The words naming what each row of the sheet is: its name's, and those of its columns of one value a row."""
+    names = [sheet.name, *(c.name for c in sheet.columns if _names_rows(c))]
+    return {f for n in names for w in words_of(_BRACKETED.sub(" ", n)) for f in _forms(stem_of(w))} - STOP_WORDS
+
+
+def _held_by_most(column: ColumnInfo, stem: str) -> bool:
+    """Whether most of a text column's values hold the word `stem`."""
+    if column.numeric or not column.values:
+        return False
+    holding = set(column.ngrams.get((stem,), ())) | set(column.index.get((stem,), ()))
+    return len(holding) * 2 >= len(column.values)
+
+
+def other_sheets_named(binding: Binding, sheet: SheetInfo, sheets: Sequence[SheetInfo]) -> list[tuple[str, str]]:
+    """Words the step leaves unbound that are words of another sheet's columns and of none of this sheet's ("revised
+    budget" asked of the Change Orders tab, the Cost Report tab holding Revised budget): the question points at
+    the other sheet, so this sheet's figure is not its answer."""
+    own = {stem_of(w) for c in sheet.columns for w in words_of(c.name)}
+    out: list[tuple[str, str]] = []
+    for word in binding.unbound:
+        stem = stem_of(word)
+        if any(ch.isdigit() for ch in word) or stem in own or word in _TIME_NOUNS or len(stem) < 3:
+            continue
+        for other in sheets:
+            if other.sheet_id == sheet.sheet_id or other.page is not None:
+                continue
+            column = next((c for c in other.columns if not c.name.startswith("Column ")
+                           and any(spelled_like(stem, stem_of(w)) for w in words_of(c.name) if not _participle(w))),
+                          None)  # fmt: skip
+            if column is not None:
+                out.append((word, f"names {column.name} of {other.label}, which this reading does not read"))
+                break
+    return out
+
+
+def _picks_rows(column: ColumnInfo, stem: str, most: bool = False) -> bool:
+    """Whether the word `stem` is inside some, but not most (`most`: or most), of a text column's values (names or
+    categories, not prose): naming it picks out rows."""
+    if column.numeric or column.prose or not column.values or len(stem) < 3:
+        return False
+    holding = set(column.ngrams.get((stem,), ())) | set(column.index.get((stem,), ()))
+    return 0 < len(holding) and (most or len(holding) * 2 < len(column.values))
+
+
+def _event_unread(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """A period read on a dated column the question does not name, while a word of what happened is left unread
+    ("accounts churned in 2024" read on Signup Date): the period is of another event than the one asked."""
+    dated = [f.column for f in op.filters if f.op == "year" or (f.op in ("between", "ge", "le", "gt", "lt")
+             and any(c.name == f.column and c.dtype == "date" for c in sheet.columns))]  # fmt: skip
+    # the rows' own noun names their own date, not another event's: "invoices … settled" is not read on Inv Date
+    rows = _row_words(sheet)
+    done = {w: what for w, what in bound if stem_of(w) not in rows}
+    asked = {f for w in words_of(question) if stem_of(w) not in rows for f in _forms(w)}
+    asked |= {f for others in synonyms(content_words(question)).values() for o in others for f in _forms(o)}
+    for column in dated:
+        own = {f for w in words_of(column) if w not in ("date", "year") for f in _forms(w)}
+        if (
+            not own
+            or f"column {column}" in done.values()
+            or any(spelled_like(a, o) or abbreviates(o, a) for a in asked for o in own)
+        ):
+            continue
+        unread = [w for w, what in bound if not what and not any(ch.isdigit() for ch in w)]
+        if unread:
+            return [(unread[0], f"the period is read on {column}, which the question does not name")]
+    return []
+
+
 # Words naming a part of a year: a figure over every row answers another question than "units in February".
 _PART_OF_YEAR = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "quarter", "half"})
 
@@ -291,8 +603,8 @@ def _periods_unread(
     """A month, quarter or half the question names that the operation reads nowhere (no filter on a date column, no
     column of it read): the rows' figure is of the whole table, not of that period."""
     dates = {c.name for c in sheet.columns if c.dtype == "date"}
-    if any(f.column in dates for f in step.op.filters):
-        return []
+    if any(f.column in dates and f.op != "year" for f in step.op.filters):
+        return []  # (a whole year read leaves the half or quarter named unread: "H1 2024" read as 2024)
     return [
         (word, "names a period the operation reads in no date or column")
         for word, what in bound

@@ -67,7 +67,9 @@ def _share_on(question: str, noun: str, sheet: SheetInfo) -> ShareStep | None:
     if binding is None:
         return None
     unread = [w for w in binding.unbound if w not in _SHARE_GLUE]
-    blocking = [w for w, _ in binding.blocking if not set(words_of(w)) & set(SHARE_WORDS)]
+    blocking = [
+        w for w, why in binding.blocking if not set(words_of(w)) & set(SHARE_WORDS) and not why.startswith("asks ")
+    ]
     if unread or blocking:
         return None
     shown = " and ".join(f"{f.column} = {f.value}" for f in filters)
@@ -167,7 +169,8 @@ def _row_math_on(question: str, sheet: SheetInfo) -> RowMathStep | None:
     if binding is None:
         return None
     unread = [w for w in binding.unbound if w not in _ROW_GLUE]
-    blocking = [w for w, why in binding.blocking if "arithmetic" not in why]
+    # (the step does its own arithmetic: what a table operation's words ask of it is not asked of this one)
+    blocking = [w for w, why in binding.blocking if not why.startswith("asks ")]
     if unread or blocking:
         return None
     shown = " and ".join(f"{f.column} = {f.value}" for f in filters)

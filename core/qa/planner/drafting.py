@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from itertools import pairwise
 
 from core.cells import parse_number
-from core.lexicon.periods import HISTORIC_SINCE, year_digits
+from core.lexicon.periods import HISTORIC_SINCE, months_asked, year_digits
 from core.qa.planner.cells import GridRow
-from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text
+from core.qa.planner.lexicon import SUPERLATIVES, YEAR_RE, num_text, stem_of
 from core.qa.planner.linking import (
     Comparison,
     Link,
@@ -83,6 +84,7 @@ def apply_filters(question: Question, link: Link, draft: Draft) -> None:
     _value_filters(question, link, draft)
     _year_filters(question, link, draft)
     _date_filters(question, link, draft)
+    _months_filter(question, link, draft)
     _comparison_filters(question, link, draft)
 
 
@@ -141,6 +143,31 @@ def _date_filters(question: Question, link: Link, draft: Draft) -> None:
             draft.filter_cols.add(dated.position)
             if span.op != "between" or span.values[0] != span.values[-1]:
                 draft.open_cols.add(dated.position)
+
+
+def _months_filter(question: Question, link: Link, draft: Draft) -> None:
+    """Months named without a day ("opened in March", "H1 2024", "in Q2"): on the date column the question names
+    (else the sheet's first), the span from the first month's first day to the last month's last day, of the year
+    the question names or of the one year the column's dates fall in (none when they span several: which March is
+    not known). Months apart ("March and May") are no one span, and are left to the reading's check."""
+    if question.dates:
+        return
+    months, _ = months_asked(question.text)
+    dated = [c for c in link.sheet.columns if c.dtype == "date"]
+    if not months or not dated or months != list(range(months[0], months[0] + len(months))):
+        return
+    asked = {stem_of(w) for w in question.words} | {w[:-2] for w in question.words if w.endswith("ed")}
+    column = next((c for c in dated if set(c.words) - {"date"} & asked), dated[0])
+    years = {int(w) for w in question.words if YEAR_RE.fullmatch(w)}
+    held = {int(v[:4]) for v in column.values if re.match(r"\d{4}-\d\d", v)}
+    year = next(iter(years)) if len(years) == 1 else next(iter(held)) if not years and len(held) == 1 else None
+    if year is None:
+        return
+    last = months[-1]
+    end = (date(year + (last == 12), last % 12 + 1, 1) - timedelta(days=1)).isoformat()
+    draft.filters = [f for f in draft.filters if not (f.column == column.name and f.op == "year")]
+    draft.filters.append(Filter(column=column.name, op="between", value=[f"{year:04d}-{months[0]:02d}-01", end]))
+    draft.filter_cols.add(column.position)
 
 
 def _comparison_filters(question: Question, link: Link, draft: Draft) -> None:
@@ -250,8 +277,8 @@ def measure_column(
             return money
         if any(m.start > after for m in link.columns):
             return None  # "the most titles": what follows is named but is no quantity
-    if mentions:
-        return max(mentions, key=lambda m: (m.score, -m.start)).column
+    if mentions:  # (of equals, a column of figures before one of dates: "open invoices amt" sums the Amount)
+        return max(mentions, key=lambda m: (m.score, m.column.numeric, -m.start)).column
     return money
 
 

@@ -616,6 +616,15 @@ def _names_head(question: Question, column: ColumnInfo) -> bool:
     return bool(words) and words[-1] in {stem_of(w) for w in question.words}
 
 
+def _names_rows_apart(question: Question, link: Link, noun: ColumnInfo) -> bool:
+    """Whether the question names what each row is besides the counted column: a word of the sheet's name or of a
+    column holding one value a row ("invoices" of an Invoice No column), outside the words naming what is counted."""
+    ids = [c for c in link.sheet.columns if c is not noun and not c.numeric and 1 < c.n_filled == c.n_distinct]
+    own = {stem_of(w) for w in words_of(link.sheet.name)} | {w for c in ids for w in c.words}
+    own -= set(noun.words)
+    return any(stem in own for i, stem in enumerate(question.stems) if not question.in_head(i))
+
+
 def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     """ "How many seed rounds?": count the rows; "how many gold medals" adds up the column it names."""
     if not _counting(question) or superlative_word(question) is not None:
@@ -634,6 +643,12 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
             return draft
         if yearish(noun) and not question.has("times") and _names_head(question, noun):
             # "how many months": the distinct months; not "how many orders" of an "Order Date" column (its rows)
+            draft.aggregate = ("count_distinct", noun)
+            return draft
+        if (not noun.numeric and not yearish(noun) and noun.n_distinct * 3 <= noun.n_filled and noun.dtype != "date"
+                and _names_rows_apart(question, link, noun)):  # fmt: skip
+            # "how many suppliers did we receive invoices from": the distinct Vendor names of a register with a row
+            # per invoice, not its rows (the question names both; a column whose names come back row after row)
             draft.aggregate = ("count_distinct", noun)
             return draft
     if noun is None and not question.has("times") and names_one_row(link, draft):
@@ -690,9 +705,20 @@ def _superlative(question: Question, link: Link, draft: Draft) -> Draft | None:
     follows = question.words[ends[0]] if ends and ends[0] < len(question.words) else ""
     covered = {i for m in link.columns if quantity(m.column) for i in range(m.start, m.end)}
     bare = bool(ends) and (follows == "" or follows in STOP or ends[0] in covered)
-    asks_value = asked is not None and measure is not None and asked.position == measure.position and (bare or not ends)
+    # "the highest odometer reading for V-12": the measure named in what is asked, no column of names beside it
+    names = any(question.in_head(m.start) and m.column is not measure and not quantity(m.column)
+                and not question.words[m.start].endswith(("ed", "ing"))  # (a verb: "the amount billed")
+                for m in link.columns)  # fmt: skip
+    measured = {i for m in link.columns if m.column is measure for i in range(m.start, m.end)}
+    others = [question.stems[i] for i in range(*question.head) if i not in measured]
+    held = any((stem,) in c.index or (stem,) in c.ngrams for stem in others for c in sheet.columns if not c.numeric)
+    # (or named right after the superlative with no question word: "highest amount billed by X")
+    ends = ends or [m.end for m in link.columns if m.column is measure and m.start == pos + 1 and not question.wh]
+    plain = question.wh in ("what", "") and bool(ends) and not names and not held  # ("most populated district")
+    asks_value = (asked is not None and measure is not None and asked.position == measure.position
+                  and (bare or not ends or plain))  # fmt: skip
     if not asks_value and question.wh in ("what", "") and asked is None and measure is not None:
-        asks_value = not head_words or bare
+        asks_value = not head_words or bare or plain
     if asks_value and question.limit is None:
         assert measure is not None
         draft.aggregate = ("max" if sort_descending(word, measure) else "min", measure)

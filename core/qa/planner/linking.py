@@ -35,6 +35,9 @@ from core.qa.planner.lexicon import (
     words_of,
 )
 from core.qa.planner.schema import ColumnInfo, SheetInfo
+from core.qa.planner.spelling import abbreviates, spelled_like
+from core.qa.planner.vocabulary import synonyms
+from core.retrieval.cellmath import content_words
 
 
 @dataclass
@@ -382,15 +385,22 @@ def _column_mentions(question: Question, sheet: SheetInfo) -> list[ColumnMention
     """Every place the question names a column: its whole name, a telling word of it, or a synonym."""
     stems = question.stems
     found: list[ColumnMention] = []
+    # the analyst vocabulary (core/lexicon/vocabulary.json): "pay" names an Annual Salary column, "suppliers" Vendor
+    vocabulary = {w: {stem_of(o) for o in others} for w, others in synonyms(content_words(question.text)).items()}
     for col in sheet.columns:
         words = list(col.words)
         content = [w for w in words if w not in STOP and w not in WEAK_COLUMN_WORDS] or words
         if not content:
             continue
         taken: set[int] = set()
-        # The whole name ("amount raised usd"), then its content words in order ("amount raised").
-        for seq, score in ((words, 1.0 + 0.1 * len(words)), (content, 0.9 + 0.1 * len(content))):
-            if len(seq) == 1 and (seq[0] in STOP or seq[0] in WEAK_COLUMN_WORDS):
+        # The whole name ("amount raised usd"), the name without its bracketed unit ("amount" of "Amount (USD)"),
+        # then its content words in order ("amount raised").
+        core = [stem_of(w) for w in words_of(re.sub(r"\([^()]*\)", " ", col.name))]
+        core = core if core != words and len(core) == 1 and core[0] not in WEAK_COLUMN_WORDS else []
+        for seq, score in ((words, 1.0 + 0.1 * len(words)), (core, 1.0), (content, 0.9 + 0.1 * len(content))):
+            if not seq:
+                continue
+            if len(seq) == 1 and seq is not core and (seq[0] in STOP or seq[0] in WEAK_COLUMN_WORDS):
                 continue  # "number", "total": question glue before they are a column's name
             for i in range(len(stems) - len(seq) + 1):
                 if stems[i : i + len(seq)] == seq and not taken & set(range(i, i + len(seq))):
@@ -404,6 +414,10 @@ def _column_mentions(question: Question, sheet: SheetInfo) -> list[ColumnMention
                 score = 0.5 + 0.3 / len(content)
             elif any(w in words for f in forms for w in SYNONYMS.get(f, ())):
                 score = 0.45
+            elif any(vocabulary.get(w, set()) & set(content) for w in content_words(question.words[i])):
+                score = 0.45
+            elif any(abbreviates(stem, w) or abbreviates(w, stem) or spelled_like(stem, w) for w in {*content, *core}):
+                score = 0.45  # written short or misspelled: "amt" of Amount, "department" of Dept, "avrage"
             else:
                 continue
             found.append(ColumnMention(col, i, i + 1, score))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from core.qa.planner.binding import bind, lines_left_out, unread_reason
+from core.qa.planner.binding import bind, lines_left_out, other_sheets_named, unread_reason
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
@@ -191,7 +191,7 @@ class OfflinePlanner:
             and not line_items_down([c.name for c in sheet.columns], sheet.grid)
             and not line_items_by_model(sheet)
         ]
-        best = max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
+        best = _bound_best(question, read, links, schema.sheets)
         # A room holding one sheet and nothing else: whatever is asked is asked of that sheet.
         only_sheet = len(links) == 1 and not schema.documents
         documents_asked = bool(set(read.words) & DOCUMENT_WORDS) or _names_document(read, schema)
@@ -228,6 +228,22 @@ class OfflinePlanner:
                 steps.append(search)
                 reasons.append(search.reason)
         return steps, " ".join(reasons), intent
+
+
+def _bound_best(question: str, read: Question, links: list[Link], sheets: Sequence[SheetInfo]) -> Link | None:
+    """The sheet that answers: of the sheets whose columns the question's words link to, the best linked whose
+    reading binds every word it must (core.qa.planner.binding), else the best linked. The room routes the question
+    by what each sheet's reading accounts for, not by the link score alone: "which department has the highest
+    average salary" links best to a lookup tab of department names, and is read on the roster beside it."""
+    ranked = sorted((link for link in links if link.score > 0), key=lambda link: -link.score)  # (equals keep order)
+    for link in ranked if len(ranked) > 1 else ():
+        _, draft = plan_table(read, link)
+        if draft.unread:
+            continue
+        found = bind(question, TableStep(op=draft.op()), link.sheet)
+        if found is not None and not found.blocking and not other_sheets_named(found, link.sheet, sheets):
+            return link
+    return max(links, key=lambda link: link.score, default=None)  # max keeps the first of equals
 
 
 def _side_by_side(question: str, schema: RoomSchema, sheets: Sequence[SheetInfo]) -> tuple[list[Step], str, str] | None:
@@ -322,6 +338,8 @@ def _accounted(
         binding = bind(question, step, sheet) if sheet is not None and sheet.page is None else None
         if binding is None:
             continue
+        if isinstance(step, TableStep) and sheet is not None and not binding.blocking:
+            binding = replace(binding, blocking=tuple(other_sheets_named(binding, sheet, schema.sheets)))
         if binding.blocking:
             search = SearchStep(query=question, reason=unread_reason(step.reason, binding), rows=False)
             return [search], f"{search.reason} {binding.text()}", SEARCH

@@ -43,9 +43,30 @@ def spelled_like(asked: str, held: str) -> bool:
         return True  # two forms of one stem: "production" and "produced", "operating" and "operations"
     if short.endswith("y") and long == short[:-1] + "ies":
         return True
+    if len(asked) == len(held) >= _TYPO_LENGTH and _transposed(asked, held):
+        return True  # two letters typed the wrong way round: "recieve", "wieght"
     if len(short) >= _TYPO_LENGTH and asked[0] == held[0]:
         return SequenceMatcher(None, asked, held).ratio() >= _TYPO_RATIO
     return False
+
+
+def _transposed(a: str, b: str) -> bool:
+    """Whether two words of one length differ only by two neighbouring letters swapped."""
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(apart) == 2 and apart[1] == apart[0] + 1 and a[apart[0]] == b[apart[1]] and a[apart[1]] == b[apart[0]]
+
+
+def abbreviates(asked: str, held: str) -> bool:
+    """Whether `asked` is a written abbreviation of the sheet's word `held`, shorter by at least two: the word's
+    start, then only consonants of the word in order ("inv" of invoice, "amt" of amount, "qty" of quantity, "hrs"
+    of hours, "dept" of department; not "date" of dispatcher: a vowel after the start is no abbreviation)."""
+    if not 3 <= len(asked) <= 5 or len(held) < len(asked) + 2 or not asked.isalpha():
+        return False
+    start = next((i for i, (a, h) in enumerate(zip(asked, held, strict=False)) if a != h), len(asked))
+    if start == 0 or any(ch in "aeiou" for ch in asked[start:]):
+        return False
+    rest = iter(held[start:])
+    return all(ch in rest for ch in asked[start:])
 
 
 def initials(label: str) -> str:

@@ -1,0 +1,87 @@
+"""Issue 38 on records tables (a row per invoice, per employee): the question read against the sheet's own headers
+and cells, the vocabulary and the spelling of analysts' shorthand, and the room routing the question to the sheet
+whose reading binds its words. Hand-built schemas, the offline planner end to end (no storage)."""
+
+from __future__ import annotations
+
+from core.qa.planner import OfflinePlanner, RoomSchema, SheetInfo
+from core.retrieval.plan import Plan, SearchStep
+from tests.unit.test_planner import aggregate_of, column, filters, table_op
+
+VENDORS = ("Acme Supply", "Birch Freight", "Cobalt IT", "Delta Print")
+INVOICES = tuple(f"INV-{i:03d}" for i in range(120))
+DATES = tuple(f"2024-{m:02d}-{d:02d}" for m in range(1, 7) for d in (3, 11, 19, 27))
+REGISTER = SheetInfo(
+    sheet_id=1, document_id=1, title="ap_register.csv", name="ap_register", n_rows=120,
+    columns=(
+        column("Invoice No", "A", "text", 0, INVOICES, n_filled=120),
+        column("Vendor", "B", "text", 1, VENDORS, n_filled=120),
+        column("Status", "C", "text", 2, ("Open", "Paid", "Disputed"), n_filled=120),
+        column("Inv Date", "D", "date", 3, DATES, n_filled=120),
+        column("Amount (USD)", "E", "currency", 4, (), n_distinct=118, n_filled=120),
+        column("Budget", "F", "currency", 5, (), n_distinct=118, n_filled=120),
+    ),
+)  # fmt: skip
+DEPTS = ("OPS", "FIN", "ENG", "SAL")
+ROSTER = SheetInfo(
+    sheet_id=2, document_id=2, title="hr.xlsx", name="Roster", n_rows=90,
+    columns=(
+        column("Emp ID", "A", "text", 0, tuple(f"E{i}" for i in range(90)), n_filled=90),
+        column("Dept", "B", "text", 1, DEPTS, n_filled=90),
+        column("Location", "C", "text", 2, ("Denver", "Austin", "Boston"), n_filled=90),
+        column("Annual Salary (USD)", "D", "currency", 3, (), n_distinct=90, n_filled=90),
+    ),
+)  # fmt: skip
+LOOKUP = SheetInfo(
+    sheet_id=3, document_id=2, title="hr.xlsx", name="Dept Lookup", n_rows=4,
+    columns=(
+        column("Dept", "A", "text", 0, DEPTS, n_filled=4),
+        column("Department Name", "B", "text", 1, ("Operations", "Finance", "Engineering", "Sales"), n_filled=4),
+    ),
+)  # fmt: skip
+
+
+def plan_of(question: str, *sheets: SheetInfo) -> Plan:
+    return OfflinePlanner().plan(question, RoomSchema(room_id=1, sheets=sheets or (REGISTER,), documents=()))
+
+
+def no_figure(plan: Plan) -> bool:
+    return all(isinstance(step, SearchStep) and not step.rows for step in plan.steps)
+
+
+def test_the_highest_of_a_measure_named_in_what_is_asked_is_the_figure_not_the_row() -> None:
+    assert aggregate_of(plan_of("highest amount billed by Cobalt IT")) == (
+        ("max", "Amount (USD)"), {("Vendor", "eq", "Cobalt IT")},
+    )  # fmt: skip
+    op = table_op(plan_of("which vendor billed the highest amount"))  # a name asked: the row's vendor
+    assert op.aggregate is None or op.group_by == "Vendor"
+
+
+def test_months_without_a_year_are_read_in_the_one_year_of_the_dates() -> None:
+    assert aggregate_of(plan_of("how many invoices were dated in March"))[1] == {
+        ("Inv Date", "between", ("2024-03-01", "2024-03-31"))
+    }
+    assert aggregate_of(plan_of("total amount invoiced in H1 2024"))[1] == {
+        ("Inv Date", "between", ("2024-01-01", "2024-06-30"))
+    }
+
+
+def test_a_noun_of_a_repeating_column_counted_beside_the_rows_named_counts_its_names() -> None:
+    assert aggregate_of(plan_of("how many suppliers did we recieve invoices from?"))[0] == ("count_distinct", "Vendor")
+
+
+def test_shorthand_and_vocabulary_name_the_columns() -> None:
+    assert aggregate_of(plan_of("sum of open invoices amt?")) == (("sum", "Amount (USD)"), {("Status", "eq", "Open")})
+    assert aggregate_of(plan_of("avg pay for OPS staff in Denver", ROSTER))[0] == ("avg", "Annual Salary (USD)")
+
+
+def test_the_sheet_whose_reading_binds_every_word_answers() -> None:
+    plan = plan_of("Which department has the highest average salary?", LOOKUP, ROSTER)
+    op = table_op(plan)
+    assert op.sheet_id == ROSTER.sheet_id and op.group_by == "Dept"
+
+
+def test_a_condition_left_unread_gives_no_figure() -> None:
+    assert no_figure(plan_of("how many invoices came in over budget"))  # the Budget column, unread
+    assert no_figure(plan_of("how many invoices were late"))  # nothing binds "late": not every row
+    assert filters(table_op(plan_of("how many disputed invoices"))) == {("Status", "eq", "Disputed")}
