@@ -121,7 +121,7 @@ def _operation_done(word: str, op: TableOp, phrased: bool = False) -> tuple[str,
         (_EXTREMES, compared, "the highest or lowest"),  # ("in the top 10": a condition on the rank)
         (_DISTINCT_WORDS, func == "count_distinct" or op.distinct is not None or not func, "distinct values"),
         (_COMPARATIVES, compared, "a comparison"),
-        (TOTAL_WORDS, bool(func) or op.difference or ordered, "a total"),  # ("the most total points": a column)
+        (TOTAL_WORDS, bool(func) or op.difference or ordered, "a total"),  # ("the most total sales": its column)
         (_CHANGE_WORDS, op.difference or op.compare is not None, "a difference"),
     )
     if phrased:
@@ -337,7 +337,7 @@ def _table_unread(
     set_aside = {"than"} if any(a in _SET_ASIDE and b == "than" for a, b in itertools.pairwise(tokens)) else set()
     for word in dict.fromkeys(tokens):
         if word not in _ASKED_OPERATIONS or done.get(word) or word in named or word in set_aside:
-            continue  # (a word of a column read: "3-dart average" names the column)
+            continue  # (a word of a column read: "the batting average" names the column)
         _, why = _operation_done(word, step.op, phrased=word in phrased)
         blocking += [(word, why)] if why else []
     blocking += _figure_unanswered(question, step.op, sheet)
@@ -346,7 +346,110 @@ def _table_unread(
     blocking += _columns_unread(question, bound, step, sheet)
     blocking += held_unread(question, bound, step.op, sheet)
     blocking += every_row_unread(question, bound, step.op, sheet)
+    blocking += _measure_by_modifier(question, bound, step.op, sheet)
+    blocking += _measure_alike(question, bound, step.op, sheet)
+    blocking += _share_unanswered(question, step.op, sheet)
+    blocking += _answer_unnamed(question, bound, step.op, sheet)
     return blocking
+
+
+def _measure_alike(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """The column of figures read named by a word that names another column of figures as well ("units" of Qty On
+    Hand and of Qty Avail, "spend" of Parts Cost and of Labor Cost), the question saying nothing of what tells them
+    apart (no "on hand", no "parts"): either could be asked, so no figure is given."""
+    measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
+    measured += [op.sort_by] if op.sort_by and op.sort_by != "value" else []
+    asked = {f for w in words_of(question) for f in _forms(stem_of(w))}
+    vocabulary = synonyms(content_words(question))
+    figures = [c for c in sheet.columns if c.numeric and not c.name.startswith("Column ")]
+    for name in measured:
+        own = set(_measure_words(name)) - STOP_WORDS
+        unsaid = {o for o in own if not any(o == a or spelled_like(a, o) or abbreviates(o, a) for a in asked)}
+        for word in (w for w, what in bound if what == f"column {name}"):
+            names = {stem_of(word)} | {stem_of(o) for w in content_words(word) for o in vocabulary.get(w, ())}
+            alike = [c for c in figures if names & set(c.words)]
+            if len(alike) > 1 and unsaid - names:
+                return [(word, "names " + " and ".join(c.name for c in alike[:3]) + " alike")]
+    return []
+
+
+def _share_unanswered(question: str, op: TableOp, sheet: SheetInfo) -> list[tuple[str, str]]:
+    """A share asked ("what % of total spend", "what percentage of tickets") of an operation that adds up, counts
+    or lists without dividing, on a column that holds no percentages: its figure is the part, not its share."""
+    asked = _SHARE_ASKED.search(question)
+    if asked is None or op.difference or op.compare is not None:
+        return []
+    read = [c for c in sheet.columns if c.name in _op_columns(op)]
+    if any(c.dtype == "percent" or "%" in c.name or "percent" in c.name.lower() for c in read):
+        return []
+    return [(asked.group(0).strip(), "asks a share, and the operation divides nothing")]
+
+
+# A share asked: "what %", "what percentage of", "share of", "proportion of", "as a percent".
+_SHARE_ASKED = re.compile(r"%|\bpercent(?:age)?\b|\b(?:share|proportion|fraction)\s+of\b", re.I)
+
+
+def _answer_unnamed(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """ "What's the MRR for Terra Systems?" answered from a column of codes no word of the question names, while what
+    is asked (the words after "what is the") is bound to nothing: the column answering is a guess."""
+    read = read_question(question)
+    if op.aggregate is not None or op.distinct or read.wh not in ("what", "") or read.head[1] <= read.head[0]:
+        return []
+    asked = [
+        w for w in read.words[read.head[0] : read.head[1]] if w not in CARRY_NOTHING and len(w) > 2 and w.isalpha()
+    ]
+    done = dict(bound)
+    if not asked or any(done.get(w) for w in asked):
+        return []
+    answering = next((c for c in sheet.columns if op.select and c.name == op.select[0]), None)
+    if answering is None or any(what == f"column {answering.name}" for what in done.values()):
+        return []
+    # a column of codes ("ACC-2005", "INV-0144") is the answer only when named: a name column may answer the thing
+    # asked ("what is the longest river": its Name)
+    codes = [v for v in answering.samples if any(ch.isdigit() for ch in v) and any(ch.isalpha() for ch in v)]
+    coded = answering.dtype == "text" and len(codes) * 2 > len(answering.samples) > 0
+    return [(asked[0], "is what is asked, and the codes of the column answering do not say it")] if coded else []
+
+
+def _measure_words(name: str) -> list[str]:
+    """A header's words up to what it measures, last: its unit in brackets, a currency code ("USD"), a year, a
+    participle ("Shipped", "held") and what follows "per" left aside ("Units Shipped" → unit, "Unit Cost ($)" →
+    unit, cost, "Revenue per head 2024 EUR" → revenue)."""
+    kept: list[str] = []
+    for token in _BRACKETED.sub(" ", name).split(" per ")[0].split():
+        if (token.isupper() and len(token) <= 3) or any(ch.isdigit() for ch in token):
+            continue
+        kept += [stem_of(w) for w in words_of(token) if not _participle(w) and w not in CARRY_NOTHING]
+    return kept
+
+
+def _measure_by_modifier(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """The column of figures an operation adds up or ranks by, named only by a word that qualifies it and not by what
+    it measures ("units" read as Unit Cost, "labor" as Labor Hrs beside Labor Cost): another column may be the one
+    asked, so the figure is not given. Its last word (its unit in brackets aside) is what a column measures; a word
+    bound to it through the vocabulary, shorthand or a typo names it whole."""
+    measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
+    measured += [op.sort_by] if op.sort_by and op.sort_by != "value" else []
+    out: list[tuple[str, str]] = []
+    for name in measured:
+        words = _measure_words(name)
+        if len(words) < 2 or not any(c.name == name and c.numeric for c in sheet.columns):
+            continue
+        by = [w for w, what in bound if what == f"column {name}"]
+        said = {f for w in words_of(question) for f in _forms(stem_of(w))}
+        if (
+            by
+            and words[-1] not in said
+            and all(stem_of(w) in words[:-1] or set(_forms(w)) & set(words[:-1]) for w in by)
+        ):
+            out.append((by[0], f"names {name} by a word qualifying it, not by what it measures"))
+    return out
 
 
 # A month written as part of a day's date ("October 31, 2019"): the balance date of a column, not a month asked.
@@ -433,8 +536,8 @@ def held_unread(
     column holding Active and Closed), names a quantity or a condition the figure leaves out: the figure answers
     another question. General by construction: what is held is read from the sheet's own headers and cells.
     Not a condition: a column in the rows' own order (a rank, a number: reading the order reads it), a word beside
-    one bound to a column read ("bonus points" read on Bonus), a word most of a column's values hold (the kind of
-    thing every row is: "lakes" of a column of "Lake …" names)."""
+    one bound to a column read ("overtime hours" read on Overtime), a word most of a column's values hold (the kind
+    of thing every row is: "stores" of a column of "Store …" names)."""
     used = set(_op_columns(op))
     read_words = {stem_of(w) for c in used for w in words_of(c)}
     quantities = [c for c in sheet.columns if c.name not in used and (c.numeric or c.dtype == "date") and not c.trend
@@ -450,8 +553,8 @@ def held_unread(
         for t, what in bound
         if what.startswith("column ") and stem_of(t) in {stem_of(w) for w in words_of(what.removeprefix("column "))}
     }  # bound by the column's own word
-    # the nearest words on each side, over small words ("bonus points", "gallons of fuel")
-    content = [t for t in tokens if t not in STOP_WORDS]
+    # the nearest words on each side, over an "of" ("overtime hours", "litres of diesel"; not "wages and bonuses")
+    content = [t for t in tokens if t != "of"]
     beside = {content[i + d] for i, t in enumerate(content) for d in (-1, 1) if 0 <= i + d < len(content)
               and t in by_name}  # fmt: skip
     # the noun of what is counted or named ("how many disputed INVOICES"): the rows, not a condition on them
@@ -469,8 +572,8 @@ def held_unread(
         stem = stem_of(word)
         # (a verb is the relation asked, not a quantity: "companies that RAISED a Series B" beside Amount Raised)
         verb = word.endswith("ed") and len(word) > 4
-        column = None if verb else next((c for w, c in named.items() if spelled_like(stem, w) or abbreviates(word, w)),
-                                        None)  # fmt: skip
+        column = None if verb else next((c for w, c in named.items() if spelled_like(stem, w) or abbreviates(word, w)
+                                         or _compounds(word, w)), None)  # fmt: skip
         if column is not None:
             out.append((word, f"names the column {column.name}, which the operation does not read"))
             continue
@@ -490,13 +593,13 @@ def every_row_unread(
     """A figure over every row (a count, a sum or an average with no condition) of a question holding a word the step
     binds to nothing besides what is counted ("how many shipments were LATE", "the total spend on TRAVEL"): the
     word is a condition the figure leaves out, whatever it would bind to, so the figure answers another question.
-    Not a condition: a word most of a column's values hold (what every row is: "in Virginia" of districts
-    "Virginia 1", "Virginia 2" …)."""
+    Not a condition: a word most of a column's values hold (what every row is: "in Ohio" of branches "Ohio –
+    Akron", "Ohio – Dayton" …)."""
     asked_words = {stem_of(w) for w in words_of(question)}
     conditions = [f for f in op.filters if f.op != "ne" or {stem_of(w) for w in words_of(str(f.value))} & asked_words]
     # (a total row left out, "Shipment ID ≠ Total", is no condition the question asks)
     if conditions or op.aggregate is None or op.aggregate.func in ("min", "max") or op.group_by or op.having:
-        return []  # (the highest of every row is the question's own: "the shortest song on the album")
+        return []  # (the highest of every row is the question's own: "the smallest order on the sheet")
     read = read_question(question)
     asked = set(read.words[read.head[0] : read.head[1]])
     # what each row is (the sheet's name, a column of one value a row: "invoices" of Invoice No) is no condition
@@ -511,6 +614,11 @@ def every_row_unread(
 _LONG_GLUE = frozenset(w for w in CARRY_NOTHING if len(w) >= 6)
 
 
+def _compounds(word: str, held: str) -> bool:
+    """Whether `word` is a header word `held` with a prefix before it ("overspend" of Spend, "underspend")."""
+    return len(held) >= 4 and len(word) >= len(held) + 3 and word.endswith(held)
+
+
 def _participle(word: str) -> bool:
     """A header word that is a verb's participle ("Raised", "Played", "Opening"): it names what happened to the row,
     which a question says with the verb ("did they play", "raise its round"), not a thing the row holds."""
@@ -519,7 +627,7 @@ def _participle(word: str) -> bool:
 
 def _names_rows(column: ColumnInfo) -> bool:
     """A column of one distinct text value a row (an ID, a name): its header names the rows, not a condition."""
-    return not column.numeric and column.n_filled > 1 and column.n_distinct == column.n_filled
+    return column.dtype == "text" and column.n_filled > 1 and column.n_distinct == column.n_filled
 
 
 def _row_words(sheet: SheetInfo) -> set[str]:
@@ -572,8 +680,8 @@ def _event_unread(
 ) -> list[tuple[str, str]]:
     """A period read on a dated column the question does not name, while a word of what happened is left unread
     ("accounts churned in 2024" read on Signup Date): the period is of another event than the one asked."""
-    dated = [f.column for f in op.filters if f.op == "year" or (f.op in ("between", "ge", "le", "gt", "lt")
-             and any(c.name == f.column and c.dtype == "date" for c in sheet.columns))]  # fmt: skip
+    dated = [f.column for f in op.filters if not f.column.startswith("Column ") and (f.op == "year" or (
+             f.op in ("between", "ge", "le", "gt", "lt") and f.column in _dated(sheet)))]  # fmt: skip
     # the rows' own noun names their own date, not another event's: "invoices … settled" is not read on Inv Date
     rows = _row_words(sheet)
     done = {w: what for w, what in bound if stem_of(w) not in rows}

@@ -714,7 +714,7 @@ def _superlative(question: Question, link: Link, draft: Draft) -> Draft | None:
     held = any((stem,) in c.index or (stem,) in c.ngrams for stem in others for c in sheet.columns if not c.numeric)
     # (or named right after the superlative with no question word: "highest amount billed by X")
     ends = ends or [m.end for m in link.columns if m.column is measure and m.start == pos + 1 and not question.wh]
-    plain = question.wh in ("what", "") and bool(ends) and not names and not held  # ("most populated district")
+    plain = question.wh in ("what", "") and bool(ends) and not names and not held  # ("the busiest branch")
     asks_value = (asked is not None and measure is not None and asked.position == measure.position
                   and (bare or not ends or plain))  # fmt: skip
     if not asks_value and question.wh in ("what", "") and asked is None and measure is not None:
