@@ -85,3 +85,28 @@ def test_a_condition_left_unread_gives_no_figure() -> None:
     assert no_figure(plan_of("how many invoices came in over budget"))  # the Budget column, unread
     assert no_figure(plan_of("how many invoices were late"))  # nothing binds "late": not every row
     assert filters(table_op(plan_of("how many disputed invoices"))) == {("Status", "eq", "Disputed")}
+
+
+STOCK = SheetInfo(
+    sheet_id=4, document_id=4, title="stock.xlsx", name="Stock", n_rows=60,
+    columns=(
+        column("SKU", "A", "text", 0, tuple(f"SKU-{i}" for i in range(60)), n_filled=60),
+        column("Item", "B", "text", 1, ("Gloves", "Masks", "Tape"), n_filled=60),
+        column("Qty On Hand", "C", "number", 2, (), n_distinct=50, n_filled=60),
+        column("Qty Avail", "D", "number", 3, (), n_distinct=50, n_filled=60),
+    ),
+)  # fmt: skip
+
+
+def test_a_word_naming_two_columns_of_figures_alike_is_asked_back() -> None:
+    from core.retrieval.plan import ClarifyStep
+
+    plan = plan_of("how many units of Gloves do we have?", STOCK)
+    [step] = plan.steps
+    assert isinstance(step, ClarifyStep) and plan.intent == "clarify"
+    assert [o.label.split(" (")[0] for o in step.options] == ["Qty On Hand", "Qty Avail"]
+    # each option, asked again, reads its column alone
+    chosen = plan_of(step.options[1].question, STOCK)
+    assert aggregate_of(chosen) == (("sum", "Qty Avail"), {("Item", "eq", "Gloves")})
+    # the question that tells them apart is read at once
+    assert aggregate_of(plan_of("how many units of Gloves are on hand?", STOCK))[0] == ("sum", "Qty On Hand")

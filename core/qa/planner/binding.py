@@ -358,7 +358,21 @@ def _measure_alike(
 ) -> list[tuple[str, str]]:
     """The column of figures read named by a word that names another column of figures as well ("units" of Qty On
     Hand and of Qty Avail, "spend" of Parts Cost and of Labor Cost), the question saying nothing of what tells them
-    apart (no "on hand", no "parts"): either could be asked, so no figure is given."""
+    apart (no "on hand", no "parts"): either could be asked, so no figure is given (the question is asked back,
+    `measured_alike`)."""
+    word, alike = measured_alike(question, bound, op, sheet)
+    return [(word, f"{ALIKE} " + " and ".join(alike[:3]))] if alike else []
+
+
+# How a blocking reason of columns named alike begins (a question back is asked instead: core.qa.planner.rules).
+ALIKE = "names alike"
+
+
+def measured_alike(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> tuple[str, list[str]]:
+    """The word naming the column of figures read and the columns of figures it names alike (none when the question
+    tells them apart or names one only)."""
     measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
     measured += [op.sort_by] if op.sort_by and op.sort_by != "value" else []
     asked = {f for w in words_of(question) for f in _forms(stem_of(w))}
@@ -371,8 +385,8 @@ def _measure_alike(
             names = {stem_of(word)} | {stem_of(o) for w in content_words(word) for o in vocabulary.get(w, ())}
             alike = [c for c in figures if names & set(c.words)]
             if len(alike) > 1 and unsaid - names:
-                return [(word, "names " + " and ".join(c.name for c in alike[:3]) + " alike")]
-    return []
+                return word, [c.name for c in alike]
+    return "", []
 
 
 def _share_unanswered(question: str, op: TableOp, sheet: SheetInfo) -> list[tuple[str, str]]:

@@ -632,9 +632,10 @@ def _count(question: Question, link: Link, draft: Draft) -> Draft | None:
     if question.has("how many more", "how many less", "how many fewer"):
         return None
     words, exclude = question.words, set(draft.filter_cols)
-    noun = next(
-        (m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude), None
-    )
+    # of the columns the counted words name, the one the question names best anywhere ("units … — Qty Avail")
+    best = {m.column.position: max(n.score for n in link.columns if n.column is m.column) for m in link.columns}
+    heads = [m.column for m in link.columns if question.in_head(m.start) and m.column.position not in exclude]
+    noun = max(heads, key=lambda c: best[c.position], default=None)
     if noun is None:
         noun = _counted_after_value(question, link, exclude)
     if noun is not None and "times" not in words[question.head[0] - 1 : question.head[1]]:

@@ -10,11 +10,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from core.qa.planner.binding import bind, lines_left_out, other_sheets_named, unread_reason
+from core.qa.planner.binding import (
+    ALIKE,
+    Binding,
+    bind,
+    lines_left_out,
+    measured_alike,
+    other_sheets_named,
+    unread_reason,
+)
 from core.qa.planner.cells import line_items_down
 from core.qa.planner.derived import own_comparison_unread, row_math_step, share_step
 from core.qa.planner.describe import describe_op
-from core.qa.planner.facts import Ambiguous, asked_unit, line_items_by_model, month_range
+from core.qa.planner.facts import MAX_CHOICES, Ambiguous, asked_unit, line_items_by_model, month_range
 from core.qa.planner.intents import CELLS, CLARIFY, MEASURE, MEASURE_MISSING, SEARCH, plan_table
 from core.qa.planner.lexicon import AGGREGATE_WORDS, DOCUMENT_WORDS, STOP, YEAR_RE, fold, words_of
 from core.qa.planner.linking import Link, Question, ValueMention, link_sheet, read_question
@@ -25,7 +33,17 @@ from core.qa.planner.schema import MAX_HISTORY, WEAK_SIGNAL, RoomSchema, SheetIn
 from core.qa.planner.sheets import choose_sheets, without_difference
 from core.qa.planner.statements import statement_cells
 from core.retrieval.cellmath import CellsStep
-from core.retrieval.plan import AcrossStep, ClarifyStep, Plan, RowMathStep, SearchStep, ShareStep, Step, TableStep
+from core.retrieval.plan import (
+    AcrossStep,
+    Choice,
+    ClarifyStep,
+    Plan,
+    RowMathStep,
+    SearchStep,
+    ShareStep,
+    Step,
+    TableStep,
+)
 from core.retrieval.tables import Combine, TableOp
 
 # ---------------------------------------------------------------------------------------------
@@ -340,11 +358,33 @@ def _accounted(
             continue
         if isinstance(step, TableStep) and sheet is not None and not binding.blocking:
             binding = replace(binding, blocking=tuple(other_sheets_named(binding, sheet, schema.sheets)))
+        if (
+            isinstance(step, TableStep)
+            and sheet is not None
+            and all(why.startswith(ALIKE) for _, why in binding.blocking)
+        ):
+            clarify = _columns_back(question, binding, step, sheet)
+            if clarify is not None:  # a question back instead of a guess between columns named alike
+                return [clarify], f"{clarify.reason} {binding.text()}", CLARIFY
         if binding.blocking:
             search = SearchStep(query=question, reason=unread_reason(step.reason, binding), rows=False)
             return [search], f"{search.reason} {binding.text()}", SEARCH
         return steps, f"{reasoning} {binding.text()}", intent
     return steps, reasoning, intent
+
+
+def _columns_back(question: str, binding: Binding, step: TableStep, sheet: SheetInfo) -> ClarifyStep | None:
+    """The question back when a word names two or more columns of figures alike ("how many units of X": Qty On Hand
+    or Qty Avail): each option is the question with one column named (asked again, it binds that column)."""
+    word, alike = measured_alike(question, binding.bound, step.op, sheet)
+    if len(alike) < 2 or not binding.blocking:
+        return None
+    asked = question.strip().rstrip("?").rstrip()
+    options = [Choice(label=f"{name} ({sheet.label})", question=f"{asked} — {name}?") for name in alike[:MAX_CHOICES]]
+    names = "; ".join(alike[:MAX_CHOICES])
+    return ClarifyStep(
+        options=options, reason=f"“{word}” names {len(alike)} columns alike ({names}): which is meant is asked."
+    )
 
 
 def _search_reason(weak: bool, documents: bool, beyond: bool) -> str:
