@@ -110,3 +110,20 @@ def test_a_word_naming_two_columns_of_figures_alike_is_asked_back() -> None:
     assert aggregate_of(chosen) == (("sum", "Qty Avail"), {("Item", "eq", "Gloves")})
     # the question that tells them apart is read at once
     assert aggregate_of(plan_of("how many units of Gloves are on hand?", STOCK))[0] == ("sum", "Qty On Hand")
+
+
+SHIPMENTS = SheetInfo(
+    sheet_id=5, document_id=5, title="shipments.xlsx", name="Shipments", n_rows=80,
+    columns=(
+        column("Shipment ID", "A", "text", 0, tuple(f"SH-{i}" for i in range(80)), n_filled=80),
+        column("Carrier", "B", "text", 1, ("DHL", "UPS", "Maersk"), n_filled=80),
+        column("On time (Y/N)", "C", "text", 2, ("Y", "N"), n_filled=80),
+        column("Delay (days)", "D", "number", 3, (), n_distinct=9, n_filled=80),
+    ),
+)  # fmt: skip
+
+
+def test_a_yes_no_column_named_and_left_unread_gives_no_figure() -> None:
+    # "on-time" names the On time (Y/N) column: counting each carrier's rows answers another question
+    assert no_figure(plan_of("which carrier has the worst on-time performance?", SHIPMENTS))
+    assert table_op(plan_of("which carrier has the most shipments?", SHIPMENTS)).group_by == "Carrier"

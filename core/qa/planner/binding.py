@@ -554,8 +554,8 @@ def held_unread(
     of thing every row is: "stores" of a column of "Store …" names)."""
     used = set(_op_columns(op))
     read_words = {stem_of(w) for c in used for w in words_of(c)}
-    quantities = [c for c in sheet.columns if c.name not in used and (c.numeric or c.dtype == "date") and not c.trend
-                  and not c.name.startswith("Column ")]  # fmt: skip
+    quantities = [c for c in sheet.columns if c.name not in used and (c.numeric or c.dtype == "date" or _flag(c))
+                  and not c.trend and not c.name.startswith("Column ")]  # fmt: skip
     named = {stem_of(w): c for c in quantities for w in words_of(_BRACKETED.sub(" ", c.name)) if not _participle(w)}
     named = {w: c for w, c in named.items()
              if w not in read_words and not w.isdigit() and w not in _TIME_NOUNS and w not in STOP_WORDS}  # fmt: skip
@@ -626,6 +626,12 @@ def every_row_unread(
 
 # The words carrying nothing long enough to be misspelled ("recieve" of receive): a typo of one carries nothing too.
 _LONG_GLUE = frozenset(w for w in CARRY_NOTHING if len(w) >= 6)
+
+
+def _flag(column: ColumnInfo) -> bool:
+    """A text column of two values a row is one or the other of (Y/N, Yes/No, Active/Inactive): its header names a
+    condition ("on-time" of "On time (Y/N)")."""
+    return column.dtype == "text" and column.n_distinct == 2 and column.repeats
 
 
 def _compounds(word: str, held: str) -> bool:
