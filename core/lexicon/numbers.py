@@ -148,6 +148,9 @@ def as_number(word: str) -> float | None:
     """The number a folded question word names: digits ("12", "3.5") or a number word ("twelve"); else None."""
     if NUMBER_RE.fullmatch(word):
         return parse_number(word)
+    if word.endswith("k") and NUMBER_RE.fullmatch(word[:-1]):  # "20k", "2.5k": thousands, written glued
+        found_k = parse_number(word[:-1])
+        return None if found_k is None else found_k * 1000
     found = NUMBER_WORDS.get(word)
     return None if found is None else float(found)
 

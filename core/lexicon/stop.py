@@ -32,7 +32,7 @@ SENTENCE_OPENERS = frozenset(
 # every word (core.qa.planner.binding) binds each other content word to a sheet, a column, a value, a period, a
 # line or an operation, or lists it as unread.
 CARRY_NOTHING = QUESTION_GLUE | frozenset(
-    """actual actually amount amounts answer are been book books came cell cells chart charts come data did does entry
+    """across actual actually amount amounts answer are been book books came cell cells chart charts come data did does entry
     entries figure figures file files go going got held hold holds holding issue issued kept keep list listed look
     many month monthly months much period periods quarter quarterly quarters receive received receiving record
     recorded report reported row rows sheet sheets show shown spend spent spending stand stood table tab tabs the

@@ -44,7 +44,8 @@ def test_one_number_parser() -> None:
     """Question words and cells read digits through parse_number; number words through NUMBER_WORDS."""
     assert parse_number is numbers.parse_number
     assert numbers.as_number("12") == 12.0 and numbers.as_number(".5") == 0.5 and numbers.as_number("twelve") == 12.0
-    assert numbers.as_number("5k") is None and numbers.as_number("1e5") is None  # a question word, not a cell
+    assert numbers.as_number("1e5") is None and numbers.as_number("k") is None  # a question word, not a cell
+    assert numbers.as_number("20k") == 20000.0 and numbers.as_number("2.5k") == 2500.0  # thousands written glued
     assert parse_number("(4,625)") == -4625.0 and parse_number("\u22127") == -7.0 and parse_number("12%") == 12.0
 
 

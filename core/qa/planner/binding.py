@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.cells import parse_number
-from core.lexicon.comparison import COMPARATIVE_AS, COMPARATORS, IN_TIME, POST_COMPARATORS, SUPERLATIVES
+from core.lexicon.comparison import (
+    AMOUNT_SUPERLATIVES,
+    COMPARATIVE_AS,
+    COMPARATORS,
+    IN_TIME,
+    POST_COMPARATORS,
+    SUPERLATIVES,
+)
 from core.lexicon.periods import fiscal_start, month_of, months_asked
 from core.lexicon.questions import SHEET_QUANTIFIERS, SHEET_WORDS
 from core.lexicon.stop import CARRY_NOTHING, STOP_WORDS
@@ -350,7 +357,37 @@ def _table_unread(
     blocking += _measure_alike(question, bound, step.op, sheet)
     blocking += _share_unanswered(question, step.op, sheet)
     blocking += _answer_unnamed(question, bound, step.op, sheet)
+    blocking += _measure_unasked(question, bound, step.op, sheet)
     return blocking
+
+
+def _measure_unasked(
+    question: str, bound: Sequence[tuple[str, str]], op: TableOp, sheet: SheetInfo
+) -> list[tuple[str, str]]:
+    """What is asked ("how much CUSTOMS DUTY", "how many different PARTIES", "the most …") read on a column it does
+    not name: a sum or an average of a column of figures none of the asked words binds to, a distinct count of a
+    column of one value a row, or an amount's superlative ("most", "fewest") ordering a column of dates."""
+    read = read_question(question)
+    done = dict(bound)
+    asked = [w for w in read.words[read.head[0] : read.head[1]] if w.isalpha() and w not in CARRY_NOTHING]
+    func = op.aggregate.func if op.aggregate is not None else ""
+    column = op.aggregate.column if op.aggregate is not None else None
+    columns = {c.name: c for c in sheet.columns}
+    named = any(what == f"column {column}" for what in done.values()) or set(words_of(column or "")) & TOTAL_WORDS
+    if (
+        column
+        and func in ("sum", "avg", "count_distinct")
+        and asked
+        and not named
+        and not any(done.get(w) for w in asked)
+    ):
+        counted = columns.get(column)  # (a Total column totals what is counted, whatever it is)
+        if func != "count_distinct" or (counted is not None and _names_rows(counted)):
+            return [(asked[0], f"is what is asked, and the operation reads {column}, which it does not name")]
+    ordered = columns.get(op.sort_by or "")
+    if ordered is not None and ordered.dtype == "date" and set(read.words) & AMOUNT_SUPERLATIVES:
+        return [(op.sort_by or "", "an amount's superlative does not order dates")]
+    return []
 
 
 def _measure_alike(
@@ -456,6 +493,8 @@ def _measure_by_modifier(
         if len(words) < 2 or not any(c.name == name and c.numeric for c in sheet.columns):
             continue
         by = [w for w, what in bound if what == f"column {name}"]
+        if any(words[-1] == g or abbreviates(words[-1], g) for g in ("amount", "value", "total")):
+            continue  # ("Freight Amt": what is measured is the freight, the amount its kind)
         said = {f for w in words_of(question) for f in _forms(stem_of(w))}
         if (
             by
@@ -618,7 +657,13 @@ def every_row_unread(
     asked = set(read.words[read.head[0] : read.head[1]])
     # what each row is (the sheet's name, a column of one value a row: "invoices" of Invoice No) is no condition
     asked |= {w for w, _ in bound if stem_of(w) in _row_words(sheet)}
+    # a column's own word after "all", "every", "each" ("across all the properties") names them all: no condition
+    tokens = read.words
+    headers = {w for c in sheet.columns if c.dtype == "text" for w in c.words}
+    headers = {stem_of(t) for i, t in enumerate(tokens) if stem_of(t) in headers
+               and set(tokens[max(0, i - 2) : i]) & {"all", "every", "each", "both"}}  # fmt: skip
     left = [w for w, what in bound if not what and w not in asked and len(w) > 2 and not any(ch.isdigit() for ch in w)
+            and stem_of(w) not in headers
             and not any(len(w) == len(glue) and spelled_like(w, glue) for glue in _LONG_GLUE)
             and not any(_held_by_most(c, stem_of(w)) for c in sheet.columns)]  # fmt: skip
     return [(left[0], "is a condition on the rows, and the figure is over every row")] if left else []

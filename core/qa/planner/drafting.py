@@ -120,9 +120,7 @@ def _year_filters(question: Question, link: Link, draft: Draft) -> None:
     """Bare years ("in 2021") on a date or year column."""
     cols = link.sheet.columns
     value_words = {i for v in link.values for i in range(v.start, v.end)}
-    year_col = next((c for c in cols if c.dtype == "date"), None) or next(
-        (c for c in cols if yearish(c) and c.numeric), None
-    )
+    year_col = named_date_column(question, cols) or next((c for c in cols if yearish(c) and c.numeric), None)
     for i, word in enumerate(question.words):
         if i in question.used or i in value_words or not YEAR_RE.fullmatch(word) or year_col is None:
             continue
@@ -145,6 +143,15 @@ def _date_filters(question: Question, link: Link, draft: Draft) -> None:
                 draft.open_cols.add(dated.position)
 
 
+def named_date_column(question: Question, cols: Sequence[ColumnInfo]) -> ColumnInfo | None:
+    """The date column a period is read on: the one the question names by a word of it ("leases that END in 2026"
+    of Lease Start and Lease End), else the first."""
+    dated = [c for c in cols if c.dtype == "date"]
+    asked = {stem_of(w) for w in question.words} | {w[:-2] for w in question.words if w.endswith("ed")}
+    shared = {w for c in dated for w in c.words if sum(w in d.words for d in dated) > 1}  # "lease" of both
+    return next((c for c in dated if (set(c.words) - {"date"} - shared) & asked), dated[0] if dated else None)
+
+
 def _months_filter(question: Question, link: Link, draft: Draft) -> None:
     """Months named without a day ("opened in March", "H1 2024", "in Q2"): on the date column the question names
     (else the sheet's first), the span from the first month's first day to the last month's last day, of the year
@@ -156,8 +163,8 @@ def _months_filter(question: Question, link: Link, draft: Draft) -> None:
     dated = [c for c in link.sheet.columns if c.dtype == "date"]
     if not months or not dated or months != list(range(months[0], months[0] + len(months))):
         return
-    asked = {stem_of(w) for w in question.words} | {w[:-2] for w in question.words if w.endswith("ed")}
-    column = next((c for c in dated if set(c.words) - {"date"} & asked), dated[0])
+    column = named_date_column(question, dated)
+    assert column is not None
     years = {int(w) for w in question.words if YEAR_RE.fullmatch(w)}
     held = {int(v[:4]) for v in column.values if re.match(r"\d{4}-\d\d", v)}
     year = next(iter(years)) if len(years) == 1 else next(iter(held)) if not years and len(held) == 1 else None

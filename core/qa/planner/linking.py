@@ -109,7 +109,7 @@ _WH_PHRASES = sorted(
 ENTITY_WH = frozenset({"which", "who", "whom", "whose", "whos", "name", "list"})
 # Skipped between the question word and the thing asked about ("what was the total number of ...").
 _HEAD_SKIP = frozenset(
-    "is was are were the a an s total number of amount many much different distinct unique one all me".split()
+    "is was are were the a an s total number of amount many much different distinct unique one all me our my your their its".split()
 )
 
 
