@@ -5,7 +5,7 @@ whose reading binds its words. Hand-built schemas, the offline planner end to en
 from __future__ import annotations
 
 from core.qa.planner import OfflinePlanner, RoomSchema, SheetInfo
-from core.retrieval.plan import Plan, SearchStep
+from core.retrieval.plan import Plan, SearchStep, TableStep
 from tests.unit.test_planner import aggregate_of, column, filters, table_op
 
 VENDORS = ("Acme Supply", "Birch Freight", "Cobalt IT", "Delta Print")
@@ -127,3 +127,31 @@ def test_a_yes_no_column_named_and_left_unread_gives_no_figure() -> None:
     # "on-time" names the On time (Y/N) column: counting each carrier's rows answers another question
     assert no_figure(plan_of("which carrier has the worst on-time performance?", SHIPMENTS))
     assert table_op(plan_of("which carrier has the most shipments?", SHIPMENTS)).group_by == "Carrier"
+
+
+def test_values_the_question_sets_apart_or_names_alike_give_no_figure() -> None:
+    from core.qa.planner.binding import bind
+    from core.retrieval.tables import Aggregate, Filter, TableOp
+
+    count = Aggregate(func="count")
+    both = [Filter(column="Status", op="in", value=["Open", "Disputed"])]
+    found = bind(
+        "how many invoices are open rather than disputed?",
+        TableStep(op=TableOp(sheet_id=1, filters=both, aggregate=count)),
+        REGISTER,
+    )
+    assert found is not None and found.blocking  # "rather than": one value, not both
+    people = [Filter(column="Vendor", op="in", value=["Jonas Berg", "Jonas Weber"])]
+    one = bind(
+        "how much did we pay Jonas?",
+        TableStep(op=TableOp(sheet_id=1, filters=people, aggregate=Aggregate(func="sum", column="Amount (USD)"))),
+        REGISTER,
+    )
+    assert one is not None and any("alike" in why for _, why in one.blocking)
+    told = bind("how much did we pay Jonas Weber or Jonas Berg?", TableStep(op=TableOp(sheet_id=1, filters=people,
+                aggregate=Aggregate(func="sum", column="Amount (USD)"))), REGISTER)  # fmt: skip
+    assert told is not None and not any("alike" in why for _, why in told.blocking)
+
+
+def test_a_misspelled_operation_word_is_read_as_the_word() -> None:
+    assert aggregate_of(plan_of("avrage amount from Acme Supply"))[0] == ("avg", "Amount (USD)")

@@ -100,12 +100,13 @@ def _comparator_words(question: str) -> set[str]:
 def _figure_unanswered(question: str, op: TableOp, sheet: SheetInfo) -> list[tuple[str, str]]:
     """A figure asked ("how much", "what percentage", "the average …") answered by a listing of names: the rows the
     operation lists are not the figure, whatever they hold."""
-    if op.aggregate is not None or op.difference or op.compare is not None or op.distinct is not None:
+    answering = next((c for c in sheet.columns if op.select and c.name == op.select[0]), None)
+    numbers = answering is not None and answering.numeric  # (a difference of a column of names is no figure)
+    if op.aggregate is not None or (op.difference and numbers) or op.compare is not None or op.distinct is not None:
         return []
     asked = _FIGURE_ASKED.search(question)
     if asked is None or read_question(question).wh in ENTITY_WH:  # "which team has the largest number of …"
         return []
-    answering = next((c for c in sheet.columns if op.select and c.name == op.select[0]), None)
     if answering is not None and (answering.numeric or answering.dtype == "date"):
         return []
     return [(asked.group(0), "asks a figure, and the operation lists rows")]
@@ -340,7 +341,7 @@ def _table_unread(
     blocking: list[tuple[str, str]] = []
     done = dict(bound)
     phrased = _comparator_words(question)
-    tokens = words_of(question)
+    tokens = read_question(question).words  # (misspelled operation words read as written right)
     set_aside = {"than"} if any(a in _SET_ASIDE and b == "than" for a, b in itertools.pairwise(tokens)) else set()
     for word in dict.fromkeys(tokens):
         if word not in _ASKED_OPERATIONS or done.get(word) or word in named or word in set_aside:
@@ -358,7 +359,37 @@ def _table_unread(
     blocking += _share_unanswered(question, step.op, sheet)
     blocking += _answer_unnamed(question, bound, step.op, sheet)
     blocking += _measure_unasked(question, bound, step.op, sheet)
+    blocking += _values_apart(question, step.op)
     return blocking
+
+
+# Words setting one value against another ("estimated rather than actual", "A versus B").
+_CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|versus|vs)\b", re.I)
+# What separates the items of a list written in one cell.
+_LISTED = re.compile(r"[,;/]")
+
+
+def _values_apart(question: str, op: TableOp) -> list[tuple[str, str]]:
+    """A filter on any of several values where the question sets one against the others ("estimated rather than
+    actual" read as both), or names none of them whole ("Jonas" of Jonas Berg and Jonas Weber): the rows of every
+    value answer another question than the one asked (a question back or no figure)."""
+    asked = {stem_of(w) for w in words_of(question)}
+    for f in op.filters:
+        if f.op != "in" or not isinstance(f.value, list) or op.compare is not None or op.difference:
+            continue
+        if _CONTRAST.search(question):
+            return [(str(f.value[0]), f"sets one value of {f.column} against the other, and the rows of both are read")]
+        values = [str(v) for v in f.value]
+        named = [{stem_of(w) for w in words_of(v)} for v in values]
+        shared = set.intersection(*named) if len(named) == 2 else set()
+        # two names sharing the word asked, what tells them apart unsaid ("Jonas" of Jonas Berg and Jonas Weber)
+        if (
+            shared & asked
+            and not any((n - shared) & asked or n <= asked for n in named)
+            and not any(ch.isdigit() or _LISTED.search(ch) for v in values for ch in v)
+        ):
+            return [(values[0], f"names {values[0]} and {values[1]} alike")]
+    return []
 
 
 def _measure_unasked(
@@ -448,7 +479,7 @@ def _answer_unnamed(
     """ "What's the MRR for Terra Systems?" answered from a column of codes no word of the question names, while what
     is asked (the words after "what is the") is bound to nothing: the column answering is a guess."""
     read = read_question(question)
-    if op.aggregate is not None or op.distinct or read.wh not in ("what", "") or read.head[1] <= read.head[0]:
+    if op.aggregate is not None or op.distinct or read.wh not in ("what", "which", "") or read.head[1] <= read.head[0]:
         return []
     asked = [
         w for w in read.words[read.head[0] : read.head[1]] if w not in CARRY_NOTHING and len(w) > 2 and w.isalpha()
@@ -728,6 +759,10 @@ def other_sheets_named(binding: Binding, sheet: SheetInfo, sheets: Sequence[Shee
             if column is not None:
                 out.append((word, f"names {column.name} of {other.label}, which this reading does not read"))
                 break
+            valued = next((c for c in other.columns if not c.numeric and (stem,) in c.index), None)  # a whole value
+            if valued is not None and not any(_picks_rows(c, stem, most=True) for c in sheet.columns):
+                out.append((word, f"is a value of {valued.name} of {other.label}, which this reading does not read"))
+                break
     return out
 
 
@@ -736,7 +771,12 @@ def _picks_rows(column: ColumnInfo, stem: str, most: bool = False) -> bool:
     categories, not prose): naming it picks out rows."""
     if column.numeric or column.prose or not column.values or len(stem) < 3:
         return False
-    holding = set(column.ngrams.get((stem,), ())) | set(column.index.get((stem,), ()))
+    keys = [(stem,)] + [
+        k
+        for k in {*column.ngrams, *column.index}
+        if len(k) == 1 and k[0] != stem and len(stem) >= 5 and spelled_like(stem, k[0])
+    ]  # ("waitlist" of "Waitlisted")
+    holding = {v for k in keys for v in (*column.ngrams.get(k, ()), *column.index.get(k, ()))}
     return 0 < len(holding) and (most or len(holding) * 2 < len(column.values))
 
 

@@ -35,9 +35,10 @@ from core.qa.planner.lexicon import (
     words_of,
 )
 from core.qa.planner.schema import ColumnInfo, SheetInfo
-from core.qa.planner.spelling import abbreviates, spelled_like
+from core.qa.planner.spelling import abbreviates, respelled, spelled_like
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import content_words
+from core.retrieval.tables.aggregates import AGGREGATES
 
 
 @dataclass
@@ -138,9 +139,13 @@ class Question:
         return self.head[0] <= pos < self.head[1]
 
 
+# The words of an operation a question may misspell: the aggregates' and the superlatives'.
+OPERATION_VOCABULARY = frozenset(w for a in AGGREGATES.values() for w in a.words) | frozenset(SUPERLATIVES)
+
+
 def read_question(text: str) -> Question:
     """The question's words, comparisons, dates, "top k" and question word."""
-    words = words_of(text)
+    words = respelled(words_of(text), OPERATION_VOCABULARY)  # "avrage", "hieghest": the operation's own word
     question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
     _read_dates(question)
     _read_top(question)

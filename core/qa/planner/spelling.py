@@ -50,6 +50,14 @@ def spelled_like(asked: str, held: str) -> bool:
     return False
 
 
+def respelled(words: list[str], vocabulary: Iterable[str]) -> list[str]:
+    """The question's words with each long one misspelled from a word of `vocabulary` written as that word ("avrage"
+    → average, "hieghest" → highest); the others as they are."""
+    known = [w for w in vocabulary if len(w) >= _TYPO_LENGTH]
+    return [w if len(w) < _TYPO_LENGTH or w in known else next((k for k in known if spelled_like(w, k)), w)
+            for w in words]  # fmt: skip
+
+
 def _transposed(a: str, b: str) -> bool:
     """Whether two words of one length differ only by two neighbouring letters swapped."""
     apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
