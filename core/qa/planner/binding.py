@@ -17,6 +17,7 @@ question carries many words a plan rightly ignores.)
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -105,7 +106,7 @@ def _figure_unanswered(question: str, op: TableOp, sheet: SheetInfo) -> list[tup
     if op.aggregate is not None or (op.difference and numbers) or op.compare is not None or op.distinct is not None:
         return []
     asked = _FIGURE_ASKED.search(question)
-    if asked is None or read_question(question).wh in ENTITY_WH:  # "which team has the largest number of …"
+    if asked is None or _read(question).wh in ENTITY_WH:  # "which team has the largest number of …"
         return []
     if answering is not None and (answering.numeric or answering.dtype == "date"):
         return []
@@ -341,7 +342,7 @@ def _table_unread(
     blocking: list[tuple[str, str]] = []
     done = dict(bound)
     phrased = _comparator_words(question)
-    tokens = read_question(question).words  # (misspelled operation words read as written right)
+    tokens = _read(question).words  # (misspelled operation words read as written right)
     set_aside = {"than"} if any(a in _SET_ASIDE and b == "than" for a, b in itertools.pairwise(tokens)) else set()
     for word in dict.fromkeys(tokens):
         if word not in _ASKED_OPERATIONS or done.get(word) or word in named or word in set_aside:
@@ -398,7 +399,7 @@ def _measure_unasked(
     """What is asked ("how much CUSTOMS DUTY", "how many different PARTIES", "the most …") read on a column it does
     not name: a sum or an average of a column of figures none of the asked words binds to, a distinct count of a
     column of one value a row, or an amount's superlative ("most", "fewest") ordering a column of dates."""
-    read = read_question(question)
+    read = _read(question)
     done = dict(bound)
     asked = [w for w in read.words[read.head[0] : read.head[1]] if w.isalpha() and w not in CARRY_NOTHING]
     func = op.aggregate.func if op.aggregate is not None else ""
@@ -413,7 +414,7 @@ def _measure_unasked(
         and not any(done.get(w) for w in asked)
     ):
         counted = columns.get(column)  # (a Total column totals what is counted, whatever it is)
-        if func != "count_distinct" or (counted is not None and _names_rows(counted)):
+        if func != "count_distinct" or (counted is not None and counted.one_a_row):
             return [(asked[0], f"is what is asked, and the operation reads {column}, which it does not name")]
     ordered = columns.get(op.sort_by or "")
     if ordered is not None and ordered.dtype == "date" and set(read.words) & AMOUNT_SUPERLATIVES:
@@ -441,8 +442,7 @@ def measured_alike(
 ) -> tuple[str, list[str]]:
     """The word naming the column of figures read and the columns of figures it names alike (none when the question
     tells them apart or names one only)."""
-    measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
-    measured += [op.sort_by] if op.sort_by and op.sort_by != "value" else []
+    measured = _measured(op)
     asked = {f for w in words_of(question) for f in _forms(stem_of(w))}
     vocabulary = synonyms(content_words(question))
     figures = [c for c in sheet.columns if c.numeric and not c.name.startswith("Column ")]
@@ -478,7 +478,7 @@ def _answer_unnamed(
 ) -> list[tuple[str, str]]:
     """ "What's the MRR for Terra Systems?" answered from a column of codes no word of the question names, while what
     is asked (the words after "what is the") is bound to nothing: the column answering is a guess."""
-    read = read_question(question)
+    read = _read(question)
     if op.aggregate is not None or op.distinct or read.wh not in ("what", "which", "") or read.head[1] <= read.head[0]:
         return []
     asked = [
@@ -495,6 +495,12 @@ def _answer_unnamed(
     codes = [v for v in answering.samples if any(ch.isdigit() for ch in v) and any(ch.isalpha() for ch in v)]
     coded = answering.dtype == "text" and len(codes) * 2 > len(answering.samples) > 0
     return [(asked[0], "is what is asked, and the codes of the column answering do not say it")] if coded else []
+
+
+def _measured(op: TableOp) -> list[str]:
+    """The columns of figures an operation adds up or ranks by."""
+    measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
+    return measured + ([op.sort_by] if op.sort_by and op.sort_by != "value" else [])
 
 
 def _measure_words(name: str) -> list[str]:
@@ -516,8 +522,7 @@ def _measure_by_modifier(
     it measures ("units" read as Unit Cost, "labor" as Labor Hrs beside Labor Cost): another column may be the one
     asked, so the figure is not given. Its last word (its unit in brackets aside) is what a column measures; a word
     bound to it through the vocabulary, shorthand or a typo names it whole."""
-    measured = [op.aggregate.column] if op.aggregate is not None and op.aggregate.column else []
-    measured += [op.sort_by] if op.sort_by and op.sort_by != "value" else []
+    measured = _measured(op)
     out: list[tuple[str, str]] = []
     for name in measured:
         words = _measure_words(name)
@@ -630,7 +635,7 @@ def held_unread(
     named = {w: c for w, c in named.items()
              if w not in read_words and not w.isdigit() and w not in _TIME_NOUNS and w not in STOP_WORDS}  # fmt: skip
     unused = [c for c in sheet.columns if c.name not in used]
-    read = read_question(question)
+    read = _read(question)
     tokens = read.words
     by_name = {
         t
@@ -684,7 +689,7 @@ def every_row_unread(
     # (a total row left out, "Shipment ID ≠ Total", is no condition the question asks)
     if conditions or op.aggregate is None or op.aggregate.func in ("min", "max") or op.group_by or op.having:
         return []  # (the highest of every row is the question's own: "the smallest order on the sheet")
-    read = read_question(question)
+    read = _read(question)
     asked = set(read.words[read.head[0] : read.head[1]])
     # what each row is (the sheet's name, a column of one value a row: "invoices" of Invoice No) is no condition
     asked |= {w for w, _ in bound if stem_of(w) in _row_words(sheet)}
@@ -721,14 +726,9 @@ def _participle(word: str) -> bool:
     return len(word) > 4 and word.endswith(("ed", "ing"))
 
 
-def _names_rows(column: ColumnInfo) -> bool:
-    """A column of one distinct text value a row (an ID, a name): its header names the rows, not a condition."""
-    return column.dtype == "text" and column.n_filled > 1 and column.n_distinct == column.n_filled
-
-
 def _row_words(sheet: SheetInfo) -> set[str]:
     """The words naming what each row of the sheet is: its name's, and those of its columns of one value a row."""
-    names = [sheet.name, *(c.name for c in sheet.columns if _names_rows(c))]
+    names = [sheet.name, *(c.name for c in sheet.columns if c.one_a_row)]
     return {f for n in names for w in words_of(_BRACKETED.sub(" ", n)) for f in _forms(stem_of(w))} - STOP_WORDS
 
 
@@ -806,6 +806,10 @@ def _event_unread(
     return []
 
 
+# The question as the planner reads it, read once for the many checks of one binding (nothing here changes it).
+_read = functools.lru_cache(maxsize=64)(read_question)
+
+
 # Words naming a part of a year: a figure over every row answers another question than "units in February".
 _PART_OF_YEAR = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "quarter", "half"})
 
@@ -815,8 +819,7 @@ def _periods_unread(
 ) -> list[tuple[str, str]]:
     """A month, quarter or half the question names that the operation reads nowhere (no filter on a date column, no
     column of it read): the rows' figure is of the whole table, not of that period."""
-    dates = {c.name for c in sheet.columns if c.dtype == "date"}
-    if any(f.column in dates and f.op != "year" for f in step.op.filters):
+    if any(f.column in _dated(sheet) and f.op != "year" for f in step.op.filters):
         return []  # (a whole year read leaves the half or quarter named unread: "H1 2024" read as 2024)
     return [
         (word, "names a period the operation reads in no date or column")

@@ -619,7 +619,7 @@ def _names_head(question: Question, column: ColumnInfo) -> bool:
 def _names_rows_apart(question: Question, link: Link, noun: ColumnInfo) -> bool:
     """Whether the question names what each row is besides the counted column: a word of the sheet's name or of a
     column holding one value a row ("invoices" of an Invoice No column), outside the words naming what is counted."""
-    ids = [c for c in link.sheet.columns if c is not noun and not c.numeric and 1 < c.n_filled == c.n_distinct]
+    ids = [c for c in link.sheet.columns if c is not noun and c.one_a_row]
     own = {stem_of(w) for w in words_of(link.sheet.name)} | {w for c in ids for w in c.words}
     own -= set(noun.words)
     return any(stem in own for i, stem in enumerate(question.stems) if not question.in_head(i))

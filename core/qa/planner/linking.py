@@ -35,7 +35,7 @@ from core.qa.planner.lexicon import (
     words_of,
 )
 from core.qa.planner.schema import ColumnInfo, SheetInfo
-from core.qa.planner.spelling import abbreviates, respelled, spelled_like
+from core.qa.planner.spelling import abbreviates, read_through_typos, spelled_like
 from core.qa.planner.vocabulary import synonyms
 from core.retrieval.cellmath import content_words
 from core.retrieval.tables.aggregates import AGGREGATES
@@ -145,7 +145,7 @@ OPERATION_VOCABULARY = frozenset(w for a in AGGREGATES.values() for w in a.words
 
 def read_question(text: str) -> Question:
     """The question's words, comparisons, dates, "top k" and question word."""
-    words = respelled(words_of(text), OPERATION_VOCABULARY)  # "avrage", "hieghest": the operation's own word
+    words = read_through_typos(words_of(text), OPERATION_VOCABULARY)  # "avrage", "hieghest": the operation's own word
     question = Question(text=text, words=words, stems=[stem_of(w) for w in words])
     _read_dates(question)
     _read_top(question)

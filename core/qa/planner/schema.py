@@ -75,6 +75,11 @@ class ColumnInfo:
         """Whether some value occurs in more than one row."""
         return self.n_distinct < self.n_filled
 
+    @property
+    def one_a_row(self) -> bool:
+        """Whether the column holds one distinct text value a row (an ID, a name): its header names the rows."""
+        return self.dtype == "text" and self.n_filled > 1 and self.n_distinct == self.n_filled
+
     @cached_property
     def words(self) -> tuple[str, ...]:
         """The stems of the column name."""

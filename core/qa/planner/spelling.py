@@ -50,7 +50,7 @@ def spelled_like(asked: str, held: str) -> bool:
     return False
 
 
-def respelled(words: list[str], vocabulary: Iterable[str]) -> list[str]:
+def read_through_typos(words: list[str], vocabulary: Iterable[str]) -> list[str]:
     """The question's words with each long one misspelled from a word of `vocabulary` written as that word ("avrage"
     → average, "hieghest" → highest); the others as they are."""
     known = [w for w in vocabulary if len(w) >= _TYPO_LENGTH]
